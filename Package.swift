@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// gestured: multi-finger gestures on Linux touchpads and touchscreens → commands.
+//
+// One target per layer; imports point one way (see docs/ARCHITECTURE.md):
+//   C wrappers → TouchModel → GestureInput ─┐
+//                TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
+// The engine imports only TouchModel (pure Swift): it builds and tests with no
+// device and no libevdev.
+import PackageDescription
+
+let debianPackages: (String) -> [SystemPackageProvider] = { [.apt([$0])] }
+
+let package = Package(
+    name: "gestured",
+    products: [
+        .executable(name: "gestured", targets: ["gestured"]),
+    ],
+    targets: [
+        // C libraries from Debian, and the Linux calls Glibc does not expose.
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: debianPackages("libevdev-dev")),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: debianPackages("libudev-dev")),
+        .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
+        .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
+        .target(name: "CLinux"),
+
+        // Value types that cross every boundary: TouchFrame, Contact, DeviceInfo.
+        .target(name: "TouchModel", linkerSettings: [.linkedLibrary("m")]),
+        // Devices, hotplug, evdev decoding, recordings: evdev → TouchFrame.
+        .target(name: "GestureInput",
+                dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "CYaml", "CLinux"]),
+        // Recognizers and arbitration: TouchFrame → GestureEvent. Pure Swift.
+        .target(name: "GestureEngine", dependencies: ["TouchModel"], linkerSettings: [.linkedLibrary("m")]),
+        // The YAML config file → GestureSpecs and action bindings.
+        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "CYaml"]),
+        // GestureEvent → commands: the non-blocking process runner.
+        .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
+        // The daemon's event loop and the command line.
+        .target(name: "GesturedCLI",
+                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux"]),
+        .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
+
+        // Test support only, never linked into the shipped binary: answers libevdev's
+        // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it.
+        .target(name: "CFakeEvdevDevice", path: "Tests/Support/CFakeEvdevDevice"),
+
+        .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
+        .testTarget(name: "GestureInputTests",
+                    dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev"]),
+        .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel"]),
+        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
+        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel"]),
+        .testTarget(name: "GesturedCLITests",
+                    dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel"]),
+    ]
+)

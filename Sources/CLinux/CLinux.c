@@ -1,0 +1,90 @@
+#define _GNU_SOURCE
+#include "CLinux.h"
+
+#include <errno.h>
+#include <linux/input.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+const uint32_t CLINUX_EPOLLIN = EPOLLIN;
+const uint32_t CLINUX_EPOLLERR = EPOLLERR;
+const uint32_t CLINUX_EPOLLHUP = EPOLLHUP;
+
+int clinux_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int clinux_epoll_add(int epfd, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev = { .events = events, .data.u64 = data };
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+int clinux_epoll_del(int epfd, int fd) { return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL); }
+
+int clinux_epoll_wait(int epfd, struct clinux_epoll_event *out, int max, int timeout_ms) {
+    struct epoll_event evs[64];
+    if (max > 64) max = 64;
+    int n = epoll_wait(epfd, evs, max, timeout_ms);
+    for (int i = 0; i < n; i++) {
+        out[i].events = evs[i].events;
+        out[i].data = evs[i].data.u64;
+    }
+    return n;
+}
+
+int clinux_timerfd_create(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int clinux_timerfd_arm_absolute(int fd, int64_t ns) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    if (ns > 0) {
+        spec.it_value.tv_sec = ns / 1000000000;
+        spec.it_value.tv_nsec = ns % 1000000000;
+    }
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
+
+int clinux_signalfd(const sigset_t *mask) { return signalfd(-1, mask, SFD_NONBLOCK | SFD_CLOEXEC); }
+
+int clinux_signalfd_read(int fd, int32_t *pid, int32_t *status) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    if (n < 0) return (errno == EAGAIN) ? 0 : -1;
+    if (n != (ssize_t)sizeof info) return 0;
+    if (pid) *pid = (int32_t)info.ssi_pid;
+    if (status) *status = info.ssi_status;
+    return (int)info.ssi_signo;
+}
+
+const uint32_t CLINUX_IN_CLOSE_WRITE = IN_CLOSE_WRITE, CLINUX_IN_MOVED_TO = IN_MOVED_TO,
+    CLINUX_IN_CREATE = IN_CREATE, CLINUX_IN_DELETE = IN_DELETE, CLINUX_IN_MOVED_FROM = IN_MOVED_FROM,
+    CLINUX_IN_ATTRIB = IN_ATTRIB, CLINUX_IN_DELETE_SELF = IN_DELETE_SELF,
+    CLINUX_IN_MOVE_SELF = IN_MOVE_SELF, CLINUX_IN_IGNORED = IN_IGNORED;
+
+int clinux_inotify_init(void) { return inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+
+int clinux_inotify_add_watch(int fd, const char *path, uint32_t mask) {
+    return inotify_add_watch(fd, path, mask);
+}
+
+int clinux_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+int clinux_evdev_grab(int fd, int grab) { return ioctl(fd, EVIOCGRAB, (void *)(long)grab); }
+
+int clinux_evdev_set_clock_monotonic(int fd) {
+    int clock = CLOCK_MONOTONIC;
+    return ioctl(fd, EVIOCSCLOCKID, &clock);
+}
+
+int64_t clinux_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}

@@ -1,0 +1,51 @@
+// The Linux calls that Swift's Glibc module does not expose (epoll, timerfd,
+// signalfd, inotify, pidfd, evdev ioctls). Each wrapper is a one-line pass-through
+// named after the C function it wraps; errors come back as -1 with errno set.
+#ifndef CLINUX_H
+#define CLINUX_H
+
+#include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+
+// epoll(7)
+struct clinux_epoll_event {
+    uint32_t events;
+    uint64_t data;
+};
+int clinux_epoll_create(void);
+int clinux_epoll_add(int epfd, int fd, uint32_t events, uint64_t data);
+int clinux_epoll_del(int epfd, int fd);
+int clinux_epoll_wait(int epfd, struct clinux_epoll_event *events, int max, int timeout_ms);
+extern const uint32_t CLINUX_EPOLLIN;
+extern const uint32_t CLINUX_EPOLLERR;
+extern const uint32_t CLINUX_EPOLLHUP;
+
+// timerfd_create(2): CLOCK_MONOTONIC, non-blocking, close-on-exec.
+int clinux_timerfd_create(void);
+/// Arms the timer to fire once at an absolute CLOCK_MONOTONIC time in nanoseconds; 0 disarms.
+int clinux_timerfd_arm_absolute(int fd, int64_t monotonic_ns);
+
+// signalfd(2) over a set of signals that the caller has blocked.
+int clinux_signalfd(const sigset_t *mask);
+/// Reads one signalfd_siginfo; returns the signal number, 0 when drained, -1 on error.
+int clinux_signalfd_read(int fd, int32_t *pid, int32_t *status);
+
+// inotify(7)
+int clinux_inotify_init(void);
+int clinux_inotify_add_watch(int fd, const char *path, uint32_t mask);
+extern const uint32_t CLINUX_IN_CLOSE_WRITE, CLINUX_IN_MOVED_TO, CLINUX_IN_CREATE,
+    CLINUX_IN_DELETE, CLINUX_IN_MOVED_FROM, CLINUX_IN_ATTRIB, CLINUX_IN_DELETE_SELF,
+    CLINUX_IN_MOVE_SELF, CLINUX_IN_IGNORED;
+
+// pidfd_open(2), through syscall(2): glibc 2.36 has no wrapper in our headers.
+int clinux_pidfd_open(pid_t pid);
+
+// evdev ioctls that are function-like macros and so do not import.
+int clinux_evdev_grab(int fd, int grab);
+int clinux_evdev_set_clock_monotonic(int fd);
+
+/// Current CLOCK_MONOTONIC in nanoseconds (the daemon's clock; the engine never reads it).
+int64_t clinux_monotonic_ns(void);
+
+#endif

@@ -1,0 +1,1 @@
+// The GestureActions layer: see docs/ARCHITECTURE.md.

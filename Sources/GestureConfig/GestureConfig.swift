@@ -1,0 +1,1 @@
+// The GestureConfig layer: see docs/ARCHITECTURE.md.

@@ -1,0 +1,3 @@
+public enum GesturedCommand {
+    public static func main() {}
+}

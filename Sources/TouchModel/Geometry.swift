@@ -1,0 +1,70 @@
+/// A point or displacement in millimetres (or, for `Contact.normalized`, in 0…1 of
+/// the device's range). +x is right, +y is down, as the kernel reports.
+public struct Point: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public static let zero = Point(x: 0, y: 0)
+
+    public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    public static func * (a: Point, k: Double) -> Point { Point(x: a.x * k, y: a.y * k) }
+    public static func / (a: Point, k: Double) -> Point { Point(x: a.x / k, y: a.y / k) }
+
+    /// Euclidean length, for displacements.
+    public var length: Double { (x * x + y * y).squareRoot() }
+}
+
+/// A width and height in millimetres.
+public struct Size: Hashable, Sendable {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+    public var diagonal: Double { (width * width + height * height).squareRoot() }
+}
+
+/// Pure-Swift trigonometry: the engine imports nothing but the standard library,
+/// which has no `atan2`, `sin` or `cos`. Accurate to about 1e-9 rad, far below
+/// what any touch sensor resolves.
+public enum Angle {
+    /// The angle of (x, y) from the +x axis in radians, in -π…π (C's `atan2(y, x)`).
+    public static func atan2(_ y: Double, _ x: Double) -> Double {
+        if x == 0 && y == 0 { return 0 }
+        let ax = abs(x), ay = abs(y)
+        // atan of the smaller over the larger ratio, in 0…π/4.
+        let swap = ay > ax
+        let r = swap ? ax / ay : ay / ax
+        var a = atanUnit(r)
+        if swap { a = .pi / 2 - a }
+        if x < 0 { a = .pi - a }
+        return y < 0 ? -a : a
+    }
+
+    /// atan(r) for r in 0…1: reduce to |t| ≤ tan(π/24) with atan(r) = π/6 + atan((r·√3 − 1)/(r + √3)) where needed, then a Taylor series.
+    private static func atanUnit(_ r: Double) -> Double {
+        let sqrt3 = 1.7320508075688772
+        var base = 0.0
+        var t = r
+        if t > 0.2679491924311227 { // tan(π/12)
+            t = (t * sqrt3 - 1) / (t + sqrt3)
+            base = .pi / 6
+        }
+        let t2 = t * t
+        var term = t, sum = 0.0
+        var k = 1.0
+        for _ in 0..<12 {
+            sum += term / k
+            term *= -t2
+            k += 2
+        }
+        return base + sum
+    }
+
+    /// Wraps an angle difference into -π…π.
+    public static func normalized(_ a: Double) -> Double {
+        var a = a.truncatingRemainder(dividingBy: 2 * .pi)
+        if a > .pi { a -= 2 * .pi } else if a < -.pi { a += 2 * .pi }
+        return a
+    }
+}

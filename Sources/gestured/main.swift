@@ -1,0 +1,3 @@
+import GesturedCLI
+
+GesturedCommand.main()

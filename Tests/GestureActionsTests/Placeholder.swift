@@ -1,0 +1,1 @@
+// Tests for GestureActions live in this folder.

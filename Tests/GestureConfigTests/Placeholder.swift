@@ -1,0 +1,1 @@
+// Tests for GestureConfig live in this folder.

@@ -1,0 +1,1 @@
+// Tests for GestureEngine live in this folder.

@@ -1,0 +1,1 @@
+// Tests for GestureInput live in this folder.

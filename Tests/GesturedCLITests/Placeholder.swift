@@ -1,0 +1,1 @@
+// Tests for GesturedCLI live in this folder.

@@ -1,0 +1,3 @@
+#ifndef CFAKEEVDEVDEVICE_H
+#define CFAKEEVDEVDEVICE_H
+#endif
