@@ -14,6 +14,7 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        .executable(name: "gestured-bench", targets: ["gestured-bench"]),
     ],
     targets: [
         // C libraries from Debian, and the Linux calls Glibc does not expose.
@@ -42,6 +43,14 @@ let package = Package(
         // Test support only, never linked into the shipped binary: answers libevdev's
         // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it.
         .target(name: "CFakeEvdevDevice", path: "Tests/Support/CFakeEvdevDevice"),
+
+        // Benchmarks (make bench, docs/PERFORMANCE.md), never linked into gestured: the
+        // C floor and a malloc counter, the clock the latency command reads, the runner.
+        .target(name: "CBenchFloor", path: "Benchmarks/CBenchFloor", linkerSettings: [.linkedLibrary("mtdev")]),
+        .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
+        .executableTarget(name: "gestured-bench",
+                          dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel"],
+                          path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "GestureInputTests",
