@@ -22,6 +22,8 @@ final class Daemon {
         var inputDirectory = "/dev/input"
         /// Observers of what the engines report (watch, --explain), called per event.
         var onGesture: ((DeviceSession, GestureEvent) -> Void)?
+        /// Observers of the arena's decisions (watch, --explain), after each frame or timer.
+        var onDecisions: ((DeviceSession, [ArenaDecision]) -> Void)?
         /// No commands at all (watch).
         var runCommands = true
     }
@@ -181,7 +183,7 @@ final class Daemon {
             // Deadlines that passed before this frame fire first, in time order.
             if let d = s.engine.nextDeadline, d < frame.time { s.engine.advance(to: d, into: &s.events) }
             s.engine.process(frame, into: &s.events)
-            if !s.events.isEmpty { dispatch(s) }
+            if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
         }
         switch result {
         case .drained: rearm()
@@ -192,6 +194,10 @@ final class Daemon {
 
     /// Hands a session's pending events to the observers and the action mapper.
     private func dispatch(_ s: DeviceSession) {
+        if let onDecisions = options.onDecisions {
+            let decisions = s.trace.take(from: s.engine)
+            if !decisions.isEmpty { onDecisions(s, decisions) }
+        }
         guard !s.events.isEmpty else { return }
         for e in s.events {
             options.onGesture?(s, e)
