@@ -54,6 +54,6 @@ let package = Package(
         .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                   "GestureTestSupport", "CFakeEvdevDevice"]),
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux"]),
     ]
 )

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import Testing
 
@@ -23,8 +24,10 @@ struct Gestured {
     /// A running `gestured`, for tests that signal it or wait for its log.
     final class Process {
         let pid: pid_t
-        private let outFD: Int32
-        private let errFD: Int32
+        private var outFD: Int32
+        private var errFD: Int32
+        /// Readable when the process exits: waits block on it instead of spinning.
+        private let pidFD: Int32
         private(set) var stdout = ""
         private(set) var stderr = ""
         private(set) var status: Int32?
@@ -54,6 +57,7 @@ struct Gestured {
             close(out[1]); close(err[1])
             guard rc == 0 else { close(out[0]); close(err[0]); throw POSIXError(rc) }
             self.pid = pid
+            pidFD = clinux_pidfd_open(pid)
             outFD = out[0]
             errFD = err[0]
             _ = fcntl(outFD, F_SETFL, O_NONBLOCK)
@@ -62,36 +66,41 @@ struct Gestured {
 
         deinit {
             if status == nil { kill(pid, SIGKILL); var s: Int32 = 0; waitpid(pid, &s, 0) }
-            close(outFD); close(errFD)
+            if outFD >= 0 { close(outFD) }
+            if errFD >= 0 { close(errFD) }
+            close(pidFD)
         }
 
-        /// Reads what is there, waiting up to `ms` for more.
+        /// Reads what is there, waiting up to `ms` for output or exit.
         func pump(ms: Int32) {
-            var fds = [pollfd(fd: outFD, events: Int16(POLLIN), revents: 0), pollfd(fd: errFD, events: Int16(POLLIN), revents: 0)]
-            _ = Glibc.poll(&fds, 2, ms)
-            stdout += drain(outFD)
-            stderr += drain(errFD)
+            var fds = [pollfd(fd: pidFD, events: Int16(POLLIN), revents: 0)]
+            if outFD >= 0 { fds.append(pollfd(fd: outFD, events: Int16(POLLIN), revents: 0)) }
+            if errFD >= 0 { fds.append(pollfd(fd: errFD, events: Int16(POLLIN), revents: 0)) }
+            _ = Glibc.poll(&fds, nfds_t(fds.count), ms)
+            if outFD >= 0, let text = drain(&outFD) { stdout += text }
+            if errFD >= 0, let text = drain(&errFD) { stderr += text }
         }
 
-        private func drain(_ fd: Int32) -> String {
+        /// What the pipe holds; closes it (and sets it to -1) at end of file.
+        private func drain(_ fd: inout Int32) -> String? {
             var bytes: [UInt8] = []
             var buf = [UInt8](repeating: 0, count: 65536)
             while true {
                 let n = read(fd, &buf, buf.count)
-                if n <= 0 { break }
+                if n == 0 { close(fd); fd = -1; break }
+                if n < 0 { break }
                 bytes += buf[0..<n]
             }
-            return String(decoding: bytes, as: UTF8.self)
+            return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
         }
 
         /// Waits (bounded) until `stderr` contains `text`; true if it did.
         func waitForLog(_ text: String, timeoutMS: Int = 10_000) -> Bool {
-            var waited = 0
-            while !stderr.contains(text) && waited < timeoutMS && status == nil {
+            let deadline = clinux_monotonic_ns() + Int64(timeoutMS) * 1_000_000
+            while !stderr.contains(text) && clinux_monotonic_ns() < deadline && poll() == nil {
                 pump(ms: 50)
-                waited += 50
-                _ = poll()
             }
+            pump(ms: 0)
             return stderr.contains(text)
         }
 
@@ -106,12 +115,12 @@ struct Gestured {
 
         /// Waits for exit, up to `timeoutMS`; nil if it did not exit.
         func wait(timeoutMS: Int = 10_000) -> Int32? {
-            var waited = 0
-            while poll() == nil && waited < timeoutMS {
-                pump(ms: 5)
-                waited += 5
+            let deadline = clinux_monotonic_ns() + Int64(timeoutMS) * 1_000_000
+            while poll() == nil && clinux_monotonic_ns() < deadline {
+                pump(ms: 50)
             }
-            pump(ms: 0)
+            // The rest of the output, bounded: something else could hold the pipes open.
+            while (outFD >= 0 || errFD >= 0) && clinux_monotonic_ns() < deadline + 1_000_000_000 { pump(ms: 50) }
             return status
         }
     }
