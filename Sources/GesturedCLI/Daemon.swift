@@ -115,6 +115,9 @@ final class Daemon {
     /// Runs one loop iteration (tests drive the daemon with this).
     func runOnce(timeoutMS: Int32) -> Bool { loop.runOnce(timeoutMS: timeoutMS) }
 
+    /// Commands running now (tests).
+    var runningCommands: Int { runner?.runningCount ?? 0 }
+
     var status: String { "\(sessions.count) device\(sessions.count == 1 ? "" : "s"), \(config.specs.count) gestures" }
 
     private func shutdown() {
@@ -154,16 +157,21 @@ final class Daemon {
             logger.debug("\(node.path) (\(device.description.name)): not selected by --device")
             return
         }
+        adopt(device, announce: announce)
+    }
+
+    /// Starts reading an open device with its own engine.
+    func adopt(_ device: EvdevDevice, announce: Bool) {
         let session = DeviceSession(device: device, specs: config.specs)
         do {
             try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
         } catch {
-            logger.error("\(node.path): cannot watch: \(error)")
+            logger.error("\(device.path): cannot watch: \(error)")
             return
         }
-        sessions[node.path] = session
+        sessions[device.path] = session
         let info = device.info
-        logger.notice("\(announce ? "added" : "using") \(node.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
+        logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
         notifier.send("STATUS=\(status)")
     }
 
