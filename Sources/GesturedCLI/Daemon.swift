@@ -299,7 +299,10 @@ final class Daemon {
     // MARK: Hotplug
 
     private func watchHotplug() {
-        if let m = udev.monitor() {
+        // udev's monitor only hears devices once udevd has processed them; where no
+        // udevd runs (containers, minimal systems) it would stay silent forever.
+        let udevdRunning = access("/run/udev/control", F_OK) == 0
+        if udevdRunning, let m = udev.monitor() {
             monitor = m
             do {
                 try loop.add(m.fd) { [unowned self] _ in
@@ -315,7 +318,8 @@ final class Daemon {
                 logger.warning("cannot watch the udev monitor (\(error))")
             }
         }
-        // No udev: watch the device directory itself.
+        // No udevd: watch the device directory itself (IN_ATTRIB catches the moment a
+        // new node becomes readable).
         do {
             let w = try DirectoryWatcher(directory: options.inputDirectory)
             try loop.add(w.fd) { [unowned self] _ in
