@@ -283,3 +283,15 @@ extension Direction {
 extension Direction: CustomTestStringConvertible {
     public var testDescription: String { rawValue }
 }
+
+/// One cell of the fingers × directions grid, printed readably in test output.
+struct Stroke: CustomTestStringConvertible, Sendable {
+    var fingers: Int
+    var direction: Direction
+    var testDescription: String { "\(fingers)f \(direction.rawValue)" }
+
+    /// Fingers 1–5 × the eight directions.
+    static let grid: [Stroke] = (1...5).flatMap { f in Direction.allCases.map { Stroke(fingers: f, direction: $0) } }
+    /// Fingers 2–5 × the eight directions (pinch and rotate need two).
+    static let multiFingerGrid: [Stroke] = grid.filter { $0.fingers >= 2 }
+}
