@@ -223,7 +223,11 @@ struct TouchTracker {
                 }
                 t.last = c.position
                 t.travel = max(t.travel, (c.position - t.start).length)
-                if t.isThumbCandidate && !t.isThumb && t.travel > thumbMaxMovementMM { t.isThumbCandidate = false }
+                // A "thumb" that travels is a finger low on the pad after all.
+                if (t.isThumbCandidate || t.isThumb) && t.travel > thumbMaxMovementMM {
+                    t.isThumbCandidate = false
+                    t.isThumb = false
+                }
             } else {
                 t = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized, travel: 0,
                             isThumbCandidate: isInThumbZone(c.position), isThumb: false)

@@ -90,6 +90,17 @@ final class Hand {
         animate(over: duration) { i, _, f in i == index ? delta * f : .zero }
     }
 
+    /// Only the fingers at `indices` move by `delta`; with `spreadBy`, they also fan
+    /// out sideways (perpendicular to `delta`) by up to that many mm, like a real hand.
+    func moveFingers(_ indices: [Int], by delta: Point, over duration: Double, spreadBy spread: Double = 0) {
+        let n = Double(max(1, indices.count - 1))
+        let side = Point(x: -delta.y, y: delta.x) / max(delta.length, 1e-9)
+        animate(over: duration) { i, _, f in
+            guard let k = indices.firstIndex(of: i) else { return .zero }
+            return (delta + side * (spread * (Double(k) / n - 0.5))) * f
+        }
+    }
+
     /// The fingers spread (scale > 1) or close around their centroid.
     func pinch(to scale: Double, over duration: Double) {
         let c = centroid
