@@ -15,6 +15,7 @@ struct ConfigParser {
         var marks: [GestureKey: SourceMark] = [:]
         var stepQuantity: (Quantity, Double)?
         var within: Double?
+        var references: [GestureKey: [(String, SourceMark)]] = [:]
         var valid = true
     }
 
@@ -64,7 +65,8 @@ struct ConfigParser {
             }
             seen[text] = k.mark
             guard let key = K(rawValue: text) else {
-                log.error(k.mark, "unknown key '\(text)' in \(what)\(DidYouMean.hint(for: text, among: names)); expected one of: \(names.joined(separator: ", "))")
+                let hint = DidYouMean.hint(for: text, among: names)
+                log.error(k.mark, "unknown key '\(text)' in \(what)" + (hint.isEmpty ? "; expected one of: \(names.joined(separator: ", "))" : hint))
                 continue
             }
             out.append((key, k.mark, v))
@@ -102,6 +104,7 @@ struct ConfigParser {
     }
 
     private mutating func parseGesture(_ node: YAMLNode) {
+        let errorsBefore = log.errorCount
         guard let pairs = mapping(node, GestureKey.self, what: "a gesture") else { return }
         var d = Draft(spec: GestureSpec(name: "", kind: .tap, fingers: 1...1),
                       binding: Binding(name: "", kind: .tap, line: node.mark.line), mark: node.mark)
@@ -110,7 +113,7 @@ struct ConfigParser {
         if let (_, _, v) = pairs.first(where: { $0.0 == .gesture }) {
             kind = oneOf(v, GestureKind.self, "gesture kind")
         } else {
-            log.error(node.mark, "this gesture has no 'gesture:' key; expected one of: \(Schema.kindList(GestureKind.allCases))")
+            log.error(node.mark, "this gesture has no 'gesture:' key (the recognizer: \(Schema.kindList(GestureKind.allCases)))")
         }
         if let kind { applyDefaults(kind, &d) } else { d.valid = false }
         for (key, keyMark, value) in pairs {
@@ -126,6 +129,7 @@ struct ConfigParser {
             d.valid = false
         }
         if let kind { checkGesture(kind, &d) }
+        if log.errorCount > errorsBefore { d.valid = false }
         drafts.append(d)
     }
 
@@ -172,7 +176,7 @@ struct ConfigParser {
                 else if let kind = DeviceKind(rawValue: s) { d.spec.devices.kind = kind }
                 else {
                     let options = DeviceKind.allCases.map(\.rawValue) + ["any"]
-                    log.error(v.mark, "unknown device kind '\(s)'\(DidYouMean.hint(for: s, among: options)); expected one of: \(options.joined(separator: ", "))")
+                    log.error(v.mark, "unknown device kind '\(s)', expected one of: \(options.joined(separator: ", "))\(DidYouMean.hint(for: s, among: options))")
                 }
             }
         case .deviceName:
@@ -193,9 +197,15 @@ struct ConfigParser {
                 else { d.spec.thresholds.minScale = s }
             }
         case .minRotation: d.spec.thresholds.minRotationDeg = positive(v, .angle, k, max: 180)
-        case .simultaneousWith: d.spec.simultaneousWith = names(v, k) ?? []
-        case .requiresFailureOf: d.spec.requiresFailureOf = names(v, k) ?? []
-        case .after: d.spec.after = name(v, k)
+        case .simultaneousWith, .requiresFailureOf, .after:
+            let refs = key == .after ? name(v, k).map { [($0, v.mark)] } ?? [] : names(v, k)
+            d.references[key] = refs
+            let list = refs.map(\.0)
+            switch key {
+            case .simultaneousWith: d.spec.simultaneousWith = list
+            case .requiresFailureOf: d.spec.requiresFailureOf = list
+            default: d.spec.after = list.first
+            }
         case .within: d.within = positive(v, .duration, k)
         case .enabled: if let b = bool(v, k) { d.spec.enabled = b }
         case .command: command(v, d.spec.kind.isDiscrete ? .recognized : .began, &d)
@@ -227,7 +237,7 @@ struct ConfigParser {
             switch (q, kind) {
             case (.distance, .pan), (.distance, .edgePan):
                 if let axis = stepAxis(d.spec) { d.binding.step = .distance(mm: size, axis: axis) }
-                else {
+                else if d.marks[.axis] == nil, d.marks[.direction] == nil, d.marks[.edge] == nil {
                     log.error(at, kind == .pan
                         ? "a distance step needs an axis to measure along; add 'axis: vertical' or 'axis: horizontal', or a direction on one axis"
                         : "a distance step on an edge pan needs its 'edge:' on one axis (left/right or top/bottom)")
@@ -244,7 +254,7 @@ struct ConfigParser {
                 case .pinch: fits = "a scale like 1.25x"
                 default: fits = "an angle like 15deg or a scale like 1.25x"
                 }
-                log.error(at, "a \(q.rawValue) step does not fit a \(kind.rawValue) gesture; expected \(fits)")
+                log.error(at, "\(q.withArticle) step does not fit a \(kind.rawValue) gesture; expected \(fits)")
             }
         }
         if d.within != nil, d.spec.after == nil {
@@ -318,13 +328,9 @@ struct ConfigParser {
         let names = drafts.map(\.spec.name).filter { !$0.isEmpty }
         var referenced = Set<String>()
         for d in drafts {
-            let refs: [(GestureKey, [String])] = [(.simultaneousWith, d.spec.simultaneousWith),
-                                                   (.requiresFailureOf, d.spec.requiresFailureOf),
-                                                   (.after, d.spec.after.map { [$0] } ?? [])]
-            for (key, list) in refs {
-                for n in list {
+            for key in [GestureKey.simultaneousWith, .requiresFailureOf, .after] {
+                for (n, at) in d.references[key] ?? [] {
                     referenced.insert(n)
-                    let at = d.marks[key] ?? d.mark
                     if n == d.spec.name {
                         log.error(at, "'\(key.rawValue)' names the gesture itself ('\(n)')")
                     } else if byName[n] == nil {
@@ -409,16 +415,18 @@ struct ConfigParser {
         return s
     }
 
-    private mutating func names(_ v: YAMLNode, _ what: String) -> [String]? {
-        if case .sequence(let items) = v.value { return items.compactMap { name($0, what) } }
-        return name(v, what).map { [$0] }
+    /// One name or a list of them, each with where it is written.
+    private mutating func names(_ v: YAMLNode, _ what: String) -> [(String, SourceMark)] {
+        let nodes: [YAMLNode]
+        if case .sequence(let items) = v.value { nodes = items } else { nodes = [v] }
+        return nodes.compactMap { n in name(n, what).map { ($0, n.mark) } }
     }
 
     private mutating func oneOf<T: RawRepresentable & CaseIterable>(_ v: YAMLNode, _: T.Type, _ what: String) -> T? where T.RawValue == String {
         guard let s = text(v, what) else { return nil }
         if let t = T(rawValue: s) { return t }
         let options = T.allCases.map(\.rawValue)
-        log.error(v.mark, "unknown \(what) '\(s)'\(DidYouMean.hint(for: s, among: options)); expected one of: \(options.joined(separator: ", "))")
+        log.error(v.mark, "unknown \(what) '\(s)', expected one of: \(options.joined(separator: ", "))\(DidYouMean.hint(for: s, among: options))")
         return nil
     }
 
@@ -479,7 +487,7 @@ struct ConfigParser {
 
     private mutating func quantity(_ v: YAMLNode, _ q: Quantity, _ what: String) -> Double? {
         guard let s = v.scalar else {
-            log.error(v.mark, "'\(what)' takes a \(q.rawValue) like \(q.example), found \(v.shape)")
+            log.error(v.mark, "'\(what)' takes \(q.withArticle) like \(q.example), found \(v.shape)")
             return nil
         }
         switch q.parse(s) {

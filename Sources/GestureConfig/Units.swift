@@ -4,6 +4,9 @@
 enum Quantity: String, CaseIterable {
     case distance, duration, angle, scale, speed
 
+    /// "a distance", "an angle".
+    var withArticle: String { (self == .angle ? "an " : "a ") + rawValue }
+
     /// Accepted suffixes and the factor to the unit the specs use (mm, s, deg, ×, mm/s).
     var units: [(suffix: String, factor: Double)] {
         switch self {
@@ -40,16 +43,16 @@ enum Quantity: String, CaseIterable {
         let numberText = String(t[..<numberEnd])
         let suffix = String(t[numberEnd...]).trimmingSpaces()
         guard let value = Double(numberText), value.isFinite else {
-            return .failure(QuantityError(message: "'\(text)' is not a \(rawValue); expected a number with a unit, like \(example)"))
+            return .failure(QuantityError(message: "'\(text)' is not \(withArticle); expected a number with a unit, like \(example)"))
         }
         guard !suffix.isEmpty else {
-            return .failure(QuantityError(message: "'\(text)' needs a unit; expected a \(rawValue) like \(example)"))
+            return .failure(QuantityError(message: "'\(text)' needs a unit; expected \(withArticle) like \(example)"))
         }
         guard let unit = units.first(where: { $0.suffix == suffix.lowercased() }) else {
             let all = Quantity.allCases.flatMap { $0.units.map(\.suffix) }
-            var message = "unknown unit '\(suffix)' for a \(rawValue); expected \(units.map(\.suffix).joined(separator: " or ")), like \(example)"
+            var message = "unknown unit '\(suffix)' for \(withArticle); expected \(units.map(\.suffix).joined(separator: " or ")), like \(example)"
             if let other = Quantity.allCases.first(where: { $0.units.contains { $0.suffix == suffix.lowercased() } }) {
-                message = "'\(text)' is a \(other.rawValue), not a \(rawValue); expected a \(rawValue) like \(example)"
+                message = "'\(text)' is \(other.withArticle), not \(withArticle); expected \(withArticle) like \(example)"
             } else {
                 message += DidYouMean.hint(for: suffix, among: all)
             }
