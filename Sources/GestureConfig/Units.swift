@@ -7,14 +7,15 @@ enum Quantity: String, CaseIterable {
     /// "a distance", "an angle".
     var withArticle: String { (self == .angle ? "an " : "a ") + rawValue }
 
-    /// Accepted suffixes and the factor to the unit the specs use (mm, s, deg, ×, mm/s).
-    var units: [(suffix: String, factor: Double)] {
+    /// Accepted suffixes and how to reach the unit the specs use (mm, s, deg, ×, mm/s):
+    /// multiply, then divide (dividing 300 by 1000 is exact where × 0.001 is not).
+    var units: [(suffix: String, times: Double, over: Double)] {
         switch self {
-        case .distance: return [("mm", 1), ("cm", 10)]
-        case .duration: return [("ms", 0.001), ("s", 1)]
-        case .angle: return [("deg", 1), ("°", 1)]
-        case .scale: return [("x", 1)]
-        case .speed: return [("mm/s", 1)]
+        case .distance: return [("mm", 1, 1), ("cm", 10, 1)]
+        case .duration: return [("ms", 1, 1000), ("s", 1, 1)]
+        case .angle: return [("deg", 1, 1), ("°", 1, 1)]
+        case .scale: return [("x", 1, 1)]
+        case .speed: return [("mm/s", 1, 1)]
         }
     }
 
@@ -58,7 +59,7 @@ enum Quantity: String, CaseIterable {
             }
             return .failure(QuantityError(message: message))
         }
-        return .success(value * unit.factor)
+        return .success(value * unit.times / unit.over)
     }
 }
 
