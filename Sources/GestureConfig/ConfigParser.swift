@@ -346,33 +346,55 @@ struct ConfigParser {
         warnShadowed()
     }
 
-    /// `a requires-failure-of b` and `b requires-failure-of a` would wait on each other forever.
+    /// `a requires-failure-of b` and `b requires-failure-of a` would wait on each other
+    /// forever. Depth-first with an explicit stack: a hostile file's long chain cannot
+    /// overflow the call stack.
     private mutating func checkFailureCycles(_ byName: [String: Int]) {
-        var state = [Int](repeating: 0, count: drafts.count)  // 0 new, 1 on the path, 2 done
-        func visit(_ i: Int, _ path: [Int], _ log: inout DiagnosticLog) {
-            state[i] = 1
-            for n in drafts[i].spec.requiresFailureOf {
-                guard let j = byName[n] else { continue }
+        let edges = drafts.map { $0.spec.requiresFailureOf.compactMap { byName[$0] } }
+        var state = [UInt8](repeating: 0, count: drafts.count)  // 0 unvisited, 1 on the path, 2 done
+        for root in drafts.indices where state[root] == 0 {
+            var path: [(node: Int, next: Int)] = [(root, 0)]
+            state[root] = 1
+            while let (i, e) = path.last {
+                guard e < edges[i].count else {
+                    state[i] = 2
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let j = edges[i][e]
                 if state[j] == 1 {
-                    let cycle = (path + [i]).drop(while: { $0 != j }).map { drafts[$0].spec.name } + [n]
+                    let cycle = path.map(\.node).drop(while: { $0 != j }).map { drafts[$0].spec.name } + [drafts[j].spec.name]
                     log.error(drafts[i].marks[.requiresFailureOf] ?? drafts[i].mark,
                               "'requires-failure-of' forms a cycle: \(cycle.joined(separator: " → ")); each would wait for the other forever")
                 } else if state[j] == 0 {
-                    visit(j, path + [i], &log)
+                    state[j] = 1
+                    path.append((j, 0))
                 }
             }
-            state[i] = 2
         }
-        for i in drafts.indices where state[i] == 0 { visit(i, [], &log) }
     }
 
-    /// An earlier gesture that recognizes everything a later one does wins every time (config order breaks ties).
+    /// An earlier gesture that recognizes everything a later one does wins every time
+    /// (config order breaks ties). Candidates are bucketed by what must be equal, so a
+    /// huge file stays linear rather than comparing every pair.
     private mutating func warnShadowed() {
+        struct Bucket: Hashable {
+            var kind: GestureKind, fingers: ClosedRange<Int>, taps: Int, glob: String?
+        }
+        var buckets: [Bucket: [Int]] = [:]
         for (j, b) in drafts.enumerated() where b.valid {
-            for a in drafts[..<j] where a.valid && shadows(a.spec, b.spec) {
-                log.warning(b.mark, "gesture '\(b.spec.name)' can never fire: '\(a.spec.name)' (line \(a.mark.line)) is the same \(b.spec.kind.rawValue) and comes first; add 'simultaneous-with' or change one of them")
-                break
+            var key = Bucket(kind: b.spec.kind, fingers: b.spec.fingers, taps: b.spec.taps, glob: nil)
+            var candidates = buckets[key] ?? []
+            if let glob = b.spec.devices.nameGlob {
+                key.glob = glob
+                candidates += buckets[key] ?? []
             }
+            if let i = candidates.filter({ shadows(drafts[$0].spec, b.spec) }).min() {
+                let a = drafts[i]
+                log.warning(b.mark, "gesture '\(b.spec.name)' can never fire: '\(a.spec.name)' (line \(a.mark.line)) is the same \(b.spec.kind.rawValue) and comes first; add 'simultaneous-with' or change one of them")
+            }
+            buckets[key, default: []].append(j)
         }
     }
 

@@ -131,6 +131,16 @@ import Testing
         #expect(lines == ["config.yaml:4:30: error: 'requires-failure-of' forms a cycle: a → b → c → a; each would wait for the other forever"])
     }
 
+    @Test func longRequiresFailureChainIsNoProblem() {
+        var yaml = "gestures:\n"
+        for i in 0..<5000 { yaml += "  - {name: g\(i), gesture: tap, device-name: d\(i), requires-failure-of: g\(i + 1), command: x}\n" }
+        yaml += "  - {name: g5000, gesture: tap, requires-failure-of: g0, command: x}\n"
+        let lines = check(yaml)
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("config.yaml:5002:") == true)
+        #expect(lines.first?.hasSuffix("g4999 → g5000 → g0; each would wait for the other forever") == true)
+    }
+
     @Test func warningsForSuspiciousButValidSettings() {
         let (config, diagnostics) = ConfigLoader.parse("""
             gestures:
