@@ -261,7 +261,8 @@ struct ConfigParser {
             log.error(d.marks[.within] ?? line, "'within:' needs 'after:' (the gesture this one must follow)")
         }
         if d.spec.after != nil { d.spec.sequenceWindow = d.within ?? settings.sequenceWindow }
-        if kind == .edgePan, d.spec.devices.kind == .touchpad {
+        if d.spec.region != nil, d.marks[.device] == nil { d.spec.devices.kind = .touchscreen }
+        if kind == .edgePan, d.spec.devices.kind != .touchscreen {
             log.error(d.marks[.device] ?? line, "an edge pan starts at a screen edge: it needs 'device: touchscreen'")
         }
         if d.spec.region != nil, d.spec.devices.kind == .touchpad {
@@ -526,8 +527,9 @@ struct ConfigParser {
             log.error(v.mark, "'\(what)' must be more than zero, found '\(v.scalar ?? "")'")
             return nil
         }
-        if let max, x > max {
-            log.error(v.mark, "'\(what)' must be at most \(format(max))\(q.units[0].suffix), found '\(v.scalar ?? "")'")
+        let limit = max ?? q.ceiling
+        if x > limit {
+            log.error(v.mark, "'\(what)' must be at most \(format(limit))\(q.baseSuffix), found '\(v.scalar ?? "")'")
             return nil
         }
         return x
@@ -541,8 +543,8 @@ struct ConfigParser {
         }
         for q in [Quantity.distance, .angle, .scale] {
             if case .success(let x) = q.parse(s) {
-                guard x > 0 else {
-                    log.error(v.mark, "'every' must be more than zero, found '\(s)'")
+                guard x > 0, x <= q.ceiling else {
+                    log.error(v.mark, "'every' must be more than zero and at most \(format(q.ceiling))\(q.baseSuffix), found '\(s)'")
                     return nil
                 }
                 return (q, x)

@@ -19,6 +19,21 @@ enum Quantity: String, CaseIterable {
         }
     }
 
+    /// The suffix of the unit the specs use (`mm`, `s`, `deg`, `x`, `mm/s`).
+    var baseSuffix: String { units.first { $0.times == 1 && $0.over == 1 }!.suffix }
+
+    /// Largest value accepted, in the spec unit: far beyond any real setting, low enough
+    /// that converting to nanoseconds or device units cannot overflow.
+    var ceiling: Double {
+        switch self {
+        case .distance: return 10_000     // 10 m
+        case .duration: return 86_400     // a day
+        case .angle: return 360
+        case .scale: return 100
+        case .speed: return 1_000_000
+        }
+    }
+
     var example: String {
         switch self {
         case .distance: return "20mm"
