@@ -43,6 +43,9 @@ let package = Package(
         // Test support only, never linked into the shipped binary: answers libevdev's
         // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it.
         .target(name: "CFakeEvdevDevice", path: "Tests/Support/CFakeEvdevDevice"),
+        // Shared test helpers: recordings on disk, scripted event streams, the fake device.
+        .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev"],
+                path: "Tests/Support/GestureTestSupport"),
 
         // Benchmarks (make bench, docs/PERFORMANCE.md), never linked into gestured: the
         // C floor and a malloc counter, the clock the latency command reads, the runner.
@@ -54,11 +57,12 @@ let package = Package(
 
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "GestureInputTests",
-                    dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev"]),
+                    dependencies: ["GestureInput", "TouchModel", "GestureTestSupport", "CFakeEvdevDevice", "CEvdev"]),
         .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "GesturedCLITests",
-                    dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel"]),
+                    dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux"]),
     ]
 )

@@ -301,6 +301,7 @@ public final class CommandRunner: InvocationSink {
             clinux_epoll_add(fd, pipeFD, CLINUX_EPOLLIN, Self.readerTag | UInt64(rid))
         }
         armTimer()
+        log(.debug, "[\(inv.gesture)] running its '\(inv.trigger)' command (pid \(pid))")
         return .success(id)
     }
 

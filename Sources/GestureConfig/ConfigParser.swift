@@ -15,6 +15,7 @@ struct ConfigParser {
         var marks: [GestureKey: SourceMark] = [:]
         var stepQuantity: (Quantity, Double)?
         var within: Double?
+        var references: [GestureKey: [(String, SourceMark)]] = [:]
         var valid = true
     }
 
@@ -64,7 +65,8 @@ struct ConfigParser {
             }
             seen[text] = k.mark
             guard let key = K(rawValue: text) else {
-                log.error(k.mark, "unknown key '\(text)' in \(what)\(DidYouMean.hint(for: text, among: names)); expected one of: \(names.joined(separator: ", "))")
+                let hint = DidYouMean.hint(for: text, among: names)
+                log.error(k.mark, "unknown key '\(text)' in \(what)" + (hint.isEmpty ? "; expected one of: \(names.joined(separator: ", "))" : hint))
                 continue
             }
             out.append((key, k.mark, v))
@@ -102,6 +104,7 @@ struct ConfigParser {
     }
 
     private mutating func parseGesture(_ node: YAMLNode) {
+        let errorsBefore = log.errorCount
         guard let pairs = mapping(node, GestureKey.self, what: "a gesture") else { return }
         var d = Draft(spec: GestureSpec(name: "", kind: .tap, fingers: 1...1),
                       binding: Binding(name: "", kind: .tap, line: node.mark.line), mark: node.mark)
@@ -110,7 +113,7 @@ struct ConfigParser {
         if let (_, _, v) = pairs.first(where: { $0.0 == .gesture }) {
             kind = oneOf(v, GestureKind.self, "gesture kind")
         } else {
-            log.error(node.mark, "this gesture has no 'gesture:' key; expected one of: \(Schema.kindList(GestureKind.allCases))")
+            log.error(node.mark, "this gesture has no 'gesture:' key (the recognizer: \(Schema.kindList(GestureKind.allCases)))")
         }
         if let kind { applyDefaults(kind, &d) } else { d.valid = false }
         for (key, keyMark, value) in pairs {
@@ -126,6 +129,7 @@ struct ConfigParser {
             d.valid = false
         }
         if let kind { checkGesture(kind, &d) }
+        if log.errorCount > errorsBefore { d.valid = false }
         drafts.append(d)
     }
 
@@ -172,7 +176,7 @@ struct ConfigParser {
                 else if let kind = DeviceKind(rawValue: s) { d.spec.devices.kind = kind }
                 else {
                     let options = DeviceKind.allCases.map(\.rawValue) + ["any"]
-                    log.error(v.mark, "unknown device kind '\(s)'\(DidYouMean.hint(for: s, among: options)); expected one of: \(options.joined(separator: ", "))")
+                    log.error(v.mark, "unknown device kind '\(s)', expected one of: \(options.joined(separator: ", "))\(DidYouMean.hint(for: s, among: options))")
                 }
             }
         case .deviceName:
@@ -193,9 +197,15 @@ struct ConfigParser {
                 else { d.spec.thresholds.minScale = s }
             }
         case .minRotation: d.spec.thresholds.minRotationDeg = positive(v, .angle, k, max: 180)
-        case .simultaneousWith: d.spec.simultaneousWith = names(v, k) ?? []
-        case .requiresFailureOf: d.spec.requiresFailureOf = names(v, k) ?? []
-        case .after: d.spec.after = name(v, k)
+        case .simultaneousWith, .requiresFailureOf, .after:
+            let refs = key == .after ? name(v, k).map { [($0, v.mark)] } ?? [] : names(v, k)
+            d.references[key] = refs
+            let list = refs.map(\.0)
+            switch key {
+            case .simultaneousWith: d.spec.simultaneousWith = list
+            case .requiresFailureOf: d.spec.requiresFailureOf = list
+            default: d.spec.after = list.first
+            }
         case .within: d.within = positive(v, .duration, k)
         case .enabled: if let b = bool(v, k) { d.spec.enabled = b }
         case .command: command(v, d.spec.kind.isDiscrete ? .recognized : .began, &d)
@@ -227,7 +237,7 @@ struct ConfigParser {
             switch (q, kind) {
             case (.distance, .pan), (.distance, .edgePan):
                 if let axis = stepAxis(d.spec) { d.binding.step = .distance(mm: size, axis: axis) }
-                else {
+                else if d.marks[.axis] == nil, d.marks[.direction] == nil, d.marks[.edge] == nil {
                     log.error(at, kind == .pan
                         ? "a distance step needs an axis to measure along; add 'axis: vertical' or 'axis: horizontal', or a direction on one axis"
                         : "a distance step on an edge pan needs its 'edge:' on one axis (left/right or top/bottom)")
@@ -244,14 +254,15 @@ struct ConfigParser {
                 case .pinch: fits = "a scale like 1.25x"
                 default: fits = "an angle like 15deg or a scale like 1.25x"
                 }
-                log.error(at, "a \(q.rawValue) step does not fit a \(kind.rawValue) gesture; expected \(fits)")
+                log.error(at, "\(q.withArticle) step does not fit a \(kind.rawValue) gesture; expected \(fits)")
             }
         }
         if d.within != nil, d.spec.after == nil {
             log.error(d.marks[.within] ?? line, "'within:' needs 'after:' (the gesture this one must follow)")
         }
         if d.spec.after != nil { d.spec.sequenceWindow = d.within ?? settings.sequenceWindow }
-        if kind == .edgePan, d.spec.devices.kind == .touchpad {
+        if d.spec.region != nil, d.marks[.device] == nil { d.spec.devices.kind = .touchscreen }
+        if kind == .edgePan, d.spec.devices.kind != .touchscreen {
             log.error(d.marks[.device] ?? line, "an edge pan starts at a screen edge: it needs 'device: touchscreen'")
         }
         if d.spec.region != nil, d.spec.devices.kind == .touchpad {
@@ -318,13 +329,9 @@ struct ConfigParser {
         let names = drafts.map(\.spec.name).filter { !$0.isEmpty }
         var referenced = Set<String>()
         for d in drafts {
-            let refs: [(GestureKey, [String])] = [(.simultaneousWith, d.spec.simultaneousWith),
-                                                   (.requiresFailureOf, d.spec.requiresFailureOf),
-                                                   (.after, d.spec.after.map { [$0] } ?? [])]
-            for (key, list) in refs {
-                for n in list {
+            for key in [GestureKey.simultaneousWith, .requiresFailureOf, .after] {
+                for (n, at) in d.references[key] ?? [] {
                     referenced.insert(n)
-                    let at = d.marks[key] ?? d.mark
                     if n == d.spec.name {
                         log.error(at, "'\(key.rawValue)' names the gesture itself ('\(n)')")
                     } else if byName[n] == nil {
@@ -340,33 +347,55 @@ struct ConfigParser {
         warnShadowed()
     }
 
-    /// `a requires-failure-of b` and `b requires-failure-of a` would wait on each other forever.
+    /// `a requires-failure-of b` and `b requires-failure-of a` would wait on each other
+    /// forever. Depth-first with an explicit stack: a hostile file's long chain cannot
+    /// overflow the call stack.
     private mutating func checkFailureCycles(_ byName: [String: Int]) {
-        var state = [Int](repeating: 0, count: drafts.count)  // 0 new, 1 on the path, 2 done
-        func visit(_ i: Int, _ path: [Int], _ log: inout DiagnosticLog) {
-            state[i] = 1
-            for n in drafts[i].spec.requiresFailureOf {
-                guard let j = byName[n] else { continue }
+        let edges = drafts.map { $0.spec.requiresFailureOf.compactMap { byName[$0] } }
+        var state = [UInt8](repeating: 0, count: drafts.count)  // 0 unvisited, 1 on the path, 2 done
+        for root in drafts.indices where state[root] == 0 {
+            var path: [(node: Int, next: Int)] = [(root, 0)]
+            state[root] = 1
+            while let (i, e) = path.last {
+                guard e < edges[i].count else {
+                    state[i] = 2
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let j = edges[i][e]
                 if state[j] == 1 {
-                    let cycle = (path + [i]).drop(while: { $0 != j }).map { drafts[$0].spec.name } + [n]
+                    let cycle = path.map(\.node).drop(while: { $0 != j }).map { drafts[$0].spec.name } + [drafts[j].spec.name]
                     log.error(drafts[i].marks[.requiresFailureOf] ?? drafts[i].mark,
                               "'requires-failure-of' forms a cycle: \(cycle.joined(separator: " → ")); each would wait for the other forever")
                 } else if state[j] == 0 {
-                    visit(j, path + [i], &log)
+                    state[j] = 1
+                    path.append((j, 0))
                 }
             }
-            state[i] = 2
         }
-        for i in drafts.indices where state[i] == 0 { visit(i, [], &log) }
     }
 
-    /// An earlier gesture that recognizes everything a later one does wins every time (config order breaks ties).
+    /// An earlier gesture that recognizes everything a later one does wins every time
+    /// (config order breaks ties). Candidates are bucketed by what must be equal, so a
+    /// huge file stays linear rather than comparing every pair.
     private mutating func warnShadowed() {
+        struct Bucket: Hashable {
+            var kind: GestureKind, fingers: ClosedRange<Int>, taps: Int, glob: String?
+        }
+        var buckets: [Bucket: [Int]] = [:]
         for (j, b) in drafts.enumerated() where b.valid {
-            for a in drafts[..<j] where a.valid && shadows(a.spec, b.spec) {
-                log.warning(b.mark, "gesture '\(b.spec.name)' can never fire: '\(a.spec.name)' (line \(a.mark.line)) is the same \(b.spec.kind.rawValue) and comes first; add 'simultaneous-with' or change one of them")
-                break
+            var key = Bucket(kind: b.spec.kind, fingers: b.spec.fingers, taps: b.spec.taps, glob: nil)
+            var candidates = buckets[key] ?? []
+            if let glob = b.spec.devices.nameGlob {
+                key.glob = glob
+                candidates += buckets[key] ?? []
             }
+            if let i = candidates.filter({ shadows(drafts[$0].spec, b.spec) }).min() {
+                let a = drafts[i]
+                log.warning(b.mark, "gesture '\(b.spec.name)' can never fire: '\(a.spec.name)' (line \(a.mark.line)) is the same \(b.spec.kind.rawValue) and comes first; add 'simultaneous-with' or change one of them")
+            }
+            buckets[key, default: []].append(j)
         }
     }
 
@@ -409,16 +438,18 @@ struct ConfigParser {
         return s
     }
 
-    private mutating func names(_ v: YAMLNode, _ what: String) -> [String]? {
-        if case .sequence(let items) = v.value { return items.compactMap { name($0, what) } }
-        return name(v, what).map { [$0] }
+    /// One name or a list of them, each with where it is written.
+    private mutating func names(_ v: YAMLNode, _ what: String) -> [(String, SourceMark)] {
+        let nodes: [YAMLNode]
+        if case .sequence(let items) = v.value { nodes = items } else { nodes = [v] }
+        return nodes.compactMap { n in name(n, what).map { ($0, n.mark) } }
     }
 
     private mutating func oneOf<T: RawRepresentable & CaseIterable>(_ v: YAMLNode, _: T.Type, _ what: String) -> T? where T.RawValue == String {
         guard let s = text(v, what) else { return nil }
         if let t = T(rawValue: s) { return t }
         let options = T.allCases.map(\.rawValue)
-        log.error(v.mark, "unknown \(what) '\(s)'\(DidYouMean.hint(for: s, among: options)); expected one of: \(options.joined(separator: ", "))")
+        log.error(v.mark, "unknown \(what) '\(s)', expected one of: \(options.joined(separator: ", "))\(DidYouMean.hint(for: s, among: options))")
         return nil
     }
 
@@ -479,7 +510,7 @@ struct ConfigParser {
 
     private mutating func quantity(_ v: YAMLNode, _ q: Quantity, _ what: String) -> Double? {
         guard let s = v.scalar else {
-            log.error(v.mark, "'\(what)' takes a \(q.rawValue) like \(q.example), found \(v.shape)")
+            log.error(v.mark, "'\(what)' takes \(q.withArticle) like \(q.example), found \(v.shape)")
             return nil
         }
         switch q.parse(s) {
@@ -496,8 +527,9 @@ struct ConfigParser {
             log.error(v.mark, "'\(what)' must be more than zero, found '\(v.scalar ?? "")'")
             return nil
         }
-        if let max, x > max {
-            log.error(v.mark, "'\(what)' must be at most \(format(max))\(q.units[0].suffix), found '\(v.scalar ?? "")'")
+        let limit = max ?? q.ceiling
+        if x > limit {
+            log.error(v.mark, "'\(what)' must be at most \(format(limit))\(q.baseSuffix), found '\(v.scalar ?? "")'")
             return nil
         }
         return x
@@ -511,8 +543,8 @@ struct ConfigParser {
         }
         for q in [Quantity.distance, .angle, .scale] {
             if case .success(let x) = q.parse(s) {
-                guard x > 0 else {
-                    log.error(v.mark, "'every' must be more than zero, found '\(s)'")
+                guard x > 0, x <= q.ceiling else {
+                    log.error(v.mark, "'every' must be more than zero and at most \(format(q.ceiling))\(q.baseSuffix), found '\(s)'")
                     return nil
                 }
                 return (q, x)

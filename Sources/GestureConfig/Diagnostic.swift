@@ -52,5 +52,6 @@ struct DiagnosticLog {
         all.append(Diagnostic(.warning, file: file, mark: mark, message))
     }
 
-    var hasErrors: Bool { all.contains { $0.isError } }
+    var hasErrors: Bool { errorCount > 0 }
+    var errorCount: Int { all.count { $0.isError } }
 }

@@ -53,7 +53,7 @@ enum YAMLReader {
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(parser, &event) != 0 else {
-                    reportSyntaxError(parser.pointee, log: &log)
+                    reportSyntaxError(parser.pointee, bytes: buf, log: &log)
                     return nil
                 }
                 defer { yaml_event_delete(&event) }
@@ -64,16 +64,28 @@ enum YAMLReader {
         }
     }
 
-    private static func reportSyntaxError(_ p: yaml_parser_t, log: inout DiagnosticLog) {
+    private static func reportSyntaxError(_ p: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>, log: inout DiagnosticLog) {
         let problem = p.problem.map { String(cString: $0) } ?? "malformed YAML"
         var message = "YAML syntax: \(problem)"
         if let context = p.context.map({ String(cString: $0) }) {
             message += " (\(context) at line \(p.context_mark.line + 1))"
         }
         if p.error == YAML_READER_ERROR {
-            message = "the file is not valid UTF-8 or UTF-16 text: \(problem)"
+            // The reader reports a byte offset, not a mark.
+            log.error(mark(offset: Int(p.problem_offset), in: bytes), "the file is not valid UTF-8 or UTF-16 text: \(problem)")
+            return
         }
         log.error(mark(p.problem_mark), message)
+    }
+
+    /// Line and column (in characters) of a byte offset in UTF-8 text.
+    static func mark(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceMark {
+        var line = 1, column = 1
+        for b in bytes.prefix(offset) {
+            if b == UInt8(ascii: "\n") { line += 1; column = 1 }
+            else if b & 0xC0 != 0x80 { column += 1 }  // not a continuation byte
+        }
+        return SourceMark(line: line, column: column)
     }
 
     static func mark(_ m: yaml_mark_t) -> SourceMark {

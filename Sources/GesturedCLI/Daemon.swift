@@ -22,6 +22,8 @@ final class Daemon {
         var inputDirectory = "/dev/input"
         /// Observers of what the engines report (watch, --explain), called per event.
         var onGesture: ((DeviceSession, GestureEvent) -> Void)?
+        /// Observers of the arena's decisions (watch, --explain), after each frame or timer.
+        var onDecisions: ((DeviceSession, [ArenaDecision]) -> Void)?
         /// No commands at all (watch).
         var runCommands = true
     }
@@ -113,6 +115,9 @@ final class Daemon {
     /// Runs one loop iteration (tests drive the daemon with this).
     func runOnce(timeoutMS: Int32) -> Bool { loop.runOnce(timeoutMS: timeoutMS) }
 
+    /// Commands running now (tests).
+    var runningCommands: Int { runner?.runningCount ?? 0 }
+
     var status: String { "\(sessions.count) device\(sessions.count == 1 ? "" : "s"), \(config.specs.count) gestures" }
 
     private func shutdown() {
@@ -152,16 +157,21 @@ final class Daemon {
             logger.debug("\(node.path) (\(device.description.name)): not selected by --device")
             return
         }
+        adopt(device, announce: announce)
+    }
+
+    /// Starts reading an open device with its own engine.
+    func adopt(_ device: EvdevDevice, announce: Bool) {
         let session = DeviceSession(device: device, specs: config.specs)
         do {
             try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
         } catch {
-            logger.error("\(node.path): cannot watch: \(error)")
+            logger.error("\(device.path): cannot watch: \(error)")
             return
         }
-        sessions[node.path] = session
+        sessions[device.path] = session
         let info = device.info
-        logger.notice("\(announce ? "added" : "using") \(node.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
+        logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
         notifier.send("STATUS=\(status)")
     }
 
@@ -181,7 +191,7 @@ final class Daemon {
             // Deadlines that passed before this frame fire first, in time order.
             if let d = s.engine.nextDeadline, d < frame.time { s.engine.advance(to: d, into: &s.events) }
             s.engine.process(frame, into: &s.events)
-            if !s.events.isEmpty { dispatch(s) }
+            if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
         }
         switch result {
         case .drained: rearm()
@@ -192,6 +202,10 @@ final class Daemon {
 
     /// Hands a session's pending events to the observers and the action mapper.
     private func dispatch(_ s: DeviceSession) {
+        if let onDecisions = options.onDecisions {
+            let decisions = s.trace.take(from: s.engine)
+            if !decisions.isEmpty { onDecisions(s, decisions) }
+        }
         guard !s.events.isEmpty else { return }
         for e in s.events {
             options.onGesture?(s, e)
@@ -285,7 +299,10 @@ final class Daemon {
     // MARK: Hotplug
 
     private func watchHotplug() {
-        if let m = udev.monitor() {
+        // udev's monitor only hears devices once udevd has processed them; where no
+        // udevd runs (containers, minimal systems) it would stay silent forever.
+        let udevdRunning = access("/run/udev/control", F_OK) == 0
+        if udevdRunning, let m = udev.monitor() {
             monitor = m
             do {
                 try loop.add(m.fd) { [unowned self] _ in
@@ -301,7 +318,8 @@ final class Daemon {
                 logger.warning("cannot watch the udev monitor (\(error))")
             }
         }
-        // No udev: watch the device directory itself.
+        // No udevd: watch the device directory itself (IN_ATTRIB catches the moment a
+        // new node becomes readable).
         do {
             let w = try DirectoryWatcher(directory: options.inputDirectory)
             try loop.add(w.fd) { [unowned self] _ in

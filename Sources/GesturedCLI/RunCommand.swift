@@ -38,6 +38,9 @@ enum RunCommand {
         options.inputDirectory = a.option("input-dir") ?? "/dev/input"
         if a.flag("explain") {
             options.onGesture = { session, event in logger.notice(GestureText.line(event, device: session.info.name)) }
+            options.onDecisions = { _, decisions in
+                for d in decisions { if let text = DecisionTrace.explanation(d) { logger.notice(text) } }
+            }
         }
         let daemon: Daemon
         do {
