@@ -1,7 +1,7 @@
 // gestured-bench: the performance budget of SPEC §9 and issue 7, measured.
 //
 //   gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N]
-//                  [--startup-runs N] [--idle-seconds S]
+//                  [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM]
 //
 // Prints medians over repeated runs and ratios measured in the same run (these
 // machines are shared and noisy), and ends with the one-line summary `make bench`
@@ -20,6 +20,8 @@ struct Options {
     var latencyRuns = 500
     var startupRuns = 21
     var idleSeconds = 10
+    /// `--profile STAGE:STREAM` (e.g. `pipeline:1`): runs only that, once, for callgrind.
+    var profile: (stage: Stage, stream: Int)?
 
     init(_ args: [String]) {
         var i = 0
@@ -41,6 +43,11 @@ struct Options {
             case "--latency-runs": latencyRuns = number()
             case "--startup-runs": startupRuns = number()
             case "--idle-seconds": idleSeconds = number()
+            case "--profile":
+                let v = value().split(separator: ":")
+                guard v.count == 2, let stage = Stage.allCases.first(where: { "\($0)" == v[0] }), let n = Int(v[1]), (0...2).contains(n)
+                else { fail("--profile STAGE:STREAM, STAGE one of \(Stage.allCases.map { "\($0)" }), STREAM 0…2") }
+                profile = (stage, n)
             case "-h", "--help":
                 say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S]")
                 exit(0)
@@ -93,6 +100,11 @@ let streams = [
 say("recordings: \(recordings.count) files, \(streams[0].eventsPerPass) events a pass (\(recordings.count - protocolB.count) protocol-A files through libmtdev, \(streams[0].eventsPerPass - streams[1].eventsPerPass) of those events)")
 
 let throughput = Throughput(config: config)
+if let (stage, n) = options.profile {
+    let r = throughput.run(stage, streams[n])
+    say("\(stage.rawValue) over \(streams[n].name): \(r.events) events, \(r.frames) frames, \(r.nsPerEvent.short) ns/event")
+    exit(0)
+}
 
 // MARK: Memory: in-process, the daemon's library types over 10 M events.
 say("")
