@@ -152,10 +152,12 @@ struct Arena {
     /// The earliest deadline later than `time` of the members still in play.
     func deadline(after time: Timestamp) -> Timestamp? {
         var d: Timestamp?
-        for m in members where !m.state.isTerminal {
+        // By index: `for m in members` copies each Member (its pending snapshot too)
+        // on every call, and the daemon asks for the deadline after every frame.
+        for i in 0..<memberCount where !members[i].state.isTerminal {
             // A discrete member waiting on others has decided; their deadlines decide it.
-            if m.state == .waiting && m.pendingTransition == .recognize { continue }
-            if let md = m.recognizer.deadline, md > time, d == nil || md < d! { d = md }
+            if members[i].state == .waiting && members[i].pendingTransition == .recognize { continue }
+            if let md = members[i].recognizer.deadline, md > time, d == nil || md < d! { d = md }
         }
         return d
     }
