@@ -89,6 +89,43 @@ struct Latency {
         }
     }
 
+    /// The floor under the figure: the same command started by a bare posix_spawn of
+    /// `/bin/sh -c COMMAND` (no decoder, engine, mapper or runner), timed the same way;
+    /// with `viaShell` false, of the command itself, no shell.
+    func spawnFloor(iterations: Int, viaShell: Bool = true) -> [Double] {
+        var out: [Double] = []
+        for _ in 0..<iterations {
+            var pipe: [Int32] = [0, 0]
+            guard Glibc.pipe(&pipe) == 0 else { fail("pipe: \(String(cString: strerror(errno)))") }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+            posix_spawn_file_actions_addclose(&actions, pipe[0])
+            var pid: pid_t = 0
+            let argv = viaShell ? ["/bin/sh", "-c", clockHelper] : [clockHelper]
+            let t0 = nowNS()
+            let rc = withCStrings(argv) { a in posix_spawn(&pid, argv[0], &actions, nil, a, environ) }
+            posix_spawn_file_actions_destroy(&actions)
+            close(pipe[1])
+            guard rc == 0 else { fail("posix_spawn \(argv[0]): \(String(cString: strerror(rc)))") }
+            var bytes: [UInt8] = []
+            var buf = [UInt8](repeating: 0, count: 256)
+            while true {
+                let n = read(pipe[0], &buf, buf.count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                bytes += buf[0..<n]
+            }
+            close(pipe[0])
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+            guard let ns = words.first.flatMap({ Int64($0) }) else { fail("no output from \(clockHelper)") }
+            out.append(Double(ns - t0) / 1e6)
+        }
+        return out
+    }
+
     /// "[latency-swipe] NS PID PPID" → the helper's clock reading and parent pid.
     static func parse(_ line: String) -> (ns: Int64, ppid: pid_t)? {
         guard line.hasPrefix("[\(gestureName)] ") else { return nil }

@@ -73,12 +73,16 @@ func writeFile(_ path: String, _ text: String) {
     writeAll(fd, text)
 }
 
-/// The directory of this executable: gestured and gestured-bench-clock are built beside it.
-func executableDirectory() -> String {
+func executablePath() -> String {
     var buf = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buf, buf.count - 1)
     guard n > 0 else { fail("readlink /proc/self/exe failed") }
-    let path = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// The directory of this executable: gestured and gestured-bench-clock are built beside it.
+func executableDirectory() -> String {
+    let path = executablePath()
     return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
 }
 
