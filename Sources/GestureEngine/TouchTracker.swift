@@ -68,9 +68,13 @@ struct TouchTracker {
     }
 
     let device: DeviceInfo
-    private var contacts = InlineArray<10, Tracked>(repeating: .empty)
+    // Fixed-size arrays, allocated once with the tracker and never resized (so nothing
+    // is allocated per frame). Not InlineArray: with Swift 6.3 every element read in a
+    // non-mutating method copies the whole InlineArray, and every call the engine makes
+    // on the tracker copied the tracker, arrays and all (gestured-bench, callgrind).
+    private var contacts = [Tracked](repeating: .empty, count: ContactList.capacity)
     private var contactCount = 0
-    private var scratch = InlineArray<10, Tracked>(repeating: .empty)
+    private var scratch = [Tracked](repeating: .empty, count: ContactList.capacity)
 
     private(set) var inSequence = false
     private var counted = 0
@@ -102,7 +106,7 @@ struct TouchTracker {
 
     private var classifier = MotionClassifier()
 
-    private var samples = InlineArray<16, Sample>(repeating: Sample(time: Timestamp(microseconds: 0), value: Accumulated()))
+    private var samples = [Sample](repeating: Sample(time: Timestamp(microseconds: 0), value: Accumulated()), count: 16)
     private var sampleHead = 0
     private var sampleCount = 0
 
@@ -236,7 +240,7 @@ struct TouchTracker {
             scratch[newCount] = t
             newCount += 1
         }
-        contacts = scratch
+        swap(&contacts, &scratch) // not `contacts = scratch`: sharing one buffer would copy it at the next write
         contactCount = newCount
         return n > 0 ? sum / Double(n) : nil
     }
