@@ -61,6 +61,8 @@ struct Arena {
     private(set) var illegalTransitions = 0
     private var now = Timestamp(microseconds: 0)
     private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
+    /// The current step is the lift: nothing continuous may begin from it.
+    private var liftedInput = false
     private var resolving = false
     private var resolveAgain = false
 
@@ -102,6 +104,7 @@ struct Arena {
     mutating func step(_ t: TouchSnapshot, _ input: RecognizerInput, into events: inout [GestureEvent]) {
         now = t.time
         lastSnapshot = t
+        liftedInput = input == .lifted
         for i in 0..<memberCount {
             let state = members[i].state
             guard !state.isTerminal else { continue }
@@ -196,19 +199,24 @@ struct Arena {
         guard members[i].pendingTransition == .begin else { return }
         switch members[i].recognizer.evaluate(t, input, state: .waiting) {
         case let .fail(reason): fail(i, reason, into: &events)
-        case .end, .cancel: fail(i, .liftedTooSoon(seconds: 0, needsSeconds: 0), into: &events)
+        case .end, .cancel: fail(i, .liftedBeforeItBegan, into: &events)
         case .undecided, .begin, .change, .recognize: members[i].pending = t
         }
         if input == .lifted && members[i].state == .waiting {
-            // The touches are gone before the way was clear: a continuous gesture
-            // cannot begin from nothing.
-            fail(i, .lostTo(waitingFor(i) ?? "a gesture it requires to fail"), into: &events)
+            // The touches are gone before the way was clear.
+            fail(i, .liftedBeforeItBegan, into: &events)
         }
     }
 
     /// A member would begin or recognize: sequencing, competition, then require-to-fail.
     private mutating func propose(_ i: Int, _ transition: Transition, _ t: TouchSnapshot,
                                   into events: inout [GestureEvent]) {
+        // A continuous gesture that begins as the fingers lift would begin and end in
+        // one instant: UIKit never begins from touchesEnded, and neither do we.
+        if transition == .begin && liftedInput {
+            fail(i, .liftedBeforeItBegan, into: &events)
+            return
+        }
         if let a = members[i].after, !followsInTime(i, a) {
             fail(i, .notAfter(members[i].recognizer.spec.after ?? "?"), into: &events)
             return
@@ -308,11 +316,6 @@ struct Arena {
             }
         } while resolveAgain
         resolving = false
-    }
-
-    private func waitingFor(_ i: Int) -> String? {
-        for r in members[i].requires where !members[r].state.isTerminal { return members[r].name }
-        return nil
     }
 
     /// The one place a member changes state: checked against UIKit's machine,

@@ -43,6 +43,9 @@ public enum FailureReason: Sendable, Equatable {
     case requiredGestureRecognized(String)
     case notAfter(String)
     case disabled
+    /// Continuous: the fingers lifted before it could begin (the count was still
+    /// settling, or it was waiting on another gesture).
+    case liftedBeforeItBegan
     /// Everything in flight was torn down.
     case resynced
     case cancelledByCaller
@@ -74,6 +77,7 @@ public enum FailureReason: Sendable, Equatable {
         case let .lostTo(other): return "lost to \(other)"
         case let .requiredGestureRecognized(other): return "\(other) was recognized, and this one requires it to fail"
         case let .notAfter(other): return "only counts right after \(other)"
+        case .liftedBeforeItBegan: return "the fingers lifted before it could begin"
         case .disabled: return "disabled"
         case .resynced: return "the device dropped events (SYN_DROPPED); cancelled"
         case .cancelledByCaller: return "cancelled (device gone or config reloaded)"

@@ -137,7 +137,7 @@ public final class GestureEngine {
     public var decisionCount: Int { arena.log.total }
 
     /// What the recognizers see right now: finger count, settling, motion class, values.
-    public var touches: TouchSnapshot { tracker.snapshot(at: tracker.lastFrameTime) }
+    public var touches: TouchSnapshot { tracker.snapshot(at: max(clock, tracker.lastFrameTime)) }
 
     /// Transitions a recognizer proposed that UIKit's machine does not allow (refused
     /// and survived). Always 0 unless a recognizer has a bug; tests assert it.
