@@ -13,8 +13,8 @@ import TouchModel
 public final class GestureEngine {
     public let device: DeviceInfo
     public let specs: [GestureSpec]
-    private var tracker: TouchTracker
-    private var arena: Arena
+    private let tracker: TouchTracker
+    private let arena: Arena
     /// After a resync or `cancelAll` with fingers down: ignore the touches until every
     /// finger has lifted, so nothing fires from a partial sequence.
     private var poisoned = false
@@ -30,7 +30,7 @@ public final class GestureEngine {
         var members: [Arena.Member] = []
         for (index, spec) in specs.enumerated() where TouchFilter.admits(spec.devices, device) {
             members.append(Arena.Member(recognizer: Self.makeRecognizer(spec, device: device), specIndex: index,
-                                        name: spec.name, kind: spec.kind, enabled: spec.enabled,
+                                        name: spec.name, kind: spec.kind, enabledAtStart: spec.enabled,
                                         sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow))
         }
         arena = Arena(members: members, specs: specs)
@@ -126,7 +126,10 @@ public final class GestureEngine {
 
     /// Every recognizer on this device and where it stands, in config order.
     public var recognizerStates: [RecognizerStatus] {
-        arena.members.map { RecognizerStatus(name: $0.name, kind: $0.kind, state: $0.state, enabled: $0.enabled) }
+        arena.members.indices.map {
+            RecognizerStatus(name: arena.members[$0].name, kind: arena.members[$0].kind,
+                             state: arena.states[$0], enabled: arena.isEnabled[$0])
+        }
     }
 
     /// The arena's decisions numbered `since` and later that are still kept (the last

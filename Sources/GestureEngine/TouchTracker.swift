@@ -31,7 +31,7 @@ let minimumPairDistanceMM = 2.0
 ///   consecutive frames (no jump when a finger lands or lifts, and semi-MT pads move
 ///   their tracked slots), and scale and rotation from the outermost pair;
 /// - classifies the motion as translation or deformation (`MotionClassifier`).
-struct TouchTracker {
+final class TouchTracker {
     struct Tracked {
         var id: Int32
         var start: Point
@@ -110,7 +110,7 @@ struct TouchTracker {
 
     // MARK: Frames
 
-    mutating func update(_ frame: TouchFrame) -> Outcome {
+    func update(_ frame: TouchFrame) -> Outcome {
         let now = frame.time
         lastFrameTime = now
         let moved = matchContacts(frame)
@@ -149,14 +149,14 @@ struct TouchTracker {
 
     /// Time passes with no frame: a pending count may settle, the classifier's grace
     /// period may run out.
-    mutating func advance(to now: Timestamp) {
+    func advance(to now: Timestamp) {
         guard inSequence, now > lastFrameTime else { return }
         settleIfDue(now)
         feedClassifier(now)
     }
 
     /// Forgets everything: the next frame with fingers starts a new sequence.
-    mutating func reset() {
+    func reset() {
         contactCount = 0
         inSequence = false
         counted = 0
@@ -209,7 +209,7 @@ struct TouchTracker {
 
     /// Matches the frame's contacts to the tracked ones by id; returns the average
     /// motion of the counted fingers present in both frames, if any.
-    private mutating func matchContacts(_ frame: TouchFrame) -> Point? {
+    private func matchContacts(_ frame: TouchFrame) -> Point? {
         var sum = Point.zero
         var n = 0
         var newCount = 0
@@ -255,7 +255,7 @@ struct TouchTracker {
 
     /// A thumb candidate becomes a thumb (for as long as it stays down) once some
     /// other finger is on the pad; alone, it counts as a finger.
-    private mutating func excludeThumbs() {
+    private func excludeThumbs() {
         var fingers = 0
         for i in 0..<contactCount where !contacts[i].isThumbCandidate && !contacts[i].isThumb { fingers += 1 }
         guard fingers > 0 else { return }
@@ -274,7 +274,7 @@ struct TouchTracker {
 
     // MARK: Finger count
 
-    private mutating func startSequence(at now: Timestamp, count: Int) {
+    private func startSequence(at now: Timestamp, count: Int) {
         inSequence = true
         counted = count
         settled = count
@@ -301,7 +301,7 @@ struct TouchTracker {
         restartClassifier()
     }
 
-    private mutating func countChanged(to newCount: Int, at now: Timestamp) {
+    private func countChanged(to newCount: Int, at now: Timestamp) {
         guard newCount != counted else { return }
         counted = newCount
         maxCounted = max(maxCounted, newCount)
@@ -315,7 +315,7 @@ struct TouchTracker {
         }
     }
 
-    private mutating func settleIfDue(_ now: Timestamp) {
+    private func settleIfDue(_ now: Timestamp) {
         guard let p = pendingSince, now >= p.adding(seconds: fingerCountSettleWindow) else { return }
         settled = counted
         peak = counted
@@ -326,7 +326,7 @@ struct TouchTracker {
 
     // MARK: Scale and rotation from the outermost pair
 
-    private mutating func updatePair() {
+    private func updatePair() {
         guard !semiMT else { return }
         if let a = trackedFinger(pairA), let b = trackedFinger(pairB) {
             let d = b - a
@@ -367,14 +367,14 @@ struct TouchTracker {
         return pair
     }
 
-    private mutating func restartClassifier() {
+    private func restartClassifier() {
         let (a, b) = outermostPair()
         let pa = trackedFinger(a).map { (id: a, position: $0) }
         let pb = trackedFinger(b).map { (id: b, position: $0) }
         classifier.restart(pairA: pa, pairB: pb, translationOnly: semiMT)
     }
 
-    private mutating func feedClassifier(_ now: Timestamp) {
+    private func feedClassifier(_ now: Timestamp) {
         let (a, b) = classifier.pairIDs
         if a >= 0 && (trackedFinger(a) == nil || trackedFinger(b) == nil) && classifier.decision == .undecided {
             restartClassifier()
@@ -386,7 +386,7 @@ struct TouchTracker {
 
     // MARK: Velocity history
 
-    private mutating func record(_ now: Timestamp) {
+    private func record(_ now: Timestamp) {
         samples[sampleHead] = Sample(time: now, value: acc)
         sampleHead = (sampleHead + 1) % 16
         sampleCount = min(sampleCount + 1, 16)
