@@ -17,7 +17,10 @@ public enum Recordings {
 
     /// Decodes a whole recording into its frames.
     public static func frames(_ name: String, description: String? = nil) throws -> [TouchFrame] {
-        let r = try load(name, description: description)
+        try framesOf(load(name, description: description))
+    }
+
+    public static func framesOf(_ r: Recording) throws -> [TouchFrame] {
         let decoder = try TouchDecoder(description: r.device)
         var out: [TouchFrame] = []
         for e in r.events where decoder.feed(e) { out.append(decoder.frame) }
