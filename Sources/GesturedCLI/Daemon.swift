@@ -97,6 +97,21 @@ final class Daemon {
 
     // MARK: Running
 
+    /// Builds the daemon and runs it to the end: what `run` and `watch` share.
+    static func start(options: Options, logger: Logger, environment: [String: String]) -> GesturedCommand.ExitCode {
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(options: options, logger: logger, environment: environment)
+        } catch let error as StartError {
+            logger.error(error.description)
+            return .invalidConfig
+        } catch {
+            logger.error("cannot start: \(error)")
+            return .failure
+        }
+        return daemon.run()
+    }
+
     /// Opens the devices, says READY=1, and runs until SIGTERM/SIGINT.
     func run() -> GesturedCommand.ExitCode {
         for node in udev.inputNodes(inputDir: options.inputDirectory) { open(node, announce: false) }
