@@ -269,7 +269,10 @@ struct ConfigParser {
             log.error(d.marks[.region] ?? line, "'region:' is a part of a touchscreen; it does not apply with 'device: touchpad'")
         }
         if d.spec.thresholds.maxTapInterval != nil, d.spec.taps == 1 {
-            log.warning(d.marks[.maxInterval] ?? line, "'max-interval' has no effect on a single tap; set 'taps:' to 2 or more")
+            log.warning(d.marks[.maxInterval] ?? line, "'max-interval' has no effect with 'taps: 1'; set 'taps:' to 2 or more")
+        }
+        if d.spec.thresholds.edgeZoneMM != nil, d.spec.edges.isEmpty, kind != .edgePan {
+            log.warning(d.marks[.edgeZone] ?? line, "'edge-zone' has no effect without 'edge:'")
         }
         if d.spec.devices.kind == .touchpad, d.spec.fingers.lowerBound <= 2, [.pan, .swipe].contains(kind) {
             log.warning(d.marks[.fingers] ?? line, "\(d.spec.fingers.lowerBound)-finger motion on a touchpad also moves the pointer or scrolls; 3 or more fingers avoid the clash")
