@@ -154,6 +154,12 @@ import TouchModel
                 == ["config.yaml:2:29: warning: 'edge-zone' has no effect without 'edge:'"])
     }
 
+    @Test func settingsMayFollowGesturesAndMayBeEmpty() throws {
+        let c = try #require(parse("gestures:\n  - {name: a, gesture: tap, command: x}\n  - {name: b, gesture: swipe, after: a, command: y}\nsettings:\n  sequence-window: 2s\n"))
+        #expect(c.specs[1].sequenceWindow == 2)
+        #expect(check("settings:\ngestures:\n  - {name: a, gesture: tap, command: x}\n") == [])
+    }
+
     @Test func defaultsFollowTheKind() throws {
         let c = try #require(parse("""
             gestures:
