@@ -308,7 +308,7 @@ struct ConfigParser {
     private mutating func warnImplausible(_ d: Draft) {
         let t = d.spec.thresholds
         // The largest touchpads (Apple's Force Touch) are about 160 mm wide.
-        if let m = t.minDistanceMM, m > 150 {
+        if let m = t.minDistanceMM, m > 150, d.spec.devices.kind != .touchscreen {
             log.warning(d.marks[.minDistance], "min-distance \(format(m))mm is larger than most touchpads (about 100-160mm wide); this gesture may never fire there")
         }
         if let m = t.minDuration, m > 10 {
