@@ -172,19 +172,3 @@ private func config(_ yaml: String) throws -> Config {
         #expect(printed == ["[next] command: swaymsg workspace next\n    GESTURE_NAME=next\n    GESTURE_FINGERS=3"])
     }
 }
-
-@Suite struct ActionDispatcherTests {
-    @Test func dispatchesMappedEventsToTheSinkAndReloads() throws {
-        var printed: [String] = []
-        let sink = DryRunSink { printed.append($0) }
-        let first = try #require(ConfigLoader.parse("gestures:\n  - {name: a, gesture: tap, command: echo one}\n", file: "a.yaml").0)
-        let dispatcher = ActionDispatcher(config: first, sink: sink)
-        let tap = GestureEvent(name: "a", index: 0, kind: .tap, phase: .recognized, time: Timestamp(microseconds: 0), fingers: 1)
-        dispatcher.handle([tap, tap], device: nil)
-        #expect(printed.map { $0.split(separator: "\n")[0] } == ["[a] command: echo one", "[a] command: echo one"])
-        let second = try #require(ConfigLoader.parse("gestures:\n  - {name: a, gesture: tap, command: echo two}\n", file: "b.yaml").0)
-        dispatcher.reload(second)
-        dispatcher.handle([tap], device: nil)
-        #expect(printed.last?.hasPrefix("[a] command: echo two\n    GESTURE_NAME=a\n") == true)
-    }
-}
