@@ -45,6 +45,7 @@ struct DiagnosticLog {
     init(file: String) { self.file = file }
 
     mutating func error(_ mark: SourceMark?, _ message: String) {
+        errorCount += 1
         all.append(Diagnostic(.error, file: file, mark: mark, message))
     }
 
@@ -52,6 +53,6 @@ struct DiagnosticLog {
         all.append(Diagnostic(.warning, file: file, mark: mark, message))
     }
 
+    private(set) var errorCount = 0
     var hasErrors: Bool { errorCount > 0 }
-    var errorCount: Int { all.count { $0.isError } }
 }
