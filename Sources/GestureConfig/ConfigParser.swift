@@ -1,3 +1,4 @@
+import YAMLTree
 import GestureEngine
 import TouchModel
 
