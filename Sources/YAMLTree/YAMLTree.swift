@@ -1,0 +1,238 @@
+import CYaml
+
+/// Where something starts in a text file: 1-based line, and column in characters.
+public struct YAMLMark: Sendable, Equatable, Comparable {
+    public var line: Int
+    public var column: Int
+    public init(line: Int, column: Int) { self.line = line; self.column = column }
+    public static func < (a: YAMLMark, b: YAMLMark) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+}
+
+/// Something wrong with the YAML itself, at a place when libyaml gave one.
+public struct YAMLProblem: Sendable, Equatable {
+    public var mark: YAMLMark?
+    public var message: String
+}
+
+/// A YAML node with the place it starts, built from libyaml's event stream: the
+/// one YAML reader of the project (config files and `libinput record` files).
+/// Scalars stay as written, never typed by YAML's own rules — `no` stays the
+/// string "no" until a schema says it is a boolean; sequences and mappings keep
+/// their key order and duplicates for a validator to report.
+public struct YAMLNode: Sendable {
+    public enum Value: Sendable {
+        case scalar(String)
+        case sequence([YAMLNode])
+        case mapping([(key: YAMLNode, value: YAMLNode)])
+    }
+    public var mark: YAMLMark
+    public var value: Value
+
+    public init(mark: YAMLMark, value: Value) {
+        self.mark = mark
+        self.value = value
+    }
+
+    public var scalar: String? {
+        if case .scalar(let s) = value { return s }
+        return nil
+    }
+
+    /// The value of the first `key:` of a mapping.
+    public subscript(key: String) -> YAMLNode? {
+        guard case .mapping(let pairs) = value else { return nil }
+        return pairs.first { $0.key.scalar == key }?.value
+    }
+
+    /// A sequence of integer scalars, or nil.
+    public var integers: [Int64]? {
+        guard case .sequence(let items) = value else { return nil }
+        var out: [Int64] = []
+        out.reserveCapacity(items.count)
+        for item in items {
+            guard let s = item.scalar, let v = Int64(s) else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+
+    /// What the node is, for "expected a mapping, found a list".
+    public var shape: String {
+        switch value {
+        case .scalar(let s): return s.isEmpty ? "nothing" : "'\(s)'"
+        case .sequence: return "a list"
+        case .mapping: return "a mapping"
+        }
+    }
+}
+
+/// Reads one YAML document with libyaml's event API.
+public enum YAMLReader {
+    /// Alias bombs ("billion laughs"): an alias costs the size of what it repeats;
+    /// past this many repeated nodes the file is refused.
+    public static let aliasExpansionLimit = 10_000
+    /// Deeper nesting than any of our files needs; refused before it can exhaust a stack.
+    public static let maximumDepth = 64
+
+    /// Returns the document's root (nil for an empty file or on a problem) and the
+    /// problem that stopped the reading, if any. `fileKind` names the file in
+    /// messages ("a config file holds one document").
+    public static func read(_ bytes: [UInt8], fileKind: String) -> (YAMLNode?, YAMLProblem?) {
+        var log = ProblemLog()
+        let root = read(bytes, fileKind: fileKind, log: &log)
+        return (log.problem == nil ? root : nil, log.problem)
+    }
+
+    private static func read(_ bytes: [UInt8], fileKind: String, log: inout ProblemLog) -> YAMLNode? {
+        // libyaml's parser stores pointers into itself: it must not move, so it lives on the heap.
+        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+        defer { parser.deallocate() }
+        guard yaml_parser_initialize(parser) != 0 else {
+            log.error(nil, "out of memory starting the YAML parser")
+            return nil
+        }
+        defer { yaml_parser_delete(parser) }
+        return bytes.withUnsafeBufferPointer { buf in
+            yaml_parser_set_input_string(parser, buf.baseAddress, buf.count)
+            var builder = TreeBuilder(fileKind: fileKind)
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(parser, &event) != 0 else {
+                    reportSyntaxError(parser.pointee, bytes: buf, log: &log)
+                    return nil
+                }
+                defer { yaml_event_delete(&event) }
+                if event.type == YAML_STREAM_END_EVENT { break }
+                if !builder.consume(event, log: &log) { return nil }
+            }
+            return builder.root
+        }
+    }
+
+    private static func reportSyntaxError(_ p: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>, log: inout ProblemLog) {
+        let problem = p.problem.map { String(cString: $0) } ?? "malformed YAML"
+        var message = "YAML syntax: \(problem)"
+        if let context = p.context.map({ String(cString: $0) }) {
+            message += " (\(context) at line \(p.context_mark.line + 1))"
+        }
+        if p.error == YAML_READER_ERROR {
+            // The reader reports a byte offset, not a mark.
+            log.error(mark(offset: Int(p.problem_offset), in: bytes), "the file is not valid UTF-8 or UTF-16 text: \(problem)")
+            return
+        }
+        log.error(mark(p.problem_mark), message)
+    }
+
+    /// Line and column (in characters) of a byte offset in UTF-8 text.
+    static func mark(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> YAMLMark {
+        var line = 1, column = 1
+        for b in bytes.prefix(offset) {
+            if b == UInt8(ascii: "\n") { line += 1; column = 1 }
+            else if b & 0xC0 != 0x80 { column += 1 }  // not a continuation byte
+        }
+        return YAMLMark(line: line, column: column)
+    }
+
+    static func mark(_ m: yaml_mark_t) -> YAMLMark {
+        YAMLMark(line: Int(m.line) + 1, column: Int(m.column) + 1)
+    }
+}
+
+/// Builds the tree from events with an explicit stack (no recursion on untrusted depth).
+private struct TreeBuilder {
+    private struct Open {
+        var node: YAMLNode
+        var anchor: String?
+        var size: Int
+        var pendingKey: YAMLNode?
+    }
+    let fileKind: String
+    init(fileKind: String) { self.fileKind = fileKind }
+    private var stack: [Open] = []
+    private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    private var expanded = 0
+    private var documents = 0
+    private(set) var root: YAMLNode?
+
+    /// Returns false when reading must stop.
+    mutating func consume(_ e: yaml_event_t, log: inout ProblemLog) -> Bool {
+        let at = YAMLReader.mark(e.start_mark)
+        switch e.type {
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                log.error(at, "a second YAML document ('---'); \(fileKind) holds one document")
+                return false
+            }
+        case YAML_SCALAR_EVENT:
+            let s = e.data.scalar
+            let text = String(decoding: UnsafeBufferPointer(start: s.value, count: Int(s.length)), as: UTF8.self)
+            add(YAMLNode(mark: at, value: .scalar(text)), anchor: string(s.anchor), size: 1, log: &log)
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            guard stack.count < YAMLReader.maximumDepth else {
+                log.error(at, "nested more than \(YAMLReader.maximumDepth) levels deep")
+                return false
+            }
+            let isSeq = e.type == YAML_SEQUENCE_START_EVENT
+            let anchor = isSeq ? string(e.data.sequence_start.anchor) : string(e.data.mapping_start.anchor)
+            stack.append(Open(node: YAMLNode(mark: at, value: isSeq ? .sequence([]) : .mapping([])),
+                              anchor: anchor, size: 1))
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            let open = stack.removeLast()
+            add(open.node, anchor: open.anchor, size: open.size, log: &log)
+        case YAML_ALIAS_EVENT:
+            let name = string(e.data.alias.anchor) ?? ""
+            guard let target = anchors[name] else {
+                log.error(at, "unknown alias '*\(name)'; an alias must follow its '&\(name)' anchor")
+                return false
+            }
+            expanded += target.size
+            guard expanded <= YAMLReader.aliasExpansionLimit else {
+                log.error(at, "aliases expand to more than \(YAMLReader.aliasExpansionLimit) nodes; refusing a possible alias bomb")
+                return false
+            }
+            add(target.node, anchor: nil, size: target.size, log: &log)
+        default:
+            break
+        }
+        return true
+    }
+
+    private mutating func add(_ node: YAMLNode, anchor: String?, size: Int, log: inout ProblemLog) {
+        if let anchor { anchors[anchor] = (node, size) }
+        guard !stack.isEmpty else { root = node; return }
+        stack[stack.count - 1].size += size
+        let top = stack.count - 1
+        switch stack[top].node.value {
+        case .sequence(var items):
+            stack[top].node.value = .scalar("")  // release the array so the append does not copy it
+            items.append(node)
+            stack[top].node.value = .sequence(items)
+        case .mapping(var pairs):
+            guard let key = stack[top].pendingKey else {
+                stack[top].pendingKey = node
+                return
+            }
+            stack[top].pendingKey = nil
+            stack[top].node.value = .scalar("")
+            pairs.append((key, node))
+            stack[top].node.value = .mapping(pairs)
+        case .scalar:
+            break
+        }
+    }
+
+    private func string(_ p: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        p.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+    }
+}
+
+/// The first problem found; reading stops there (libyaml cannot go on after one).
+struct ProblemLog {
+    private(set) var problem: YAMLProblem?
+    mutating func error(_ mark: YAMLMark?, _ message: String) {
+        if problem == nil { problem = YAMLProblem(mark: mark, message: message) }
+    }
+}
