@@ -40,7 +40,7 @@ public final class GestureEngine {
     static func makeRecognizer(_ spec: GestureSpec, device: DeviceInfo) -> any GestureRecognizer {
         switch spec.kind {
         case .tap: return TapRecognizer(spec: spec)
-        case .hold: return HoldRecognizer(spec: spec)
+        case .hold: return HoldRecognizer(spec: spec, device: device)
         case .pan: return PanRecognizer(spec: spec)
         case .swipe: return SwipeRecognizer(spec: spec)
         case .pinch: return PinchRecognizer(spec: spec)
