@@ -5,8 +5,9 @@ import TouchModel
 /// DEFAULT_GESTURE_SWITCH_TIMEOUT is 100 ms.
 let fingerCountSettleWindow = 0.100 // s
 /// On a clickpad, a touch that lands in this bottom fraction of the pad and stays
-/// put is a resting thumb once other fingers are down. libinput draws its lower thumb
-/// line at about 85 % of the pad's height.
+/// put is a resting thumb: it is not a finger, alone or with others (a thumb resting
+/// before a two-finger tap must not make the tap start when the thumb landed).
+/// libinput draws its lower thumb line at about 85 % of the pad's height.
 let thumbZoneFraction = 0.15
 /// A thumb candidate that moves farther than this is a finger after all, mm.
 let thumbMaxMovementMM = 5.0
@@ -38,10 +39,10 @@ final class TouchTracker {
         var last: Point
         var startNormalized: Point
         var travel: Double
-        var isThumbCandidate: Bool
+        /// Landed in a clickpad's thumb zone and has not travelled: not a finger.
         var isThumb: Bool
         static let empty = Tracked(id: -1, start: .zero, last: .zero, startNormalized: .zero, travel: 0,
-                                   isThumbCandidate: false, isThumb: false)
+                                   isThumb: false)
     }
 
     /// Values that accumulate over a sequence; gestures see them relative to an anchor.
@@ -114,7 +115,6 @@ final class TouchTracker {
         let now = frame.time
         lastFrameTime = now
         let moved = matchContacts(frame)
-        excludeThumbs()
         var thumbs = 0
         for i in 0..<contactCount where contacts[i].isThumb { thumbs += 1 }
         let newCount = max(0, max(frame.fingerCount, contactCount) - thumbs)
@@ -224,13 +224,10 @@ final class TouchTracker {
                 t.last = c.position
                 t.travel = max(t.travel, (c.position - t.start).length)
                 // A "thumb" that travels is a finger low on the pad after all.
-                if (t.isThumbCandidate || t.isThumb) && t.travel > thumbMaxMovementMM {
-                    t.isThumbCandidate = false
-                    t.isThumb = false
-                }
+                if t.isThumb && t.travel > thumbMaxMovementMM { t.isThumb = false }
             } else {
                 t = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized, travel: 0,
-                            isThumbCandidate: isInThumbZone(c.position), isThumb: false)
+                            isThumb: isInThumbZone(c.position))
             }
             if inSequence && !t.isThumb { maxTravel = max(maxTravel, t.travel) }
             scratch[newCount] = t
@@ -251,15 +248,6 @@ final class TouchTracker {
         case .touchscreen: return false
         case .touchpad: return device.isClickpad && p.y >= device.size.height * (1 - thumbZoneFraction)
         }
-    }
-
-    /// A thumb candidate becomes a thumb (for as long as it stays down) once some
-    /// other finger is on the pad; alone, it counts as a finger.
-    private func excludeThumbs() {
-        var fingers = 0
-        for i in 0..<contactCount where !contacts[i].isThumbCandidate && !contacts[i].isThumb { fingers += 1 }
-        guard fingers > 0 else { return }
-        for i in 0..<contactCount where contacts[i].isThumbCandidate { contacts[i].isThumb = true }
     }
 
     private func centroid() -> Point? {

@@ -127,11 +127,29 @@ import Testing
         #expect(hand.recognized == ["swipe-4"])
     }
 
-    /// A lone touch in the thumb zone is a finger: a one-finger tap there works.
-    @Test func aLoneTouchInTheThumbZoneIsAFinger() {
-        let hand = Hand(.touchpad, [Spec.tap(1)])
-        hand.down(at: [Self.thumb]); hand.wait(0.05); hand.lift()
-        #expect(hand.recognized == ["tap-1"])
+    /// A thumb that rested before a two-finger tap or hold does not make the tap
+    /// "too long" or the hold start early: it is not part of the gesture at all.
+    @Test func aThumbRestingFirstDoesNotSpoilTapsOrHolds() {
+        let hand = Hand(.touchpad, [Spec.tap(2), Spec.hold(1), Spec.hold(3)])
+        hand.down(at: [Self.thumb])
+        hand.wait(1)
+        #expect(hand.recognized.isEmpty)             // a resting thumb is no 1-finger hold
+        hand.down(2, at: Point(x: 55, y: 30))
+        hand.wait(0.05)
+        hand.lift(2)
+        #expect(hand.recognized == ["tap-2"])
+        hand.down(3, at: Point(x: 55, y: 30))
+        hand.wait(0.6)
+        #expect(hand.recognized == ["tap-2", "hold-3"])
+    }
+
+    /// A finger that lands low and then travels is a finger from then on.
+    @Test func aLowFingerThatTravelsIsAFinger() {
+        let hand = Hand(.touchpad, [Spec.swipe(1, name: "swipe")])
+        hand.down(at: [Self.thumb])
+        hand.move(by: Point(x: 0, y: -40), over: 0.2)
+        hand.lift()
+        #expect(hand.recognized == ["swipe"])
     }
 
     // MARK: Pads that count more fingers than they track
