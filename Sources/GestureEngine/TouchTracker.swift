@@ -176,7 +176,11 @@ final class TouchTracker {
 
     func snapshot(at now: Timestamp) -> TouchSnapshot {
         var s = TouchSnapshot(time: now)
-        s.fingers = settled
+        // Once every finger is up, the gesture had as many fingers as were down at
+        // once since the count last settled: a finger that lifted a few ms early does
+        // not make it smaller, and fingers that landed just before a quick flick count
+        // even though their count never had time to settle.
+        s.fingers = inSequence ? settled : peak
         s.currentFingers = counted
         s.maxFingers = maxCounted
         s.isSettled = inSequence && pendingSince == nil

@@ -31,6 +31,18 @@ import Testing
         #expect(hand.explanations == ["pan-1: lost to swipe-3-left"])
     }
 
+    /// A flick: three fingers land 5 ms apart and are gone 90 ms later, before their
+    /// count could settle. Still a three-finger swipe.
+    @Test(arguments: TestDevice.allCases, Direction.allCases)
+    func aQuickFlickCountsEveryFinger(device: TestDevice, direction: Direction) {
+        let hand = Hand(device, [Spec.swipe(1, name: "swipe-1"), Spec.swipe(2, name: "swipe-2"), Spec.swipe(3, name: "swipe-3")])
+        hand.down(3, apart: 0.005)
+        hand.move(by: direction.times(30), over: 0.08)
+        hand.lift()
+        #expect(hand.recognized == ["swipe-3"])
+        #expect(hand.events.first?.fingers == 3)
+    }
+
     // MARK: Fingers lift at different times
 
     /// The swipe crosses its distance after one finger has already lifted: still a
