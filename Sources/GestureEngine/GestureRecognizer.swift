@@ -83,15 +83,16 @@ enum MotionGate: Equatable {
     }
 }
 
-/// While a continuous recognizer is active: every frame is a change, lifting ends it,
-/// a settled finger count below its range ends it and one above cancels it (libinput
-/// cancels a swipe when a finger is added).
+/// While a continuous recognizer is active: a frame that moves the fingers is a change
+/// (UIKit reports changes as touches move, not per report), lifting ends it, a settled
+/// finger count below its range ends it and one above cancels it (libinput cancels a
+/// swipe when a finger is added).
 func continueActive(_ t: TouchSnapshot, _ input: RecognizerInput, fingers: ClosedRange<Int>) -> Evaluation {
     switch input {
     case .lifted: return .end
     case .timer: return .undecided
     case .touches:
-        guard t.isSettled, !fingers.contains(t.fingers) else { return .change }
+        guard t.isSettled, !fingers.contains(t.fingers) else { return t.moved ? .change : .undecided }
         return t.fingers < fingers.lowerBound ? .end : .cancel
     }
 }

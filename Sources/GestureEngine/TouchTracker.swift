@@ -89,6 +89,8 @@ final class TouchTracker {
     private var landing = Point.zero
     private var landingNormalized = Point.zero
     private var semiMT = false
+    /// The last frame changed `acc`.
+    private var frameMoved = false
     /// Centroid of the counted fingers as of the last frame that had any.
     private var location = Point.zero
     /// Most fingers since the count last settled: while fewer are down, fingers are
@@ -114,6 +116,7 @@ final class TouchTracker {
     func update(_ frame: TouchFrame) -> Outcome {
         let now = frame.time
         lastFrameTime = now
+        let before = acc
         let moved = matchContacts(frame)
         var thumbs = 0
         for i in 0..<contactCount where contacts[i].isThumb { thumbs += 1 }
@@ -144,6 +147,7 @@ final class TouchTracker {
             feedClassifier(now)
             record(now)
         }
+        frameMoved = acc != before
         return outcome
     }
 
@@ -201,6 +205,7 @@ final class TouchTracker {
                 s.rotationVelocity = (acc.rotation - old.value.rotation) / dt
             }
         }
+        s.moved = frameMoved && now == lastFrameTime
         s.motion = classifier.decision
         s.travel = maxTravel
         s.landing = landing

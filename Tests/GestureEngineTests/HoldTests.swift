@@ -111,6 +111,16 @@ import Testing
         #expect(hand.explanations == ["tap-hold: 0 taps, needs 1"])
     }
 
+    /// Frames that do not move the fingers (pressure, a resting pad) report no change.
+    @Test func stillFramesAreNotChanges() {
+        let hand = Hand(.touchscreen, [Spec.hold(2, name: "hold")])
+        hand.down(2)
+        hand.wait(0.6)
+        for _ in 0..<5 { hand.move(by: .zero, over: 0.01) }
+        hand.lift()
+        #expect(hand.phases("hold") == [.began, .ended])
+    }
+
     /// The hold is continuous: moving after it began reports changes, not a failure.
     @Test func movingAfterItBeganReportsChanges() {
         let hand = Hand(.touchpad, [Spec.hold(3, name: "hold")])
