@@ -61,7 +61,10 @@ public enum FailureReason: Sendable, Equatable {
         case let .tooSlow(v, needs): return "moved at \(v.formatted1) mm/s, needs \(needs.formatted1) mm/s"
         case let .wrongDirection(moved): return "moved \(moved.rawValue), which it does not accept"
         case let .offAxis(deg, max): return "moved \(deg.formatted1)° off its axis, allows \(max.formatted1)°"
-        case let .heldTooLong(s, max): return "held \(s.formatted2) s, a tap allows \(max.formatted2) s"
+        case let .heldTooLong(s, max):
+            // Failed at the deadline (still down) or at a late lift.
+            return s < max + 0.005 ? "still down after \(max.formatted2) s, too long for a tap"
+                : "held \(s.formatted2) s, a tap allows \(max.formatted2) s"
         case let .nextTapTooLate(max): return "the next tap did not come within \(max.formatted2) s"
         case let .liftedTooSoon(s, needs): return "lifted after \(s.formatted2) s, needs \(needs.formatted2) s"
         case let .taps(have, need): return "\(have) tap\(have == 1 ? "" : "s"), needs \(need)"
