@@ -71,7 +71,6 @@ final class TouchTracker {
     let device: DeviceInfo
     private var contacts = InlineArray<10, Tracked>(repeating: .empty)
     private var contactCount = 0
-    private var scratch = InlineArray<10, Tracked>(repeating: .empty)
 
     private(set) var inSequence = false
     private var counted = 0
@@ -219,31 +218,37 @@ final class TouchTracker {
     /// Matches the frame's contacts to the tracked ones by id; returns the average
     /// motion of the counted fingers present in both frames, if any.
     private func matchContacts(_ frame: TouchFrame) -> Point? {
+        // Forget the contacts that lifted, keeping the others in order (in place: a
+        // frame copies no contact table).
+        var kept = 0
+        for i in 0..<contactCount where frame.contacts.contact(withID: contacts[i].id) != nil {
+            if kept != i { contacts[kept] = contacts[i] }
+            kept += 1
+        }
+        contactCount = kept
         var sum = Point.zero
         var n = 0
-        var newCount = 0
         for c in frame.contacts {
-            var t: Tracked
-            if let i = index(of: c.id) {
-                t = contacts[i]
-                if !t.isThumb {
-                    sum = sum + (c.position - t.last)
+            let i: Int
+            if let found = index(of: c.id) {
+                i = found
+                if !contacts[i].isThumb {
+                    sum = sum + (c.position - contacts[i].last)
                     n += 1
                 }
-                t.last = c.position
-                t.travel = max(t.travel, (c.position - t.start).length)
+                contacts[i].last = c.position
+                contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].start).length)
                 // A "thumb" that travels is a finger low on the pad after all.
-                if t.isThumb && t.travel > thumbMaxMovementMM { t.isThumb = false }
+                if contacts[i].isThumb && contacts[i].travel > thumbMaxMovementMM { contacts[i].isThumb = false }
             } else {
-                t = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized, travel: 0,
-                            isThumb: isInThumbZone(c.position))
+                guard contactCount < ContactList.capacity else { continue }
+                i = contactCount
+                contacts[i] = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized,
+                                      travel: 0, isThumb: isInThumbZone(c.position))
+                contactCount += 1
             }
-            if inSequence && !t.isThumb { maxTravel = max(maxTravel, t.travel) }
-            scratch[newCount] = t
-            newCount += 1
+            if inSequence && !contacts[i].isThumb { maxTravel = max(maxTravel, contacts[i].travel) }
         }
-        contacts = scratch
-        contactCount = newCount
         return n > 0 ? sum / Double(n) : nil
     }
 
