@@ -50,28 +50,28 @@ final class Arena {
     private let memberCount: Int
     /// … and what changes per frame, kept in flat arrays so the hot loop touches
     /// small values and copies no member.
-    private(set) var states: [RecognizerState]
-    private(set) var isEnabled: [Bool]
+    @exclusivity(unchecked) private(set) var states: [RecognizerState]
+    @exclusivity(unchecked) private(set) var isEnabled: [Bool]
     /// What a waiting member will act on when released.
-    private var pendings: [TouchSnapshot?]
-    private var pendingTransitions: [Transition]
+    @exclusivity(unchecked) private var pendings: [TouchSnapshot?]
+    @exclusivity(unchecked) private var pendingTransitions: [Transition]
     /// When each member last ended or was recognized (sequencing).
-    private var lastCompletions: [Timestamp?]
+    @exclusivity(unchecked) private var lastCompletions: [Timestamp?]
     /// Each member's `deadline` as of its last evaluation (read once per evaluation
     /// so `nextDeadline`, asked after every frame, is a scan of a flat array).
-    private var deadlines: [Timestamp?]
+    @exclusivity(unchecked) private var deadlines: [Timestamp?]
     /// Row-major n×n: may members i and j run together?
     private let compatible: [Bool]
-    private(set) var log = DecisionLog()
+    @exclusivity(unchecked) private(set) var log = DecisionLog()
     /// Failures since the current touch sequence began.
-    private(set) var failures: [Failure] = []
-    private(set) var illegalTransitions = 0
-    private var now = Timestamp(microseconds: 0)
-    private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
+    @exclusivity(unchecked) private(set) var failures: [Failure] = []
+    @exclusivity(unchecked) private(set) var illegalTransitions = 0
+    @exclusivity(unchecked) private var now = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
     /// The current step is the lift: nothing continuous may begin from it.
-    private var liftedInput = false
-    private var resolving = false
-    private var resolveAgain = false
+    @exclusivity(unchecked) private var liftedInput = false
+    @exclusivity(unchecked) private var resolving = false
+    @exclusivity(unchecked) private var resolveAgain = false
 
     init(members initial: [Member], specs: [GestureSpec]) {
         var members = initial

@@ -17,10 +17,10 @@ public final class GestureEngine {
     private let arena: Arena
     /// After a resync or `cancelAll` with fingers down: ignore the touches until every
     /// finger has lifted, so nothing fires from a partial sequence.
-    private var poisoned = false
+    @exclusivity(unchecked) private var poisoned = false
     /// The latest instant seen, from a frame or the caller's timer. Deadlines at or
     /// before it are stale (whatever they waited for has been evaluated).
-    private var clock = Timestamp(microseconds: Int64.min)
+    @exclusivity(unchecked) private var clock = Timestamp(microseconds: Int64.min)
 
     /// Builds the recognizers for the specs whose device filter matches `device`.
     public init(device: DeviceInfo, specs: [GestureSpec]) {

@@ -27,6 +27,8 @@ public enum Evaluation: Sendable, Equatable {
 ///
 /// To add a kind (see `ScrubRecognizer`, the worked example): conform to this
 /// protocol, add a `GestureKind` case, and build it in `GestureEngine.makeRecognizer`.
+/// Keep what `evaluate` needs in stored `let`s (not `spec` read per frame) and mark
+/// mutable state `@exclusivity(unchecked)` like the others (docs/ENGINE.md, "Performance").
 public protocol GestureRecognizer: AnyObject {
     var spec: GestureSpec { get }
     /// Called for every frame and timer while the recognizer is possible, waiting
@@ -45,11 +47,13 @@ extension GestureRecognizer {
     public var deadline: Timestamp? { nil }
     public func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot) {}
 
-    /// Finger range of the spec, clamped to what the kind supports.
-    func fingerRange(atLeast minimum: Int = 1) -> ClosedRange<Int> {
-        let lo = max(minimum, spec.fingers.lowerBound)
-        return lo...max(lo, spec.fingers.upperBound)
-    }
+}
+
+/// A spec's finger range, clamped to what the kind supports. Recognizers keep it in a
+/// stored property: reading `spec` through the protocol would copy the whole spec.
+func fingerRange(of spec: GestureSpec, atLeast minimum: Int = 1) -> ClosedRange<Int> {
+    let lo = max(minimum, spec.fingers.lowerBound)
+    return lo...max(lo, spec.fingers.upperBound)
 }
 
 /// The first questions every motion-triggered recognizer asks while possible: have

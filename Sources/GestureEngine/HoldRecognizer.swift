@@ -33,16 +33,18 @@ public final class HoldRecognizer: GestureRecognizer {
     }
 
     public let spec: GestureSpec
+    private let fingers: ClosedRange<Int>
     private let minDuration: Double
     private let allowableMovement: Double
     private let tapMaxDuration: Double
     private let tapMaxInterval: Double
     private let tapMaxMovement: Double
-    private var phase = Phase.pressing(after: nil)
-    private var nextDeadline: Timestamp?
+    @exclusivity(unchecked) private var phase = Phase.pressing(after: nil)
+    @exclusivity(unchecked) private var nextDeadline: Timestamp?
 
     public init(spec: GestureSpec, device: DeviceInfo) {
         self.spec = spec
+        fingers = fingerRange(of: spec)
         minDuration = spec.thresholds.minDuration ?? defaultHoldMinDuration
         allowableMovement = spec.thresholds.maxMovementMM ?? defaultHoldAllowableMovementMM[device.kind] ?? 3
         tapMaxDuration = spec.thresholds.maxTapDuration ?? defaultTapMaxDuration
@@ -57,7 +59,7 @@ public final class HoldRecognizer: GestureRecognizer {
         nextDeadline = nil
         switch (phase, state.isActive) {
         case (.holding, true):
-            return continueActive(t, input, fingers: fingerRange())
+            return continueActive(t, input, fingers: fingers)
         case let (.tapping(done, lastLift), false):
             return tapStep(t, input, done: done, lastLift: lastLift)
         case let (.pressing(after), false):
@@ -99,7 +101,6 @@ public final class HoldRecognizer: GestureRecognizer {
             }
         }
         if t.travel > allowableMovement { return .fail(.movedTooFar(mm: t.travel, limitMM: allowableMovement)) }
-        let fingers = fingerRange()
         switch input {
         case .lifted:
             guard fingers.contains(t.fingers) else { return .fail(.fingers(have: t.fingers, need: fingers)) }

@@ -32,6 +32,11 @@ let minimumPairDistanceMM = 2.0
 ///   consecutive frames (no jump when a finger lands or lifts, and semi-MT pads move
 ///   their tracked slots), and scale and rotation from the outermost pair;
 /// - classifies the motion as translation or deformation (`MotionClassifier`).
+///
+/// Its state is marked `@exclusivity(unchecked)`, as in `Arena` and the recognizers:
+/// the engine is single-threaded and never re-enters itself, and Swift's dynamic
+/// exclusivity checks on class properties cost about a quarter of the per-frame time
+/// (callgrind, 20 gestures). See docs/ENGINE.md, "Performance".
 final class TouchTracker {
     struct Tracked {
         var id: Int32
@@ -69,44 +74,44 @@ final class TouchTracker {
     }
 
     let device: DeviceInfo
-    private var contacts = InlineArray<10, Tracked>(repeating: .empty)
-    private var contactCount = 0
+    @exclusivity(unchecked) private var contacts = InlineArray<10, Tracked>(repeating: .empty)
+    @exclusivity(unchecked) private var contactCount = 0
 
-    private(set) var inSequence = false
-    private var counted = 0
-    private var settled = 0
-    private var maxCounted = 0
-    private var countChangedAt = Timestamp(microseconds: 0)
-    private var sequenceStart = Timestamp(microseconds: 0)
-    private var liftedAt = Timestamp(microseconds: 0)
-    private(set) var lastFrameTime = Timestamp(microseconds: 0)
-    private var pendingSince: Timestamp?
-    private var pendingAnchor = Accumulated()
-    private var acc = Accumulated()
-    private var anchor = Accumulated()
-    private var maxTravel = 0.0
-    private var landing = Point.zero
-    private var landingNormalized = Point.zero
-    private var semiMT = false
+    @exclusivity(unchecked) private(set) var inSequence = false
+    @exclusivity(unchecked) private var counted = 0
+    @exclusivity(unchecked) private var settled = 0
+    @exclusivity(unchecked) private var maxCounted = 0
+    @exclusivity(unchecked) private var countChangedAt = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var sequenceStart = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var liftedAt = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private(set) var lastFrameTime = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var pendingSince: Timestamp?
+    @exclusivity(unchecked) private var pendingAnchor = Accumulated()
+    @exclusivity(unchecked) private var acc = Accumulated()
+    @exclusivity(unchecked) private var anchor = Accumulated()
+    @exclusivity(unchecked) private var maxTravel = 0.0
+    @exclusivity(unchecked) private var landing = Point.zero
+    @exclusivity(unchecked) private var landingNormalized = Point.zero
+    @exclusivity(unchecked) private var semiMT = false
     /// The last frame changed `acc`.
-    private var frameMoved = false
+    @exclusivity(unchecked) private var frameMoved = false
     /// Centroid of the counted fingers as of the last frame that had any.
-    private var location = Point.zero
+    @exclusivity(unchecked) private var location = Point.zero
     /// Most fingers since the count last settled: while fewer are down, fingers are
     /// lifting and the centroid of the rest would wander, so `location` holds.
-    private var peak = 0
+    @exclusivity(unchecked) private var peak = 0
 
-    private var pairA: Int32 = -1
-    private var pairB: Int32 = -1
-    private var pairStartDistance = 0.0
-    private var pairPrevAngle = 0.0
-    private var scaleBase = 1.0
+    @exclusivity(unchecked) private var pairA: Int32 = -1
+    @exclusivity(unchecked) private var pairB: Int32 = -1
+    @exclusivity(unchecked) private var pairStartDistance = 0.0
+    @exclusivity(unchecked) private var pairPrevAngle = 0.0
+    @exclusivity(unchecked) private var scaleBase = 1.0
 
-    private var classifier = MotionClassifier()
+    @exclusivity(unchecked) private var classifier = MotionClassifier()
 
-    private var samples = InlineArray<16, Sample>(repeating: Sample(time: Timestamp(microseconds: 0), value: Accumulated()))
-    private var sampleHead = 0
-    private var sampleCount = 0
+    @exclusivity(unchecked) private var samples = InlineArray<16, Sample>(repeating: Sample(time: Timestamp(microseconds: 0), value: Accumulated()))
+    @exclusivity(unchecked) private var sampleHead = 0
+    @exclusivity(unchecked) private var sampleCount = 0
 
     init(device: DeviceInfo) { self.device = device }
 
