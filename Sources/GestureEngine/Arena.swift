@@ -319,12 +319,19 @@ final class Arena {
             for w in 0..<memberCount where states[w] == .waiting {
                 guard let pending = pendings[w] else { continue }
                 var clear = true
+                var winner: Int?
                 for r in members[w].requires where isEnabled[r] {
                     switch states[r] {
                     case .failed, .cancelled: continue
                     case .possible, .waiting: clear = false
-                    case .began, .changed, .ended, .recognized: clear = false
+                    case .began, .changed, .ended, .recognized: winner = r
                     }
+                }
+                if let winner {
+                    // Usually `win` has failed it already; not if the two may run together.
+                    apply(w, .fail, reason: .requiredGestureRecognized(members[winner].name), lastSnapshot, into: &events)
+                    resolveAgain = true
+                    continue
                 }
                 guard clear else { continue }
                 resolving = false
