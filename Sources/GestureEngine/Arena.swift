@@ -84,7 +84,12 @@ final class Arena {
                 if let j = index(other) { compatible[i * n + j] = true; compatible[j * n + i] = true }
             }
             // A gesture required to fail that is not on this device counts as failed.
-            members[i].requires = spec.requiresFailureOf.compactMap(index).filter { $0 != i }
+            // A requirement that would close a cycle (A waits for B, B waits for A) would
+            // leave both waiting forever, as it does in UIKit: the earlier gesture in
+            // config order keeps its requirement, the later one drops it.
+            for r in spec.requiresFailureOf.compactMap(index) where r != i && !Arena.waits(r, for: i, in: members) {
+                members[i].requires.append(r)
+            }
             if let after = spec.after { members[i].after = index(after) ?? -1 }
         }
         self.members = members
@@ -97,6 +102,16 @@ final class Arena {
         deadlines = Array(repeating: nil, count: n)
         self.compatible = compatible
         failures.reserveCapacity(2 * n + 8)
+    }
+
+    /// Whether `a` already waits, directly or through others, for `b` to fail.
+    private static func waits(_ a: Int, for b: Int, in members: [Member]) -> Bool {
+        var seen = Set<Int>(), stack = [a]
+        while let m = stack.popLast() {
+            if m == b { return true }
+            if seen.insert(m).inserted { stack += members[m].requires }
+        }
+        return false
     }
 
     // MARK: Inputs

@@ -180,6 +180,19 @@ import Testing
         #expect(hand.engine.nextDeadline == nil)
     }
 
+    /// Two gestures that each require the other to fail would wait forever: the one
+    /// earlier in the config keeps its requirement.
+    @Test func aRequirementCycleIsBrokenByConfigOrder() {
+        var a = Spec.tap(1, name: "a"), b = Spec.tap(1, name: "b")
+        a.requiresFailureOf = ["b"]
+        b.requiresFailureOf = ["a"]
+        let hand = Hand(.touchpad, [a, b])
+        hand.down(1); hand.wait(0.05); hand.lift()
+        hand.wait(1)
+        #expect(hand.recognized == ["b"])
+        #expect(hand.engine.recognizerStates.map(\.state) == [.possible, .possible])
+    }
+
     // MARK: Touch filtering
 
     @Test(arguments: TestDevice.allCases)

@@ -40,10 +40,15 @@ import Testing
         var pan2 = Spec.pan(2...2, name: "pan-2"); pan2.requiresFailureOf = ["swipe-2"]
         var edgeLeft = Spec.edgePan(1, [.left], name: "edge-left"); edgeLeft.devices = DeviceFilter(kind: .touchscreen)
         var region = Spec.tap(2, name: "tap-2-right"); region.region = Region(x: 0.5...1, y: 0...1)
+        // Odd but legal configs: a requirement cycle, and waiting on a gesture it may run with.
+        var rotate = Spec.rotate(2, name: "rotate"); rotate.requiresFailureOf = ["pinch"]
+        var scrub = Spec.scrub(); scrub.requiresFailureOf = ["pan-v"]; scrub.simultaneousWith = ["pan-v"]
+        var panV = Spec.pan(1...1, axis: .vertical, name: "pan-v"); panV.requiresFailureOf = ["scrub"]
+        pinch.requiresFailureOf = ["rotate"]
         return [single, Spec.tap(1, taps: 2, name: "double"), region, Spec.tap(3), Spec.hold(3, name: "hold-3"),
                 Spec.hold(1, taps: 2, name: "tap-hold"), swipeAfterHold, Spec.swipe(2, name: "swipe-2"),
-                Spec.swipe(4, [.left], name: "swipe-4-left"), pan2, Spec.pan(1...1, axis: .vertical, name: "pan-v"),
-                pinch, Spec.rotate(2, name: "rotate"), Spec.pinch(3), edgeLeft, Spec.transform(4...5), Spec.scrub()]
+                Spec.swipe(4, [.left], name: "swipe-4-left"), pan2, panV,
+                pinch, rotate, Spec.pinch(3), edgeLeft, Spec.transform(4...5), scrub]
     }
 
     /// A small deterministic PRNG (SplitMix64) so failures replay.
@@ -141,7 +146,7 @@ import Testing
 
         // Competing gestures never ran at once.
         var running: Set<String> = []
-        let mayOverlap: Set<Set<String>> = [["pinch", "rotate"], ["hold-3", "swipe-after-hold"]]
+        let mayOverlap: Set<Set<String>> = [["pinch", "rotate"], ["hold-3", "swipe-after-hold"], ["scrub", "pan-v"]]
         for e in hand.events {
             switch e.phase {
             case .began:
