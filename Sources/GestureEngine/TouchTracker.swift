@@ -5,8 +5,9 @@ import TouchModel
 /// DEFAULT_GESTURE_SWITCH_TIMEOUT is 100 ms.
 let fingerCountSettleWindow = 0.100 // s
 /// On a clickpad, a touch that lands in this bottom fraction of the pad and stays
-/// put is a resting thumb once other fingers are down. libinput draws its lower thumb
-/// line at about 85 % of the pad's height.
+/// put is a resting thumb: it is not a finger, alone or with others (a thumb resting
+/// before a two-finger tap must not make the tap start when the thumb landed).
+/// libinput draws its lower thumb line at about 85 % of the pad's height.
 let thumbZoneFraction = 0.15
 /// A thumb candidate that moves farther than this is a finger after all, mm.
 let thumbMaxMovementMM = 5.0
@@ -31,17 +32,22 @@ let minimumPairDistanceMM = 2.0
 ///   consecutive frames (no jump when a finger lands or lifts, and semi-MT pads move
 ///   their tracked slots), and scale and rotation from the outermost pair;
 /// - classifies the motion as translation or deformation (`MotionClassifier`).
-struct TouchTracker {
+///
+/// Its state is marked `@exclusivity(unchecked)`, as in `Arena` and the recognizers:
+/// the engine is single-threaded and never re-enters itself, and Swift's dynamic
+/// exclusivity checks on class properties cost about a quarter of the per-frame time
+/// (callgrind, 20 gestures). See docs/ENGINE.md, "Performance".
+final class TouchTracker {
     struct Tracked {
         var id: Int32
         var start: Point
         var last: Point
         var startNormalized: Point
         var travel: Double
-        var isThumbCandidate: Bool
+        /// Landed in a clickpad's thumb zone and has not travelled: not a finger.
         var isThumb: Bool
         static let empty = Tracked(id: -1, start: .zero, last: .zero, startNormalized: .zero, travel: 0,
-                                   isThumbCandidate: false, isThumb: false)
+                                   isThumb: false)
     }
 
     /// Values that accumulate over a sequence; gestures see them relative to an anchor.
@@ -68,53 +74,54 @@ struct TouchTracker {
     }
 
     let device: DeviceInfo
-    private var contacts = InlineArray<10, Tracked>(repeating: .empty)
-    private var contactCount = 0
-    private var scratch = InlineArray<10, Tracked>(repeating: .empty)
+    @exclusivity(unchecked) private var contacts = InlineArray<10, Tracked>(repeating: .empty)
+    @exclusivity(unchecked) private var contactCount = 0
 
-    private(set) var inSequence = false
-    private var counted = 0
-    private var settled = 0
-    private var maxCounted = 0
-    private var countChangedAt = Timestamp(microseconds: 0)
-    private var sequenceStart = Timestamp(microseconds: 0)
-    private var liftedAt = Timestamp(microseconds: 0)
-    private(set) var lastFrameTime = Timestamp(microseconds: 0)
-    private var pendingSince: Timestamp?
-    private var pendingAnchor = Accumulated()
-    private var acc = Accumulated()
-    private var anchor = Accumulated()
-    private var maxTravel = 0.0
-    private var landing = Point.zero
-    private var landingNormalized = Point.zero
-    private var semiMT = false
+    @exclusivity(unchecked) private(set) var inSequence = false
+    @exclusivity(unchecked) private var counted = 0
+    @exclusivity(unchecked) private var settled = 0
+    @exclusivity(unchecked) private var maxCounted = 0
+    @exclusivity(unchecked) private var countChangedAt = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var sequenceStart = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var liftedAt = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private(set) var lastFrameTime = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var pendingSince: Timestamp?
+    @exclusivity(unchecked) private var pendingAnchor = Accumulated()
+    @exclusivity(unchecked) private var acc = Accumulated()
+    @exclusivity(unchecked) private var anchor = Accumulated()
+    @exclusivity(unchecked) private var maxTravel = 0.0
+    @exclusivity(unchecked) private var landing = Point.zero
+    @exclusivity(unchecked) private var landingNormalized = Point.zero
+    @exclusivity(unchecked) private var semiMT = false
+    /// The last frame changed `acc`.
+    @exclusivity(unchecked) private var frameMoved = false
     /// Centroid of the counted fingers as of the last frame that had any.
-    private var location = Point.zero
+    @exclusivity(unchecked) private var location = Point.zero
     /// Most fingers since the count last settled: while fewer are down, fingers are
     /// lifting and the centroid of the rest would wander, so `location` holds.
-    private var peak = 0
+    @exclusivity(unchecked) private var peak = 0
 
-    private var pairA: Int32 = -1
-    private var pairB: Int32 = -1
-    private var pairStartDistance = 0.0
-    private var pairPrevAngle = 0.0
-    private var scaleBase = 1.0
+    @exclusivity(unchecked) private var pairA: Int32 = -1
+    @exclusivity(unchecked) private var pairB: Int32 = -1
+    @exclusivity(unchecked) private var pairStartDistance = 0.0
+    @exclusivity(unchecked) private var pairPrevAngle = 0.0
+    @exclusivity(unchecked) private var scaleBase = 1.0
 
-    private var classifier = MotionClassifier()
+    @exclusivity(unchecked) private var classifier = MotionClassifier()
 
-    private var samples = InlineArray<16, Sample>(repeating: Sample(time: Timestamp(microseconds: 0), value: Accumulated()))
-    private var sampleHead = 0
-    private var sampleCount = 0
+    @exclusivity(unchecked) private var samples = InlineArray<16, Sample>(repeating: Sample(time: Timestamp(microseconds: 0), value: Accumulated()))
+    @exclusivity(unchecked) private var sampleHead = 0
+    @exclusivity(unchecked) private var sampleCount = 0
 
     init(device: DeviceInfo) { self.device = device }
 
     // MARK: Frames
 
-    mutating func update(_ frame: TouchFrame) -> Outcome {
+    func update(_ frame: TouchFrame) -> Outcome {
         let now = frame.time
         lastFrameTime = now
+        let before = acc
         let moved = matchContacts(frame)
-        excludeThumbs()
         var thumbs = 0
         for i in 0..<contactCount where contacts[i].isThumb { thumbs += 1 }
         let newCount = max(0, max(frame.fingerCount, contactCount) - thumbs)
@@ -144,19 +151,20 @@ struct TouchTracker {
             feedClassifier(now)
             record(now)
         }
+        frameMoved = acc != before
         return outcome
     }
 
     /// Time passes with no frame: a pending count may settle, the classifier's grace
     /// period may run out.
-    mutating func advance(to now: Timestamp) {
+    func advance(to now: Timestamp) {
         guard inSequence, now > lastFrameTime else { return }
         settleIfDue(now)
         feedClassifier(now)
     }
 
     /// Forgets everything: the next frame with fingers starts a new sequence.
-    mutating func reset() {
+    func reset() {
         contactCount = 0
         inSequence = false
         counted = 0
@@ -176,7 +184,11 @@ struct TouchTracker {
 
     func snapshot(at now: Timestamp) -> TouchSnapshot {
         var s = TouchSnapshot(time: now)
-        s.fingers = settled
+        // Once every finger is up, the gesture had as many fingers as were down at
+        // once since the count last settled: a finger that lifted a few ms early does
+        // not make it smaller, and fingers that landed just before a quick flick count
+        // even though their count never had time to settle.
+        s.fingers = inSequence ? settled : peak
         s.currentFingers = counted
         s.maxFingers = maxCounted
         s.isSettled = inSequence && pendingSince == nil
@@ -197,6 +209,7 @@ struct TouchTracker {
                 s.rotationVelocity = (acc.rotation - old.value.rotation) / dt
             }
         }
+        s.moved = frameMoved && now == lastFrameTime
         s.motion = classifier.decision
         s.travel = maxTravel
         s.landing = landing
@@ -209,35 +222,38 @@ struct TouchTracker {
 
     /// Matches the frame's contacts to the tracked ones by id; returns the average
     /// motion of the counted fingers present in both frames, if any.
-    private mutating func matchContacts(_ frame: TouchFrame) -> Point? {
+    private func matchContacts(_ frame: TouchFrame) -> Point? {
+        // Forget the contacts that lifted, keeping the others in order (in place: a
+        // frame copies no contact table).
+        var kept = 0
+        for i in 0..<contactCount where frame.contacts.contact(withID: contacts[i].id) != nil {
+            if kept != i { contacts[kept] = contacts[i] }
+            kept += 1
+        }
+        contactCount = kept
         var sum = Point.zero
         var n = 0
-        var newCount = 0
         for c in frame.contacts {
-            var t: Tracked
-            if let i = index(of: c.id) {
-                t = contacts[i]
-                if !t.isThumb {
-                    sum = sum + (c.position - t.last)
+            let i: Int
+            if let found = index(of: c.id) {
+                i = found
+                if !contacts[i].isThumb {
+                    sum = sum + (c.position - contacts[i].last)
                     n += 1
                 }
-                t.last = c.position
-                t.travel = max(t.travel, (c.position - t.start).length)
+                contacts[i].last = c.position
+                contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].start).length)
                 // A "thumb" that travels is a finger low on the pad after all.
-                if (t.isThumbCandidate || t.isThumb) && t.travel > thumbMaxMovementMM {
-                    t.isThumbCandidate = false
-                    t.isThumb = false
-                }
+                if contacts[i].isThumb && contacts[i].travel > thumbMaxMovementMM { contacts[i].isThumb = false }
             } else {
-                t = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized, travel: 0,
-                            isThumbCandidate: isInThumbZone(c.position), isThumb: false)
+                guard contactCount < ContactList.capacity else { continue }
+                i = contactCount
+                contacts[i] = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized,
+                                      travel: 0, isThumb: isInThumbZone(c.position))
+                contactCount += 1
             }
-            if inSequence && !t.isThumb { maxTravel = max(maxTravel, t.travel) }
-            scratch[newCount] = t
-            newCount += 1
+            if inSequence && !contacts[i].isThumb { maxTravel = max(maxTravel, contacts[i].travel) }
         }
-        contacts = scratch
-        contactCount = newCount
         return n > 0 ? sum / Double(n) : nil
     }
 
@@ -253,15 +269,6 @@ struct TouchTracker {
         }
     }
 
-    /// A thumb candidate becomes a thumb (for as long as it stays down) once some
-    /// other finger is on the pad; alone, it counts as a finger.
-    private mutating func excludeThumbs() {
-        var fingers = 0
-        for i in 0..<contactCount where !contacts[i].isThumbCandidate && !contacts[i].isThumb { fingers += 1 }
-        guard fingers > 0 else { return }
-        for i in 0..<contactCount where contacts[i].isThumbCandidate { contacts[i].isThumb = true }
-    }
-
     private func centroid() -> Point? {
         var sum = Point.zero
         var n = 0
@@ -274,7 +281,7 @@ struct TouchTracker {
 
     // MARK: Finger count
 
-    private mutating func startSequence(at now: Timestamp, count: Int) {
+    private func startSequence(at now: Timestamp, count: Int) {
         inSequence = true
         counted = count
         settled = count
@@ -301,7 +308,7 @@ struct TouchTracker {
         restartClassifier()
     }
 
-    private mutating func countChanged(to newCount: Int, at now: Timestamp) {
+    private func countChanged(to newCount: Int, at now: Timestamp) {
         guard newCount != counted else { return }
         counted = newCount
         maxCounted = max(maxCounted, newCount)
@@ -315,7 +322,7 @@ struct TouchTracker {
         }
     }
 
-    private mutating func settleIfDue(_ now: Timestamp) {
+    private func settleIfDue(_ now: Timestamp) {
         guard let p = pendingSince, now >= p.adding(seconds: fingerCountSettleWindow) else { return }
         settled = counted
         peak = counted
@@ -326,7 +333,7 @@ struct TouchTracker {
 
     // MARK: Scale and rotation from the outermost pair
 
-    private mutating func updatePair() {
+    private func updatePair() {
         guard !semiMT else { return }
         if let a = trackedFinger(pairA), let b = trackedFinger(pairB) {
             let d = b - a
@@ -367,14 +374,14 @@ struct TouchTracker {
         return pair
     }
 
-    private mutating func restartClassifier() {
+    private func restartClassifier() {
         let (a, b) = outermostPair()
         let pa = trackedFinger(a).map { (id: a, position: $0) }
         let pb = trackedFinger(b).map { (id: b, position: $0) }
         classifier.restart(pairA: pa, pairB: pb, translationOnly: semiMT)
     }
 
-    private mutating func feedClassifier(_ now: Timestamp) {
+    private func feedClassifier(_ now: Timestamp) {
         let (a, b) = classifier.pairIDs
         if a >= 0 && (trackedFinger(a) == nil || trackedFinger(b) == nil) && classifier.decision == .undecided {
             restartClassifier()
@@ -386,7 +393,7 @@ struct TouchTracker {
 
     // MARK: Velocity history
 
-    private mutating func record(_ now: Timestamp) {
+    private func record(_ now: Timestamp) {
         samples[sampleHead] = Sample(time: now, value: acc)
         sampleHead = (sampleHead + 1) % 16
         sampleCount = min(sampleCount + 1, 16)

@@ -140,10 +140,6 @@ final class Hand {
         let target = now.adding(seconds: seconds)
         fireDeadlines(upTo: target)
         now = target
-        if !fingers.isEmpty {
-            // A real pad keeps reporting a resting finger's jitter-free position rarely;
-            // we send nothing, like a pad whose fingers do not move.
-        }
     }
 
     /// The device dropped events: the next frame carries the resynchronized state.
