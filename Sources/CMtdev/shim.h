@@ -1,1 +1,2 @@
 #include <mtdev.h>
+#include <mtdev-plumbing.h>

@@ -63,3 +63,11 @@ import TouchModel
         return sum
     }
 }
+
+@Suite struct FormattingTests {
+    @Test(arguments: [(12.345, 1, "12.3"), (-0.04, 1, "0.0"), (-1.25, 2, "-1.25"), (3, 0, "3"),
+                      (0.5, 3, "0.500"), (1234567.891, 2, "1234567.89"), (-2.5, 0, "-3"), (Double.nan, 2, "nan")])
+    func fixedDecimals(value: Double, decimals: Int, expected: String) {
+        #expect(value.fixed(decimals) == expected)
+    }
+}

@@ -1,0 +1,174 @@
+import CEvdev
+import CLinux
+import Glibc
+import TouchModel
+
+/// A live evdev device read through libevdev, non-blocking: the only file that
+/// calls libevdev's reading API. Feeds its decoder; the caller gets frames.
+public final class EvdevDevice {
+    public let path: String
+    public let fd: Int32
+    public let description: DeviceDescription
+    public let decoder: TouchDecoder
+    private let dev: OpaquePointer
+    /// Rate limit for the SYN_DROPPED log line, as libinput does: one per this many seconds.
+    private var lastDropLog: Int64 = 0
+
+    public enum ReadResult: Equatable {
+        /// Drained; wait for the fd to be readable again.
+        case drained
+        /// The device is gone (`ENODEV`): forget it.
+        case gone
+        /// Any other read error.
+        case failed(SystemError)
+    }
+
+    /// Opens `path` read-only and non-blocking and classifies it. Throws `DeviceError`
+    /// naming the node (permission denied → the input-group fix) or why it is unused.
+    public init(path: String, udevProperties: [String: String] = [:]) throws(DeviceError) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw DeviceError.open(path: path, SystemError(errno)) }
+        var dev: OpaquePointer?
+        let rc = libevdev_new_from_fd(fd, &dev)
+        guard rc == 0, let dev else {
+            close(fd)
+            throw DeviceError.open(path: path, SystemError(-rc))
+        }
+        var description = Self.describe(dev)
+        description.udevProperties = udevProperties
+        let decoder: TouchDecoder
+        do {
+            decoder = try TouchDecoder(description: description)
+        } catch {
+            libevdev_free(dev)
+            close(fd)
+            throw DeviceError.unsupported(path: path, name: description.name, reason: error.reason)
+        }
+        // Kernel timestamps on CLOCK_MONOTONIC, the clock the daemon's timerfd uses.
+        _ = clinux_evdev_set_clock_monotonic(fd)
+        self.path = path
+        self.fd = fd
+        self.dev = dev
+        self.description = description
+        self.decoder = decoder
+    }
+
+    deinit {
+        libevdev_free(dev)
+        close(fd)
+    }
+
+    public var info: DeviceInfo { decoder.capabilities.deviceInfo(name: description.name) }
+
+    /// Reads until the kernel has nothing more, handing each completed frame to
+    /// `onFrame`. On `SYN_DROPPED` libevdev resynchronizes; the frame built from its
+    /// sync events is flagged `.resynced` so the engine cancels what is in flight.
+    public func readAvailable(log: (String) -> Void = { _ in }, onFrame: (TouchFrame) -> Void) -> ReadResult {
+        var ev = input_event()
+        var flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        while true {
+            let rc = libevdev_next_event(dev, flag, &ev)
+            if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
+                if flag == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
+                    // The SYN_DROPPED itself: start draining libevdev's sync events.
+                    decoder.markResync()
+                    flag = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                    let now = clinux_monotonic_ns()
+                    if now - lastDropLog > 30_000_000_000 {
+                        lastDropLog = now
+                        log("\(path): kernel dropped events (SYN_DROPPED); resynchronized, gestures in flight cancelled")
+                    }
+                    continue
+                }
+                if decoder.feed(Self.event(ev)) { onFrame(decoder.frame) }
+                continue
+            }
+            if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
+                if decoder.feed(Self.event(ev)) { onFrame(decoder.frame) }
+                continue
+            }
+            if rc == -EAGAIN {
+                if flag == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue // sync done, back to normal events
+                    continue
+                }
+                return .drained
+            }
+            if rc == -EINTR { continue }
+            if rc == -ENODEV { return .gone }
+            return .failed(SystemError(-rc))
+        }
+    }
+
+    /// Reads raw events as they come, for `gestured record`; same drain semantics.
+    public func readRaw(_ onEvent: (InputEvent) -> Void) -> ReadResult {
+        var ev = input_event()
+        var flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        while true {
+            let rc = libevdev_next_event(dev, flag, &ev)
+            if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue || rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
+                if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue { flag = LIBEVDEV_READ_FLAG_SYNC.rawValue }
+                onEvent(Self.event(ev))
+                continue
+            }
+            if rc == -EAGAIN {
+                if flag == LIBEVDEV_READ_FLAG_SYNC.rawValue { flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue; continue }
+                return .drained
+            }
+            if rc == -EINTR { continue }
+            if rc == -ENODEV { return .gone }
+            return .failed(SystemError(-rc))
+        }
+    }
+
+    @inline(__always)
+    static func event(_ ev: input_event) -> InputEvent {
+        InputEvent(time: Timestamp(microseconds: Int64(ev.time.tv_sec) * 1_000_000 + Int64(ev.time.tv_usec)),
+                   type: ev.type, code: ev.code, value: ev.value)
+    }
+
+    /// The device's description as libevdev reports it.
+    static func describe(_ dev: OpaquePointer) -> DeviceDescription {
+        let name = libevdev_get_name(dev).map { String(cString: $0) } ?? "unnamed device"
+        let id = InputID(bustype: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(dev)),
+                         vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(dev)),
+                         product: UInt16(truncatingIfNeeded: libevdev_get_id_product(dev)),
+                         version: UInt16(truncatingIfNeeded: libevdev_get_id_version(dev)))
+        var properties = Set<UInt16>()
+        for p in 0...InputProperty.max where libevdev_has_property(dev, UInt32(p)) != 0 { properties.insert(p) }
+        var codes: [UInt16: Set<UInt16>] = [:]
+        var absinfo: [UInt16: AbsInfo] = [:]
+        for type in 0...EventType.max where libevdev_has_event_type(dev, UInt32(type)) != 0 {
+            let maxCode = libevdev_event_type_get_max(UInt32(type))
+            guard maxCode >= 0 else { codes[type] = []; continue }
+            var set = Set<UInt16>()
+            for code in 0...UInt32(maxCode) where libevdev_has_event_code(dev, UInt32(type), code) != 0 {
+                set.insert(UInt16(code))
+                if type == EventType.abs, let a = libevdev_get_abs_info(dev, code) {
+                    absinfo[UInt16(code)] = AbsInfo(value: a.pointee.value, minimum: a.pointee.minimum,
+                                                    maximum: a.pointee.maximum, fuzz: a.pointee.fuzz,
+                                                    flat: a.pointee.flat, resolution: a.pointee.resolution)
+                }
+            }
+            codes[type] = set
+        }
+        return DeviceDescription(name: name, id: id, properties: properties, codes: codes, absinfo: absinfo)
+    }
+}
+
+/// Why a device node could not be used, naming the node.
+public enum DeviceError: Error, Equatable, CustomStringConvertible {
+    case open(path: String, SystemError)
+    case unsupported(path: String, name: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .open(let path, let err) where err.code == EACCES || err.code == EPERM:
+            return "\(path): permission denied: add yourself to the input group (sudo usermod -aG input $USER), then log out and in again"
+        case .open(let path, let err):
+            return "\(path): cannot open: \(err)"
+        case .unsupported(let path, let name, let reason):
+            return "\(path) (\(name)): not used: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,256 @@
+import CMtdev
+import TouchModel
+
+/// Turns a device's evdev events into one `TouchFrame` per `SYN_REPORT`. Pure:
+/// events in, frames out, no I/O and no clock; live devices and recordings share it.
+///
+/// Contacts get ids of our own, assigned at touch-down, so an id is never reused
+/// while a finger is down even where the device reuses tracking ids. Positions are
+/// in mm (units ÷ resolution). Protocol-A devices pass through libmtdev first.
+/// Hostile input (slots out of range, absurd values, events after `SYN_DROPPED`) is
+/// survived and never traps.
+public final class TouchDecoder {
+    public let capabilities: TouchCapabilities
+    /// The frame completed by the last `SYN_REPORT`.
+    public private(set) var frame: TouchFrame
+
+    private struct Slot {
+        var trackingID: Int32 = -1
+        var contactID: Int32 = -1
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var major: Int32 = 0
+        var toolType: Int32 = MTTool.finger
+        /// A position has been reported since touch-down (a slot whose position
+        /// never came carries no usable contact; it still counts as a finger).
+        var hasPosition = false
+    }
+
+    private var slots: [Slot]
+    private var currentSlot: Int = 0
+    /// Bit n set: `BTN_TOOL_*` for n+1 fingers is down.
+    private var toolBits: UInt8 = 0
+    private var touchDown = false
+    private var buttonDown = false
+    /// Between a `SYN_DROPPED` in the stream and the next `SYN_REPORT` everything
+    /// is discarded, as the kernel documents.
+    private var dropping = false
+    private var resyncPending = false
+    private var nextContactID: Int32 = 0
+    private let xMin: Double, yMin: Double, xPerMM: Double, yPerMM: Double
+    private let xSpan: Double, ySpan: Double
+    private let majorPerMM: Double
+    private let mtdev: MtdevAdapter?
+
+    public init(capabilities: TouchCapabilities, description: DeviceDescription) {
+        self.capabilities = capabilities
+        slots = Array(repeating: Slot(), count: capabilities.slotCount)
+        frame = TouchFrame(time: Timestamp(microseconds: 0))
+        xMin = Double(capabilities.xAxis.minimum)
+        yMin = Double(capabilities.yAxis.minimum)
+        xPerMM = capabilities.xUnitsPerMM
+        yPerMM = capabilities.yUnitsPerMM
+        xSpan = Double(Int64(capabilities.xAxis.maximum) - Int64(capabilities.xAxis.minimum))
+        ySpan = Double(Int64(capabilities.yAxis.maximum) - Int64(capabilities.yAxis.minimum))
+        let majorRes = description.absinfo[AbsCode.mtTouchMajor]?.resolution ?? 0
+        majorPerMM = majorRes > 0 ? Double(majorRes) : capabilities.xUnitsPerMM
+        mtdev = capabilities.touchProtocol == .anonymous ? MtdevAdapter(description: description) : nil
+    }
+
+    public convenience init(description: DeviceDescription) throws(TouchCapabilities.Unsupported) {
+        self.init(capabilities: try TouchCapabilities(description), description: description)
+    }
+
+    /// The next frame is flagged `.resynced`: the live reader calls this when
+    /// libevdev reports `LIBEVDEV_READ_STATUS_SYNC`, before feeding the sync events.
+    public func markResync() { resyncPending = true }
+
+    /// Feeds one event; returns true when it completed a frame (read it from `frame`).
+    @inline(__always)
+    public func feed(_ e: InputEvent) -> Bool {
+        if let mtdev {
+            return mtdev.convert(e) { self.decode($0) }
+        }
+        return decode(e)
+    }
+
+    private func decode(_ e: InputEvent) -> Bool {
+        if dropping {
+            guard e.type == EventType.syn && e.code == SynCode.report else { return false }
+            dropping = false
+            return emit(at: e.time)
+        }
+        switch e.type {
+        case EventType.abs: absolute(e.code, e.value)
+        case EventType.key: key(e.code, e.value)
+        case EventType.syn:
+            switch e.code {
+            case SynCode.report: return emit(at: e.time)
+            case SynCode.dropped:
+                dropping = true
+                resyncPending = true
+            default: break
+            }
+        default: break
+        }
+        return false
+    }
+
+    @inline(__always)
+    private func absolute(_ code: UInt16, _ value: Int32) {
+        switch capabilities.touchProtocol {
+        case .singleTouch:
+            if code == AbsCode.x { slots[0].x = value; slots[0].hasPosition = true }
+            else if code == AbsCode.y { slots[0].y = value; slots[0].hasPosition = true }
+            return
+        case .slots, .anonymous:
+            break
+        }
+        if code == AbsCode.mtSlot {
+            currentSlot = value >= 0 && Int(value) < slots.count ? Int(value) : -1
+            return
+        }
+        guard currentSlot >= 0 else { return } // a slot we do not track
+        switch code {
+        case AbsCode.mtPositionX:
+            slots[currentSlot].x = value
+            slots[currentSlot].hasPosition = true
+        case AbsCode.mtPositionY:
+            slots[currentSlot].y = value
+            slots[currentSlot].hasPosition = true
+        case AbsCode.mtTrackingID:
+            trackingID(value)
+        case AbsCode.mtTouchMajor:
+            slots[currentSlot].major = value
+        case AbsCode.mtToolType:
+            slots[currentSlot].toolType = value
+        default:
+            break
+        }
+    }
+
+    private func trackingID(_ value: Int32) {
+        let old = slots[currentSlot].trackingID
+        if value < 0 {
+            slots[currentSlot].trackingID = -1
+            slots[currentSlot].contactID = -1
+            slots[currentSlot].toolType = MTTool.finger
+            return
+        }
+        guard value != old else { return }
+        // A new touch, or a new tracking id without a lift in between: a new contact.
+        slots[currentSlot].trackingID = value
+        slots[currentSlot].contactID = takeContactID()
+        // The kernel keeps a slot's last values and drops no-op updates, so a new touch
+        // may begin without a position event: keep the old one if it ever had one.
+    }
+
+    private func takeContactID() -> Int32 {
+        let id = nextContactID
+        nextContactID = nextContactID == Int32.max ? 0 : nextContactID + 1
+        return id
+    }
+
+    @inline(__always)
+    private func key(_ code: UInt16, _ value: Int32) {
+        let fingers = KeyCode.fingers(forTool: code)
+        if fingers > 0 {
+            let bit = UInt8(1) << UInt8(fingers - 1)
+            if value != 0 { toolBits |= bit } else { toolBits &= ~bit }
+        } else if code == KeyCode.btnTouch {
+            touchDown = value != 0
+        } else if code == KeyCode.btnLeft {
+            buttonDown = value != 0
+        }
+    }
+
+    /// Fingers according to the `BTN_TOOL_*` bits: the highest one down.
+    private var toolFingers: Int {
+        toolBits == 0 ? 0 : 8 - toolBits.leadingZeroBitCount
+    }
+
+    private func emit(at time: Timestamp) -> Bool {
+        var contacts = ContactList()
+        var active = 0
+        var palms = 0
+        switch capabilities.touchProtocol {
+        case .singleTouch:
+            let down = touchDown || toolBits != 0
+            if down && slots[0].contactID < 0 { slots[0].contactID = takeContactID() }
+            if !down { slots[0].contactID = -1 }
+            if down && slots[0].hasPosition {
+                contacts.append(contact(slots[0], slot: 0))
+                active = 1
+            } else if down {
+                active = 1
+            }
+        case .slots, .anonymous:
+            for i in slots.indices where slots[i].trackingID >= 0 {
+                if slots[i].toolType == MTTool.palm { palms += 1; continue }
+                active += 1
+                if slots[i].hasPosition { contacts.append(contact(slots[i], slot: i)) }
+            }
+        }
+        // More fingers than slots (semi-MT pads, 2-slot pads with TRIPLETAP): the count
+        // comes from BTN_TOOL_*, motion from the slots that are tracked.
+        let tool = toolFingers - palms
+        let fingerCount = tool > capabilities.slotCount ? max(active, tool) : active
+        var flags: TouchFrame.Flags = []
+        if resyncPending { flags.insert(.resynced); resyncPending = false }
+        if buttonDown { flags.insert(.buttonDown) }
+        frame = TouchFrame(time: time, contacts: contacts, fingerCount: fingerCount, flags: flags)
+        return true
+    }
+
+    @inline(__always)
+    private func contact(_ s: Slot, slot: Int) -> Contact {
+        let dx = Double(s.x) - xMin, dy = Double(s.y) - yMin
+        return Contact(id: s.contactID, slot: Int32(slot),
+                       position: Point(x: dx / xPerMM, y: dy / yPerMM),
+                       normalized: Point(x: min(max(dx / xSpan, 0), 1), y: min(max(dy / ySpan, 0), 1)),
+                       majorMM: Double(s.major) / majorPerMM)
+    }
+}
+
+/// Protocol A → B through libmtdev's plumbing API (no fd: events in, events out),
+/// the conversion libinput applies to devices without `ABS_MT_SLOT`.
+final class MtdevAdapter {
+    private let dev: UnsafeMutablePointer<mtdev>
+
+    init?(description d: DeviceDescription) {
+        guard let dev = mtdev_new() else { return nil }
+        self.dev = dev
+        guard mtdev_init(dev) == 0 else { mtdev_delete(dev); return nil }
+        for (code, info) in d.absinfo where code >= AbsCode.mtTouchMajor && code <= AbsCode.max {
+            mtdev_set_mt_event(dev, Int32(code), 1)
+            mtdev_set_abs_minimum(dev, Int32(code), info.minimum)
+            mtdev_set_abs_maximum(dev, Int32(code), info.maximum)
+            mtdev_set_abs_fuzz(dev, Int32(code), info.fuzz)
+            mtdev_set_abs_resolution(dev, Int32(code), info.resolution)
+        }
+    }
+
+    deinit { mtdev_delete(dev) }
+
+    /// Puts one event in; at each `SYN_REPORT` drains mtdev's protocol-B output into
+    /// `sink`. Returns true when `sink` completed a frame.
+    func convert(_ e: InputEvent, _ sink: (InputEvent) -> Bool) -> Bool {
+        var ev = input_event()
+        ev.time.tv_sec = Int(e.time.microseconds / 1_000_000)
+        ev.time.tv_usec = Int(e.time.microseconds % 1_000_000)
+        ev.type = e.type
+        ev.code = e.code
+        ev.value = e.value
+        if e.type == EventType.syn && e.code == SynCode.dropped { return sink(e) }
+        mtdev_put_event(dev, &ev)
+        guard e.type == EventType.syn && e.code == SynCode.report else { return false }
+        var completed = false
+        while mtdev_empty(dev) == 0 {
+            var out = input_event()
+            mtdev_get_event(dev, &out)
+            let t = Timestamp(microseconds: Int64(out.time.tv_sec) * 1_000_000 + Int64(out.time.tv_usec))
+            if sink(InputEvent(time: t, type: out.type, code: out.code, value: out.value)) { completed = true }
+        }
+        return completed
+    }
+}

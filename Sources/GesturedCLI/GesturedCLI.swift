@@ -1,3 +1,0 @@
-public enum GesturedCommand {
-    public static func main() {}
-}

@@ -1,0 +1,100 @@
+import Glibc
+
+/// `gestured`'s entry point: picks the subcommand, maps errors to exit codes.
+public enum GesturedCommand {
+    public static let version = "0.1.0"
+
+    /// Exit codes, documented in `--help`, the README and gestured(1).
+    public enum ExitCode: Int32 {
+        case success = 0
+        /// A runtime failure: unreadable file, device error, daemon could not start.
+        case failure = 1
+        /// The command line was wrong.
+        case usage = 2
+        /// The config file has errors (`check`, or `run` with no usable config).
+        case invalidConfig = 3
+    }
+
+    struct Subcommand {
+        var name: String
+        var summary: String
+        var run: (ArraySlice<String>) throws -> ExitCode
+        var help: String
+    }
+
+    static var subcommands: [Subcommand] {
+        [
+            Subcommand(name: "list-devices", summary: "show touchpads and touchscreens, and why other devices are not used",
+                       run: ListDevicesCommand.run, help: ListDevicesCommand.help),
+            Subcommand(name: "replay", summary: "feed a recording through the pipeline",
+                       run: ReplayCommand.run, help: ReplayCommand.help),
+            Subcommand(name: "record", summary: "record a device's events to a file for a bug report",
+                       run: RecordCommand.run, help: RecordCommand.help),
+        ]
+    }
+
+    static var usage: String {
+        var s = """
+        gestured \(version): multi-finger gestures on touchpads and touchscreens → commands
+
+        usage: gestured <command> [options]
+
+        commands:
+
+        """
+        let width = subcommands.map(\.name.count).max() ?? 0
+        for c in subcommands {
+            s += "  " + c.name + String(repeating: " ", count: width - c.name.count + 2) + c.summary + "\n"
+        }
+        s += """
+
+        gestured <command> --help shows a command's options.
+
+        exit codes: 0 success, 1 failure (file, device or system error), 2 usage error,
+                    3 invalid config
+        """
+        return s
+    }
+
+    public static func main() {
+        exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
+    }
+
+    /// Runs a command line (without the program name); the testable entry point.
+    public static func run(_ args: [String]) -> ExitCode {
+        guard let first = args.first else {
+            Output.err(usage)
+            return .usage
+        }
+        switch first {
+        case "--help", "-h", "help":
+            Output.out(usage)
+            return .success
+        case "--version", "-V":
+            Output.out("gestured \(version)")
+            return .success
+        default:
+            break
+        }
+        guard let command = subcommands.first(where: { $0.name == first }) else {
+            var message = "gestured: unknown command '\(first)'"
+            if let guess = closestMatch(first, in: subcommands.map(\.name)) { message += "; did you mean '\(guess)'?" }
+            Output.err(message + "\n(gestured --help lists the commands)")
+            return .usage
+        }
+        let rest = args.dropFirst()
+        if rest.contains("--help") || rest.contains("-h") {
+            Output.out(command.help)
+            return .success
+        }
+        do {
+            return try command.run(rest)
+        } catch let error as UsageError {
+            Output.err("gestured \(command.name): \(error)\n(gestured \(command.name) --help shows the options)")
+            return .usage
+        } catch {
+            Output.err("gestured \(command.name): \(error)")
+            return .failure
+        }
+    }
+}

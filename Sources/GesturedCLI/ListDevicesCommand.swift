@@ -1,0 +1,94 @@
+import GestureInput
+import TouchModel
+
+/// `gestured list-devices [--json]`
+enum ListDevicesCommand {
+    static let help = """
+    usage: gestured list-devices [--json] [--input-dir DIR]
+
+    Lists every input device: the touchpads and touchscreens gestured uses, with
+    their size in mm, slots, resolution and the most fingers they report, and for
+    every other device why it is not used.
+
+      --json           one JSON object per device, for scripts
+      --input-dir DIR  where evdev nodes live when udev has no database (default /dev/input)
+
+    Exit 0 even when no device is found.
+    """
+
+    static func run(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
+        let a = try Arguments(args, spec: .init(flags: ["json"], options: ["input-dir"]))
+        guard a.positionals.isEmpty else { throw UsageError("unexpected argument '\(a.positionals[0])'") }
+        let nodes = Udev().inputNodes(inputDir: a.option("input-dir") ?? "/dev/input")
+        let reports = DeviceScan.scan(nodes)
+        if a.flag("json") {
+            for r in reports { Output.out(json(r)) }
+            return .success
+        }
+        Output.out(text(reports))
+        return .success
+    }
+
+    static func text(_ reports: [DeviceReport]) -> String {
+        var lines: [String] = []
+        var used = 0
+        var denied = 0
+        for r in reports {
+            switch r.status {
+            case .used(let caps):
+                used += 1
+                let size = caps.size
+                lines.append("\(r.path)  \(caps.kind.rawValue)  \"\(r.name)\"")
+                lines.append("    size \(size.width.fixed(1)) × \(size.height.fixed(1)) mm\(caps.resolutionIsEstimated ? " (estimated: the device reports no resolution)" : ""), "
+                             + "resolution \(caps.xUnitsPerMM.fixed(1)) × \(caps.yUnitsPerMM.fixed(1)) units/mm, "
+                             + "\(caps.slotCount) slot\(caps.slotCount == 1 ? "" : "s")\(protocolNote(caps.touchProtocol)), "
+                             + "up to \(caps.maxFingers) finger\(caps.maxFingers == 1 ? "" : "s")\(caps.isClickpad ? ", clickpad" : "")")
+            case .ignored(let reason):
+                lines.append("\(r.path)  not used  \"\(r.name)\": \(reason)")
+            case .unreadable(let message):
+                denied += 1
+                lines.append("\(r.path)  unreadable: \(message)")
+            }
+        }
+        if reports.isEmpty {
+            lines.append("No input devices found (no /dev/input/event* nodes).")
+        }
+        if used == 0 {
+            lines.append("")
+            lines.append("No touchpad or touchscreen is available to gestured.")
+            if denied > 0 || reports.isEmpty {
+                lines.append("If your machine has one, check that you may read it: add yourself to the input group")
+                lines.append("  sudo usermod -aG input $USER")
+                lines.append("then log out and in again (check with: id -nG | grep -w input).")
+            }
+            lines.append("To see gestured work without a device: gestured replay Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events --detect")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func protocolNote(_ p: TouchProtocol) -> String {
+        switch p {
+        case .slots: return ""
+        case .anonymous: return " (protocol A, through mtdev)"
+        case .singleTouch: return " (single-touch)"
+        }
+    }
+
+    static func json(_ r: DeviceReport) -> String {
+        var fields: [(String, String)] = [("path", JSON.string(r.path)), ("name", JSON.string(r.name))]
+        switch r.status {
+        case .used(let caps):
+            fields += [("used", "true"), ("type", JSON.string(caps.kind.rawValue)),
+                       ("width_mm", JSON.number(caps.size.width, 1)), ("height_mm", JSON.number(caps.size.height, 1)),
+                       ("size_estimated", caps.resolutionIsEstimated ? "true" : "false"),
+                       ("x_resolution", JSON.number(caps.xUnitsPerMM, 2)), ("y_resolution", JSON.number(caps.yUnitsPerMM, 2)),
+                       ("slots", String(caps.slotCount)), ("max_fingers", String(caps.maxFingers)),
+                       ("clickpad", caps.isClickpad ? "true" : "false")]
+        case .ignored(let reason):
+            fields += [("used", "false"), ("reason", JSON.string(reason))]
+        case .unreadable(let message):
+            fields += [("used", "false"), ("reason", JSON.string(message))]
+        }
+        return JSON.object(fields)
+    }
+}

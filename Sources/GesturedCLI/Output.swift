@@ -1,0 +1,48 @@
+import Glibc
+import TouchModel
+
+/// Unbuffered-enough output for a daemon: whole lines, straight to the fd.
+enum Output {
+    static func out(_ s: String) { write(1, s + "\n") }
+    static func err(_ s: String) { write(2, s + "\n") }
+
+    static func write(_ fd: Int32, _ s: String) {
+        var s = s
+        s.withUTF8 { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 { if errno == EINTR { continue }; return }
+                off += n
+            }
+        }
+    }
+}
+
+/// JSON text without Foundation: strings escaped, numbers as given.
+enum JSON {
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where ch.value < 0x20:
+                let hex = String(ch.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out + "\""
+    }
+
+    static func number(_ v: Double, _ decimals: Int = 3) -> String { v.isFinite ? v.fixed(decimals) : "null" }
+
+    /// `{"a": 1, "b": "x"}` from already-encoded values, in the order given.
+    static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { string($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
+    }
+}
