@@ -8,6 +8,9 @@ enum Action {
     /// Destroy it: the kernel removes `/dev/input/eventN`, as when hardware is unplugged.
     case remove
     case emit(type: UInt16, code: UInt16, value: Int32)
+    /// Wait until a file exists (the scenario's cue, e.g. "the daemon is ready");
+    /// everything after it moves later by the time waited.
+    case await(path: String)
 }
 
 struct Playback {
@@ -44,9 +47,14 @@ struct Playback {
         clock_gettime(CLOCK_MONOTONIC, &start)
         var current: UinputDevice?
         var count = 0
+        var delay: Int64 = 0
         for (at, action) in steps {
-            sleep(until: start, plus: at)
+            sleep(until: start, plus: at + delay)
             switch action {
+            case let .await(path):
+                let before = monotonicMicroseconds()
+                while access(path, F_OK) != 0 { usleep(20_000) }
+                delay += monotonicMicroseconds() - before
             case .create:
                 guard current == nil else { throw DriverError("create: the device already exists") }
                 let made = try UinputDevice(device, name: name)
@@ -64,6 +72,12 @@ struct Playback {
                 count += 1
             }
         }
+    }
+
+    private func monotonicMicroseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
     }
 
     private func sleep(until start: timespec, plus microseconds: Int64) {

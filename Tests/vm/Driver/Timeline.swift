@@ -9,6 +9,8 @@ import GestureInput
 ///     rate HZ                     frames per second while moving (default 100)
 ///     create | remove             plug the device in / unplug it
 ///     wait DURATION               nothing happens for a while (500ms, 1.5s)
+///     await FILE                  wait until FILE exists (a cue from the scenario)
+///     replay FILE [DESCRIPTION]   a recording's events, with their own timing
 ///     touch N at X Y [spread R] [angle DEG]
 ///                                 N fingers down, evenly on a circle of radius R
 ///                                 around (X, Y), the first at DEG
@@ -66,13 +68,7 @@ private struct Builder {
         let rest = Array(words.dropFirst())
         switch words[0] {
         case "device":
-            guard (1...2).contains(rest.count) else { throw DriverError("usage: device FILE [DESCRIPTION]") }
-            let paths = rest.map { $0.hasPrefix("/") ? $0 : baseDirectory + "/" + $0 }
-            do {
-                device = try Recording.load(path: paths[0], descriptionPath: paths.count > 1 ? paths[1] : nil).device
-            } catch {
-                throw DriverError("device: \(error)")
-            }
+            device = try recording(rest, usage: "device FILE [DESCRIPTION]").device
         case "name":
             name = rest.joined(separator: " ")
         case "rate":
@@ -91,6 +87,11 @@ private struct Builder {
         case "wait":
             guard rest.count == 1 else { throw DriverError("usage: wait DURATION") }
             now += try duration(rest[0])
+        case "await":
+            guard rest.count == 1 else { throw DriverError("usage: await FILE") }
+            steps.append((now, .await(path: rest[0])))
+        case "replay":
+            try replay(rest)
         case "touch":
             try touch(rest)
         case "move":
@@ -110,6 +111,30 @@ private struct Builder {
     }
 
     // MARK: Steps
+
+    private func recording(_ words: [String], usage: String) throws(DriverError) -> Recording {
+        guard (1...2).contains(words.count) else { throw DriverError("usage: \(usage)") }
+        let paths = words.map { $0.hasPrefix("/") ? $0 : baseDirectory + "/" + $0 }
+        do {
+            return try Recording.load(path: paths[0], descriptionPath: paths.count > 1 ? paths[1] : nil)
+        } catch {
+            throw DriverError("\(error)")
+        }
+    }
+
+    /// The recording's events at their recorded offsets from now; it must leave
+    /// no finger down, so the timeline's own touches start from a clean state.
+    private mutating func replay(_ words: [String]) throws(DriverError) {
+        guard exists else { throw DriverError("replay: no device: add 'create' first") }
+        guard fingers == 0 else { throw DriverError("replay: 'lift' the timeline's fingers first") }
+        let events = try recording(words, usage: "replay FILE [DESCRIPTION]").events
+        let start = events.first?.time.microseconds ?? 0
+        let base = now
+        for event in events {
+            now = base + max(0, event.time.microseconds - start)
+            emit(event.type, event.code, event.value)
+        }
+    }
 
     private mutating func touch(_ words: [String]) throws(DriverError) {
         guard exists, let device else { throw DriverError("touch: no device: add 'create' first") }
