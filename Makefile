@@ -4,10 +4,15 @@
 #   make install   release binary (static Swift stdlib), unit, config, man pages
 PREFIX ?= /usr/local
 DESTDIR ?=
+SYSCONFDIR ?= /etc
+BINDIR := $(PREFIX)/bin
+USERUNITDIR := $(PREFIX)/lib/systemd/user
+MANDIR := $(PREFIX)/share/man
+DOCDIR := $(PREFIX)/share/doc/gestured
 SWIFT ?= swift
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev
 
-.PHONY: all build release run test deps install uninstall clean
+.PHONY: all build release run test deps install uninstall clean check-unit
 
 all: build
 
@@ -32,10 +37,41 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 run: build
-	$(SWIFT) run gestured run --config config/default.yaml
+	.build/debug/gestured run --config config/default.yaml
 
 test: deps
 	$(SWIFT) test
+	$(MAKE) --no-print-directory check-unit
+
+# systemd-analyze verify on the unit as `make install` writes it (man pages included).
+check-unit: build
+	@tmp=$$(mktemp -d); \
+	mkdir -p $$tmp/man/man1 $$tmp/man/man5; cp man/gestured.1 $$tmp/man/man1/; cp man/gestured.yaml.5 $$tmp/man/man5/; \
+	sed "s|/usr/local/bin/gestured|$$(pwd)/.build/debug/gestured|" systemd/gestured.service > $$tmp/gestured.service; \
+	if ! command -v systemd-analyze >/dev/null; then echo "check-unit: skipped: systemd-analyze not installed"; rm -rf $$tmp; exit 0; fi; \
+	if MANPATH=$$tmp/man:/usr/share/man systemd-analyze verify $$tmp/gestured.service; then \
+	  echo "check-unit: systemd/gestured.service: systemd-analyze verify clean"; rm -rf $$tmp; \
+	else echo "check-unit: systemd-analyze verify failed"; rm -rf $$tmp; exit 1; fi
+
+install: release
+	install -Dm755 .build/release/gestured $(DESTDIR)$(BINDIR)/gestured
+	install -d $(DESTDIR)$(USERUNITDIR)
+	sed "s|/usr/local/bin/gestured|$(BINDIR)/gestured|" systemd/gestured.service > $(DESTDIR)$(USERUNITDIR)/gestured.service
+	chmod 644 $(DESTDIR)$(USERUNITDIR)/gestured.service
+	install -Dm644 man/gestured.1 $(DESTDIR)$(MANDIR)/man1/gestured.1
+	install -Dm644 man/gestured.yaml.5 $(DESTDIR)$(MANDIR)/man5/gestured.yaml.5
+	install -Dm644 config/default.yaml $(DESTDIR)$(DOCDIR)/config.yaml.example
+	install -Dm644 docs/CONFIG.md $(DESTDIR)$(DOCDIR)/CONFIG.md
+	@# The system-wide config is the user's to edit: never overwritten.
+	@if [ ! -e $(DESTDIR)$(SYSCONFDIR)/gestured/config.yaml ]; then \
+	  install -Dm644 config/default.yaml $(DESTDIR)$(SYSCONFDIR)/gestured/config.yaml; fi
+	@echo "installed; now: systemctl --user daemon-reload && systemctl --user enable --now gestured"
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(USERUNITDIR)/gestured.service
+	rm -f $(DESTDIR)$(MANDIR)/man1/gestured.1 $(DESTDIR)$(MANDIR)/man5/gestured.yaml.5
+	rm -rf $(DESTDIR)$(DOCDIR)
+	@echo "left $(SYSCONFDIR)/gestured/config.yaml in place (remove it by hand if you wish)"
 
 clean:
 	rm -rf .build

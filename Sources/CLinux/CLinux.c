@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <linux/input.h>
+#include <spawn.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
@@ -81,6 +82,12 @@ int clinux_evdev_grab(int fd, int grab) { return ioctl(fd, EVIOCGRAB, (void *)(l
 int clinux_evdev_set_clock_monotonic(int fd) {
     int clock = CLOCK_MONOTONIC;
     return ioctl(fd, EVIOCSCLOCKID, &clock);
+}
+
+int clinux_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
+
+int clinux_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
 int64_t clinux_monotonic_ns(void) {

@@ -1,30 +1,162 @@
 import TouchModel
 
-/// CONTRACT STUB — replaced by the engine issue. The public surface the daemon,
-/// replay and benchmarks call: one engine per device, frames in, events out, and the
-/// next instant it needs to be woken.
+/// The engine of one device: touch frames in, gesture events out, and the next
+/// instant it needs to be woken. It never reads a clock (every instant is a frame's
+/// kernel timestamp or the caller's timer) and allocates nothing per frame once warm:
+/// the caller reuses `events`.
+///
+/// ```
+///  TouchFrame ─► TouchTracker (touch reality) ─► TouchSnapshot ─► Arena ─► recognizers
+///                                                                   │
+///                                                       GestureEvent ◄┘
+/// ```
 public final class GestureEngine {
     public let device: DeviceInfo
     public let specs: [GestureSpec]
+    private var tracker: TouchTracker
+    private var arena: Arena
+    /// After a resync or `cancelAll` with fingers down: ignore the touches until every
+    /// finger has lifted, so nothing fires from a partial sequence.
+    private var poisoned = false
+    /// The latest instant seen, from a frame or the caller's timer. Deadlines at or
+    /// before it are stale (whatever they waited for has been evaluated).
+    private var clock = Timestamp(microseconds: Int64.min)
 
     /// Builds the recognizers for the specs whose device filter matches `device`.
     public init(device: DeviceInfo, specs: [GestureSpec]) {
         self.device = device
         self.specs = specs
+        tracker = TouchTracker(device: device)
+        var members: [Arena.Member] = []
+        for (index, spec) in specs.enumerated() where TouchFilter.admits(spec.devices, device) {
+            members.append(Arena.Member(recognizer: Self.makeRecognizer(spec, device: device), specIndex: index,
+                                        name: spec.name, kind: spec.kind, enabled: spec.enabled,
+                                        sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow))
+        }
+        arena = Arena(members: members, specs: specs)
+    }
+
+    /// The recognizer of each kind; add a case here for a new kind.
+    static func makeRecognizer(_ spec: GestureSpec, device: DeviceInfo) -> any GestureRecognizer {
+        switch spec.kind {
+        case .tap: return TapRecognizer(spec: spec)
+        case .hold: return HoldRecognizer(spec: spec)
+        case .pan: return PanRecognizer(spec: spec)
+        case .swipe: return SwipeRecognizer(spec: spec)
+        case .pinch: return PinchRecognizer(spec: spec)
+        case .rotate: return RotateRecognizer(spec: spec)
+        case .edgePan: return EdgePanRecognizer(spec: spec, device: device)
+        case .transform: return TransformRecognizer(spec: spec)
+        case .scrub: return ScrubRecognizer(spec: spec)
+        }
     }
 
     /// Feeds one frame; appends the resulting events to `events` (the caller reuses the buffer).
-    public func process(_ frame: TouchFrame, into events: inout [GestureEvent]) {}
+    public func process(_ frame: TouchFrame, into events: inout [GestureEvent]) {
+        clock = max(clock, frame.time)
+        if frame.flags.contains(.resynced) {
+            arena.cancelAll(at: frame.time, reason: .resynced, into: &events)
+            tracker.reset()
+            poisoned = true
+        }
+        let outcome = tracker.update(frame)
+        if poisoned {
+            if !tracker.inSequence { poisoned = false }
+            return
+        }
+        switch outcome {
+        case .idle:
+            return
+        case .began:
+            let t = tracker.snapshot(at: frame.time)
+            arena.beginSequence(t, device: device, into: &events)
+            arena.step(t, .touches, into: &events)
+        case .touching:
+            arena.step(tracker.snapshot(at: frame.time), .touches, into: &events)
+        case .lifted:
+            arena.step(tracker.snapshot(at: frame.time), .lifted, into: &events)
+            arena.resetFinished(into: &events)
+        }
+    }
 
     /// Time has reached `time` with no new frame (the caller's timer fired).
-    public func advance(to time: Timestamp, into events: inout [GestureEvent]) {}
+    public func advance(to time: Timestamp, into events: inout [GestureEvent]) {
+        clock = max(clock, time)
+        guard !poisoned else { return }
+        tracker.advance(to: time)
+        arena.step(tracker.snapshot(at: time), .timer, into: &events)
+        if !tracker.inSequence { arena.resetFinished(into: &events) }
+    }
 
-    /// Cancels everything in flight (device gone, config swapped) and resets.
-    public func cancelAll(at time: Timestamp, into events: inout [GestureEvent]) {}
+    /// Cancels everything in flight (device gone, config swapped) and resets. Fingers
+    /// still down are ignored until they lift.
+    public func cancelAll(at time: Timestamp, into events: inout [GestureEvent]) {
+        arena.cancelAll(at: time, reason: .cancelledByCaller, into: &events)
+        clock = max(clock, time)
+        poisoned = tracker.inSequence
+        tracker.reset()
+    }
 
     /// The next instant at which `advance(to:)` must be called, or nil when idle.
-    public var nextDeadline: Timestamp? { nil }
+    public var nextDeadline: Timestamp? {
+        guard !poisoned else { return nil }
+        var next = arena.deadline(after: clock)
+        if let d = tracker.deadline(after: clock), next == nil || d < next! { next = d }
+        return next
+    }
 
-    /// Enables or disables a gesture by name at run time (UIKit's shouldBegin).
-    public func setEnabled(_ enabled: Bool, name: String) {}
+    /// Enables or disables a gesture by name at run time (UIKit's shouldBegin). A
+    /// disabled gesture that is running is cancelled at the next frame or timer.
+    public func setEnabled(_ enabled: Bool, name: String) {
+        arena.setEnabled(enabled, name: name)
+    }
+
+    // MARK: Explain and watch
+
+    /// Why each recognizer failed in the current (or, between touches, the last) touch
+    /// sequence, in user terms: "swipe-left: moved 12.3 mm, needs 20.0 mm".
+    public var explanations: [String] {
+        arena.failures.map { "\(arena.members[$0.member].name): \($0.reason.text)" }
+    }
+
+    /// The same, as values.
+    public var failures: [RecognizerFailure] {
+        arena.failures.map { RecognizerFailure(name: arena.members[$0.member].name, time: $0.time, reason: $0.reason) }
+    }
+
+    /// Every recognizer on this device and where it stands, in config order.
+    public var recognizerStates: [RecognizerStatus] {
+        arena.members.map { RecognizerStatus(name: $0.name, kind: $0.kind, state: $0.state, enabled: $0.enabled) }
+    }
+
+    /// The arena's decisions numbered `since` and later that are still kept (the last
+    /// 128), oldest first. Pass `decisionCount` from the previous call to get only new ones.
+    public func decisions(since: Int = 0) -> [ArenaDecision] { arena.log.decisions(since: since) }
+
+    /// How many decisions the arena has made since the engine was built.
+    public var decisionCount: Int { arena.log.total }
+
+    /// What the recognizers see right now: finger count, settling, motion class, values.
+    public var touches: TouchSnapshot { tracker.snapshot(at: tracker.lastFrameTime) }
+
+    /// Transitions a recognizer proposed that UIKit's machine does not allow (refused
+    /// and survived). Always 0 unless a recognizer has a bug; tests assert it.
+    public var refusedTransitions: Int { arena.illegalTransitions }
+}
+
+/// One recognizer's failure, for `--explain`.
+public struct RecognizerFailure: Sendable, Equatable, CustomStringConvertible {
+    public var name: String
+    public var time: Timestamp
+    public var reason: FailureReason
+    public var description: String { "\(name): \(reason.text)" }
+}
+
+/// One recognizer's state, for `watch`.
+public struct RecognizerStatus: Sendable, Equatable, CustomStringConvertible {
+    public var name: String
+    public var kind: GestureKind
+    public var state: RecognizerState
+    public var enabled: Bool
+    public var description: String { "\(name) [\(kind.rawValue)]: \(state)\(enabled ? "" : " (disabled)")" }
 }

@@ -25,9 +25,14 @@ public final class EvdevDevice {
 
     /// Opens `path` read-only and non-blocking and classifies it. Throws `DeviceError`
     /// naming the node (permission denied → the input-group fix) or why it is unused.
-    public init(path: String, udevProperties: [String: String] = [:]) throws(DeviceError) {
+    public convenience init(path: String, udevProperties: [String: String] = [:]) throws(DeviceError) {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw DeviceError.open(path: path, SystemError(errno)) }
+        try self.init(adopting: fd, path: path, udevProperties: udevProperties)
+    }
+
+    /// Takes ownership of an open, non-blocking evdev fd (closed on failure too).
+    public init(adopting fd: Int32, path: String, udevProperties: [String: String] = [:]) throws(DeviceError) {
         var dev: OpaquePointer?
         let rc = libevdev_new_from_fd(fd, &dev)
         guard rc == 0, let dev else {

@@ -13,6 +13,10 @@ public final class Udev {
     public struct Node: Equatable, Sendable {
         public var path: String
         public var properties: [String: String]
+        public init(path: String, properties: [String: String]) {
+            self.path = path
+            self.properties = properties
+        }
     }
 
     /// Every evdev node, sorted by event number. Falls back to listing `inputDir` when

@@ -24,6 +24,10 @@ public enum GesturedCommand {
 
     static var subcommands: [Subcommand] {
         [
+            Subcommand(name: "run", summary: "run the daemon in the foreground",
+                       run: RunCommand.run, help: RunCommand.help),
+            Subcommand(name: "check", summary: "validate a config file",
+                       run: CheckCommand.run, help: CheckCommand.help),
             Subcommand(name: "list-devices", summary: "show touchpads and touchscreens, and why other devices are not used",
                        run: ListDevicesCommand.run, help: ListDevicesCommand.help),
             Subcommand(name: "replay", summary: "feed a recording through the pipeline",

@@ -1,22 +1,33 @@
+import GestureActions
+import GestureConfig
+import GestureEngine
 import GestureInput
 import TouchModel
 
-/// `gestured replay FILE`: a recording through the pipeline.
+/// `gestured replay FILE`: a recording through the whole pipeline.
 enum ReplayCommand {
     static let help = """
-    usage: gestured replay FILE [--description FILE] [--frames]
+    usage: gestured replay FILE [--description FILE] [--config PATH | --detect] [--json] [--frames] [--explain]
 
-    Feeds a recording (evemu-record text, or libinput record YAML) through the
-    decoder and prints what it contains.
+    Feeds a recording (evemu-record text, or libinput record YAML) through the whole
+    pipeline — decoder, recognizers, actions — on the recording's own clock, and
+    prints the gestures recognized and the commands that would run (nothing is run).
 
       --description FILE  the evemu device description, for event files without a header
-      --frames            print each decoded frame: time, finger count, and each contact's
+      --config PATH       the config to use (default: the one `gestured run` would use)
+      --detect            no config: run every recognizer kind × finger count × direction,
+                          competing as usual, and say what the recording contains
+      --json              one JSON object per gesture event: time, device, gesture, kind,
+                          phase, fingers, direction and the gesture's values
+      --frames            print each decoded frame: time, finger count, each contact's
                           id and position in mm
+      --explain           also say why the recognizers that did not fire failed
     """
 
     static func run(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
-        let a = try Arguments(args, spec: .init(flags: ["frames"], options: ["description"]))
+        let a = try Arguments(args, spec: .init(flags: ["frames", "json", "detect", "explain"], options: ["description", "config"]))
         guard a.positionals.count == 1 else { throw UsageError("needs exactly one recording FILE") }
+        if a.flag("detect") && a.option("config") != nil { throw UsageError("--detect uses no config; give one or the other") }
         let recording: Recording
         do {
             recording = try Recording.load(path: a.positionals[0], descriptionPath: a.option("description"))
@@ -24,16 +35,49 @@ enum ReplayCommand {
             Output.err("gestured replay: \(error)")
             return .failure
         }
-        let decoder: TouchDecoder
+        var specs: [GestureSpec]
+        var mapper: ActionMapper?
+        if a.flag("detect") {
+            specs = DetectCatalogue.specs
+        } else {
+            let source = resolveConfigPath(explicit: a.option("config"), environment: Logger.environment())
+            let (config, diagnostics) = ConfigLoader.load(source)
+            for d in diagnostics { Output.err(d.description) }
+            guard let config else { return .invalidConfig }
+            specs = config.specs
+            mapper = ActionMapper(config: config)
+        }
+        let pipeline: ReplayPipeline
         do {
-            decoder = try TouchDecoder(description: recording.device)
+            pipeline = try ReplayPipeline(recording: recording, specs: specs)
         } catch {
             Output.err("gestured replay: \(recording.path) (\(recording.device.name)): not a touch device: \(error)")
             return .failure
         }
         let start = recording.events.first?.time ?? Timestamp(microseconds: 0)
-        for e in recording.events where decoder.feed(e) {
-            if a.flag("frames") { Output.out(describe(decoder.frame, since: start)) }
+        let deviceName = recording.device.name
+        var invocations: [Invocation] = []
+        var count = 0
+        pipeline.run(onFrame: { frame in
+            if a.flag("frames") && !a.flag("json") { Output.out(describe(frame, since: start)) }
+        }, onEvents: { events in
+            for e in events {
+                count += 1
+                mapper?.map(e, device: pipeline.device, into: &invocations)
+                let t = e.time.seconds(since: start)
+                if a.flag("json") {
+                    Output.out(GestureText.json(e, time: t, device: deviceName, commands: invocations.map(\.command)))
+                } else {
+                    Output.out(t.fixed(3) + "  " + GestureText.line(e))
+                    for inv in invocations {
+                        Output.out("    would run: " + DryRunSink.describe(inv).split(separator: "\n").joined(separator: "\n    "))
+                    }
+                }
+                invocations.removeAll(keepingCapacity: true)
+            }
+        })
+        if !a.flag("json") {
+            Output.out(count == 0 ? "no gestures recognized in \(recording.path)" : "\(count) gesture event\(count == 1 ? "" : "s")")
         }
         return .success
     }
@@ -47,5 +91,26 @@ enum ReplayCommand {
         if f.flags.contains(.resynced) { s += "  [resynced]" }
         if f.flags.contains(.buttonDown) { s += "  [button]" }
         return s
+    }
+}
+
+/// `replay --detect`: every recognizer kind × finger count × direction, competing as
+/// the engine always does, so the output says what a recording contains.
+enum DetectCatalogue {
+    static var specs: [GestureSpec] {
+        var specs: [GestureSpec] = []
+        for f in 1...5 {
+            specs.append(GestureSpec(name: "tap-\(f)", kind: .tap, fingers: f...f, requiresFailureOf: ["double-tap-\(f)"]))
+            specs.append(GestureSpec(name: "double-tap-\(f)", kind: .tap, fingers: f...f, taps: 2))
+            specs.append(GestureSpec(name: "hold-\(f)", kind: .hold, fingers: f...f))
+            specs.append(GestureSpec(name: "swipe-\(f)", kind: .swipe, fingers: f...f, directions: Set(Direction.allCases)))
+            if f >= 2 {
+                specs.append(GestureSpec(name: "pinch-\(f)", kind: .pinch, fingers: f...f, simultaneousWith: ["rotate-\(f)"]))
+                specs.append(GestureSpec(name: "rotate-\(f)", kind: .rotate, fingers: f...f, simultaneousWith: ["pinch-\(f)"]))
+            }
+            specs.append(GestureSpec(name: "edgepan-\(f)", kind: .edgePan, fingers: f...f, devices: DeviceFilter(kind: .touchscreen)))
+        }
+        specs.append(GestureSpec(name: "scrub", kind: .scrub, fingers: 1...1))
+        return specs
     }
 }

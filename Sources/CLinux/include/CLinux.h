@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/types.h>
 
 // epoll(7)
@@ -44,6 +45,13 @@ int clinux_pidfd_open(pid_t pid);
 // evdev ioctls that are function-like macros and so do not import.
 int clinux_evdev_grab(int fd, int grab);
 int clinux_evdev_set_clock_monotonic(int fd);
+
+// pipe2(2): declared under _GNU_SOURCE only.
+int clinux_pipe2(int fds[2], int flags);
+
+// posix_spawn_file_actions_addclosefrom_np(3) (glibc 2.34): declared under _GNU_SOURCE only,
+// which Swift's Glibc module does not set. Closes every fd >= `from` in the child.
+int clinux_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from);
 
 /// Current CLOCK_MONOTONIC in nanoseconds (the daemon's clock; the engine never reads it).
 int64_t clinux_monotonic_ns(void);

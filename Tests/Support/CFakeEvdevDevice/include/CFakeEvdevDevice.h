@@ -1,3 +1,25 @@
+// Test support only: makes a pipe look like an evdev device to the real libevdev.
+// This target defines `ioctl` itself and answers the EVIOCG* queries for the fds
+// registered here from a description the test gives; every other fd and request goes
+// to the kernel. libevdev then reads events written into the pipe exactly as from a
+// device node, SYN_DROPPED resync included. Never linked into the shipped binary.
 #ifndef CFAKEEVDEVDEVICE_H
 #define CFAKEEVDEVDEVICE_H
+
+#include <stdint.h>
+
+/// Registers `fd` (the read end of a pipe) as a fake device named `name`. 0 on
+/// success, -1 when the table is full.
+int cfake_register(int fd, const char *name, uint16_t bustype, uint16_t vendor, uint16_t product);
+void cfake_unregister(int fd);
+void cfake_set_property(int fd, unsigned property);
+void cfake_set_code(int fd, unsigned type, unsigned code);
+void cfake_set_absinfo(int fd, unsigned code, int32_t minimum, int32_t maximum, int32_t resolution);
+/// The state the fake reports when libevdev re-queries it (after SYN_DROPPED).
+void cfake_set_abs_value(int fd, unsigned code, int32_t value);
+void cfake_set_slot_value(int fd, unsigned slot, unsigned code, int32_t value);
+void cfake_set_key_state(int fd, unsigned code, int down);
+/// How many ioctls were answered for `fd` (a test can check libevdev really asked).
+int cfake_ioctl_count(int fd);
+
 #endif

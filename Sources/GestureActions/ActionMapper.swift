@@ -1,0 +1,143 @@
+import GestureConfig
+import GestureEngine
+import Glibc
+import TouchModel
+
+/// Turns the engine's events into the commands their bindings ask for.
+///
+/// Discrete gestures run `command` when recognized. Continuous ones run `begin`,
+/// `update` (every change, or once per step crossed with `every:`), `end` and
+/// `cancel`. Stepping keeps an anchor per gesture in flight: a step fires when the
+/// value moves a whole step from the anchor, and the anchor moves by that step, so
+/// jitter around a boundary cannot fire back-and-forth and reversing mid-gesture
+/// fires steps of the other sign after one whole step back (libinput's scroll
+/// wheel emulation works alike).
+public struct ActionMapper {
+    public let bindings: [Binding]
+    /// Anchors of stepped gestures in flight, by (binding index, device name).
+    private var anchors: [AnchorKey: Double] = [:]
+
+    private struct AnchorKey: Hashable { var index: Int; var device: String }
+
+    public init(bindings: [Binding]) { self.bindings = bindings }
+    public init(config: Config) { self.init(bindings: config.bindings) }
+
+    /// Appends to `out` the invocations `event` causes (none, one, or one per step crossed).
+    public mutating func map(_ event: GestureEvent, device: DeviceInfo?, into out: inout [Invocation]) {
+        guard bindings.indices.contains(event.index) else { return }
+        let binding = bindings[event.index]
+        let key = AnchorKey(index: event.index, device: device?.name ?? "")
+        switch event.phase {
+        case .recognized:
+            emit(binding, .recognized, event, device, step: nil, into: &out)
+        case .began:
+            if binding.step != nil { anchors[key] = 0 }
+            emit(binding, .began, event, device, step: nil, into: &out)
+        case .changed:
+            guard let step = binding.step else {
+                emit(binding, .changed, event, device, step: nil, into: &out)
+                return
+            }
+            var anchor = anchors[key] ?? 0
+            let value = Self.measure(step, event)
+            let size = Self.size(step)
+            while value - anchor >= size {
+                anchor += size
+                emit(binding, .changed, event, device, step: (1, anchor / size), into: &out)
+            }
+            while anchor - value >= size {
+                anchor -= size
+                emit(binding, .changed, event, device, step: (-1, anchor / size), into: &out)
+            }
+            anchors[key] = anchor
+        case .ended, .cancelled:
+            anchors[key] = nil
+            emit(binding, event.phase, event, device, step: nil, into: &out)
+        }
+    }
+
+    /// Forgets gestures in flight (config swapped, device gone).
+    public mutating func reset() { anchors.removeAll() }
+
+    /// The stepped quantity in step units' space: mm along the axis (up and right
+    /// positive), degrees (clockwise positive), or log of the scale (so 1.25x then
+    /// 1.25x again is two steps, and 0.8x is one step back).
+    static func measure(_ step: Step, _ e: GestureEvent) -> Double {
+        switch step {
+        case .distance(_, .horizontal): return e.translation.x
+        case .distance(_, .vertical): return -e.translation.y
+        case .angle: return e.rotation * 180 / .pi
+        case .scale: return e.scale > 0 ? log(e.scale) : 0
+        }
+    }
+
+    static func size(_ step: Step) -> Double {
+        switch step {
+        case .distance(let mm, _): return mm
+        case .angle(let degrees): return degrees
+        case .scale(let factor): return log(factor)
+        }
+    }
+
+    private func emit(_ b: Binding, _ phase: GesturePhase, _ e: GestureEvent, _ device: DeviceInfo?,
+                      step: (sign: Int, position: Double)?, into out: inout [Invocation]) {
+        guard let command = b.commands[phase] else { return }
+        out.append(Invocation(gesture: b.name, trigger: Self.trigger(phase),
+                              command: command, environment: Self.environment(e, phase, device, step)))
+    }
+
+    static func trigger(_ phase: GesturePhase) -> String {
+        switch phase {
+        case .recognized: return "command"
+        case .began: return "begin"
+        case .changed: return "update"
+        case .ended: return "end"
+        case .cancelled: return "cancel"
+        }
+    }
+
+    /// The variables a command sees. Every value is a number or one of a fixed set of
+    /// words, except GESTURE_NAME and GESTURE_DEVICE, which come from the config and
+    /// the kernel; none is ever spliced into the command text.
+    static func environment(_ e: GestureEvent, _ phase: GesturePhase, _ device: DeviceInfo?,
+                            _ step: (sign: Int, position: Double)?) -> [(name: String, value: String)] {
+        var env: [(name: String, value: String)] = [
+            ("GESTURE_NAME", e.name),
+            ("GESTURE_KIND", e.kind.rawValue),
+            ("GESTURE_PHASE", e.phase.rawValue),
+            ("GESTURE_FINGERS", String(e.fingers)),
+            ("GESTURE_DIRECTION", e.direction?.rawValue ?? ""),
+            ("GESTURE_X_MM", decimal(e.location.x, 2)),
+            ("GESTURE_Y_MM", decimal(e.location.y, 2)),
+            ("GESTURE_DX_MM", decimal(e.translation.x, 2)),
+            ("GESTURE_DY_MM", decimal(e.translation.y, 2)),
+            ("GESTURE_VELOCITY", decimal(e.velocity.length, 1)),
+            ("GESTURE_VX", decimal(e.velocity.x, 1)),
+            ("GESTURE_VY", decimal(e.velocity.y, 1)),
+            ("GESTURE_SCALE", decimal(e.scale, 3)),
+            ("GESTURE_ROTATION_DEG", decimal(e.rotation * 180 / .pi, 1)),
+            ("GESTURE_DURATION_S", decimal(e.duration, 3)),
+            ("GESTURE_DEVICE", device?.name ?? ""),
+            ("GESTURE_DEVICE_KIND", device?.kind.rawValue ?? ""),
+        ]
+        if let step {
+            env.append(("GESTURE_STEP", String(step.sign)))
+            env.append(("GESTURE_STEP_SIGN", step.sign > 0 ? "+" : "-"))
+            env.append(("GESTURE_STEPS", String(Int(step.position.rounded()))))
+        }
+        return env
+    }
+}
+
+/// `x` with exactly `places` decimals, without Foundation's `String(format:)`.
+func decimal(_ x: Double, _ places: Int) -> String {
+    guard x.isFinite else { return "0" }
+    var scale: Int64 = 1
+    for _ in 0..<places { scale *= 10 }
+    let n = Int64((abs(x) * Double(scale)).rounded())
+    let whole = n / scale, frac = n % scale
+    let sign = x < 0 && n != 0 ? "-" : ""
+    guard places > 0 else { return sign + String(whole) }
+    let f = String(frac)
+    return sign + String(whole) + "." + String(repeating: "0", count: places - f.count) + f
+}

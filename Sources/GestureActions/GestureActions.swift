@@ -1,1 +1,0 @@
-// The GestureActions layer: see docs/ARCHITECTURE.md.

@@ -1,0 +1,91 @@
+import Glibc
+
+/// Reads one child's stdout or stderr pipe and turns it into log lines, safely
+/// against floods: lines are cut at `maxLineBytes`, at most `linesPerWindow` lines
+/// per second reach the log (the rest are counted and reported), and one call
+/// reads at most `readBudget` bytes so a chatty child cannot starve the loop.
+final class OutputReader {
+    let fd: Int32
+    let gesture: String
+    let priority: LogPriority
+    /// The child it belongs to; nil once the child is reaped (a grandchild may still hold the pipe).
+    var child: Int?
+
+    static let maxLineBytes = 1024
+    static let linesPerWindow = 50
+    static let windowNs: Int64 = 1_000_000_000
+    static let readBudget = 64 * 1024
+
+    private var line: [UInt8] = []
+    private var truncated = false
+    private var windowStart: Int64?
+    private var linesInWindow = 0
+    private var suppressed = 0
+
+    init(fd: Int32, gesture: String, priority: LogPriority, child: Int) {
+        self.fd = fd
+        self.gesture = gesture
+        self.priority = priority
+        self.child = child
+    }
+
+    /// Reads what is available; returns false at end of file or on error (the caller closes).
+    func drain(now: Int64, log: (LogPriority, String) -> Void) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var total = 0
+        while total < Self.readBudget {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                total += n
+                for byte in buffer[0..<n] { take(byte, now: now, log: log) }
+                continue
+            }
+            if n < 0, errno == EINTR { continue }
+            if n < 0, errno == EAGAIN { return true }
+            finish(now: now, log: log)
+            return false
+        }
+        return true
+    }
+
+    /// End of stream: the last unterminated line and the count of suppressed ones.
+    func finish(now: Int64, log: (LogPriority, String) -> Void) {
+        if !line.isEmpty || truncated { emit(now: now, log: log) }
+        reportSuppressed(log: log)
+    }
+
+    private func take(_ byte: UInt8, now: Int64, log: (LogPriority, String) -> Void) {
+        if byte == UInt8(ascii: "\n") {
+            emit(now: now, log: log)
+        } else if line.count < Self.maxLineBytes {
+            line.append(byte)
+        } else {
+            truncated = true
+        }
+    }
+
+    private func emit(now: Int64, log: (LogPriority, String) -> Void) {
+        defer { line.removeAll(keepingCapacity: true); truncated = false }
+        if windowStart.map({ now - $0 >= Self.windowNs }) ?? true {
+            reportSuppressed(log: log)
+            windowStart = now
+            linesInWindow = 0
+        }
+        linesInWindow += 1
+        guard linesInWindow <= Self.linesPerWindow else {
+            suppressed += 1
+            return
+        }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        // Control characters could forge log lines or terminal escapes.
+        var text = String(decoding: line, as: UTF8.self)
+        text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 && $0 != "\t" ? "?" : $0 }))
+        log(priority, "[\(gesture)] \(text)\(truncated ? " […]" : "")")
+    }
+
+    private func reportSuppressed(log: (LogPriority, String) -> Void) {
+        guard suppressed > 0 else { return }
+        log(.warning, "[\(gesture)] \(suppressed) lines of output suppressed (more than \(Self.linesPerWindow) a second)")
+        suppressed = 0
+    }
+}

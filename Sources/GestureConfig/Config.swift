@@ -1,0 +1,66 @@
+import GestureEngine
+import TouchModel
+
+/// A loaded, validated config: the specs the engine runs and, index for index,
+/// what each one does.
+public struct Config: Sendable, Equatable {
+    /// The file it came from, as named in diagnostics (`<built-in default>` for the built-in one).
+    public var file: String
+    public var settings: Settings
+    /// One per binding, in file order (order breaks ties in arbitration).
+    public var specs: [GestureSpec]
+    /// `bindings[i]` holds the actions of `specs[i]` (`GestureEvent.index`).
+    public var bindings: [Binding]
+
+    public init(file: String, settings: Settings = Settings(), specs: [GestureSpec] = [], bindings: [Binding] = []) {
+        self.file = file
+        self.settings = settings
+        self.specs = specs
+        self.bindings = bindings
+    }
+}
+
+/// The `settings:` section: limits on the commands the daemon runs.
+public struct Settings: Sendable, Equatable {
+    /// A command still running after this many seconds is killed with its process group.
+    public var commandTimeout: Double = 30
+    /// Most commands running at once; past it new commands are dropped with a warning.
+    public var maxChildren: Int = 8
+    /// Most commands one gesture may have waiting behind its running one.
+    public var queueLength: Int = 8
+    /// Default window for `after:` when a gesture gives no `within:`, seconds.
+    public var sequenceWindow: Double = 1
+
+    public init() {}
+}
+
+/// What one configured gesture does: a shell command per phase.
+public struct Binding: Sendable, Equatable {
+    public var name: String
+    public var kind: GestureKind
+    /// Line of the binding in its file, for log messages that point back at it.
+    public var line: Int
+    /// `.recognized` for discrete gestures (`command:`); `.began`, `.changed`,
+    /// `.ended`, `.cancelled` for continuous ones (`begin:`, `update:`, `end:`, `cancel:`).
+    public var commands: [GesturePhase: String]
+    /// `every:` — run `update` once per step crossed instead of on every change.
+    public var step: Step?
+
+    public init(name: String, kind: GestureKind, line: Int = 0, commands: [GesturePhase: String] = [:], step: Step? = nil) {
+        self.name = name
+        self.kind = kind
+        self.line = line
+        self.commands = commands
+        self.step = step
+    }
+}
+
+/// The size of one `update` step.
+public enum Step: Sendable, Equatable {
+    /// Translation along an axis, mm; up and right count positive.
+    case distance(mm: Double, axis: Axis)
+    /// Rotation, degrees; clockwise counts positive.
+    case angle(degrees: Double)
+    /// Pinch scale factor (> 1); spreading counts positive.
+    case scale(factor: Double)
+}

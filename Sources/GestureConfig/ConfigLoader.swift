@@ -1,0 +1,130 @@
+import Glibc
+
+/// Where the config comes from.
+public enum ConfigSource: Sendable, Equatable {
+    case file(String)
+    /// No file anywhere on the search path: the built-in default (config/default.yaml).
+    case builtIn
+}
+
+/// The search order of SPEC §6: `--config PATH`, then `$XDG_CONFIG_HOME/gestured/config.yaml`
+/// (`~/.config/gestured/config.yaml` when unset), then `/etc/gestured/config.yaml`,
+/// then the built-in default. An explicit path is returned even if missing, so that
+/// loading it reports the problem instead of silently using another file.
+public func resolveConfigPath(explicit: String?, environment: [String: String],
+                              exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> ConfigSource {
+    if let explicit { return .file(explicit) }
+    for path in configSearchPath(environment: environment) where exists(path) { return .file(path) }
+    return .builtIn
+}
+
+/// The candidate files in search order, for `--help` and for error messages.
+public func configSearchPath(environment: [String: String]) -> [String] {
+    var paths: [String] = []
+    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+        paths.append(xdg + "/gestured/config.yaml")
+    } else if let home = environment["HOME"], home.hasPrefix("/") {
+        paths.append(home + "/.config/gestured/config.yaml")
+    }
+    paths.append("/etc/gestured/config.yaml")
+    return paths
+}
+
+public enum ConfigLoader {
+    /// Bigger than any hand-written config; refused rather than read into memory.
+    public static let maximumFileSize = 4 << 20
+
+    /// Reads, checks and parses a config file. The config is nil when there is any
+    /// error; the diagnostics hold every error and warning, in file order.
+    /// `uid` is whose file is acceptable besides root's (the daemon's user by default).
+    public static func load(path: String, uid: uid_t = getuid()) -> (Config?, [Diagnostic]) {
+        switch readFile(path, uid: uid) {
+        case .failure(let d): return (nil, [d])
+        case .success(let bytes): return parse(bytes, file: path)
+        }
+    }
+
+    /// Loads whatever `source` names.
+    public static func load(_ source: ConfigSource, uid: uid_t = getuid()) -> (Config?, [Diagnostic]) {
+        switch source {
+        case .file(let path): return load(path: path, uid: uid)
+        case .builtIn: return parse(Array(defaultConfigYAML.utf8), file: builtInName)
+        }
+    }
+
+    public static let builtInName = "<built-in default>"
+
+    /// Parses config text; `file` is the name diagnostics carry.
+    public static func parse(_ bytes: [UInt8], file: String) -> (Config?, [Diagnostic]) {
+        var log = DiagnosticLog(file: file)
+        let root = YAMLReader.read(bytes, log: &log)
+        var parser = ConfigParser(file: file)
+        parser.log = log
+        let config = log.hasErrors ? nil : parser.parse(root)
+        let all = parser.log.all.enumerated().sorted { a, b in
+            // File order; problems with the whole file first; stable otherwise.
+            (a.element.mark ?? SourceMark(line: 0, column: 0), a.offset) < (b.element.mark ?? SourceMark(line: 0, column: 0), b.offset)
+        }.map(\.element)
+        return (config, all)
+    }
+
+    public static func parse(_ text: String, file: String) -> (Config?, [Diagnostic]) {
+        parse(Array(text.utf8), file: file)
+    }
+
+    /// Opens the file and refuses one that another user could have written: its
+    /// commands run as the daemon's user.
+    static func readFile(_ path: String, uid: uid_t) -> Result<[UInt8], Diagnostic> {
+        func fail(_ message: String) -> Result<[UInt8], Diagnostic> {
+            .failure(Diagnostic(.error, file: path, mark: nil, message))
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            let e = errno
+            return fail("cannot open the config file: \(String(cString: strerror(e)))\(e == ENOENT ? " (looked for it because it was named with --config or found on the search path)" : "")")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return fail("cannot stat the config file: \(String(cString: strerror(errno)))") }
+        if let problem = ownershipProblem(mode: st.st_mode, owner: st.st_uid, uid: uid) { return fail(problem) }
+        guard st.st_size <= maximumFileSize else {
+            return fail("the file is \(st.st_size) bytes, more than the \(maximumFileSize >> 20) MiB a config may be")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return fail("cannot read the config file: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > maximumFileSize {
+                return fail("the file is more than the \(maximumFileSize >> 20) MiB a config may be")
+            }
+        }
+        return .success(bytes)
+    }
+
+    /// The reason a file with this mode and owner must not be trusted, or nil.
+    static func ownershipProblem(mode: mode_t, owner: uid_t, uid: uid_t) -> String? {
+        if (mode & S_IFMT) != S_IFREG {
+            return "not a regular file"
+        }
+        if mode & (S_IWGRP | S_IWOTH) != 0 {
+            let who = mode & S_IWOTH != 0 ? "everyone" : "its group"
+            return "refusing a config file writable by \(who) (mode \(octal(mode & 0o7777))): its commands run as this user; fix it with 'chmod go-w'"
+        }
+        if owner != 0, owner != uid {
+            return "refusing a config file owned by another user (uid \(owner)): its commands would run as this user (uid \(uid)); take ownership of it or use your own file"
+        }
+        return nil
+    }
+
+    private static func octal(_ m: mode_t) -> String {
+        var s = "", v = m
+        repeat { s = String(v & 7) + s; v >>= 3 } while v > 0
+        return "0" + s
+    }
+}

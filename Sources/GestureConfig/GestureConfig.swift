@@ -1,1 +1,0 @@
-// The GestureConfig layer: see docs/ARCHITECTURE.md.

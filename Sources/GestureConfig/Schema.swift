@@ -1,0 +1,181 @@
+import GestureEngine
+
+/// The config file's schema: every key the parser accepts, what it takes, where it
+/// applies and what it defaults to. The parser switches exhaustively over these
+/// enums, and docs/CONFIG.md's reference section is `Schema.referenceMarkdown()`
+/// (checked by a test), so the file format, the parser and the reference cannot drift.
+public enum Schema {
+    /// One documented key.
+    public struct Entry: Sendable {
+        public var key: String
+        public var type: String
+        public var appliesTo: String
+        public var defaultValue: String
+        public var summary: String
+    }
+
+    public static let topLevel: [Entry] = TopKey.allCases.map(\.entry)
+    public static let settings: [Entry] = SettingsKey.allCases.map(\.entry)
+    public static let gesture: [Entry] = GestureKey.allCases.map(\.entry)
+    public static let region: [Entry] = RegionKey.allCases.map(\.entry)
+
+    /// The key reference, as docs/CONFIG.md carries it between its GENERATED markers.
+    public static func referenceMarkdown() -> String {
+        func table(_ title: String, _ entries: [Entry], appliesTo: Bool) -> String {
+            var s = "### \(title)\n\n"
+            s += appliesTo ? "| key | value | gestures | default | meaning |\n|---|---|---|---|---|\n"
+                           : "| key | value | default | meaning |\n|---|---|---|---|\n"
+            for e in entries {
+                s += "| `\(e.key)` | \(e.type) | "
+                if appliesTo { s += "\(e.appliesTo) | " }
+                s += "\(e.defaultValue) | \(e.summary) |\n"
+            }
+            return s
+        }
+        return [table("Top level", topLevel, appliesTo: false),
+                table("`settings:`", settings, appliesTo: false),
+                table("Each entry of `gestures:`", gesture, appliesTo: true),
+                table("`region:`", region, appliesTo: false)].joined(separator: "\n")
+    }
+
+    static func kindList(_ kinds: [GestureKind]) -> String {
+        kinds.map(\.rawValue).joined(separator: ", ")
+    }
+}
+
+enum TopKey: String, CaseIterable {
+    case settings, gestures
+
+    var entry: Schema.Entry {
+        switch self {
+        case .settings: return .init(key: rawValue, type: "mapping", appliesTo: "", defaultValue: "—",
+                                     summary: "Limits on the commands gestured runs (below).")
+        case .gestures: return .init(key: rawValue, type: "list of gestures", appliesTo: "", defaultValue: "none",
+                                     summary: "The gestures to recognize, in priority order: when two compete for the same touches, the earlier one wins.")
+        }
+    }
+}
+
+enum SettingsKey: String, CaseIterable {
+    case commandTimeout = "command-timeout"
+    case maxChildren = "max-children"
+    case queueLength = "queue-length"
+    case sequenceWindow = "sequence-window"
+
+    static let countRange = 1...64
+
+    var entry: Schema.Entry {
+        let d = Settings()
+        switch self {
+        case .commandTimeout:
+            return .init(key: rawValue, type: "duration", appliesTo: "", defaultValue: "`\(Int(d.commandTimeout))s`",
+                         summary: "A command still running after this long is killed together with its process group.")
+        case .maxChildren:
+            return .init(key: rawValue, type: "count 1–64", appliesTo: "", defaultValue: "`\(d.maxChildren)`",
+                         summary: "Most commands running at once; a gesture that would start one more is dropped with a warning in the log.")
+        case .queueLength:
+            return .init(key: rawValue, type: "count 1–64", appliesTo: "", defaultValue: "`\(d.queueLength)`",
+                         summary: "Commands of one gesture run one after another; this many may wait behind the running one, more are dropped with a warning.")
+        case .sequenceWindow:
+            return .init(key: rawValue, type: "duration", appliesTo: "", defaultValue: "`\(Int(d.sequenceWindow))s`",
+                         summary: "How soon after its `after:` gesture a sequenced gesture must begin, when it gives no `within:`.")
+        }
+    }
+}
+
+enum RegionKey: String, CaseIterable {
+    case left, top, right, bottom
+
+    var entry: Schema.Entry {
+        .init(key: rawValue, type: "fraction 0–1 or percent", appliesTo: "",
+              defaultValue: self == .left || self == .top ? "`0`" : "`1`",
+              summary: "The \(rawValue) side of the rectangle, as a fraction of the screen's \(self == .left || self == .right ? "width" : "height") from its \(self == .left || self == .right ? "left" : "top") edge.")
+    }
+}
+
+/// The keys of one gesture.
+enum GestureKey: String, CaseIterable {
+    case name, gesture, fingers, direction, axis, edge, taps
+    case device
+    case deviceName = "device-name"
+    case region
+    case minDistance = "min-distance"
+    case minVelocity = "min-velocity"
+    case maxAngle = "max-angle"
+    case maxMovement = "max-movement"
+    case maxDuration = "max-duration"
+    case maxInterval = "max-interval"
+    case minDuration = "min-duration"
+    case edgeZone = "edge-zone"
+    case minScale = "min-scale"
+    case minRotation = "min-rotation"
+    case simultaneousWith = "simultaneous-with"
+    case requiresFailureOf = "requires-failure-of"
+    case after, within, enabled
+    case command, begin, update, end, cancel, every
+
+    static let discreteKinds = GestureKind.allCases.filter(\.isDiscrete)
+    static let continuousKinds = GestureKind.allCases.filter { !$0.isDiscrete }
+
+    /// The gesture kinds that accept this key.
+    var kinds: [GestureKind] {
+        switch self {
+        case .name, .gesture, .fingers, .device, .deviceName, .region, .simultaneousWith,
+             .requiresFailureOf, .after, .within, .enabled, .command:
+            return GestureKind.allCases
+        case .direction: return [.swipe, .pan, .edgePan]
+        case .axis: return [.pan]
+        case .edge, .edgeZone: return [.edgePan]
+        case .taps: return [.tap, .hold]
+        case .minDistance: return [.swipe, .pan, .edgePan]
+        case .minVelocity, .maxAngle: return [.swipe]
+        case .maxMovement: return [.tap, .hold]
+        case .maxDuration, .maxInterval: return [.tap]
+        case .minDuration: return [.hold]
+        case .minScale: return [.pinch, .transform]
+        case .minRotation: return [.rotate, .transform]
+        case .begin, .update, .end, .cancel: return Self.continuousKinds
+        case .every: return [.pan, .edgePan, .pinch, .rotate, .transform]
+        }
+    }
+
+    var entry: Schema.Entry {
+        let all = kinds.count == GestureKind.allCases.count ? "all" : Schema.kindList(kinds)
+        func e(_ type: String, _ def: String, _ summary: String) -> Schema.Entry {
+            .init(key: rawValue, type: type, appliesTo: all, defaultValue: def, summary: summary)
+        }
+        switch self {
+        case .name: return e("name", "required", "Unique name: letters, digits, `-`, `_`, `.`. Commands see it as `GESTURE_NAME`; other gestures refer to it.")
+        case .gesture: return e("kind", "required", "The recognizer: " + GestureKind.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ") + ".")
+        case .fingers: return e("count 1–5, or a range `2-4`", "tap, hold, swipe, edgepan, scrub: `1`; pinch, rotate: `2`; pan `1-5`; transform `2-5`", "Fingers on the surface. Ranges only for pan and transform.")
+        case .direction: return e("direction or list", "any", "`up`, `down`, `left`, `right`, `up-left`, `up-right`, `down-left`, `down-right`.")
+        case .axis: return e("`horizontal` or `vertical`", "free", "Lock a pan to one axis; also the axis a distance `every:` measures.")
+        case .edge: return e("edge or list", "any", "Touchscreen edges an edge pan starts from: `top`, `bottom`, `left`, `right`.")
+        case .taps: return e("count 1–5", "`1`", "Tap: taps in a row. Hold: taps before the press (UIKit's numberOfTapsRequired).")
+        case .device: return e("`touchpad`, `touchscreen` or `any`", "`any` (edgepan: `touchscreen`)", "Which kind of device the gesture listens to.")
+        case .deviceName: return e("glob", "any", "Only devices whose name matches this shell glob (`*`, `?`, `[…]`); see `gestured list-devices`.")
+        case .region: return e("mapping", "whole screen", "Touchscreens: only touches that begin inside this rectangle (see `region:` below).")
+        case .minDistance: return e("distance", "recognizer's", "Distance the fingers travel before the gesture counts.")
+        case .minVelocity: return e("speed", "recognizer's", "Slowest swipe that counts, e.g. `100mm/s`.")
+        case .maxAngle: return e("angle", "recognizer's", "Largest angle off the swipe's direction.")
+        case .maxMovement: return e("distance", "recognizer's", "Most a finger may move and still tap or hold.")
+        case .maxDuration: return e("duration", "recognizer's", "Longest touch that still counts as a tap.")
+        case .maxInterval: return e("duration", "recognizer's", "Longest pause between the taps of a multi-tap.")
+        case .minDuration: return e("duration", "`0.5s` (UIKit)", "How long to hold before the hold begins.")
+        case .edgeZone: return e("distance", "recognizer's", "Width of the band along the edge where an edge pan must start.")
+        case .minScale: return e("scale", "recognizer's", "Pinch scale before the gesture begins, e.g. `1.1x` (10 %).")
+        case .minRotation: return e("angle", "recognizer's", "Rotation before the gesture begins.")
+        case .simultaneousWith: return e("name or list", "none", "Gestures this one may run together with (pinch and rotate); otherwise they compete.")
+        case .requiresFailureOf: return e("name or list", "none", "Gestures that must fail before this one may fire (a single tap waits for the double tap).")
+        case .after: return e("name", "none", "Only counts when it begins right after this gesture (hold, then swipe).")
+        case .within: return e("duration", "`settings.sequence-window`", "How soon after the `after:` gesture this one must begin.")
+        case .enabled: return e("`true` or `false`", "`true`", "A disabled gesture is recognized by no one until enabled at run time.")
+        case .command: return e("shell command", "none", "Runs once: when a discrete gesture is recognized, when a continuous one begins.")
+        case .begin: return e("shell command", "none", "Runs when the gesture begins.")
+        case .update: return e("shell command", "none", "Runs on every change, or once per step with `every:`.")
+        case .end: return e("shell command", "none", "Runs when the fingers lift after the gesture began.")
+        case .cancel: return e("shell command", "none", "Runs when the gesture is cancelled (another gesture won, the device vanished).")
+        case .every: return e("distance, angle or scale", "none", "Step `update:`: one run per step crossed, `GESTURE_STEP` = `1` or `-1` (up, right, clockwise, spread are positive).")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// Physical quantities written with a unit suffix: `20mm`, `0.5s`, `300ms`,
+/// `15deg`, `1.25x`, `100mm/s`. A bare number is refused where a unit is expected:
+/// "20" could mean millimetres or percent, and the file should say which.
+enum Quantity: String, CaseIterable {
+    case distance, duration, angle, scale, speed
+
+    /// Accepted suffixes and the factor to the unit the specs use (mm, s, deg, ×, mm/s).
+    var units: [(suffix: String, factor: Double)] {
+        switch self {
+        case .distance: return [("mm", 1), ("cm", 10)]
+        case .duration: return [("ms", 0.001), ("s", 1)]
+        case .angle: return [("deg", 1), ("°", 1)]
+        case .scale: return [("x", 1)]
+        case .speed: return [("mm/s", 1)]
+        }
+    }
+
+    var example: String {
+        switch self {
+        case .distance: return "20mm"
+        case .duration: return "300ms or 0.5s"
+        case .angle: return "15deg"
+        case .scale: return "1.25x"
+        case .speed: return "100mm/s"
+        }
+    }
+
+    /// Parses `text`; on failure returns the message saying what was expected.
+    func parse(_ text: String) -> Result<Double, QuantityError> {
+        let t = text.trimmingSpaces()
+        var numberEnd = t.startIndex
+        while numberEnd < t.endIndex, "0123456789.+-eE".contains(t[numberEnd]) {
+            // An 'e' only belongs to the number when a digit follows ("1e3mm", not "1em").
+            if "eE".contains(t[numberEnd]) {
+                let next = t.index(after: numberEnd)
+                guard next < t.endIndex, t[next].isASCII, t[next].isNumber || "+-".contains(t[next]) else { break }
+            }
+            numberEnd = t.index(after: numberEnd)
+        }
+        let numberText = String(t[..<numberEnd])
+        let suffix = String(t[numberEnd...]).trimmingSpaces()
+        guard let value = Double(numberText), value.isFinite else {
+            return .failure(QuantityError(message: "'\(text)' is not a \(rawValue); expected a number with a unit, like \(example)"))
+        }
+        guard !suffix.isEmpty else {
+            return .failure(QuantityError(message: "'\(text)' needs a unit; expected a \(rawValue) like \(example)"))
+        }
+        guard let unit = units.first(where: { $0.suffix == suffix.lowercased() }) else {
+            let all = Quantity.allCases.flatMap { $0.units.map(\.suffix) }
+            var message = "unknown unit '\(suffix)' for a \(rawValue); expected \(units.map(\.suffix).joined(separator: " or ")), like \(example)"
+            if let other = Quantity.allCases.first(where: { $0.units.contains { $0.suffix == suffix.lowercased() } }) {
+                message = "'\(text)' is a \(other.rawValue), not a \(rawValue); expected a \(rawValue) like \(example)"
+            } else {
+                message += DidYouMean.hint(for: suffix, among: all)
+            }
+            return .failure(QuantityError(message: message))
+        }
+        return .success(value * unit.factor)
+    }
+}
+
+struct QuantityError: Error { var message: String }
+
+extension String {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,373 @@
+import TouchModel
+
+/// Sequencing: how long after the earlier gesture ends (or is recognized) a gesture
+/// declared `after` it may still begin, s. SwiftUI's `sequenced(before:)` requires
+/// one unbroken touch; a daemon's users lift between a hold and a swipe, so 1 s.
+let defaultSequenceWindow = 1.0
+
+/// Arbitration, in one place (Flutter's gesture arena; UIKit's delegate rules). Every
+/// recognizer of a device is a member. The arena owns the UIKit state of each member,
+/// asks the recognizers what they make of each frame, and decides:
+///
+/// - **compete** (default): the first member to begin or recognize wins; every other
+///   member that is not allowed to run with it fails, or is cancelled if it had begun.
+///   Members are asked in config order, so config order breaks ties;
+/// - **simultaneous**: declared pairs (either side may declare) may both run;
+/// - **require to fail**: a member that would begin waits (`waiting`) until every
+///   member it requires to fail has failed; if one of them wins instead, it fails;
+/// - **sequencing**: a member declared `after` another may only begin while that one
+///   runs or within `sequenceWindow` of its end, and may run alongside it;
+/// - **touch filtering**: region and edge filters are applied at touch-down
+///   (device filters at engine init: filtered-out specs have no member);
+/// - **enable/disable**: a disabled member fails (or is cancelled) at the next input.
+///
+/// Every transition goes through `apply`, which checks it against UIKit's machine and
+/// records it; failures are kept with their reasons for `--explain`.
+struct Arena {
+    struct Member {
+        let recognizer: any GestureRecognizer
+        /// Index in the engine's spec list (GestureEvent.index).
+        let specIndex: Int
+        let name: String
+        let kind: GestureKind
+        var state = RecognizerState.possible
+        var enabled: Bool
+        /// Members it requires to fail.
+        var requires: [Int] = []
+        /// The member it must come right after: nil none, -1 a gesture not on this device.
+        var after: Int?
+        var sequenceWindow: Double
+        /// What a waiting member will act on when released.
+        var pending: TouchSnapshot?
+        var pendingTransition = Transition.begin
+        /// When it last ended or was recognized (sequencing).
+        var lastCompletion: Timestamp?
+    }
+
+    struct Failure: Sendable {
+        var member: Int
+        var time: Timestamp
+        var reason: FailureReason
+    }
+
+    private(set) var members: [Member]
+    private let memberCount: Int
+    /// Row-major n×n: may members i and j run together?
+    private let compatible: [Bool]
+    private(set) var log = DecisionLog()
+    /// Failures since the current touch sequence began.
+    private(set) var failures: [Failure] = []
+    private(set) var illegalTransitions = 0
+    private var now = Timestamp(microseconds: 0)
+    private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
+    private var resolving = false
+    private var resolveAgain = false
+
+    init(members: [Member], specs: [GestureSpec]) {
+        var members = members
+        let n = members.count
+        var compatible = [Bool](repeating: false, count: n * n)
+        func index(_ name: String) -> Int? { members.firstIndex { $0.name == name } }
+        for i in 0..<n {
+            let spec = specs[members[i].specIndex]
+            for other in spec.simultaneousWith {
+                if let j = index(other) { compatible[i * n + j] = true; compatible[j * n + i] = true }
+            }
+            // A gesture required to fail that is not on this device counts as failed.
+            members[i].requires = spec.requiresFailureOf.compactMap(index).filter { $0 != i }
+            if let after = spec.after {
+                let j = index(after) ?? -1
+                members[i].after = j
+                if j >= 0 { compatible[i * n + j] = true; compatible[j * n + i] = true }
+            }
+        }
+        self.members = members
+        self.memberCount = n
+        self.compatible = compatible
+        failures.reserveCapacity(2 * n + 8)
+    }
+
+    // MARK: Inputs
+
+    /// A new touch sequence: drop the last one's explanations, apply touch filters.
+    mutating func beginSequence(_ t: TouchSnapshot, device: DeviceInfo, into events: inout [GestureEvent]) {
+        now = t.time
+        failures.removeAll(keepingCapacity: true)
+        for i in 0..<memberCount where members[i].state == .possible {
+            if let reason = TouchFilter.receives(members[i].recognizer.spec, device,
+                                                 landing: t.landing, normalized: t.landingNormalized) {
+                fail(i, reason, into: &events)
+            }
+        }
+    }
+
+    /// Asks every member still in play what it makes of `t`, and arbitrates.
+    mutating func step(_ t: TouchSnapshot, _ input: RecognizerInput, into events: inout [GestureEvent]) {
+        now = t.time
+        lastSnapshot = t
+        for i in 0..<memberCount {
+            let state = members[i].state
+            guard !state.isTerminal else { continue }
+            guard members[i].enabled else {
+                if state.isActive { apply(i, .cancel, reason: .disabled, t, into: &events) }
+                else { fail(i, .disabled, into: &events) }
+                continue
+            }
+            switch state {
+            case .possible, .began, .changed:
+                let evaluation = members[i].recognizer.evaluate(t, input, state: state)
+                handle(i, evaluation, t, into: &events)
+            case .waiting:
+                stepWaiting(i, t, input, into: &events)
+            case .ended, .cancelled, .recognized, .failed:
+                continue
+            }
+        }
+    }
+
+    /// Every finger is up and the sequence is decided: members that are done go back
+    /// to possible (UIKit's reset). Multi-tap members still counting taps, and members
+    /// waiting on one of them, stay as they are.
+    mutating func resetFinished(into events: inout [GestureEvent]) {
+        for i in 0..<memberCount where members[i].state.isTerminal {
+            apply(i, .reset, reason: nil, lastSnapshot, into: &events)
+        }
+    }
+
+    /// Tears everything down: active members are cancelled, the rest fail, all reset.
+    mutating func cancelAll(at time: Timestamp, reason: FailureReason, into events: inout [GestureEvent]) {
+        now = time
+        lastSnapshot.time = time
+        for i in 0..<memberCount {
+            switch members[i].state {
+            case .began, .changed: apply(i, .cancel, reason: reason, lastSnapshot, into: &events)
+            case .possible, .waiting: apply(i, .fail, reason: reason, lastSnapshot, into: &events)
+            case .ended, .cancelled, .recognized, .failed: break
+            }
+        }
+        for i in 0..<memberCount { apply(i, .reset, reason: nil, lastSnapshot, into: &events) }
+    }
+
+    mutating func setEnabled(_ enabled: Bool, name: String) {
+        for i in 0..<memberCount where members[i].name == name { members[i].enabled = enabled }
+    }
+
+    /// The earliest deadline later than `time` of the members still in play.
+    func deadline(after time: Timestamp) -> Timestamp? {
+        var d: Timestamp?
+        for m in members where !m.state.isTerminal {
+            if let md = m.recognizer.deadline, md > time, d == nil || md < d! { d = md }
+        }
+        return d
+    }
+
+    // MARK: Decisions
+
+    private mutating func handle(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
+        switch (members[i].state, e) {
+        case (.possible, .undecided), (.began, .undecided), (.changed, .undecided):
+            break
+        case (.possible, .begin):
+            propose(i, .begin, t, into: &events)
+        case (.possible, .recognize):
+            propose(i, .recognize, t, into: &events)
+        case let (.possible, .fail(reason)):
+            fail(i, reason, into: &events)
+        case (.began, .change), (.changed, .change):
+            apply(i, .change, reason: nil, t, into: &events)
+        case (.began, .end), (.changed, .end):
+            apply(i, .end, reason: nil, t, into: &events)
+            members[i].lastCompletion = t.time
+        case (.began, .cancel), (.changed, .cancel):
+            apply(i, .cancel, reason: .fingers(have: t.fingers, need: members[i].recognizer.spec.fingers), t, into: &events)
+        case (.possible, .change), (.possible, .end), (.possible, .cancel):
+            refuse(i, e, t)
+        case (.began, .begin), (.began, .recognize), (.began, .fail),
+             (.changed, .begin), (.changed, .recognize), (.changed, .fail):
+            refuse(i, e, t)
+        case (.waiting, _), (.ended, _), (.cancelled, _), (.recognized, _), (.failed, _):
+            refuse(i, e, t)
+        }
+    }
+
+    /// A continuous member waiting for others to fail keeps watching the touches; a
+    /// discrete one has already decided and just waits.
+    private mutating func stepWaiting(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
+                                      into events: inout [GestureEvent]) {
+        guard members[i].pendingTransition == .begin else { return }
+        switch members[i].recognizer.evaluate(t, input, state: .waiting) {
+        case let .fail(reason): fail(i, reason, into: &events)
+        case .end, .cancel: fail(i, .liftedTooSoon(seconds: 0, needsSeconds: 0), into: &events)
+        case .undecided, .begin, .change, .recognize: members[i].pending = t
+        }
+        if input == .lifted && members[i].state == .waiting {
+            // The touches are gone before the way was clear: a continuous gesture
+            // cannot begin from nothing.
+            fail(i, .lostTo(waitingFor(i) ?? "a gesture it requires to fail"), into: &events)
+        }
+    }
+
+    /// A member would begin or recognize: sequencing, competition, then require-to-fail.
+    private mutating func propose(_ i: Int, _ transition: Transition, _ t: TouchSnapshot,
+                                  into events: inout [GestureEvent]) {
+        if let a = members[i].after, !followsInTime(i, a) {
+            fail(i, .notAfter(members[i].recognizer.spec.after ?? "?"), into: &events)
+            return
+        }
+        if let w = winnerBlocking(i) {
+            fail(i, .lostTo(members[w].name), into: &events)
+            return
+        }
+        for r in members[i].requires where members[r].enabled {
+            switch members[r].state {
+            case .failed, .cancelled:
+                continue
+            case .began, .changed, .ended, .recognized:
+                fail(i, .requiredGestureRecognized(members[r].name), into: &events)
+                return
+            case .possible, .waiting:
+                members[i].pending = t
+                members[i].pendingTransition = transition
+                if members[i].state == .possible { apply(i, .wait, reason: nil, t, into: &events) }
+                return
+            }
+        }
+        win(i, transition, t, into: &events)
+    }
+
+    private func followsInTime(_ i: Int, _ a: Int) -> Bool {
+        guard a >= 0 else { return false }
+        if members[a].state.isActive || members[a].state == .recognized { return true }
+        guard let done = members[a].lastCompletion else { return false }
+        return now.seconds(since: done) <= members[i].sequenceWindow
+    }
+
+    /// A member that has already won and may not run together with `i`.
+    private func winnerBlocking(_ i: Int) -> Int? {
+        for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] {
+            switch members[k].state {
+            case .began, .changed, .recognized: return k
+            case .possible, .waiting, .ended, .cancelled, .failed: continue
+            }
+        }
+        return nil
+    }
+
+    private mutating func win(_ i: Int, _ transition: Transition, _ t: TouchSnapshot,
+                              into events: inout [GestureEvent]) {
+        var t = t
+        t.time = now
+        apply(i, transition, reason: nil, t, into: &events)
+        if transition == .recognize { members[i].lastCompletion = now }
+        members[i].pending = nil
+        for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] {
+            switch members[k].state {
+            case .possible, .waiting:
+                let reason: FailureReason = members[k].requires.contains(i)
+                    ? .requiredGestureRecognized(members[i].name) : .lostTo(members[i].name)
+                apply(k, .fail, reason: reason, t, into: &events)
+            case .began, .changed:
+                apply(k, .cancel, reason: .lostTo(members[i].name), t, into: &events)
+            case .ended, .cancelled, .recognized, .failed:
+                continue
+            }
+        }
+        resolveWaiters(into: &events)
+    }
+
+    private mutating func fail(_ i: Int, _ reason: FailureReason, into events: inout [GestureEvent]) {
+        apply(i, .fail, reason: reason, lastSnapshot, into: &events)
+        resolveWaiters(into: &events)
+    }
+
+    /// Members waiting on others: release those whose requirements have all failed,
+    /// fail those whose requirement won. Repeats until nothing changes (a release can
+    /// fail others, which can release more).
+    private mutating func resolveWaiters(into events: inout [GestureEvent]) {
+        if resolving { resolveAgain = true; return }
+        resolving = true
+        repeat {
+            resolveAgain = false
+            for w in 0..<memberCount where members[w].state == .waiting {
+                guard let pending = members[w].pending else { continue }
+                var clear = true
+                for r in members[w].requires where members[r].enabled {
+                    switch members[r].state {
+                    case .failed, .cancelled: continue
+                    case .possible, .waiting: clear = false
+                    case .began, .changed, .ended, .recognized: clear = false
+                    }
+                }
+                guard clear else { continue }
+                resolving = false
+                propose(w, members[w].pendingTransition, pending, into: &events)
+                resolving = true
+                resolveAgain = true
+            }
+        } while resolveAgain
+        resolving = false
+    }
+
+    private func waitingFor(_ i: Int) -> String? {
+        for r in members[i].requires where !members[r].state.isTerminal { return members[r].name }
+        return nil
+    }
+
+    /// The one place a member changes state: checked against UIKit's machine,
+    /// recorded, reported.
+    private mutating func apply(_ i: Int, _ transition: Transition, reason: FailureReason?, _ t: TouchSnapshot,
+                                into events: inout [GestureEvent]) {
+        let old = members[i].state
+        guard let new = old.after(transition) else {
+            illegalTransitions += 1
+            log.record(ArenaDecision(time: now, name: members[i].name, from: old, transition: transition,
+                                     to: old, reason: reason, illegal: true))
+            return
+        }
+        members[i].state = new
+        // Resets happen at every lift; logging them would drown the decisions.
+        if transition != .reset {
+            log.record(ArenaDecision(time: now, name: members[i].name, from: old, transition: transition,
+                                     to: new, reason: reason, illegal: false))
+        }
+        switch transition {
+        case .begin: emit(i, .began, t, into: &events)
+        case .change: emit(i, .changed, t, into: &events)
+        case .end: emit(i, .ended, t, into: &events)
+        case .cancel: emit(i, .cancelled, t, into: &events)
+        case .recognize: emit(i, .recognized, t, into: &events)
+        case .fail: failures.append(Failure(member: i, time: now, reason: reason ?? .lostTo("?")))
+        case .wait: break
+        case .reset:
+            members[i].pending = nil
+            members[i].recognizer.reset()
+        }
+    }
+
+    /// A recognizer proposed what its state does not allow: a recognizer bug, survived.
+    private mutating func refuse(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot) {
+        illegalTransitions += 1
+        let transition: Transition
+        switch e {
+        case .undecided: return
+        case .begin: transition = .begin
+        case .change: transition = .change
+        case .end: transition = .end
+        case .cancel: transition = .cancel
+        case .recognize: transition = .recognize
+        case .fail: transition = .fail
+        }
+        log.record(ArenaDecision(time: now, name: members[i].name, from: members[i].state, transition: transition,
+                                 to: members[i].state, reason: nil, illegal: true))
+    }
+
+    private func emit(_ i: Int, _ phase: GesturePhase, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
+        let m = members[i]
+        var e = GestureEvent(name: m.name, index: m.specIndex, kind: m.kind, phase: phase, time: now,
+                             fingers: t.fingers, location: t.location, translation: t.translation,
+                             velocity: t.velocity, scale: t.scale, scaleVelocity: t.scaleVelocity,
+                             rotation: t.rotation, rotationVelocity: t.rotationVelocity)
+        m.recognizer.annotate(&e, t)
+        events.append(e)
+    }
+}

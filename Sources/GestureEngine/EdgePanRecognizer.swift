@@ -1,0 +1,71 @@
+import TouchModel
+
+/// Width of a touchscreen's edge zone, mm. UIKit's screen-edge pan starts within
+/// about 20 pt of the edge (3–4 mm on a phone); fingers on a laptop's screen land
+/// less precisely against the bezel, so 6 mm.
+let defaultEdgeZoneMM = 6.0
+/// Inward travel before an edge pan begins, mm (the pan's hysteresis, a little more
+/// so a tap near the edge stays a tap).
+let defaultEdgePanMinDistanceMM = 5.0
+
+/// UIScreenEdgePanGestureRecognizer: a pan that starts in a touchscreen's edge zone
+/// and moves inward. Continuous; `direction` on its events is the inward direction.
+/// On a touchpad it fails at once: the pad's edge is not the screen's.
+public final class EdgePanRecognizer: GestureRecognizer {
+    enum Phase: Equatable {
+        case unknown
+        case fromEdge(Edge)
+    }
+
+    public let spec: GestureSpec
+    private let device: DeviceInfo
+    private let zone: Double
+    private let minDistance: Double
+    private var phase = Phase.unknown
+
+    public init(spec: GestureSpec, device: DeviceInfo) {
+        self.spec = spec
+        self.device = device
+        zone = spec.thresholds.edgeZoneMM ?? defaultEdgeZoneMM
+        minDistance = spec.thresholds.minDistanceMM ?? defaultEdgePanMinDistanceMM
+    }
+
+    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+        let fingers = fingerRange()
+        if state.isActive { return continueActive(t, input, fingers: fingers) }
+        let edge: Edge
+        switch (phase, device.kind) {
+        case (_, .touchpad):
+            return .fail(.needsTouchscreen)
+        case let (.fromEdge(e), .touchscreen):
+            edge = e
+        case (.unknown, .touchscreen):
+            guard let e = TouchFilter.nearestEdge(t.landing, device.size, zone: zone, among: spec.edges) else {
+                return .fail(.notAtEdge)
+            }
+            phase = .fromEdge(e)
+            edge = e
+        }
+        switch MotionGate.check(t, input, fingers: fingers, needs: .translation) {
+        case .wait: return .undecided
+        case let .fail(reason): return .fail(reason)
+        case .open: break
+        }
+        let inwardUnit = edge.inward.unitVector
+        let inward = t.translation.x * inwardUnit.x + t.translation.y * inwardUnit.y
+        let along = abs(t.translation.x * inwardUnit.y - t.translation.y * inwardUnit.x)
+        if along >= minDistance && along > inward {
+            return .fail(.wrongDirection(moved: Direction.nearest(to: t.translation)))
+        }
+        guard inward >= minDistance else {
+            return input == .lifted ? .fail(.tooShort(mm: max(0, inward), needsMM: minDistance)) : .undecided
+        }
+        return .begin
+    }
+
+    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+        if case let .fromEdge(edge) = phase { event.direction = edge.inward }
+    }
+
+    public func reset() { phase = .unknown }
+}

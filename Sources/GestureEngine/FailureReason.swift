@@ -1,0 +1,88 @@
+import TouchModel
+
+/// Why a recognizer failed or was cancelled, with the numbers a user needs to see
+/// what to do differently. Stored as plain values (no strings) so failing costs no
+/// allocation; the text is built only when `--explain` or `watch` asks.
+public enum FailureReason: Sendable, Equatable {
+    /// Wrong number of fingers once the count settled.
+    case fingers(have: Int, need: ClosedRange<Int>)
+    /// Tap or hold: a finger moved more than allowed, mm.
+    case movedTooFar(mm: Double, limitMM: Double)
+    /// Fingers lifted before the gesture travelled far enough, mm.
+    case tooShort(mm: Double, needsMM: Double)
+    /// Swipe: fast enough? mm/s.
+    case tooSlow(mmPerS: Double, needsMMPerS: Double)
+    /// Swipe, pan, edge pan: moved in a direction the gesture does not accept.
+    case wrongDirection(moved: Direction)
+    /// Swipe, pan with axis lock: too far off the axis, degrees.
+    case offAxis(degrees: Double, maxDegrees: Double)
+    /// Tap: a finger stayed down too long, s.
+    case heldTooLong(seconds: Double, maxSeconds: Double)
+    /// Multi-tap: the next tap did not come in time, s.
+    case nextTapTooLate(maxSeconds: Double)
+    /// Hold: lifted before the minimum press duration, s.
+    case liftedTooSoon(seconds: Double, needsSeconds: Double)
+    /// Hold with taps before it, or multi-tap: fewer taps than needed.
+    case taps(have: Int, need: Int)
+    /// Pinch: lifted before the scale changed enough.
+    case tooLittleScale(scale: Double, needs: Double)
+    /// Rotate: lifted before turning far enough, degrees.
+    case tooLittleRotation(degrees: Double, needsDegrees: Double)
+    /// Swipe/pan lost the swipe-vs-pinch decision, or pinch/rotate lost it the other way.
+    case fingersMovedTogether
+    case fingersMovedApart
+    /// Scrub: not enough reversals, or too much vertical drift, mm.
+    case reversals(have: Int, need: Int)
+    case verticalDrift(mm: Double, maxMM: Double)
+    /// Touchscreen filters.
+    case notAtEdge
+    case outsideRegion
+    case needsTouchscreen
+    /// Arbitration.
+    case lostTo(String)
+    case requiredGestureRecognized(String)
+    case notAfter(String)
+    case disabled
+    /// Everything in flight was torn down.
+    case resynced
+    case cancelledByCaller
+
+    /// The user-facing sentence, without the gesture's name.
+    public var text: String {
+        switch self {
+        case let .fingers(have, need):
+            let n = need.lowerBound == need.upperBound ? "\(need.lowerBound)" : "\(need.lowerBound)–\(need.upperBound)"
+            return "\(have) finger\(have == 1 ? "" : "s"), needs \(n)"
+        case let .movedTooFar(mm, limit): return "moved \(mm.formatted1) mm, allows \(limit.formatted1) mm"
+        case let .tooShort(mm, needs): return "moved \(mm.formatted1) mm, needs \(needs.formatted1) mm"
+        case let .tooSlow(v, needs): return "moved at \(v.formatted1) mm/s, needs \(needs.formatted1) mm/s"
+        case let .wrongDirection(moved): return "moved \(moved.rawValue), which it does not accept"
+        case let .offAxis(deg, max): return "moved \(deg.formatted1)° off its axis, allows \(max.formatted1)°"
+        case let .heldTooLong(s, max): return "held \(s.formatted2) s, a tap allows \(max.formatted2) s"
+        case let .nextTapTooLate(max): return "the next tap did not come within \(max.formatted2) s"
+        case let .liftedTooSoon(s, needs): return "lifted after \(s.formatted2) s, needs \(needs.formatted2) s"
+        case let .taps(have, need): return "\(have) tap\(have == 1 ? "" : "s"), needs \(need)"
+        case let .tooLittleScale(scale, needs): return "scaled \(scale.formatted2)x, needs \(needs.formatted2)x"
+        case let .tooLittleRotation(deg, needs): return "turned \(deg.formatted1)°, needs \(needs.formatted1)°"
+        case .fingersMovedTogether: return "fingers moved together (a swipe or pan), not apart"
+        case .fingersMovedApart: return "fingers moved apart or around (a pinch or rotation), not together"
+        case let .reversals(have, need): return "reversed \(have) time\(have == 1 ? "" : "s"), needs \(need)"
+        case let .verticalDrift(mm, max): return "drifted \(mm.formatted1) mm vertically, allows \(max.formatted1) mm"
+        case .notAtEdge: return "did not start at an edge it listens to"
+        case .outsideRegion: return "started outside its region"
+        case .needsTouchscreen: return "edge pans need a touchscreen"
+        case let .lostTo(other): return "lost to \(other)"
+        case let .requiredGestureRecognized(other): return "\(other) was recognized, and this one requires it to fail"
+        case let .notAfter(other): return "only counts right after \(other)"
+        case .disabled: return "disabled"
+        case .resynced: return "the device dropped events (SYN_DROPPED); cancelled"
+        case .cancelledByCaller: return "cancelled (device gone or config reloaded)"
+        }
+    }
+}
+
+extension Double {
+    /// "12.3" and "0.42": TouchModel's Foundation-free fixed-point text.
+    var formatted1: String { fixed(1) }
+    var formatted2: String { fixed(2) }
+}

@@ -1,0 +1,52 @@
+import TouchModel
+
+/// Degrees ↔ radians, and the direction helpers every directional recognizer shares.
+enum Geometry {
+    static let radiansPerDegree = Double.pi / 180
+}
+
+extension Direction {
+    /// The unit vector of the direction in device coordinates (+y is down).
+    var unitVector: Point {
+        let d = 0.7071067811865476
+        switch self {
+        case .up: return Point(x: 0, y: -1)
+        case .down: return Point(x: 0, y: 1)
+        case .left: return Point(x: -1, y: 0)
+        case .right: return Point(x: 1, y: 0)
+        case .upLeft: return Point(x: -d, y: -d)
+        case .upRight: return Point(x: d, y: -d)
+        case .downLeft: return Point(x: -d, y: d)
+        case .downRight: return Point(x: d, y: d)
+        }
+    }
+
+    var isDiagonal: Bool {
+        switch self {
+        case .up, .down, .left, .right: return false
+        case .upLeft, .upRight, .downLeft, .downRight: return true
+        }
+    }
+
+    /// The eight directions, stored once (`allCases` may build an array per call).
+    static let compass: [Direction] = Direction.allCases
+
+    /// The nearest of the eight compass directions to a displacement.
+    static func nearest(to v: Point) -> Direction {
+        nearest(to: v, among: compass).direction
+    }
+
+    /// The nearest direction of `candidates` and the angle between it and `v`, in degrees.
+    static func nearest<C: Collection>(to v: Point, among candidates: C) -> (direction: Direction, offDegrees: Double)
+    where C.Element == Direction {
+        let angle = Angle.atan2(v.y, v.x)
+        var best = Direction.right
+        var bestOff = Double.infinity
+        for d in compass where candidates.contains(d) {
+            let u = d.unitVector
+            let off = abs(Angle.normalized(angle - Angle.atan2(u.y, u.x)))
+            if off < bestOff { best = d; bestOff = off }
+        }
+        return (best, bestOff / Geometry.radiansPerDegree)
+    }
+}

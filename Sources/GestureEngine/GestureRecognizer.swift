@@ -1,0 +1,97 @@
+import TouchModel
+
+/// What a recognizer makes of the touches. It only proposes; the `Arena` decides
+/// whether the proposal becomes a transition (it may make the recognizer wait, or
+/// fail it because another won).
+public enum Evaluation: Sendable, Equatable {
+    /// Nothing decided yet (possible), or nothing new (began/changed).
+    case undecided
+    /// Continuous: the gesture has started.
+    case begin
+    /// Continuous and active: its values moved.
+    case change
+    /// Continuous and active: it finished (fingers lifted).
+    case end
+    /// Continuous and active: it cannot go on (more fingers than it takes).
+    case cancel
+    /// Discrete: it happened.
+    case recognize
+    /// It cannot happen in this touch sequence, and why.
+    case fail(FailureReason)
+}
+
+/// One recognizer kind. Every kind is a class in its own file: it keeps its own
+/// detection state (a small state machine of its own, like a tap's count of taps),
+/// reads `TouchSnapshot`s and proposes `Evaluation`s. The UIKit state machine
+/// (`RecognizerState`) and arbitration live in the `Arena`, once for all kinds.
+///
+/// To add a kind (see `ScrubRecognizer`, the worked example): conform to this
+/// protocol, add a `GestureKind` case, and build it in `GestureEngine.makeRecognizer`.
+public protocol GestureRecognizer: AnyObject {
+    var spec: GestureSpec { get }
+    /// Called for every frame and timer while the recognizer is possible, waiting
+    /// (continuous kinds) or active; `state` is where the arena has it.
+    func evaluate(_ touches: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation
+    /// The next instant at which the recognizer must be evaluated even with no frame
+    /// (a hold's press duration, a tap's timeouts), as of its last evaluation.
+    var deadline: Timestamp? { get }
+    /// Fills in the kind's own values (direction, duration, …) on an event the arena emits.
+    func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot)
+    /// Forget the touch sequence (UIKit's `reset()`): back to possible.
+    func reset()
+}
+
+extension GestureRecognizer {
+    public var deadline: Timestamp? { nil }
+    public func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot) {}
+
+    /// Finger range of the spec, clamped to what the kind supports.
+    func fingerRange(atLeast minimum: Int = 1) -> ClosedRange<Int> {
+        let lo = max(minimum, spec.fingers.lowerBound)
+        return lo...max(lo, spec.fingers.upperBound)
+    }
+}
+
+/// The first questions every motion-triggered recognizer asks while possible: have
+/// the fingers settled, are there the right number, and did they move the right way
+/// (together for swipes and pans, against each other for pinches and rotations)?
+enum MotionGate: Equatable {
+    /// Not yet: keep watching.
+    case wait
+    case fail(FailureReason)
+    /// Go on to the kind's own thresholds.
+    case open
+
+    /// `needs` nil accepts any motion (transform, scrub).
+    static func check(_ t: TouchSnapshot, _ input: RecognizerInput, fingers: ClosedRange<Int>,
+                      needs: MotionClass?) -> MotionGate {
+        switch input {
+        case .lifted:
+            // The final word: the settled count stands even if a finger lifted early.
+            guard fingers.contains(t.fingers) else { return .fail(.fingers(have: t.fingers, need: fingers)) }
+        case .touches, .timer:
+            guard t.isSettled, fingers.contains(t.fingers) else { return .wait }
+        }
+        switch (needs, t.motion) {
+        case (nil, _): return .open
+        case (.translation?, .deformation): return .fail(.fingersMovedApart)
+        case (.deformation?, .translation): return .fail(.fingersMovedTogether)
+        case (_?, .undecided): return input == .lifted ? .open : .wait
+        case (.translation?, .translation), (.deformation?, .deformation): return .open
+        case (.undecided?, _): return .open
+        }
+    }
+}
+
+/// While a continuous recognizer is active: every frame is a change, lifting ends it,
+/// a settled finger count below its range ends it and one above cancels it (libinput
+/// cancels a swipe when a finger is added).
+func continueActive(_ t: TouchSnapshot, _ input: RecognizerInput, fingers: ClosedRange<Int>) -> Evaluation {
+    switch input {
+    case .lifted: return .end
+    case .timer: return .undecided
+    case .touches:
+        guard t.isSettled, !fingers.contains(t.fingers) else { return .change }
+        return t.fingers < fingers.lowerBound ? .end : .cancel
+    }
+}

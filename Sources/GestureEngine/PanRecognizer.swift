@@ -1,0 +1,64 @@
+import TouchModel
+
+/// Distance before a pan begins, mm. UIKit's pan hysteresis is about 10 pt (~2 mm);
+/// libinput waits for 3 mm of motion before it trusts a touch's direction.
+let defaultPanMinDistanceMM = 3.0
+/// With an axis lock, how far off the axis the motion may start, degrees.
+let defaultPanAxisToleranceDeg = 30.0
+
+/// UIPanGestureRecognizer (with minimumNumberOfTouches…maximumNumberOfTouches):
+/// the fingers move together; continuous, reporting translation and velocity.
+/// An optional axis lock keeps only the motion along that axis and fails a pan that
+/// starts off it; `directions`, if set, filters the direction it starts in.
+public final class PanRecognizer: GestureRecognizer {
+    public let spec: GestureSpec
+    private let minDistance: Double
+    private let axisTolerance: Double
+
+    public init(spec: GestureSpec) {
+        self.spec = spec
+        minDistance = spec.thresholds.minDistanceMM ?? defaultPanMinDistanceMM
+        axisTolerance = spec.thresholds.maxAngleDeg ?? defaultPanAxisToleranceDeg
+    }
+
+    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+        let fingers = fingerRange()
+        if state.isActive { return continueActive(t, input, fingers: fingers) }
+        switch MotionGate.check(t, input, fingers: fingers, needs: .translation) {
+        case .wait: return .undecided
+        case let .fail(reason): return .fail(reason)
+        case .open: break
+        }
+        let distance = t.translation.length
+        guard distance >= minDistance else {
+            return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
+        }
+        if let axis = spec.axis {
+            let along = axis == .horizontal ? abs(t.translation.x) : abs(t.translation.y)
+            let off = Angle.atan2(along == 0 ? distance : (distance * distance - along * along).squareRoot(), along)
+                / Geometry.radiansPerDegree
+            if off > axisTolerance { return .fail(.offAxis(degrees: off, maxDegrees: axisTolerance)) }
+        }
+        if !spec.directions.isEmpty {
+            let moved = Direction.nearest(to: t.translation)
+            if !spec.directions.contains(moved) { return .fail(.wrongDirection(moved: moved)) }
+        }
+        return .begin
+    }
+
+    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+        switch spec.axis {
+        case .horizontal?:
+            event.translation.y = 0
+            event.velocity.y = 0
+        case .vertical?:
+            event.translation.x = 0
+            event.velocity.x = 0
+        case nil:
+            break
+        }
+        if event.translation != .zero { event.direction = Direction.nearest(to: event.translation) }
+    }
+
+    public func reset() {}
+}

@@ -1,0 +1,35 @@
+import TouchModel
+
+/// Turn before a rotation begins, degrees. UIKit's rotation recognizer begins after a
+/// few degrees; 10° of a 40 mm spread is 3.5 mm of arc per finger, past sensor jitter.
+let defaultRotateMinDegrees = 10.0
+
+/// UIRotationGestureRecognizer for 2–5 fingers: the outermost fingers turn around
+/// each other. Continuous, reporting rotation in radians (clockwise positive, as on
+/// screen) and its velocity.
+public final class RotateRecognizer: GestureRecognizer {
+    public let spec: GestureSpec
+    private let minDegrees: Double
+
+    public init(spec: GestureSpec) {
+        self.spec = spec
+        minDegrees = spec.thresholds.minRotationDeg ?? defaultRotateMinDegrees
+    }
+
+    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+        let fingers = fingerRange(atLeast: 2)
+        if state.isActive { return continueActive(t, input, fingers: fingers) }
+        switch MotionGate.check(t, input, fingers: fingers, needs: .deformation) {
+        case .wait: return .undecided
+        case let .fail(reason): return .fail(reason)
+        case .open: break
+        }
+        let degrees = abs(t.rotation) / Geometry.radiansPerDegree
+        guard degrees >= minDegrees else {
+            return input == .lifted ? .fail(.tooLittleRotation(degrees: degrees, needsDegrees: minDegrees)) : .undecided
+        }
+        return .begin
+    }
+
+    public func reset() {}
+}

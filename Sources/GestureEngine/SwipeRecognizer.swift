@@ -1,0 +1,64 @@
+import TouchModel
+
+/// Distance a swipe must travel, mm. fusuma and libinput-gestures trigger at about
+/// 20 mm of touchpad travel; UIKit's swipe needs roughly 50 pt (~8 mm on a phone,
+/// whose finger moves the content 1:1, which a touchpad does not).
+let defaultSwipeMinDistanceMM = 20.0
+/// Slowest a swipe may be when it crosses that distance, mm/s. A deliberate slow
+/// drag is a pan, not a swipe (UIKit's swipe likewise fails on slow motion).
+let defaultSwipeMinVelocityMMPerS = 50.0
+/// Largest angle off the direction, degrees. With only the four axes accepted, 30°
+/// leaves a dead zone between them, so a diagonal stroke does nothing rather than the
+/// wrong thing; with diagonals accepted, 22.5° tiles the circle.
+let defaultSwipeMaxAngleDeg = 30.0
+let defaultSwipeMaxAngleWithDiagonalsDeg = 22.5
+
+/// UISwipeGestureRecognizer: the fingers travel far and fast enough in one of the
+/// accepted directions. Discrete: recognized as soon as the motion qualifies, or at
+/// the lift if the fingers were still settling then.
+public final class SwipeRecognizer: GestureRecognizer {
+    public let spec: GestureSpec
+    private let minDistance: Double
+    private let minVelocity: Double
+    private let maxAngle: Double
+    private var matched: Direction?
+
+    public init(spec: GestureSpec) {
+        self.spec = spec
+        minDistance = spec.thresholds.minDistanceMM ?? defaultSwipeMinDistanceMM
+        minVelocity = spec.thresholds.minVelocityMMPerS ?? defaultSwipeMinVelocityMMPerS
+        let diagonals = spec.directions.isEmpty || spec.directions.contains { $0.isDiagonal }
+        maxAngle = spec.thresholds.maxAngleDeg
+            ?? (diagonals ? defaultSwipeMaxAngleWithDiagonalsDeg : defaultSwipeMaxAngleDeg)
+    }
+
+    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+        switch MotionGate.check(t, input, fingers: fingerRange(), needs: .translation) {
+        case .wait: return .undecided
+        case let .fail(reason): return .fail(reason)
+        case .open: break
+        }
+        let distance = t.translation.length
+        guard distance >= minDistance else {
+            return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
+        }
+        let moved = Direction.nearest(to: t.translation)
+        let (direction, off) = spec.directions.isEmpty
+            ? Direction.nearest(to: t.translation, among: Direction.compass)
+            : Direction.nearest(to: t.translation, among: spec.directions)
+        if off > maxAngle {
+            let accepted = spec.directions.isEmpty || spec.directions.contains(moved)
+            return .fail(accepted ? .offAxis(degrees: off, maxDegrees: maxAngle) : .wrongDirection(moved: moved))
+        }
+        let speed = t.velocity.length
+        guard speed >= minVelocity else { return .fail(.tooSlow(mmPerS: speed, needsMMPerS: minVelocity)) }
+        matched = direction
+        return .recognize
+    }
+
+    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+        event.direction = matched ?? Direction.nearest(to: t.translation)
+    }
+
+    public func reset() { matched = nil }
+}

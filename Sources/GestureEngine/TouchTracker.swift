@@ -1,0 +1,392 @@
+import TouchModel
+
+/// A change in the number of fingers must hold this long before a gesture commits to
+/// it: fingers rarely land or lift in the same frame. libinput's
+/// DEFAULT_GESTURE_SWITCH_TIMEOUT is 100 ms.
+let fingerCountSettleWindow = 0.100 // s
+/// On a clickpad, a touch that lands in this bottom fraction of the pad and stays
+/// put is a resting thumb once other fingers are down. libinput draws its lower thumb
+/// line at about 85 % of the pad's height.
+let thumbZoneFraction = 0.15
+/// A thumb candidate that moves farther than this is a finger after all, mm.
+let thumbMaxMovementMM = 5.0
+/// Velocities are measured over this much recent history (libinput keeps the last
+/// few events for the same reason: one frame's delta is too noisy).
+let velocityWindow = 0.050 // s
+/// Outermost touches closer than this give no usable scale, mm.
+let minimumPairDistanceMM = 2.0
+
+/// Touch reality, in one place: turns raw frames into the `TouchSnapshot` every
+/// recognizer reads. It
+/// - tracks each contact from landing to lift, with its travel;
+/// - excludes a resting thumb on a clickpad's bottom edge from the finger count;
+/// - lets finger-count changes settle before a gesture commits, so fingers landing
+///   5 ms apart make one 3-finger gesture and a finger lifting 8 ms early does not
+///   turn it into a 2-finger one;
+/// - accumulates translation from the average motion of the fingers present in two
+///   consecutive frames (no jump when a finger lands or lifts, and semi-MT pads move
+///   their tracked slots), and scale and rotation from the outermost pair;
+/// - classifies the motion as translation or deformation (`MotionClassifier`).
+struct TouchTracker {
+    struct Tracked {
+        var id: Int32
+        var start: Point
+        var last: Point
+        var startNormalized: Point
+        var travel: Double
+        var isThumbCandidate: Bool
+        var isThumb: Bool
+        static let empty = Tracked(id: -1, start: .zero, last: .zero, startNormalized: .zero, travel: 0,
+                                   isThumbCandidate: false, isThumb: false)
+    }
+
+    /// Values that accumulate over a sequence; gestures see them relative to an anchor.
+    struct Accumulated: Equatable {
+        var translation = Point.zero
+        var scale = 1.0
+        var rotation = 0.0
+    }
+
+    struct Sample {
+        var time: Timestamp
+        var value: Accumulated
+    }
+
+    /// What a frame did to the touch sequence.
+    enum Outcome: Equatable {
+        /// No finger down before or after.
+        case idle
+        /// The first finger of a sequence landed.
+        case began
+        case touching
+        /// The last finger lifted.
+        case lifted
+    }
+
+    let device: DeviceInfo
+    private var contacts = InlineArray<10, Tracked>(repeating: .empty)
+    private var contactCount = 0
+    private var scratch = InlineArray<10, Tracked>(repeating: .empty)
+
+    private(set) var inSequence = false
+    private var counted = 0
+    private var settled = 0
+    private var maxCounted = 0
+    private var countChangedAt = Timestamp(microseconds: 0)
+    private var sequenceStart = Timestamp(microseconds: 0)
+    private var liftedAt = Timestamp(microseconds: 0)
+    private(set) var lastFrameTime = Timestamp(microseconds: 0)
+    private var pendingSince: Timestamp?
+    private var pendingAnchor = Accumulated()
+    private var acc = Accumulated()
+    private var anchor = Accumulated()
+    private var maxTravel = 0.0
+    private var landing = Point.zero
+    private var landingNormalized = Point.zero
+    private var semiMT = false
+    /// Centroid of the counted fingers as of the last frame that had any.
+    private var location = Point.zero
+
+    private var pairA: Int32 = -1
+    private var pairB: Int32 = -1
+    private var pairStartDistance = 0.0
+    private var pairPrevAngle = 0.0
+    private var scaleBase = 1.0
+
+    private var classifier = MotionClassifier()
+
+    private var samples = InlineArray<16, Sample>(repeating: Sample(time: Timestamp(microseconds: 0), value: Accumulated()))
+    private var sampleHead = 0
+    private var sampleCount = 0
+
+    init(device: DeviceInfo) { self.device = device }
+
+    // MARK: Frames
+
+    mutating func update(_ frame: TouchFrame) -> Outcome {
+        let now = frame.time
+        lastFrameTime = now
+        let moved = matchContacts(frame)
+        excludeThumbs()
+        var thumbs = 0
+        for i in 0..<contactCount where contacts[i].isThumb { thumbs += 1 }
+        let newCount = max(0, max(frame.fingerCount, contactCount) - thumbs)
+        semiMT = frame.fingerCount > contactCount
+
+        let outcome: Outcome
+        switch (inSequence, newCount > 0) {
+        case (false, false):
+            outcome = .idle
+        case (false, true):
+            startSequence(at: now, count: newCount)
+            outcome = .began
+        case (true, false):
+            inSequence = false
+            counted = 0
+            liftedAt = now
+            outcome = .lifted
+        case (true, true):
+            if let moved { acc.translation = acc.translation + moved }
+            countChanged(to: newCount, at: now)
+            outcome = .touching
+        }
+        if let c = centroid() { location = c }
+        if inSequence {
+            updatePair()
+            settleIfDue(now)
+            feedClassifier(now)
+            record(now)
+        }
+        return outcome
+    }
+
+    /// Time passes with no frame: a pending count may settle, the classifier's grace
+    /// period may run out.
+    mutating func advance(to now: Timestamp) {
+        guard inSequence, now > lastFrameTime else { return }
+        settleIfDue(now)
+        feedClassifier(now)
+    }
+
+    /// Forgets everything: the next frame with fingers starts a new sequence.
+    mutating func reset() {
+        contactCount = 0
+        inSequence = false
+        counted = 0
+        pendingSince = nil
+    }
+
+    /// The earliest instant after `time` the tracker needs to be woken.
+    func deadline(after time: Timestamp) -> Timestamp? {
+        guard inSequence else { return nil }
+        // Settling ends (a pending count applies, or a new count becomes committable);
+        // the classifier's grace period runs out. The engine drops the stale ones.
+        let settle = (pendingSince ?? countChangedAt).adding(seconds: fingerCountSettleWindow)
+        var d: Timestamp? = settle > time ? settle : nil
+        if let c = classifier.deadline, c > time, d == nil || c < d! { d = c }
+        return d
+    }
+
+    func snapshot(at now: Timestamp) -> TouchSnapshot {
+        var s = TouchSnapshot(time: now)
+        s.fingers = settled
+        s.currentFingers = counted
+        s.maxFingers = maxCounted
+        s.isSettled = inSequence && pendingSince == nil
+            && now >= countChangedAt.adding(seconds: fingerCountSettleWindow)
+        s.countChangedAt = countChangedAt
+        s.sequenceStart = sequenceStart
+        s.liftedAt = liftedAt
+        s.isLifted = !inSequence
+        s.location = location
+        s.translation = acc.translation - anchor.translation
+        s.scale = anchor.scale > 0 ? acc.scale / anchor.scale : 1
+        s.rotation = acc.rotation - anchor.rotation
+        if let old = sampleBefore(now.adding(seconds: -velocityWindow)) {
+            let dt = now.seconds(since: old.time)
+            if dt > 0 {
+                s.velocity = (acc.translation - old.value.translation) / dt
+                s.scaleVelocity = (acc.scale - old.value.scale) / (anchor.scale > 0 ? anchor.scale : 1) / dt
+                s.rotationVelocity = (acc.rotation - old.value.rotation) / dt
+            }
+        }
+        s.motion = classifier.decision
+        s.travel = maxTravel
+        s.landing = landing
+        s.landingNormalized = landingNormalized
+        s.isSemiMT = semiMT
+        return s
+    }
+
+    // MARK: Contacts
+
+    /// Matches the frame's contacts to the tracked ones by id; returns the average
+    /// motion of the counted fingers present in both frames, if any.
+    private mutating func matchContacts(_ frame: TouchFrame) -> Point? {
+        var sum = Point.zero
+        var n = 0
+        var newCount = 0
+        for c in frame.contacts {
+            var t: Tracked
+            if let i = index(of: c.id) {
+                t = contacts[i]
+                if !t.isThumb {
+                    sum = sum + (c.position - t.last)
+                    n += 1
+                }
+                t.last = c.position
+                t.travel = max(t.travel, (c.position - t.start).length)
+                if t.isThumbCandidate && !t.isThumb && t.travel > thumbMaxMovementMM { t.isThumbCandidate = false }
+            } else {
+                t = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized, travel: 0,
+                            isThumbCandidate: isInThumbZone(c.position), isThumb: false)
+            }
+            if inSequence && !t.isThumb { maxTravel = max(maxTravel, t.travel) }
+            scratch[newCount] = t
+            newCount += 1
+        }
+        contacts = scratch
+        contactCount = newCount
+        return n > 0 ? sum / Double(n) : nil
+    }
+
+    private func index(of id: Int32) -> Int? {
+        for i in 0..<contactCount where contacts[i].id == id { return i }
+        return nil
+    }
+
+    private func isInThumbZone(_ p: Point) -> Bool {
+        switch device.kind {
+        case .touchscreen: return false
+        case .touchpad: return device.isClickpad && p.y >= device.size.height * (1 - thumbZoneFraction)
+        }
+    }
+
+    /// A thumb candidate becomes a thumb (for as long as it stays down) once some
+    /// other finger is on the pad; alone, it counts as a finger.
+    private mutating func excludeThumbs() {
+        var fingers = 0
+        for i in 0..<contactCount where !contacts[i].isThumbCandidate && !contacts[i].isThumb { fingers += 1 }
+        guard fingers > 0 else { return }
+        for i in 0..<contactCount where contacts[i].isThumbCandidate { contacts[i].isThumb = true }
+    }
+
+    private func centroid() -> Point? {
+        var sum = Point.zero
+        var n = 0
+        for i in 0..<contactCount where !contacts[i].isThumb {
+            sum = sum + contacts[i].last
+            n += 1
+        }
+        return n > 0 ? sum / Double(n) : nil
+    }
+
+    // MARK: Finger count
+
+    private mutating func startSequence(at now: Timestamp, count: Int) {
+        inSequence = true
+        counted = count
+        settled = count
+        maxCounted = count
+        countChangedAt = now
+        sequenceStart = now
+        pendingSince = nil
+        acc = Accumulated()
+        anchor = acc
+        maxTravel = 0
+        sampleCount = 0
+        pairA = -1
+        pairB = -1
+        scaleBase = 1
+        landing = .zero
+        landingNormalized = .zero
+        for i in 0..<contactCount where !contacts[i].isThumb {
+            landing = contacts[i].start
+            landingNormalized = contacts[i].startNormalized
+            break
+        }
+        updatePair()
+        restartClassifier()
+    }
+
+    private mutating func countChanged(to newCount: Int, at now: Timestamp) {
+        guard newCount != counted else { return }
+        counted = newCount
+        maxCounted = max(maxCounted, newCount)
+        countChangedAt = now
+        if newCount == settled {
+            pendingSince = nil
+        } else {
+            if pendingSince == nil { pendingAnchor = acc }
+            pendingSince = now
+        }
+    }
+
+    private mutating func settleIfDue(_ now: Timestamp) {
+        guard let p = pendingSince, now >= p.adding(seconds: fingerCountSettleWindow) else { return }
+        settled = counted
+        anchor = pendingAnchor
+        pendingSince = nil
+        restartClassifier()
+    }
+
+    // MARK: Scale and rotation from the outermost pair
+
+    private mutating func updatePair() {
+        guard !semiMT else { return }
+        if let a = trackedFinger(pairA), let b = trackedFinger(pairB) {
+            let d = b - a
+            if pairStartDistance >= minimumPairDistanceMM {
+                acc.scale = scaleBase * d.length / pairStartDistance
+            }
+            let angle = Angle.atan2(d.y, d.x)
+            acc.rotation += Angle.normalized(angle - pairPrevAngle)
+            pairPrevAngle = angle
+            return
+        }
+        // The pair broke (a finger landed or lifted): carry the scale on from a new pair.
+        scaleBase = acc.scale
+        let (a, b) = outermostPair()
+        pairA = a
+        pairB = b
+        if let pa = trackedFinger(a), let pb = trackedFinger(b) {
+            let d = pb - pa
+            pairStartDistance = d.length
+            pairPrevAngle = Angle.atan2(d.y, d.x)
+        }
+    }
+
+    private func trackedFinger(_ id: Int32) -> Point? {
+        guard id >= 0, let i = index(of: id), !contacts[i].isThumb else { return nil }
+        return contacts[i].last
+    }
+
+    private func outermostPair() -> (Int32, Int32) {
+        var best = -1.0
+        var pair: (Int32, Int32) = (-1, -1)
+        for i in 0..<contactCount where !contacts[i].isThumb {
+            for j in (i + 1)..<max(i + 1, contactCount) where !contacts[j].isThumb {
+                let d = (contacts[i].last - contacts[j].last).length
+                if d > best { best = d; pair = (contacts[i].id, contacts[j].id) }
+            }
+        }
+        return pair
+    }
+
+    private mutating func restartClassifier() {
+        let (a, b) = outermostPair()
+        let pa = trackedFinger(a).map { (id: a, position: $0) }
+        let pb = trackedFinger(b).map { (id: b, position: $0) }
+        classifier.restart(pairA: pa, pairB: pb, translationOnly: semiMT)
+    }
+
+    private mutating func feedClassifier(_ now: Timestamp) {
+        let (a, b) = classifier.pairIDs
+        if a >= 0 && (trackedFinger(a) == nil || trackedFinger(b) == nil) && classifier.decision == .undecided {
+            restartClassifier()
+        }
+        let (ra, rb) = classifier.pairIDs
+        classifier.update(time: now, a: trackedFinger(ra), b: trackedFinger(rb),
+                          singleTravelMM: (acc.translation - anchor.translation).length)
+    }
+
+    // MARK: Velocity history
+
+    private mutating func record(_ now: Timestamp) {
+        samples[sampleHead] = Sample(time: now, value: acc)
+        sampleHead = (sampleHead + 1) % 16
+        sampleCount = min(sampleCount + 1, 16)
+    }
+
+    /// The newest sample at or before `time`, else the oldest one kept.
+    private func sampleBefore(_ time: Timestamp) -> Sample? {
+        guard sampleCount > 0 else { return nil }
+        var oldest = samples[(sampleHead - sampleCount + 16) % 16]
+        for k in 1...sampleCount {
+            let s = samples[(sampleHead - k + 16) % 16]
+            if s.time <= time { return s }
+            oldest = s
+        }
+        return oldest
+    }
+}

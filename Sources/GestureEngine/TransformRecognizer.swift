@@ -1,0 +1,36 @@
+import TouchModel
+
+/// The reference library's custom "transform" recognizer: translation, scale and
+/// rotation together, for `fingers` (a range). Begins when any one of them passes
+/// its own threshold (the pan, pinch and rotate defaults); no swipe-vs-pinch
+/// decision, since it takes both.
+public final class TransformRecognizer: GestureRecognizer {
+    public let spec: GestureSpec
+    private let minDistance: Double
+    private let minScale: Double
+    private let minDegrees: Double
+
+    public init(spec: GestureSpec) {
+        self.spec = spec
+        minDistance = spec.thresholds.minDistanceMM ?? defaultPanMinDistanceMM
+        minScale = max(1.0001, spec.thresholds.minScale ?? defaultPinchMinScale)
+        minDegrees = spec.thresholds.minRotationDeg ?? defaultRotateMinDegrees
+    }
+
+    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+        let fingers = fingerRange()
+        if state.isActive { return continueActive(t, input, fingers: fingers) }
+        switch MotionGate.check(t, input, fingers: fingers, needs: nil) {
+        case .wait: return .undecided
+        case let .fail(reason): return .fail(reason)
+        case .open: break
+        }
+        let distance = t.translation.length
+        let amount = t.scale >= 1 ? t.scale : 1 / max(t.scale, 0.0001)
+        let degrees = abs(t.rotation) / Geometry.radiansPerDegree
+        if distance >= minDistance || amount >= minScale || degrees >= minDegrees { return .begin }
+        return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
+    }
+
+    public func reset() {}
+}

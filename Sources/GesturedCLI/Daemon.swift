@@ -1,0 +1,322 @@
+import CLinux
+import GestureActions
+import GestureConfig
+import GestureEngine
+import GestureInput
+import Glibc
+import TouchModel
+
+/// The running daemon: devices → engines → actions on one epoll loop.
+///
+/// Sources on the loop: each device's fd, a timerfd armed at the earliest engine
+/// deadline (and disarmed when none), a signalfd (TERM/INT exit, HUP reloads), inotify
+/// on the config file's directory, the udev monitor (or inotify on /dev/input where
+/// udev does not run), and the command runner's fd. Nothing polls: with no finger
+/// down there is nothing to wake for.
+final class Daemon {
+    struct Options {
+        var configPath: String?
+        var dryRun = false
+        /// `--device PATH|NAME`: only these (a path, or a glob over the name).
+        var deviceFilters: [String] = []
+        var inputDirectory = "/dev/input"
+        /// Observers of what the engines report (watch, --explain), called per event.
+        var onGesture: ((DeviceSession, GestureEvent) -> Void)?
+        /// No commands at all (watch).
+        var runCommands = true
+    }
+
+    let options: Options
+    let logger: Logger
+    let environment: [String: String]
+    private let loop: EventLoop
+    private let timer: DeadlineTimer
+    private let signals: SignalSource
+    private let notifier: SystemdNotifier
+    private let udev = Udev()
+    private var monitor: Udev.Monitor?
+    private var inputWatcher: DirectoryWatcher?
+    private var configWatcher: DirectoryWatcher?
+    private(set) var configSource: ConfigSource
+    private(set) var config: Config
+    private var mapper: ActionMapper
+    private let sink: InvocationSink?
+    private let runner: CommandRunner?
+    private(set) var sessions: [String: DeviceSession] = [:]
+    private var invocations: [Invocation] = []
+    private(set) var exitCode: GesturedCommand.ExitCode = .success
+    /// Reloads that took effect (tests watch it).
+    private(set) var reloadCount = 0
+
+    /// Loads the config and sets up every source; throws a message for the user when
+    /// the daemon cannot start (an unusable config at start is fatal: there is no
+    /// old one to keep running).
+    init(options: Options, logger: Logger, environment: [String: String]) throws {
+        self.options = options
+        self.logger = logger
+        self.environment = environment
+        configSource = resolveConfigPath(explicit: options.configPath, environment: environment)
+        let (loaded, diagnostics) = ConfigLoader.load(configSource)
+        for d in diagnostics { logger.log(d.isError ? .error : .warning, d.description) }
+        guard let loaded else { throw StartError.config(diagnostics.filter(\.isError).count) }
+        config = loaded
+        mapper = ActionMapper(config: loaded)
+        loop = try EventLoop()
+        timer = try DeadlineTimer()
+        signals = try SignalSource()
+        notifier = SystemdNotifier(environment: environment)
+        if !options.runCommands {
+            sink = nil
+            runner = nil
+        } else if options.dryRun {
+            sink = DryRunSink { Output.out($0) }
+            runner = nil
+        } else {
+            let logger = self.logger
+            let r = try CommandRunner(settings: loaded.settings, log: { logger.log($0, $1) })
+            runner = r
+            sink = r
+        }
+        try loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
+        try loop.add(timer.fd) { [unowned self] _ in self.handleTimer() }
+        if let runner { try loop.add(runner.fd) { _ in runner.handleEvents() } }
+        watchConfig()
+        watchHotplug()
+    }
+
+    enum StartError: Error, CustomStringConvertible {
+        case config(Int)
+        var description: String {
+            switch self {
+            case .config(let n): return "the config has \(n) error\(n == 1 ? "" : "s"); not starting (gestured check shows them)"
+            }
+        }
+    }
+
+    // MARK: Running
+
+    /// Opens the devices, says READY=1, and runs until SIGTERM/SIGINT.
+    func run() -> GesturedCommand.ExitCode {
+        for node in udev.inputNodes(inputDir: options.inputDirectory) { open(node, announce: false) }
+        let name = configSource == .builtIn ? ConfigLoader.builtInName : config.file
+        logger.notice("started: config \(name), \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"), \(sessions.count) device\(sessions.count == 1 ? "" : "s")\(options.dryRun ? ", dry run" : "")")
+        if sessions.isEmpty {
+            logger.notice("no touchpad or touchscreen found; waiting for one to be plugged in (gestured list-devices says why devices are not used)")
+            logger.notice("to see gestures recognized without a device: gestured replay Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events --detect")
+        }
+        notifier.send("READY=1\nSTATUS=\(status)")
+        loop.run()
+        shutdown()
+        return exitCode
+    }
+
+    /// Runs one loop iteration (tests drive the daemon with this).
+    func runOnce(timeoutMS: Int32) -> Bool { loop.runOnce(timeoutMS: timeoutMS) }
+
+    var status: String { "\(sessions.count) device\(sessions.count == 1 ? "" : "s"), \(config.specs.count) gestures" }
+
+    private func shutdown() {
+        notifier.send("STOPPING=1")
+        let now = Timestamp(microseconds: clinux_monotonic_ns() / 1000)
+        for s in sessions.values {
+            s.engine.cancelAll(at: now, into: &s.events)
+            dispatch(s)
+        }
+        logger.notice("stopped")
+    }
+
+    // MARK: Devices
+
+    private func wanted(_ path: String, name: String) -> Bool {
+        guard !options.deviceFilters.isEmpty else { return true }
+        return options.deviceFilters.contains { f in
+            f == path || fnmatch(f, name, 0) == 0 || name == f
+        }
+    }
+
+    /// Opens a node if it is a touch device we want. `announce`: log it as hotplugged.
+    func open(_ node: Udev.Node, announce: Bool) {
+        guard sessions[node.path] == nil else { return }
+        let device: EvdevDevice
+        do throws(DeviceError) {
+            device = try EvdevDevice(path: node.path, udevProperties: node.properties)
+        } catch {
+            switch error {
+            case .unsupported: logger.debug(error.description)
+            case .open(_, let e) where e.code == ENOENT || e.code == ENODEV: logger.debug(error.description)
+            case .open: logger.warning(error.description)
+            }
+            return
+        }
+        guard wanted(node.path, name: device.description.name) else {
+            logger.debug("\(node.path) (\(device.description.name)): not selected by --device")
+            return
+        }
+        let session = DeviceSession(device: device, specs: config.specs)
+        do {
+            try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
+        } catch {
+            logger.error("\(node.path): cannot watch: \(error)")
+            return
+        }
+        sessions[node.path] = session
+        let info = device.info
+        logger.notice("\(announce ? "added" : "using") \(node.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
+        notifier.send("STATUS=\(status)")
+    }
+
+    /// Forgets a device; whatever it had in flight is cancelled (and `cancel` runs).
+    func remove(_ path: String, reason: String) {
+        guard let s = sessions.removeValue(forKey: path) else { return }
+        loop.remove(s.device.fd)
+        s.engine.cancelAll(at: Timestamp(microseconds: clinux_monotonic_ns() / 1000), into: &s.events)
+        dispatch(s)
+        logger.notice("removed \(path) (\(s.info.name)): \(reason)")
+        notifier.send("STATUS=\(status)")
+        rearm()
+    }
+
+    private func deviceReadable(_ s: DeviceSession) {
+        let result = s.device.readAvailable(log: { [logger] in logger.warning($0) }) { frame in
+            // Deadlines that passed before this frame fire first, in time order.
+            if let d = s.engine.nextDeadline, d < frame.time { s.engine.advance(to: d, into: &s.events) }
+            s.engine.process(frame, into: &s.events)
+            if !s.events.isEmpty { dispatch(s) }
+        }
+        switch result {
+        case .drained: rearm()
+        case .gone: remove(s.path, reason: "device gone")
+        case .failed(let e): remove(s.path, reason: "read error \(e)")
+        }
+    }
+
+    /// Hands a session's pending events to the observers and the action mapper.
+    private func dispatch(_ s: DeviceSession) {
+        guard !s.events.isEmpty else { return }
+        for e in s.events {
+            options.onGesture?(s, e)
+            guard let sink else { continue }
+            mapper.map(e, device: s.info, into: &invocations)
+            for inv in invocations { sink.submit(inv) }
+            invocations.removeAll(keepingCapacity: true)
+        }
+        s.events.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Time
+
+    private func rearm() {
+        var earliest: Timestamp?
+        for s in sessions.values {
+            if let d = s.engine.nextDeadline, earliest == nil || d < earliest! { earliest = d }
+        }
+        timer.arm(atNanoseconds: earliest.map { $0.microseconds * 1000 })
+    }
+
+    private func handleTimer() {
+        timer.acknowledge()
+        let now = Timestamp(microseconds: clinux_monotonic_ns() / 1000)
+        for s in sessions.values {
+            if let d = s.engine.nextDeadline, d <= now {
+                s.engine.advance(to: now, into: &s.events)
+                dispatch(s)
+            }
+        }
+        rearm()
+    }
+
+    // MARK: Signals and reload
+
+    private func handleSignals() {
+        for sig in signals.drain() {
+            switch sig {
+            case SIGTERM, SIGINT:
+                logger.notice("received \(sig == SIGTERM ? "SIGTERM" : "SIGINT"), exiting")
+                loop.stop()
+            case SIGHUP:
+                reload(reason: "SIGHUP")
+            default:
+                break
+            }
+        }
+    }
+
+    private func watchConfig() {
+        guard case .file(let path) = configSource else { return }
+        let (dir, name) = DirectoryWatcher.split(path)
+        do {
+            let w = try DirectoryWatcher(directory: dir)
+            try loop.add(w.fd) { [unowned self] _ in
+                if w.changedNames().contains(name), access(path, F_OK) == 0 { self.reload(reason: "\(path) changed") }
+            }
+            configWatcher = w
+        } catch {
+            logger.warning("cannot watch \(dir) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
+        }
+    }
+
+    /// Parses the config again; a valid one replaces the old between frames (what was
+    /// in flight is cancelled), an invalid one is reported and the old one stays.
+    func reload(reason: String) {
+        notifier.send("RELOADING=1\nMONOTONIC_USEC=\(clinux_monotonic_ns() / 1000)")
+        defer { notifier.send("READY=1\nSTATUS=\(status)") }
+        let (loaded, diagnostics) = ConfigLoader.load(configSource)
+        for d in diagnostics { logger.log(d.isError ? .error : .warning, d.description) }
+        guard let loaded else {
+            let n = diagnostics.filter(\.isError).count
+            logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
+            return
+        }
+        let now = Timestamp(microseconds: clinux_monotonic_ns() / 1000)
+        var cancelled = 0
+        for s in sessions.values {
+            s.replace(specs: loaded.specs, at: now)
+            cancelled += s.events.filter { $0.phase == .cancelled }.count
+            dispatch(s)
+        }
+        config = loaded
+        mapper = ActionMapper(config: loaded)
+        runner?.update(settings: loaded.settings)
+        reloadCount += 1
+        rearm()
+        logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")
+    }
+
+    // MARK: Hotplug
+
+    private func watchHotplug() {
+        if let m = udev.monitor() {
+            monitor = m
+            do {
+                try loop.add(m.fd) { [unowned self] _ in
+                    for change in m.changes() {
+                        switch change {
+                        case .added(let node): self.open(node, announce: true)
+                        case .removed(let path): self.remove(path, reason: "unplugged")
+                        }
+                    }
+                }
+                return
+            } catch {
+                logger.warning("cannot watch the udev monitor (\(error))")
+            }
+        }
+        // No udev: watch the device directory itself.
+        do {
+            let w = try DirectoryWatcher(directory: options.inputDirectory)
+            try loop.add(w.fd) { [unowned self] _ in
+                for name in w.changedNames() where name.hasPrefix("event") {
+                    let path = self.options.inputDirectory + "/" + name
+                    if access(path, F_OK) == 0 {
+                        self.open(Udev.Node(path: path, properties: [:]), announce: true)
+                    } else {
+                        self.remove(path, reason: "unplugged")
+                    }
+                }
+            }
+            inputWatcher = w
+        } catch {
+            logger.notice("hotplug unavailable: no udev monitor and cannot watch \(options.inputDirectory) (\(error))")
+        }
+    }
+}

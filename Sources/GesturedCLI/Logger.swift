@@ -1,0 +1,45 @@
+import GestureActions
+import Glibc
+
+/// The daemon's log: stderr lines, with `<N>` syslog priorities when stderr is the
+/// journal (`JOURNAL_STREAM` set), so journald files each line at its level.
+public final class Logger {
+    public typealias Level = LogPriority
+
+    public var threshold: Level
+    let journal: Bool
+    let fd: Int32
+
+    public init(threshold: Level = .info, environment: [String: String] = Logger.environment(), fd: Int32 = 2) {
+        self.threshold = threshold
+        self.journal = environment["JOURNAL_STREAM"] != nil
+        self.fd = fd
+    }
+
+    public func log(_ level: Level, _ message: String) {
+        guard level <= threshold else { return }
+        if journal {
+            Output.write(fd, "<\(level.rawValue)>\(message)\n")
+        } else {
+            Output.write(fd, level <= .warning ? "gestured: \(level == .error ? "error" : "warning"): \(message)\n" : "gestured: \(message)\n")
+        }
+    }
+
+    public func error(_ m: String) { log(.error, m) }
+    public func warning(_ m: String) { log(.warning, m) }
+    public func notice(_ m: String) { log(.notice, m) }
+    public func info(_ m: String) { log(.info, m) }
+    public func debug(_ m: String) { log(.debug, m) }
+
+    /// The process environment as a dictionary.
+    public static func environment() -> [String: String] {
+        var env: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            p += 1
+        }
+        return env
+    }
+}

@@ -1,0 +1,87 @@
+import GestureConfig
+
+/// `gestured run`: the daemon.
+enum RunCommand {
+    static let help = """
+    usage: gestured run [--config PATH] [--dry-run] [--device PATH|NAME]... [--explain] [-v|-q]
+
+    Runs the daemon in the foreground: reads every touchpad and touchscreen,
+    recognizes the configured gestures and runs their commands. Reloads the config
+    when the file changes or on SIGHUP (an invalid new config is reported and the
+    old one keeps running); picks up devices plugged in later; exits on SIGTERM or
+    Ctrl-C. Logs to standard error (journald priorities when run by systemd).
+
+      --config PATH     the config file (default: $XDG_CONFIG_HOME/gestured/config.yaml,
+                        ~/.config/gestured/config.yaml, /etc/gestured/config.yaml,
+                        then the built-in default)
+      --dry-run         print each command and its environment instead of running it
+      --device DEV      only this device: a /dev/input/eventN path or a name glob
+                        (repeatable)
+      --explain         log every recognized gesture and why the others failed
+      -v, --verbose     debug logging
+      -q, --quiet       warnings and errors only
+    """
+
+    static let spec = Arguments.Spec(flags: ["dry-run", "explain", "verbose", "quiet"],
+                                     options: ["config", "device", "input-dir"], repeatable: ["device"],
+                                     short: ["v": "verbose", "q": "quiet"])
+
+    static func run(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
+        let a = try Arguments(args, spec: spec)
+        guard a.positionals.isEmpty else { throw UsageError("unexpected argument '\(a.positionals[0])'") }
+        let environment = Logger.environment()
+        let logger = Logger(threshold: a.flag("verbose") ? .debug : a.flag("quiet") ? .warning : .info, environment: environment)
+        var options = Daemon.Options()
+        options.configPath = a.option("config")
+        options.dryRun = a.flag("dry-run")
+        options.deviceFilters = a.all("device")
+        options.inputDirectory = a.option("input-dir") ?? "/dev/input"
+        if a.flag("explain") {
+            options.onGesture = { session, event in logger.notice(GestureText.line(event, device: session.info.name)) }
+        }
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(options: options, logger: logger, environment: environment)
+        } catch let error as Daemon.StartError {
+            logger.error(error.description)
+            return .invalidConfig
+        } catch {
+            logger.error("cannot start: \(error)")
+            return .failure
+        }
+        return daemon.run()
+    }
+}
+
+/// `gestured check`: validate a config and exit non-zero on errors.
+enum CheckCommand {
+    static let help = """
+    usage: gestured check [--config PATH | PATH]
+
+    Validates a config file: prints every error and warning as
+    file:line:column: severity: message, then a summary. Exits 0 when the file is
+    usable (warnings allowed), 3 when it has errors.
+    """
+
+    static func run(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
+        let a = try Arguments(args, spec: .init(flags: [], options: ["config"]))
+        guard a.positionals.count <= 1 else { throw UsageError("takes one config PATH") }
+        if a.positionals.count == 1 && a.option("config") != nil { throw UsageError("give the PATH or --config, not both") }
+        let source = resolveConfigPath(explicit: a.positionals.first ?? a.option("config"), environment: Logger.environment())
+        let (config, diagnostics) = ConfigLoader.load(source)
+        for d in diagnostics { Output.out(d.description) }
+        let name: String
+        switch source {
+        case .file(let path): name = path
+        case .builtIn: name = ConfigLoader.builtInName
+        }
+        let errors = diagnostics.filter(\.isError).count
+        let warnings = diagnostics.count - errors
+        guard let config else {
+            Output.out("\(name): \(errors) error\(errors == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
+            return .invalidConfig
+        }
+        Output.out("\(name): ok, \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
+        return .success
+    }
+}

@@ -1,0 +1,159 @@
+import GestureActions
+import GestureConfig
+import GestureEngine
+import Testing
+import TouchModel
+
+private let touchpad = DeviceInfo(name: "SynPS/2 Synaptics TouchPad", kind: .touchpad, size: Size(width: 100, height: 60))
+
+private func event(_ index: Int, _ kind: GestureKind, _ phase: GesturePhase, name: String = "g",
+                   dy: Double = 0, dx: Double = 0, scale: Double = 1, rotationDeg: Double = 0,
+                   direction: Direction? = nil) -> GestureEvent {
+    GestureEvent(name: name, index: index, kind: kind, phase: phase, time: Timestamp(microseconds: 1),
+                 fingers: 3, direction: direction, location: Point(x: 50, y: 30),
+                 translation: Point(x: dx, y: dy), velocity: Point(x: 3, y: 4), scale: scale,
+                 rotation: rotationDeg * .pi / 180, duration: 0.25)
+}
+
+private func config(_ yaml: String) throws -> Config {
+    let (c, d) = ConfigLoader.parse(yaml, file: "t.yaml")
+    #expect(d.filter(\.isError).isEmpty, "\(d)")
+    return try #require(c)
+}
+
+@Suite struct ActionMapperTests {
+    @Test func discreteGestureRunsItsCommandWithTheGestureInTheEnvironment() throws {
+        let c = try config("""
+            gestures:
+              - name: next
+                gesture: swipe
+                fingers: 3
+                command: swaymsg workspace next
+            """)
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        mapper.map(event(0, .swipe, .recognized, name: "next", dy: -2.5, dx: -31.256, direction: .left), device: touchpad, into: &out)
+        #expect(out.count == 1)
+        let inv = try #require(out.first)
+        #expect(inv.command == "swaymsg workspace next")
+        #expect(inv.gesture == "next")
+        #expect(inv.trigger == "command")
+        #expect(inv.environment.map { "\($0.name)=\($0.value)" } == [
+            "GESTURE_NAME=next", "GESTURE_KIND=swipe", "GESTURE_PHASE=recognized", "GESTURE_FINGERS=3",
+            "GESTURE_DIRECTION=left", "GESTURE_X_MM=50.00", "GESTURE_Y_MM=30.00",
+            "GESTURE_DX_MM=-31.26", "GESTURE_DY_MM=-2.50", "GESTURE_VELOCITY=5.0", "GESTURE_VX=3.0", "GESTURE_VY=4.0",
+            "GESTURE_SCALE=1.000", "GESTURE_ROTATION_DEG=0.0", "GESTURE_DURATION_S=0.250",
+            "GESTURE_DEVICE=SynPS/2 Synaptics TouchPad", "GESTURE_DEVICE_KIND=touchpad",
+        ])
+    }
+
+    @Test(arguments: [GesturePhase.began, .changed, .ended, .cancelled])
+    func continuousPhasesRunTheirCommands(_ phase: GesturePhase) throws {
+        let c = try config("""
+            gestures:
+              - name: drag
+                gesture: pan
+                fingers: 3
+                begin: echo begin
+                update: echo update
+                end: echo end
+                cancel: echo cancel
+            """)
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        mapper.map(event(0, .pan, phase), device: nil, into: &out)
+        let word = ["began": "begin", "changed": "update", "ended": "end", "cancelled": "cancel"][phase.rawValue]!
+        #expect(out.map(\.command) == ["echo \(word)"])
+        #expect(out.map(\.trigger) == [word])
+        #expect(out.first?.value(of: "GESTURE_STEP") == nil)
+    }
+
+    @Test func commandOnAContinuousGestureRunsWhenItBegins() throws {
+        let c = try config("gestures:\n  - {name: overview, gesture: hold, fingers: 4, command: open-overview}\n")
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        for phase in [GesturePhase.began, .changed, .ended] { mapper.map(event(0, .hold, phase), device: nil, into: &out) }
+        #expect(out.map(\.command) == ["open-overview"])
+    }
+
+    /// A 3-finger vertical pan in 10 mm steps: up 25 mm, back down to 22 mm below the start.
+    @Test func steppedPanFiresOncePerStepAndReverses() throws {
+        let c = try config("""
+            gestures:
+              - name: volume
+                gesture: pan
+                fingers: 3
+                axis: vertical
+                every: 10mm
+                update: wpctl set-volume @DEFAULT_AUDIO_SINK@ "5%$GESTURE_STEP_SIGN"
+            """)
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        mapper.map(event(0, .pan, .began), device: touchpad, into: &out)
+        var fired: [[String]] = []
+        // +y is down: moving up is negative dy.
+        for dy in [-5.0, -9.9, -12, -25, -15, -11, -9, 2, -0.5, 22] {
+            out.removeAll()
+            mapper.map(event(0, .pan, .changed, dy: dy), device: touchpad, into: &out)
+            fired.append(out.map { "\($0.value(of: "GESTURE_STEP")!)\($0.value(of: "GESTURE_STEP_SIGN")!)" })
+        }
+        #expect(fired == [[], [], ["1+"], ["1+"], [], [], ["-1-"], ["-1-"], [], ["-1-", "-1-"]])
+        #expect(out.map { $0.value(of: "GESTURE_STEPS") } == ["-1", "-2"])
+        #expect(out.allSatisfy { $0.command == #"wpctl set-volume @DEFAULT_AUDIO_SINK@ "5%$GESTURE_STEP_SIGN""# })
+    }
+
+    @Test func stepsRestartWithEachGesture() throws {
+        let c = try config("gestures:\n  - {name: h, gesture: pan, axis: horizontal, every: 10mm, update: step}\n")
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        mapper.map(event(0, .pan, .began), device: nil, into: &out)
+        mapper.map(event(0, .pan, .changed, dx: 15), device: nil, into: &out)
+        mapper.map(event(0, .pan, .cancelled, dx: 15), device: nil, into: &out)
+        mapper.map(event(0, .pan, .began), device: nil, into: &out)
+        mapper.map(event(0, .pan, .changed, dx: 8), device: nil, into: &out)
+        #expect(out.count == 1)
+    }
+
+    @Test func pinchStepsAreRatios() throws {
+        let c = try config("gestures:\n  - {name: zoom, gesture: pinch, every: 1.25x, update: zoom}\n")
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        mapper.map(event(0, .pinch, .began), device: nil, into: &out)
+        var steps: [[String]] = []
+        for scale in [1.2, 1.26, 1.6, 1.2, 0.7] {
+            out.removeAll()
+            mapper.map(event(0, .pinch, .changed, scale: scale), device: nil, into: &out)
+            steps.append(out.compactMap { $0.value(of: "GESTURE_STEP") })
+        }
+        // 1.25 and 1.5625 are the first two steps out; 1.25, 1, 0.8 the three back.
+        #expect(steps == [[], ["1"], ["1"], ["-1"], ["-1", "-1"]])
+    }
+
+    @Test func rotationStepsAreDegreesClockwisePositive() throws {
+        let c = try config("gestures:\n  - {name: turn, gesture: rotate, every: 15deg, update: turn}\n")
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        mapper.map(event(0, .rotate, .began), device: nil, into: &out)
+        mapper.map(event(0, .rotate, .changed, rotationDeg: 46), device: nil, into: &out)
+        mapper.map(event(0, .rotate, .changed, rotationDeg: -16), device: nil, into: &out)
+        #expect(out.compactMap { $0.value(of: "GESTURE_STEP") } == ["1", "1", "1", "-1", "-1", "-1", "-1"])
+    }
+
+    @Test func eventsForUnknownIndicesOrUnboundPhasesRunNothing() throws {
+        let c = try config("gestures:\n  - {name: t, gesture: tap, command: x}\n")
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        mapper.map(event(7, .tap, .recognized), device: nil, into: &out)
+        mapper.map(event(-1, .tap, .recognized), device: nil, into: &out)
+        mapper.map(event(0, .tap, .began), device: nil, into: &out)
+        #expect(out.isEmpty)
+    }
+
+    @Test func dryRunPrintsCommandAndEnvironment() {
+        var printed: [String] = []
+        let sink = DryRunSink { printed.append($0) }
+        sink.submit(Invocation(gesture: "next", trigger: "command", command: "swaymsg workspace next",
+                               environment: [(name: "GESTURE_NAME", value: "next"), (name: "GESTURE_FINGERS", value: "3")]))
+        #expect(printed == ["[next] command: swaymsg workspace next\n    GESTURE_NAME=next\n    GESTURE_FINGERS=3"])
+    }
+}

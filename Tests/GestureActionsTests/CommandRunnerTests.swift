@@ -1,0 +1,193 @@
+import GestureActions
+import GestureConfig
+import Glibc
+import Testing
+
+/// Real processes through /bin/sh. Serialized: the zombie check counts this
+/// process's children.
+@Suite(.serialized) struct CommandRunnerTests {
+    @Test func exitStatusesAreLoggedWithTheGestureName() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log)
+        runner.submit(invocation("ok", "true"))
+        runner.submit(invocation("fails", "exit 3"))
+        runner.submit(invocation("killed", "kill -TERM $$"))
+        #expect(runner.runningCount == 3)
+        #expect(pumpUntilIdle(runner))
+        #expect(log.texts(at: .warning).sorted() == [
+            "[fails] 'command' command exited with status 3",
+            "[killed] 'command' command was killed by signal 15 (SIGTERM)",
+        ])
+        #expect(log.texts(at: .debug).count == 1)
+        #expect(log.texts(at: .debug).first?.hasPrefix("[ok] 'command' command exited successfully after ") == true)
+        #expect(childrenOfThisProcess() == [])
+    }
+
+    @Test func gestureValuesArriveInTheEnvironmentNeverInTheCommand() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log, environment: ["PATH=/usr/bin:/bin", "KEEP=daemon", "GESTURE_NAME=stale"])
+        let hostile = "x'; touch /tmp/gestured-pwned; echo '$(id)`id`"
+        runner.submit(invocation("env", #"printf '%s|%s|%s\n' "$GESTURE_NAME" "$KEEP" "$GESTURE_DX_MM""#,
+                                 env: [("GESTURE_NAME", hostile), ("GESTURE_DX_MM", "-12.50")]))
+        #expect(pumpUntilIdle(runner))
+        #expect(log.texts(at: .info) == ["[env] \(hostile)|daemon|-12.50"])
+        #expect(access("/tmp/gestured-pwned", F_OK) != 0)
+    }
+
+    @Test func childStartsCleanInItsOwnProcessGroup() throws {
+        // The daemon blocks signals for its signalfd and ignores SIGPIPE; children must not inherit either.
+        var block = sigset_t(), old = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGUSR1)
+        pthread_sigmask(SIG_BLOCK, &block, &old)
+        let oldPipe = signal(SIGPIPE, SIG_IGN)
+        defer {
+            pthread_sigmask(SIG_SETMASK, &old, nil)
+            signal(SIGPIPE, oldPipe)
+        }
+        let log = LogLines()
+        let runner = try makeRunner(log)
+        runner.submit(invocation("clean", """
+            grep -E '^SigBlk' /proc/$$/status | tr -s '\\t' ' '
+            ign=$(sed -n 's/^SigIgn:\\t//p' /proc/$$/status)
+            echo "ignored standard signals: $(( 0x$ign & 0x7fffffff ))"
+            [ "$(cut -d' ' -f5 /proc/$$/stat)" = "$$" ] && echo own-group
+            readlink /proc/$$/fd/0
+            ls /proc/self/fd | wc -l
+            """))
+        #expect(pumpUntilIdle(runner))
+        #expect(log.texts(at: .info) == [
+            "[clean] SigBlk: 0000000000000000",
+            // glibc's internal real-time signals (32, 33) are beyond posix_spawn's reach.
+            "[clean] ignored standard signals: 0",
+            "[clean] own-group",
+            "[clean] /dev/null",
+            // ls's own stdin, stdout, stderr and the directory it lists: nothing leaked.
+            // (Not the shell's /proc/$$/fd: it races with the pipe the shell builds for `| wc`.)
+            "[clean] 4",
+        ])
+    }
+
+    @Test func commandsOfOneGestureRunInOrder() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log)
+        // Earlier commands sleep longer: run concurrently, they would print in reverse.
+        for i in 1...5 {
+            runner.submit(invocation("steps", "sleep 0.0\(6 - i); echo \(i)"))
+            #expect(runner.runningCount == 1)
+        }
+        runner.submit(invocation("other", "echo other"))
+        #expect(runner.runningCount == 2)
+        #expect(pumpUntilIdle(runner))
+        #expect(log.texts(at: .info).filter { $0.hasPrefix("[steps]") } == (1...5).map { "[steps] \($0)" })
+        #expect(childrenOfThisProcess() == [])
+    }
+
+    @Test func timeoutKillsTheWholeProcessGroup() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log, timeout: 0.3)
+        // The shell starts a grandchild, prints its pid, and waits for it.
+        runner.submit(invocation("hang", "sleep 60 & echo $!; wait"))
+        let pid = try #require(runner.runningPIDs.first)
+        #expect(pump(runner) { log.texts(at: .info).count == 1 })
+        let grandchild = try #require(Int32(log.texts(at: .info)[0].dropFirst("[hang] ".count)))
+        #expect(procStat(grandchild)?.pgrp == pid)
+        let started = monotonicMS()
+        #expect(pumpUntilIdle(runner, timeoutMS: 5000))
+        #expect(monotonicMS() - started < 3000)
+        #expect(log.texts(at: .warning) == ["[hang] 'command' command still running after 300ms; killed its process group"])
+        #expect(isDead(pid))
+        #expect(isDead(grandchild))
+        #expect(childrenOfThisProcess() == [])
+    }
+
+    @Test func concurrencyCapDropsExcessWithAWarning() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log, maxChildren: 2)
+        runner.submit(invocation("a", "sleep 0.2"))
+        runner.submit(invocation("b", "sleep 0.2"))
+        runner.submit(invocation("c", "echo never"))
+        #expect(runner.runningCount == 2)
+        #expect(log.texts(at: .warning) == ["[c] 2 commands already running (max-children); dropped its 'command' command"])
+        #expect(pumpUntilIdle(runner))
+        #expect(!log.texts.contains("[c] never"))
+        #expect(childrenOfThisProcess() == [])
+    }
+
+    @Test func queueOfOneGestureIsBounded() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log, queueLength: 2)
+        for i in 1...4 { runner.submit(invocation("q", "echo \(i)")) }
+        #expect(log.texts(at: .warning) == ["[q] 2 commands already waiting (queue-length); dropped its 'command' command"])
+        #expect(pumpUntilIdle(runner))
+        #expect(log.texts(at: .info) == ["[q] 1", "[q] 2", "[q] 3"])
+    }
+
+    @Test func outputIsCapturedLineByLine() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log)
+        let long = String(repeating: "y", count: 3000)
+        runner.submit(invocation("out", #"printf 'one\ntwo\r\n'; echo oops >&2; printf '\033[31mred\n'; echo \#(long); printf 'no newline'"#))
+        #expect(pumpUntilIdle(runner))
+        #expect(log.texts(at: .info) == [
+            "[out] one", "[out] two", "[out] ?[31mred",
+            "[out] " + String(repeating: "y", count: 1024) + " […]", "[out] no newline",
+        ])
+        #expect(log.texts(at: .notice) == ["[out] oops"])
+    }
+
+    @Test func outputFloodIsRateLimited() throws {
+        let log = LogLines()
+        // A frozen clock: every line falls in the same one-second window.
+        let runner = try makeRunner(log, clock: { 42 })
+        runner.submit(invocation("flood", "yes flood | head -n 100000"))
+        #expect(pumpUntilIdle(runner))
+        #expect(log.texts(at: .info).count == 50)
+        #expect(log.texts(at: .warning) == ["[flood] 99950 lines of output suppressed (more than 50 a second)"])
+    }
+
+    @Test func missingCommandIsReportedFromTheShell() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log)
+        runner.submit(invocation("typo", "no-such-command-gestured"))
+        #expect(pumpUntilIdle(runner))
+        #expect(log.texts(at: .warning) == ["[typo] 'command' command exited with status 127 (command not found)"])
+        #expect(log.texts(at: .notice).count == 1)
+        #expect(log.texts(at: .notice).first?.contains("not found") == true)
+    }
+
+    @Test func missingShellIsAnErrorNotACrash() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log, shell: "/nonexistent/sh")
+        runner.submit(invocation("x", "true"))
+        runner.submit(invocation("x", "true"))
+        #expect(runner.isIdle)
+        #expect(log.texts(at: .error) == Array(repeating: "[x] cannot run its 'command' command: posix_spawn /nonexistent/sh: No such file or directory", count: 2))
+        #expect(childrenOfThisProcess() == [])
+    }
+
+    @Test func terminateAllKillsAndReapsEverything() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log)
+        runner.submit(invocation("a", "sleep 60"))
+        runner.submit(invocation("b", "sleep 60 & wait"))
+        runner.submit(invocation("b", "echo queued"))
+        let pids = runner.runningPIDs
+        #expect(pids.count == 2)
+        runner.terminateAll()
+        #expect(runner.isIdle)
+        #expect(pids.allSatisfy(isDead))
+        #expect(childrenOfThisProcess() == [])
+        #expect(!log.texts.contains("[b] queued"))
+    }
+
+    @Test func backgroundedGrandchildDoesNotHoldUpTheQueue() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log)
+        runner.submit(invocation("bg", "sleep 0.5 & echo started"))
+        runner.submit(invocation("bg", "echo next"))
+        #expect(pump(runner) { log.texts(at: .info).contains("[bg] next") })
+        #expect(log.texts(at: .info) == ["[bg] started", "[bg] next"])
+        #expect(pumpUntilIdle(runner))
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for GestureActions live in this folder.

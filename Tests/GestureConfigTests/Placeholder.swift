@@ -1,1 +1,0 @@
-// Tests for GestureConfig live in this folder.

@@ -1,1 +1,0 @@
-// Tests for GestureInput live in this folder.
