@@ -53,8 +53,7 @@ setup() {
   mkdir -p "$out" "$log"
   chmod 1777 "$out"
   /lib/systemd/systemd-udevd --daemon >"$log/udevd" 2>&1 || fail "systemd-udevd did not start"
-  udevadm trigger --action=add >/dev/null 2>&1
-  udevadm settle --timeout=20 || say "udevadm settle timed out"
+  # No `udevadm trigger`: every device a scenario uses is created after udevd starts.
   id "$user" >/dev/null 2>&1 || useradd --create-home --groups input --shell /bin/bash "$user" \
     || fail "useradd $user"
   mkdir -p "$(dirname "$config")"
@@ -88,11 +87,11 @@ start_daemon() {
     XDG_CONFIG_HOME="$home/.config" NOTIFY_SOCKET="$socket" \
     "$gestured" run "$@" >"$log/daemon" 2>&1 &
   daemon_pid=$!
-  if wait_for_text "$log/notify" READY=1 20; then
+  if wait_for_match "$log/notify" '(^|[^A-Z_])READY=1($|[^0-9])' 30; then
     say "daemon ready (pid $daemon_pid)"
   else
     kill -0 "$daemon_pid" 2>/dev/null || fail "gestured run exited early"
-    fail "gestured run sent no READY=1 to NOTIFY_SOCKET within 20 s"
+    fail "gestured run sent no READY=1 to NOTIFY_SOCKET within 30 s"
   fi
 }
 
@@ -125,11 +124,12 @@ wait_for() {
   return 1
 }
 
-# wait_for_text FILE TEXT SECONDS: until a line of FILE is TEXT.
-wait_for_text() {
-  local file=$1 text=$2 tenths=$(( $3 * 10 ))
+# wait_for_match FILE REGEX SECONDS: until FILE matches the extended REGEX.
+# (The notify file holds datagrams back to back, with no newline between them.)
+wait_for_match() {
+  local file=$1 regex=$2 tenths=$(( $3 * 10 ))
   while [ "$tenths" -gt 0 ]; do
-    grep -qx "$text" "$file" 2>/dev/null && return 0
+    grep -Eq "$regex" "$file" 2>/dev/null && return 0
     sleep 0.1
     tenths=$((tenths - 1))
   done
