@@ -22,16 +22,18 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
         .target(name: "CLinux"),
+        // The one libyaml reader: a node tree with line/column marks, bounded and alias-safe.
+        .target(name: "YAMLTree", dependencies: ["CYaml"]),
 
         // Value types that cross every boundary: TouchFrame, Contact, DeviceInfo.
         .target(name: "TouchModel", linkerSettings: [.linkedLibrary("m")]),
         // Devices, hotplug, evdev decoding, recordings: evdev → TouchFrame.
         .target(name: "GestureInput",
-                dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "CYaml", "CLinux"]),
+                dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "YAMLTree", "CLinux"]),
         // Recognizers and arbitration: TouchFrame → GestureEvent. Pure Swift.
         .target(name: "GestureEngine", dependencies: ["TouchModel"], linkerSettings: [.linkedLibrary("m")]),
         // The YAML config file → GestureSpecs and action bindings.
-        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "CYaml"]),
+        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree"]),
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
         // The daemon's event loop and the command line.
@@ -43,14 +45,18 @@ let package = Package(
         // Test support only, never linked into the shipped binary: answers libevdev's
         // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it.
         .target(name: "CFakeEvdevDevice", path: "Tests/Support/CFakeEvdevDevice"),
+        // Shared test helpers: recordings on disk, scripted event streams, the fake device.
+        .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev"],
+                path: "Tests/Support/GestureTestSupport"),
 
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "GestureInputTests",
-                    dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev"]),
+                    dependencies: ["GestureInput", "TouchModel", "GestureTestSupport", "CFakeEvdevDevice", "CEvdev"]),
         .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "GesturedCLITests",
-                    dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel"]),
+                    dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux"]),
     ]
 )

@@ -19,6 +19,9 @@ public struct ActionMapper {
 
     private struct AnchorKey: Hashable { var index: Int; var device: String }
 
+    /// More steps than this from one event are skipped, not run.
+    public static let maxStepsPerEvent = 32
+
     public init(bindings: [Binding]) { self.bindings = bindings }
     public init(config: Config) { self.init(bindings: config.bindings) }
 
@@ -41,13 +44,21 @@ public struct ActionMapper {
             var anchor = anchors[key] ?? 0
             let value = Self.measure(step, event)
             let size = Self.size(step)
-            while value - anchor >= size {
+            guard value.isFinite else { return }  // a malformed event must not loop forever
+            var steps = 0
+            while value - anchor >= size, steps < Self.maxStepsPerEvent {
                 anchor += size
+                steps += 1
                 emit(binding, .changed, event, device, step: (1, anchor / size), into: &out)
             }
-            while anchor - value >= size {
+            while anchor - value >= size, steps < Self.maxStepsPerEvent {
                 anchor -= size
+                steps += 1
                 emit(binding, .changed, event, device, step: (-1, anchor / size), into: &out)
+            }
+            if steps == Self.maxStepsPerEvent {
+                // A jump no finger makes (a glitching device): skip the rest rather than flood the runner.
+                anchor = (value / size).rounded(.towardZero) * size
             }
             anchors[key] = anchor
         case .ended, .cancelled:

@@ -1,3 +1,4 @@
+import YAMLTree
 import GestureEngine
 import TouchModel
 
@@ -15,6 +16,7 @@ struct ConfigParser {
         var marks: [GestureKey: SourceMark] = [:]
         var stepQuantity: (Quantity, Double)?
         var within: Double?
+        var references: [GestureKey: [(String, SourceMark)]] = [:]
         var valid = true
     }
 
@@ -25,10 +27,10 @@ struct ConfigParser {
             if case .scalar(let s) = root.value, s.isEmpty {
                 log.warning(root.mark, "the file is empty; no gestures are configured")
             } else if let pairs = mapping(root, TopKey.self, what: "the top level") {
-                for (key, keyMark, value) in pairs {
+                for (key, _, value) in pairs {
                     switch key {
                     case .settings: parseSettings(value)
-                    case .gestures: parseGestures(value, at: keyMark)
+                    case .gestures: parseGestures(value)
                     }
                 }
             }
@@ -37,6 +39,10 @@ struct ConfigParser {
         }
         crossCheck()
         guard !log.hasErrors else { return nil }
+        // After the whole file: `settings:` may come after `gestures:`.
+        for i in drafts.indices where drafts[i].spec.after != nil {
+            drafts[i].spec.sequenceWindow = drafts[i].within ?? settings.sequenceWindow
+        }
         return Config(file: log.file, settings: settings, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))
     }
 
@@ -64,7 +70,8 @@ struct ConfigParser {
             }
             seen[text] = k.mark
             guard let key = K(rawValue: text) else {
-                log.error(k.mark, "unknown key '\(text)' in \(what)\(DidYouMean.hint(for: text, among: names)); expected one of: \(names.joined(separator: ", "))")
+                let hint = DidYouMean.hint(for: text, among: names)
+                log.error(k.mark, "unknown key '\(text)' in \(what)" + (hint.isEmpty ? "; expected one of: \(names.joined(separator: ", "))" : hint))
                 continue
             }
             out.append((key, k.mark, v))
@@ -75,6 +82,7 @@ struct ConfigParser {
     // MARK: settings
 
     private mutating func parseSettings(_ node: YAMLNode) {
+        if case .scalar(let s) = node.value, s.isEmpty { return }  // `settings:` with nothing under it
         guard let pairs = mapping(node, SettingsKey.self, what: "settings") else { return }
         for (key, _, value) in pairs {
             switch key {
@@ -92,7 +100,7 @@ struct ConfigParser {
 
     // MARK: gestures
 
-    private mutating func parseGestures(_ node: YAMLNode, at keyMark: SourceMark) {
+    private mutating func parseGestures(_ node: YAMLNode) {
         if case .scalar(let s) = node.value, s.isEmpty { return }  // `gestures:` with nothing under it
         guard case .sequence(let items) = node.value else {
             log.error(node.mark, "'gestures' must be a list of gestures (each starting with '- name:'), found \(node.shape)")
@@ -102,6 +110,7 @@ struct ConfigParser {
     }
 
     private mutating func parseGesture(_ node: YAMLNode) {
+        let errorsBefore = log.errorCount
         guard let pairs = mapping(node, GestureKey.self, what: "a gesture") else { return }
         var d = Draft(spec: GestureSpec(name: "", kind: .tap, fingers: 1...1),
                       binding: Binding(name: "", kind: .tap, line: node.mark.line), mark: node.mark)
@@ -110,7 +119,7 @@ struct ConfigParser {
         if let (_, _, v) = pairs.first(where: { $0.0 == .gesture }) {
             kind = oneOf(v, GestureKind.self, "gesture kind")
         } else {
-            log.error(node.mark, "this gesture has no 'gesture:' key; expected one of: \(Schema.kindList(GestureKind.allCases))")
+            log.error(node.mark, "this gesture has no 'gesture:' key (the recognizer: \(Schema.kindList(GestureKind.allCases)))")
         }
         if let kind { applyDefaults(kind, &d) } else { d.valid = false }
         for (key, keyMark, value) in pairs {
@@ -126,6 +135,7 @@ struct ConfigParser {
             d.valid = false
         }
         if let kind { checkGesture(kind, &d) }
+        if log.errorCount > errorsBefore { d.valid = false }
         drafts.append(d)
     }
 
@@ -172,7 +182,7 @@ struct ConfigParser {
                 else if let kind = DeviceKind(rawValue: s) { d.spec.devices.kind = kind }
                 else {
                     let options = DeviceKind.allCases.map(\.rawValue) + ["any"]
-                    log.error(v.mark, "unknown device kind '\(s)'\(DidYouMean.hint(for: s, among: options)); expected one of: \(options.joined(separator: ", "))")
+                    log.error(v.mark, "unknown device kind '\(s)', expected one of: \(options.joined(separator: ", "))\(DidYouMean.hint(for: s, among: options))")
                 }
             }
         case .deviceName:
@@ -193,9 +203,15 @@ struct ConfigParser {
                 else { d.spec.thresholds.minScale = s }
             }
         case .minRotation: d.spec.thresholds.minRotationDeg = positive(v, .angle, k, max: 180)
-        case .simultaneousWith: d.spec.simultaneousWith = names(v, k) ?? []
-        case .requiresFailureOf: d.spec.requiresFailureOf = names(v, k) ?? []
-        case .after: d.spec.after = name(v, k)
+        case .simultaneousWith, .requiresFailureOf, .after:
+            let refs = key == .after ? name(v, k).map { [($0, v.mark)] } ?? [] : names(v, k)
+            d.references[key] = refs
+            let list = refs.map(\.0)
+            switch key {
+            case .simultaneousWith: d.spec.simultaneousWith = list
+            case .requiresFailureOf: d.spec.requiresFailureOf = list
+            default: d.spec.after = list.first
+            }
         case .within: d.within = positive(v, .duration, k)
         case .enabled: if let b = bool(v, k) { d.spec.enabled = b }
         case .command: command(v, d.spec.kind.isDiscrete ? .recognized : .began, &d)
@@ -227,7 +243,7 @@ struct ConfigParser {
             switch (q, kind) {
             case (.distance, .pan), (.distance, .edgePan):
                 if let axis = stepAxis(d.spec) { d.binding.step = .distance(mm: size, axis: axis) }
-                else {
+                else if d.marks[.axis] == nil, d.marks[.direction] == nil, d.marks[.edge] == nil {
                     log.error(at, kind == .pan
                         ? "a distance step needs an axis to measure along; add 'axis: vertical' or 'axis: horizontal', or a direction on one axis"
                         : "a distance step on an edge pan needs its 'edge:' on one axis (left/right or top/bottom)")
@@ -244,21 +260,24 @@ struct ConfigParser {
                 case .pinch: fits = "a scale like 1.25x"
                 default: fits = "an angle like 15deg or a scale like 1.25x"
                 }
-                log.error(at, "a \(q.rawValue) step does not fit a \(kind.rawValue) gesture; expected \(fits)")
+                log.error(at, "\(q.withArticle) step does not fit a \(kind.rawValue) gesture; expected \(fits)")
             }
         }
         if d.within != nil, d.spec.after == nil {
             log.error(d.marks[.within] ?? line, "'within:' needs 'after:' (the gesture this one must follow)")
         }
-        if d.spec.after != nil { d.spec.sequenceWindow = d.within ?? settings.sequenceWindow }
-        if kind == .edgePan, d.spec.devices.kind == .touchpad {
+        if d.spec.region != nil, d.marks[.device] == nil { d.spec.devices.kind = .touchscreen }
+        if kind == .edgePan, d.spec.devices.kind != .touchscreen {
             log.error(d.marks[.device] ?? line, "an edge pan starts at a screen edge: it needs 'device: touchscreen'")
         }
         if d.spec.region != nil, d.spec.devices.kind == .touchpad {
             log.error(d.marks[.region] ?? line, "'region:' is a part of a touchscreen; it does not apply with 'device: touchpad'")
         }
         if d.spec.thresholds.maxTapInterval != nil, d.spec.taps == 1 {
-            log.warning(d.marks[.maxInterval] ?? line, "'max-interval' has no effect on a single tap; set 'taps:' to 2 or more")
+            log.warning(d.marks[.maxInterval] ?? line, "'max-interval' has no effect with 'taps: 1'; set 'taps:' to 2 or more")
+        }
+        if d.spec.thresholds.edgeZoneMM != nil, d.spec.edges.isEmpty, kind != .edgePan {
+            log.warning(d.marks[.edgeZone] ?? line, "'edge-zone' has no effect without 'edge:'")
         }
         if d.spec.devices.kind == .touchpad, d.spec.fingers.lowerBound <= 2, [.pan, .swipe].contains(kind) {
             log.warning(d.marks[.fingers] ?? line, "\(d.spec.fingers.lowerBound)-finger motion on a touchpad also moves the pointer or scrolls; 3 or more fingers avoid the clash")
@@ -290,7 +309,7 @@ struct ConfigParser {
     private mutating func warnImplausible(_ d: Draft) {
         let t = d.spec.thresholds
         // The largest touchpads (Apple's Force Touch) are about 160 mm wide.
-        if let m = t.minDistanceMM, m > 150 {
+        if let m = t.minDistanceMM, m > 150, d.spec.devices.kind != .touchscreen {
             log.warning(d.marks[.minDistance], "min-distance \(format(m))mm is larger than most touchpads (about 100-160mm wide); this gesture may never fire there")
         }
         if let m = t.minDuration, m > 10 {
@@ -318,13 +337,9 @@ struct ConfigParser {
         let names = drafts.map(\.spec.name).filter { !$0.isEmpty }
         var referenced = Set<String>()
         for d in drafts {
-            let refs: [(GestureKey, [String])] = [(.simultaneousWith, d.spec.simultaneousWith),
-                                                   (.requiresFailureOf, d.spec.requiresFailureOf),
-                                                   (.after, d.spec.after.map { [$0] } ?? [])]
-            for (key, list) in refs {
-                for n in list {
+            for key in [GestureKey.simultaneousWith, .requiresFailureOf, .after] {
+                for (n, at) in d.references[key] ?? [] {
                     referenced.insert(n)
-                    let at = d.marks[key] ?? d.mark
                     if n == d.spec.name {
                         log.error(at, "'\(key.rawValue)' names the gesture itself ('\(n)')")
                     } else if byName[n] == nil {
@@ -340,33 +355,55 @@ struct ConfigParser {
         warnShadowed()
     }
 
-    /// `a requires-failure-of b` and `b requires-failure-of a` would wait on each other forever.
+    /// `a requires-failure-of b` and `b requires-failure-of a` would wait on each other
+    /// forever. Depth-first with an explicit stack: a hostile file's long chain cannot
+    /// overflow the call stack.
     private mutating func checkFailureCycles(_ byName: [String: Int]) {
-        var state = [Int](repeating: 0, count: drafts.count)  // 0 new, 1 on the path, 2 done
-        func visit(_ i: Int, _ path: [Int], _ log: inout DiagnosticLog) {
-            state[i] = 1
-            for n in drafts[i].spec.requiresFailureOf {
-                guard let j = byName[n] else { continue }
+        let edges = drafts.map { $0.spec.requiresFailureOf.compactMap { byName[$0] } }
+        var state = [UInt8](repeating: 0, count: drafts.count)  // 0 unvisited, 1 on the path, 2 done
+        for root in drafts.indices where state[root] == 0 {
+            var path: [(node: Int, next: Int)] = [(root, 0)]
+            state[root] = 1
+            while let (i, e) = path.last {
+                guard e < edges[i].count else {
+                    state[i] = 2
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let j = edges[i][e]
                 if state[j] == 1 {
-                    let cycle = (path + [i]).drop(while: { $0 != j }).map { drafts[$0].spec.name } + [n]
+                    let cycle = path.map(\.node).drop(while: { $0 != j }).map { drafts[$0].spec.name } + [drafts[j].spec.name]
                     log.error(drafts[i].marks[.requiresFailureOf] ?? drafts[i].mark,
                               "'requires-failure-of' forms a cycle: \(cycle.joined(separator: " → ")); each would wait for the other forever")
                 } else if state[j] == 0 {
-                    visit(j, path + [i], &log)
+                    state[j] = 1
+                    path.append((j, 0))
                 }
             }
-            state[i] = 2
         }
-        for i in drafts.indices where state[i] == 0 { visit(i, [], &log) }
     }
 
-    /// An earlier gesture that recognizes everything a later one does wins every time (config order breaks ties).
+    /// An earlier gesture that recognizes everything a later one does wins every time
+    /// (config order breaks ties). Candidates are bucketed by what must be equal, so a
+    /// huge file stays linear rather than comparing every pair.
     private mutating func warnShadowed() {
+        struct Bucket: Hashable {
+            var kind: GestureKind, fingers: ClosedRange<Int>, taps: Int, glob: String?
+        }
+        var buckets: [Bucket: [Int]] = [:]
         for (j, b) in drafts.enumerated() where b.valid {
-            for a in drafts[..<j] where a.valid && shadows(a.spec, b.spec) {
-                log.warning(b.mark, "gesture '\(b.spec.name)' can never fire: '\(a.spec.name)' (line \(a.mark.line)) is the same \(b.spec.kind.rawValue) and comes first; add 'simultaneous-with' or change one of them")
-                break
+            var key = Bucket(kind: b.spec.kind, fingers: b.spec.fingers, taps: b.spec.taps, glob: nil)
+            var candidates = buckets[key] ?? []
+            if let glob = b.spec.devices.nameGlob {
+                key.glob = glob
+                candidates += buckets[key] ?? []
             }
+            if let i = candidates.filter({ shadows(drafts[$0].spec, b.spec) }).min() {
+                let a = drafts[i]
+                log.warning(b.mark, "gesture '\(b.spec.name)' can never fire: '\(a.spec.name)' (line \(a.mark.line)) is the same \(b.spec.kind.rawValue) and comes first; add 'simultaneous-with' or change one of them")
+            }
+            buckets[key, default: []].append(j)
         }
     }
 
@@ -409,16 +446,18 @@ struct ConfigParser {
         return s
     }
 
-    private mutating func names(_ v: YAMLNode, _ what: String) -> [String]? {
-        if case .sequence(let items) = v.value { return items.compactMap { name($0, what) } }
-        return name(v, what).map { [$0] }
+    /// One name or a list of them, each with where it is written.
+    private mutating func names(_ v: YAMLNode, _ what: String) -> [(String, SourceMark)] {
+        let nodes: [YAMLNode]
+        if case .sequence(let items) = v.value { nodes = items } else { nodes = [v] }
+        return nodes.compactMap { n in name(n, what).map { ($0, n.mark) } }
     }
 
     private mutating func oneOf<T: RawRepresentable & CaseIterable>(_ v: YAMLNode, _: T.Type, _ what: String) -> T? where T.RawValue == String {
         guard let s = text(v, what) else { return nil }
         if let t = T(rawValue: s) { return t }
         let options = T.allCases.map(\.rawValue)
-        log.error(v.mark, "unknown \(what) '\(s)'\(DidYouMean.hint(for: s, among: options)); expected one of: \(options.joined(separator: ", "))")
+        log.error(v.mark, "unknown \(what) '\(s)', expected one of: \(options.joined(separator: ", "))\(DidYouMean.hint(for: s, among: options))")
         return nil
     }
 
@@ -479,7 +518,7 @@ struct ConfigParser {
 
     private mutating func quantity(_ v: YAMLNode, _ q: Quantity, _ what: String) -> Double? {
         guard let s = v.scalar else {
-            log.error(v.mark, "'\(what)' takes a \(q.rawValue) like \(q.example), found \(v.shape)")
+            log.error(v.mark, "'\(what)' takes \(q.withArticle) like \(q.example), found \(v.shape)")
             return nil
         }
         switch q.parse(s) {
@@ -496,8 +535,9 @@ struct ConfigParser {
             log.error(v.mark, "'\(what)' must be more than zero, found '\(v.scalar ?? "")'")
             return nil
         }
-        if let max, x > max {
-            log.error(v.mark, "'\(what)' must be at most \(format(max))\(q.units[0].suffix), found '\(v.scalar ?? "")'")
+        let limit = max ?? q.ceiling
+        if x > limit {
+            log.error(v.mark, "'\(what)' must be at most \(format(limit))\(q.baseSuffix), found '\(v.scalar ?? "")'")
             return nil
         }
         return x
@@ -511,8 +551,8 @@ struct ConfigParser {
         }
         for q in [Quantity.distance, .angle, .scale] {
             if case .success(let x) = q.parse(s) {
-                guard x > 0 else {
-                    log.error(v.mark, "'every' must be more than zero, found '\(s)'")
+                guard x > 0, x <= q.ceiling else {
+                    log.error(v.mark, "'every' must be more than zero and at most \(format(q.ceiling))\(q.baseSuffix), found '\(s)'")
                     return nil
                 }
                 return (q, x)

@@ -4,14 +4,33 @@
 enum Quantity: String, CaseIterable {
     case distance, duration, angle, scale, speed
 
-    /// Accepted suffixes and the factor to the unit the specs use (mm, s, deg, ×, mm/s).
-    var units: [(suffix: String, factor: Double)] {
+    /// "a distance", "an angle".
+    var withArticle: String { (self == .angle ? "an " : "a ") + rawValue }
+
+    /// Accepted suffixes and how to reach the unit the specs use (mm, s, deg, ×, mm/s):
+    /// multiply, then divide (dividing 300 by 1000 is exact where × 0.001 is not).
+    var units: [(suffix: String, times: Double, over: Double)] {
         switch self {
-        case .distance: return [("mm", 1), ("cm", 10)]
-        case .duration: return [("ms", 0.001), ("s", 1)]
-        case .angle: return [("deg", 1), ("°", 1)]
-        case .scale: return [("x", 1)]
-        case .speed: return [("mm/s", 1)]
+        case .distance: return [("mm", 1, 1), ("cm", 10, 1)]
+        case .duration: return [("ms", 1, 1000), ("s", 1, 1)]
+        case .angle: return [("deg", 1, 1), ("°", 1, 1)]
+        case .scale: return [("x", 1, 1)]
+        case .speed: return [("mm/s", 1, 1)]
+        }
+    }
+
+    /// The suffix of the unit the specs use (`mm`, `s`, `deg`, `x`, `mm/s`).
+    var baseSuffix: String { units.first { $0.times == 1 && $0.over == 1 }!.suffix }
+
+    /// Largest value accepted, in the spec unit: far beyond any real setting, low enough
+    /// that converting to nanoseconds or device units cannot overflow.
+    var ceiling: Double {
+        switch self {
+        case .distance: return 10_000     // 10 m
+        case .duration: return 86_400     // a day
+        case .angle: return 360
+        case .scale: return 100
+        case .speed: return 1_000_000
         }
     }
 
@@ -40,22 +59,22 @@ enum Quantity: String, CaseIterable {
         let numberText = String(t[..<numberEnd])
         let suffix = String(t[numberEnd...]).trimmingSpaces()
         guard let value = Double(numberText), value.isFinite else {
-            return .failure(QuantityError(message: "'\(text)' is not a \(rawValue); expected a number with a unit, like \(example)"))
+            return .failure(QuantityError(message: "'\(text)' is not \(withArticle); expected a number with a unit, like \(example)"))
         }
         guard !suffix.isEmpty else {
-            return .failure(QuantityError(message: "'\(text)' needs a unit; expected a \(rawValue) like \(example)"))
+            return .failure(QuantityError(message: "'\(text)' needs a unit; expected \(withArticle) like \(example)"))
         }
         guard let unit = units.first(where: { $0.suffix == suffix.lowercased() }) else {
             let all = Quantity.allCases.flatMap { $0.units.map(\.suffix) }
-            var message = "unknown unit '\(suffix)' for a \(rawValue); expected \(units.map(\.suffix).joined(separator: " or ")), like \(example)"
+            var message = "unknown unit '\(suffix)' for \(withArticle); expected \(units.map(\.suffix).joined(separator: " or ")), like \(example)"
             if let other = Quantity.allCases.first(where: { $0.units.contains { $0.suffix == suffix.lowercased() } }) {
-                message = "'\(text)' is a \(other.rawValue), not a \(rawValue); expected a \(rawValue) like \(example)"
+                message = "'\(text)' is \(other.withArticle), not \(withArticle); expected \(withArticle) like \(example)"
             } else {
                 message += DidYouMean.hint(for: suffix, among: all)
             }
             return .failure(QuantityError(message: message))
         }
-        return .success(value * unit.factor)
+        return .success(value * unit.times / unit.over)
     }
 }
 

@@ -16,7 +16,8 @@ let defaultSequenceWindow = 1.0
 /// - **require to fail**: a member that would begin waits (`waiting`) until every
 ///   member it requires to fail has failed; if one of them wins instead, it fails;
 /// - **sequencing**: a member declared `after` another may only begin while that one
-///   runs or within `sequenceWindow` of its end, and may run alongside it;
+///   runs or within `sequenceWindow` of its end; when it wins, it cancels that one if
+///   it is still running (SwiftUI's `sequenced(before:)`: the sequence moves on);
 /// - **touch filtering**: region and edge filters are applied at touch-down
 ///   (device filters at engine init: filtered-out specs have no member);
 /// - **enable/disable**: a disabled member fails (or is cancelled) at the next input.
@@ -75,11 +76,7 @@ struct Arena {
             }
             // A gesture required to fail that is not on this device counts as failed.
             members[i].requires = spec.requiresFailureOf.compactMap(index).filter { $0 != i }
-            if let after = spec.after {
-                let j = index(after) ?? -1
-                members[i].after = j
-                if j >= 0 { compatible[i * n + j] = true; compatible[j * n + i] = true }
-            }
+            if let after = spec.after { members[i].after = index(after) ?? -1 }
         }
         self.members = members
         self.memberCount = n
@@ -156,6 +153,8 @@ struct Arena {
     func deadline(after time: Timestamp) -> Timestamp? {
         var d: Timestamp?
         for m in members where !m.state.isTerminal {
+            // A discrete member waiting on others has decided; their deadlines decide it.
+            if m.state == .waiting && m.pendingTransition == .recognize { continue }
             if let md = m.recognizer.deadline, md > time, d == nil || md < d! { d = md }
         }
         return d
@@ -242,9 +241,11 @@ struct Arena {
         return now.seconds(since: done) <= members[i].sequenceWindow
     }
 
-    /// A member that has already won and may not run together with `i`.
+    /// A member that has already won and may not run together with `i`. The gesture
+    /// `i` comes right after does not block it: the sequence moves on to its second
+    /// gesture, and the first, if still running, is cancelled when `i` wins.
     private func winnerBlocking(_ i: Int) -> Int? {
-        for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] {
+        for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && k != members[i].after {
             switch members[k].state {
             case .began, .changed, .recognized: return k
             case .possible, .waiting, .ended, .cancelled, .failed: continue
@@ -260,7 +261,8 @@ struct Arena {
         apply(i, transition, reason: nil, t, into: &events)
         if transition == .recognize { members[i].lastCompletion = now }
         members[i].pending = nil
-        for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] {
+        // Gestures that come right after this one stay in play: their turn is next.
+        for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && members[k].after != i {
             switch members[k].state {
             case .possible, .waiting:
                 let reason: FailureReason = members[k].requires.contains(i)
@@ -325,8 +327,9 @@ struct Arena {
             return
         }
         members[i].state = new
-        // Resets happen at every lift; logging them would drown the decisions.
-        if transition != .reset {
+        // Resets happen at every lift and changes at every frame: logging them would
+        // drown the decisions.
+        if transition != .reset && transition != .change {
             log.record(ArenaDecision(time: now, name: members[i].name, from: old, transition: transition,
                                      to: new, reason: reason, illegal: false))
         }

@@ -13,6 +13,10 @@ let thumbMaxMovementMM = 5.0
 /// Velocities are measured over this much recent history (libinput keeps the last
 /// few events for the same reason: one frame's delta is too noisy).
 let velocityWindow = 0.050 // s
+/// Frames further apart than this while fingers move mean they rested in between:
+/// velocity then counts from one frame interval before the motion resumed, not from
+/// the start of the rest. Touch devices report at 60–250 Hz while fingers move.
+let maxMotionFrameGap = 0.025 // s
 /// Outermost touches closer than this give no usable scale, mm.
 let minimumPairDistanceMM = 2.0
 
@@ -86,6 +90,9 @@ struct TouchTracker {
     private var semiMT = false
     /// Centroid of the counted fingers as of the last frame that had any.
     private var location = Point.zero
+    /// Most fingers since the count last settled: while fewer are down, fingers are
+    /// lifting and the centroid of the rest would wander, so `location` holds.
+    private var peak = 0
 
     private var pairA: Int32 = -1
     private var pairB: Int32 = -1
@@ -130,7 +137,7 @@ struct TouchTracker {
             countChanged(to: newCount, at: now)
             outcome = .touching
         }
-        if let c = centroid() { location = c }
+        if counted >= peak, let c = centroid() { location = c }
         if inSequence {
             updatePair()
             settleIfDue(now)
@@ -182,8 +189,8 @@ struct TouchTracker {
         s.translation = acc.translation - anchor.translation
         s.scale = anchor.scale > 0 ? acc.scale / anchor.scale : 1
         s.rotation = acc.rotation - anchor.rotation
-        if let old = sampleBefore(now.adding(seconds: -velocityWindow)) {
-            let dt = now.seconds(since: old.time)
+        if let (old, oldTime) = velocityBase(now) {
+            let dt = now.seconds(since: oldTime)
             if dt > 0 {
                 s.velocity = (acc.translation - old.value.translation) / dt
                 s.scaleVelocity = (acc.scale - old.value.scale) / (anchor.scale > 0 ? anchor.scale : 1) / dt
@@ -216,7 +223,11 @@ struct TouchTracker {
                 }
                 t.last = c.position
                 t.travel = max(t.travel, (c.position - t.start).length)
-                if t.isThumbCandidate && !t.isThumb && t.travel > thumbMaxMovementMM { t.isThumbCandidate = false }
+                // A "thumb" that travels is a finger low on the pad after all.
+                if (t.isThumbCandidate || t.isThumb) && t.travel > thumbMaxMovementMM {
+                    t.isThumbCandidate = false
+                    t.isThumb = false
+                }
             } else {
                 t = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized, travel: 0,
                             isThumbCandidate: isInThumbZone(c.position), isThumb: false)
@@ -268,6 +279,7 @@ struct TouchTracker {
         counted = count
         settled = count
         maxCounted = count
+        peak = count
         countChangedAt = now
         sequenceStart = now
         pendingSince = nil
@@ -293,6 +305,7 @@ struct TouchTracker {
         guard newCount != counted else { return }
         counted = newCount
         maxCounted = max(maxCounted, newCount)
+        peak = max(peak, newCount)
         countChangedAt = now
         if newCount == settled {
             pendingSince = nil
@@ -305,6 +318,7 @@ struct TouchTracker {
     private mutating func settleIfDue(_ now: Timestamp) {
         guard let p = pendingSince, now >= p.adding(seconds: fingerCountSettleWindow) else { return }
         settled = counted
+        peak = counted
         anchor = pendingAnchor
         pendingSince = nil
         restartClassifier()
@@ -378,15 +392,23 @@ struct TouchTracker {
         sampleCount = min(sampleCount + 1, 16)
     }
 
-    /// The newest sample at or before `time`, else the oldest one kept.
-    private func sampleBefore(_ time: Timestamp) -> Sample? {
+    /// What velocities are measured from: the newest sample at least `velocityWindow`
+    /// old (else the oldest kept), and the instant it stands for. After a rest (a gap
+    /// longer than `maxMotionFrameGap` before the next sample) that instant is one frame
+    /// interval before the motion resumed.
+    private func velocityBase(_ now: Timestamp) -> (Sample, Timestamp)? {
         guard sampleCount > 0 else { return nil }
-        var oldest = samples[(sampleHead - sampleCount + 16) % 16]
-        for k in 1...sampleCount {
-            let s = samples[(sampleHead - k + 16) % 16]
-            if s.time <= time { return s }
-            oldest = s
-        }
-        return oldest
+        let cutoff = now.adding(seconds: -velocityWindow)
+        var k = 1
+        while k < sampleCount && sample(k).time > cutoff { k += 1 }
+        let old = sample(k)
+        guard k > 1 else { return (old, old.time) }
+        let next = sample(k - 1), newest = sample(1)
+        guard next.time.seconds(since: old.time) > maxMotionFrameGap else { return (old, old.time) }
+        let interval = k > 2 ? newest.time.seconds(since: next.time) / Double(k - 2) : 0.01
+        return (old, next.time.adding(seconds: -min(interval, maxMotionFrameGap)))
     }
+
+    /// The `k`-th newest sample, 1-based.
+    private func sample(_ k: Int) -> Sample { samples[(sampleHead - k + 16) % 16] }
 }

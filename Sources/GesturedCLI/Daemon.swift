@@ -22,6 +22,8 @@ final class Daemon {
         var inputDirectory = "/dev/input"
         /// Observers of what the engines report (watch, --explain), called per event.
         var onGesture: ((DeviceSession, GestureEvent) -> Void)?
+        /// Observers of the arena's decisions (watch, --explain), after each frame or timer.
+        var onDecisions: ((DeviceSession, [ArenaDecision]) -> Void)?
         /// No commands at all (watch).
         var runCommands = true
     }
@@ -95,6 +97,21 @@ final class Daemon {
 
     // MARK: Running
 
+    /// Builds the daemon and runs it to the end: what `run` and `watch` share.
+    static func start(options: Options, logger: Logger, environment: [String: String]) -> GesturedCommand.ExitCode {
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(options: options, logger: logger, environment: environment)
+        } catch let error as StartError {
+            logger.error(error.description)
+            return .invalidConfig
+        } catch {
+            logger.error("cannot start: \(error)")
+            return .failure
+        }
+        return daemon.run()
+    }
+
     /// Opens the devices, says READY=1, and runs until SIGTERM/SIGINT.
     func run() -> GesturedCommand.ExitCode {
         for node in udev.inputNodes(inputDir: options.inputDirectory) { open(node, announce: false) }
@@ -112,6 +129,9 @@ final class Daemon {
 
     /// Runs one loop iteration (tests drive the daemon with this).
     func runOnce(timeoutMS: Int32) -> Bool { loop.runOnce(timeoutMS: timeoutMS) }
+
+    /// Commands running now (tests).
+    var runningCommands: Int { runner?.runningCount ?? 0 }
 
     var status: String { "\(sessions.count) device\(sessions.count == 1 ? "" : "s"), \(config.specs.count) gestures" }
 
@@ -152,16 +172,22 @@ final class Daemon {
             logger.debug("\(node.path) (\(device.description.name)): not selected by --device")
             return
         }
+        adopt(device, announce: announce)
+    }
+
+    /// Starts reading an open device with its own engine.
+    func adopt(_ device: EvdevDevice, announce: Bool) {
         let session = DeviceSession(device: device, specs: config.specs)
         do {
             try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
         } catch {
-            logger.error("\(node.path): cannot watch: \(error)")
+            logger.error("\(device.path): cannot watch: \(error)")
             return
         }
-        sessions[node.path] = session
+        sessions[device.path] = session
         let info = device.info
-        logger.notice("\(announce ? "added" : "using") \(node.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
+        logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
+        for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
         notifier.send("STATUS=\(status)")
     }
 
@@ -181,7 +207,7 @@ final class Daemon {
             // Deadlines that passed before this frame fire first, in time order.
             if let d = s.engine.nextDeadline, d < frame.time { s.engine.advance(to: d, into: &s.events) }
             s.engine.process(frame, into: &s.events)
-            if !s.events.isEmpty { dispatch(s) }
+            if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
         }
         switch result {
         case .drained: rearm()
@@ -192,6 +218,10 @@ final class Daemon {
 
     /// Hands a session's pending events to the observers and the action mapper.
     private func dispatch(_ s: DeviceSession) {
+        if let onDecisions = options.onDecisions {
+            let decisions = s.trace.take(from: s.engine)
+            if !decisions.isEmpty { onDecisions(s, decisions) }
+        }
         guard !s.events.isEmpty else { return }
         for e in s.events {
             options.onGesture?(s, e)
@@ -270,6 +300,7 @@ final class Daemon {
         let now = Timestamp(microseconds: clinux_monotonic_ns() / 1000)
         var cancelled = 0
         for s in sessions.values {
+            for warning in ConfigCheck.warnings(for: loaded, device: s.info) { logger.warning(warning) }
             s.replace(specs: loaded.specs, at: now)
             cancelled += s.events.filter { $0.phase == .cancelled }.count
             dispatch(s)
@@ -285,7 +316,10 @@ final class Daemon {
     // MARK: Hotplug
 
     private func watchHotplug() {
-        if let m = udev.monitor() {
+        // udev's monitor only hears devices once udevd has processed them; where no
+        // udevd runs (containers, minimal systems) it would stay silent forever.
+        let udevdRunning = access("/run/udev/control", F_OK) == 0
+        if udevdRunning, let m = udev.monitor() {
             monitor = m
             do {
                 try loop.add(m.fd) { [unowned self] _ in
@@ -301,7 +335,8 @@ final class Daemon {
                 logger.warning("cannot watch the udev monitor (\(error))")
             }
         }
-        // No udev: watch the device directory itself.
+        // No udevd: watch the device directory itself (IN_ATTRIB catches the moment a
+        // new node becomes readable).
         do {
             let w = try DirectoryWatcher(directory: options.inputDirectory)
             try loop.add(w.fd) { [unowned self] _ in

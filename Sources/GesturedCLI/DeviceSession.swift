@@ -9,6 +9,8 @@ final class DeviceSession {
     private(set) var engine: GestureEngine
     /// Reused for every frame, so the per-frame path allocates nothing.
     var events: [GestureEvent] = []
+    /// What `--explain` and `watch` have already printed of the arena's decisions.
+    var trace = DecisionTrace()
 
     init(device: EvdevDevice, specs: [GestureSpec]) {
         self.device = device

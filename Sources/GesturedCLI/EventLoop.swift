@@ -78,10 +78,12 @@ final class DeadlineTimer {
     }
 }
 
-/// SIGTERM, SIGINT, SIGHUP and SIGCHLD delivered as readable events, not handlers.
+/// SIGTERM, SIGINT and SIGHUP delivered as readable events, not handlers. SIGCHLD is
+/// not among them: the command runner reaps each child through its own pidfd, which
+/// cannot race with another waiter, so the loop never wakes for it.
 final class SignalSource {
     let fd: Int32
-    static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGCHLD]
+    static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
 
     init() throws {
         var mask = sigset_t()

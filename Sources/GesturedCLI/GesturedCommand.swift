@@ -28,6 +28,8 @@ public enum GesturedCommand {
                        run: RunCommand.run, help: RunCommand.help),
             Subcommand(name: "check", summary: "validate a config file",
                        run: CheckCommand.run, help: CheckCommand.help),
+            Subcommand(name: "watch", summary: "live view of every recognizer on the real devices (no commands)",
+                       run: WatchCommand.run, help: WatchCommand.help),
             Subcommand(name: "list-devices", summary: "show touchpads and touchscreens, and why other devices are not used",
                        run: ListDevicesCommand.run, help: ListDevicesCommand.help),
             Subcommand(name: "replay", summary: "feed a recording through the pipeline",

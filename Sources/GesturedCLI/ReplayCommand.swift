@@ -58,9 +58,14 @@ enum ReplayCommand {
         let deviceName = recording.device.name
         var invocations: [Invocation] = []
         var count = 0
+        let explain: (([ArenaDecision]) -> Void)? = a.flag("explain") && !a.flag("json") ? { decisions in
+            for d in decisions {
+                if let text = DecisionTrace.explanation(d) { Output.out(d.time.seconds(since: start).fixed(3) + "  " + text) }
+            }
+        } : nil
         pipeline.run(onFrame: { frame in
             if a.flag("frames") && !a.flag("json") { Output.out(describe(frame, since: start)) }
-        }, onEvents: { events in
+        }, onDecisions: explain, onEvents: { events in
             for e in events {
                 count += 1
                 mapper?.map(e, device: pipeline.device, into: &invocations)

@@ -20,9 +20,15 @@ struct ReplayPipeline {
     /// Feeds every event; `onFrame` sees each frame, `onEvents` each batch of gesture
     /// events, in time order. Deadlines due before a frame fire before it, as the
     /// daemon's timer would; after the last frame, pending deadlines fire too.
-    func run(onFrame: (TouchFrame) -> Void = { _ in }, onEvents: ([GestureEvent]) -> Void) {
+    func run(onFrame: (TouchFrame) -> Void = { _ in }, onDecisions: (([ArenaDecision]) -> Void)? = nil,
+             onEvents: ([GestureEvent]) -> Void) {
         var events: [GestureEvent] = []
+        var trace = DecisionTrace()
         func flush() {
+            if let onDecisions {
+                let decisions = trace.take(from: engine)
+                if !decisions.isEmpty { onDecisions(decisions) }
+            }
             if !events.isEmpty { onEvents(events); events.removeAll(keepingCapacity: true) }
         }
         func fireDeadlines(upTo limit: Timestamp?) {

@@ -38,18 +38,11 @@ enum RunCommand {
         options.inputDirectory = a.option("input-dir") ?? "/dev/input"
         if a.flag("explain") {
             options.onGesture = { session, event in logger.notice(GestureText.line(event, device: session.info.name)) }
+            options.onDecisions = { _, decisions in
+                for d in decisions { if let text = DecisionTrace.explanation(d) { logger.notice(text) } }
+            }
         }
-        let daemon: Daemon
-        do {
-            daemon = try Daemon(options: options, logger: logger, environment: environment)
-        } catch let error as Daemon.StartError {
-            logger.error(error.description)
-            return .invalidConfig
-        } catch {
-            logger.error("cannot start: \(error)")
-            return .failure
-        }
-        return daemon.run()
+        return Daemon.start(options: options, logger: logger, environment: environment)
     }
 }
 

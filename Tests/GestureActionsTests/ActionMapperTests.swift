@@ -114,6 +114,21 @@ private func config(_ yaml: String) throws -> Config {
         #expect(out.count == 1)
     }
 
+    @Test func absurdJumpsAreBoundedAndNonFiniteValuesIgnored() throws {
+        let c = try config("gestures:\n  - {name: h, gesture: pan, axis: horizontal, every: 1mm, update: step}\n")
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        mapper.map(event(0, .pan, .began), device: nil, into: &out)
+        mapper.map(event(0, .pan, .changed, dx: 1e9), device: nil, into: &out)
+        #expect(out.count == ActionMapper.maxStepsPerEvent)
+        out.removeAll()
+        mapper.map(event(0, .pan, .changed, dx: .infinity), device: nil, into: &out)
+        mapper.map(event(0, .pan, .changed, dx: .nan), device: nil, into: &out)
+        #expect(out.isEmpty)
+        mapper.map(event(0, .pan, .changed, dx: 1e9 + 1), device: nil, into: &out)
+        #expect(out.compactMap { $0.value(of: "GESTURE_STEP") } == ["1"])
+    }
+
     @Test func pinchStepsAreRatios() throws {
         let c = try config("gestures:\n  - {name: zoom, gesture: pinch, every: 1.25x, update: zoom}\n")
         var mapper = ActionMapper(config: c)

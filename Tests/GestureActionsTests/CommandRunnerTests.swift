@@ -3,8 +3,8 @@ import GestureConfig
 import Glibc
 import Testing
 
-/// Real processes through /bin/sh. Serialized: the zombie check counts this
-/// process's children.
+/// Real processes through /bin/sh. Each test ends by checking that every process the
+/// runner started is gone from /proc: reaped, no zombie left.
 @Suite(.serialized) struct CommandRunnerTests {
     @Test func exitStatusesAreLoggedWithTheGestureName() throws {
         let log = LogLines()
@@ -18,9 +18,11 @@ import Testing
             "[fails] 'command' command exited with status 3",
             "[killed] 'command' command was killed by signal 15 (SIGTERM)",
         ])
-        #expect(log.texts(at: .debug).count == 1)
-        #expect(log.texts(at: .debug).first?.hasPrefix("[ok] 'command' command exited successfully after ") == true)
-        #expect(childrenOfThisProcess() == [])
+        let exits = log.texts(at: .debug).filter { $0.contains("exited") }
+        #expect(exits.count == 1)
+        #expect(exits.first?.hasPrefix("[ok] 'command' command exited successfully after ") == true)
+        #expect(spawnedPIDs(log).count == 3)
+        #expect(leftovers(log) == [])
     }
 
     @Test func gestureValuesArriveInTheEnvironmentNeverInTheCommand() throws {
@@ -32,6 +34,7 @@ import Testing
         #expect(pumpUntilIdle(runner))
         #expect(log.texts(at: .info) == ["[env] \(hostile)|daemon|-12.50"])
         #expect(access("/tmp/gestured-pwned", F_OK) != 0)
+        #expect(leftovers(log) == [])
     }
 
     @Test func childStartsCleanInItsOwnProcessGroup() throws {
@@ -53,7 +56,7 @@ import Testing
             echo "ignored standard signals: $(( 0x$ign & 0x7fffffff ))"
             [ "$(cut -d' ' -f5 /proc/$$/stat)" = "$$" ] && echo own-group
             readlink /proc/$$/fd/0
-            ls /proc/self/fd | wc -l
+            i=3; while [ $i -lt 1024 ]; do [ -e /proc/$$/fd/$i ] && echo "leaked fd $i"; i=$((i + 1)); done; echo fds-checked
             """))
         #expect(pumpUntilIdle(runner))
         #expect(log.texts(at: .info) == [
@@ -62,10 +65,9 @@ import Testing
             "[clean] ignored standard signals: 0",
             "[clean] own-group",
             "[clean] /dev/null",
-            // ls's own stdin, stdout, stderr and the directory it lists: nothing leaked.
-            // (Not the shell's /proc/$$/fd: it races with the pipe the shell builds for `| wc`.)
-            "[clean] 4",
+            "[clean] fds-checked",  // stdin, stdout, stderr and nothing else
         ])
+        #expect(leftovers(log) == [])
     }
 
     @Test func commandsOfOneGestureRunInOrder() throws {
@@ -80,7 +82,7 @@ import Testing
         #expect(runner.runningCount == 2)
         #expect(pumpUntilIdle(runner))
         #expect(log.texts(at: .info).filter { $0.hasPrefix("[steps]") } == (1...5).map { "[steps] \($0)" })
-        #expect(childrenOfThisProcess() == [])
+        #expect(leftovers(log) == [])
     }
 
     @Test func timeoutKillsTheWholeProcessGroup() throws {
@@ -98,7 +100,7 @@ import Testing
         #expect(log.texts(at: .warning) == ["[hang] 'command' command still running after 300ms; killed its process group"])
         #expect(isDead(pid))
         #expect(isDead(grandchild))
-        #expect(childrenOfThisProcess() == [])
+        #expect(leftovers(log) == [])
     }
 
     @Test func concurrencyCapDropsExcessWithAWarning() throws {
@@ -111,7 +113,7 @@ import Testing
         #expect(log.texts(at: .warning) == ["[c] 2 commands already running (max-children); dropped its 'command' command"])
         #expect(pumpUntilIdle(runner))
         #expect(!log.texts.contains("[c] never"))
-        #expect(childrenOfThisProcess() == [])
+        #expect(leftovers(log) == [])
     }
 
     @Test func queueOfOneGestureIsBounded() throws {
@@ -121,6 +123,23 @@ import Testing
         #expect(log.texts(at: .warning) == ["[q] 2 commands already waiting (queue-length); dropped its 'command' command"])
         #expect(pumpUntilIdle(runner))
         #expect(log.texts(at: .info) == ["[q] 1", "[q] 2", "[q] 3"])
+        #expect(leftovers(log) == [])
+    }
+
+    @Test func aBurstOfDropsLogsOneWarningAndACount() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log, queueLength: 1)
+        for i in 1...10 { runner.submit(invocation("pan", "echo \(i)")) }
+        #expect(log.texts(at: .warning) == ["[pan] 1 command already waiting (queue-length); dropped its 'command' command"])
+        #expect(pumpUntilIdle(runner))
+        runner.submit(invocation("pan", "echo again"))
+        #expect(pumpUntilIdle(runner))
+        #expect(log.texts(at: .warning) == [
+            "[pan] 1 command already waiting (queue-length); dropped its 'command' command",
+            "[pan] 7 more of its commands were dropped while it was busy",
+        ])
+        #expect(log.texts(at: .info) == ["[pan] 1", "[pan] 2", "[pan] again"])
+        #expect(leftovers(log) == [])
     }
 
     @Test func outputIsCapturedLineByLine() throws {
@@ -134,6 +153,7 @@ import Testing
             "[out] " + String(repeating: "y", count: 1024) + " […]", "[out] no newline",
         ])
         #expect(log.texts(at: .notice) == ["[out] oops"])
+        #expect(leftovers(log) == [])
     }
 
     @Test func outputFloodIsRateLimited() throws {
@@ -144,6 +164,7 @@ import Testing
         #expect(pumpUntilIdle(runner))
         #expect(log.texts(at: .info).count == 50)
         #expect(log.texts(at: .warning) == ["[flood] 99950 lines of output suppressed (more than 50 a second)"])
+        #expect(leftovers(log) == [])
     }
 
     @Test func missingCommandIsReportedFromTheShell() throws {
@@ -154,6 +175,7 @@ import Testing
         #expect(log.texts(at: .warning) == ["[typo] 'command' command exited with status 127 (command not found)"])
         #expect(log.texts(at: .notice).count == 1)
         #expect(log.texts(at: .notice).first?.contains("not found") == true)
+        #expect(leftovers(log) == [])
     }
 
     @Test func missingShellIsAnErrorNotACrash() throws {
@@ -163,7 +185,7 @@ import Testing
         runner.submit(invocation("x", "true"))
         #expect(runner.isIdle)
         #expect(log.texts(at: .error) == Array(repeating: "[x] cannot run its 'command' command: posix_spawn /nonexistent/sh: No such file or directory", count: 2))
-        #expect(childrenOfThisProcess() == [])
+        #expect(leftovers(log) == [])
     }
 
     @Test func terminateAllKillsAndReapsEverything() throws {
@@ -177,7 +199,7 @@ import Testing
         runner.terminateAll()
         #expect(runner.isIdle)
         #expect(pids.allSatisfy(isDead))
-        #expect(childrenOfThisProcess() == [])
+        #expect(leftovers(log) == [])
         #expect(!log.texts.contains("[b] queued"))
     }
 
@@ -189,5 +211,6 @@ import Testing
         #expect(pump(runner) { log.texts(at: .info).contains("[bg] next") })
         #expect(log.texts(at: .info) == ["[bg] started", "[bg] next"])
         #expect(pumpUntilIdle(runner))
+        #expect(leftovers(log) == [])
     }
 }

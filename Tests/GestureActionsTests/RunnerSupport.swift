@@ -52,19 +52,21 @@ func invocation(_ gesture: String, _ command: String, env: [(String, String)] = 
     Invocation(gesture: gesture, trigger: "command", command: command, environment: env.map { (name: $0.0, value: $0.1) })
 }
 
-/// Processes whose parent is this test process: after a test, none may be left,
-/// running or zombie.
-func childrenOfThisProcess() -> [String] {
-    let me = getpid()
-    var found: [String] = []
-    guard let dir = opendir("/proc") else { return ["cannot open /proc"] }
-    defer { closedir(dir) }
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        guard let pid = Int32(name), let stat = procStat(pid) else { continue }
-        if stat.ppid == me { found.append("\(pid) \(stat.state) \(stat.comm)") }
+/// The pids the runner started, from its debug log.
+func spawnedPIDs(_ log: LogLines) -> [Int32] {
+    log.texts(at: .debug).compactMap { line in
+        guard let open = line.lastIndex(of: "("), line.hasSuffix(")"), line.contains("(pid ") else { return nil }
+        return Int32(line[line.index(open, offsetBy: 5)..<line.index(before: line.endIndex)])
     }
-    return found
+}
+
+/// The runner's children still in /proc, running or zombie: after a test, none may be
+/// left. (Only its own: other test suites in this process may have children of their own.)
+func leftovers(_ log: LogLines) -> [String] {
+    spawnedPIDs(log).compactMap { pid in
+        guard let s = procStat(pid), s.ppid == getpid() else { return nil }
+        return "\(pid) \(s.state) \(s.comm)"
+    }
 }
 
 /// Fields of /proc/PID/stat, or nil when the process is gone.

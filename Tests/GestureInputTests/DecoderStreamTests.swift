@@ -1,4 +1,5 @@
 import GestureInput
+import GestureTestSupport
 import Testing
 import TouchModel
 

@@ -1,67 +1,12 @@
 import CEvdev
 import CFakeEvdevDevice
 import GestureInput
+import GestureTestSupport
 import Glibc
 import Testing
 import TouchModel
 
-/// The real libevdev code path, in-process: a pipe registered with the fake-device
-/// ioctl interposer (Tests/Support/CFakeEvdevDevice) looks like a touchpad to
-/// libevdev, which reads the events we write into it.
-final class FakeTouchpad {
-    let readFD: Int32
-    var writeFD: Int32
-    let device: EvdevDevice
-
-    init(slots: Int32 = 5) throws {
-        var fds: [Int32] = [0, 0]
-        try #require(pipe(&fds) == 0)
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        readFD = fds[0]
-        writeFD = fds[1]
-        try #require(cfake_register(readFD, "Fake Touchpad", 0x18, 0x6cb, 0x1234) == 0)
-        cfake_set_property(readFD, UInt32(InputProperty.pointer))
-        cfake_set_property(readFD, UInt32(InputProperty.buttonpad))
-        for key in [KeyCode.btnLeft, KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap, KeyCode.btnToolTripleTap] {
-            cfake_set_code(readFD, UInt32(EventType.key), UInt32(key))
-        }
-        cfake_set_absinfo(readFD, UInt32(AbsCode.x), 0, 1000, 10)
-        cfake_set_absinfo(readFD, UInt32(AbsCode.y), 0, 600, 10)
-        cfake_set_absinfo(readFD, UInt32(AbsCode.mtSlot), 0, slots - 1, 0)
-        cfake_set_absinfo(readFD, UInt32(AbsCode.mtPositionX), 0, 1000, 10)
-        cfake_set_absinfo(readFD, UInt32(AbsCode.mtPositionY), 0, 600, 10)
-        cfake_set_absinfo(readFD, UInt32(AbsCode.mtTrackingID), 0, 65535, 0)
-        do {
-            device = try EvdevDevice(adopting: readFD, path: "fake:\(readFD)", udevProperties: ["ID_INPUT_TOUCHPAD": "1"])
-        } catch {
-            cfake_unregister(readFD)
-            close(writeFD)
-            throw error
-        }
-    }
-
-    deinit {
-        cfake_unregister(readFD)
-        if writeFD >= 0 { close(writeFD) }
-    }
-
-    func send(_ type: UInt16, _ code: UInt16, _ value: Int32, usec: Int = 0) {
-        var ev = input_event()
-        ev.time.tv_sec = 100
-        ev.time.tv_usec = usec
-        ev.type = type
-        ev.code = code
-        ev.value = value
-        _ = withUnsafeBytes(of: &ev) { write(writeFD, $0.baseAddress, $0.count) }
-    }
-
-    func read() -> (EvdevDevice.ReadResult, [TouchFrame]) {
-        var frames: [TouchFrame] = []
-        let result = device.readAvailable { frames.append($0) }
-        return (result, frames)
-    }
-}
-
+/// The real libevdev code path, in-process, through `FakeTouchpad`.
 @Suite(.serialized) struct LibevdevPathTests {
     @Test func libevdevDescribesTheFakeDevice() throws {
         let pad = try FakeTouchpad()
@@ -123,5 +68,42 @@ final class FakeTouchpad {
         let (result, frames) = pad.read()
         #expect(frames.isEmpty)
         #expect(result == .drained)
+    }
+}
+
+/// `gestured record`'s path: raw events from libevdev, written as libinput-record YAML,
+/// read back as the same events.
+@Suite(.serialized) struct RecordPathTests {
+    @Test func whatIsRecordedReplaysAsTheSameEvents() throws {
+        let pad = try FakeTouchpad()
+        pad.send(EventType.abs, AbsCode.mtSlot, 0)
+        pad.send(EventType.abs, AbsCode.mtTrackingID, 9)
+        pad.send(EventType.abs, AbsCode.mtPositionX, 250)
+        pad.send(EventType.abs, AbsCode.mtPositionY, 120)
+        pad.send(EventType.syn, SynCode.report, 0)
+        pad.send(EventType.abs, AbsCode.mtTrackingID, -1, usec: 30_000)
+        pad.send(EventType.syn, SynCode.report, 0, usec: 30_000)
+        var text = RecordingWriter.header(for: pad.device.description, node: "/dev/input/event9")
+        var writer = RecordingWriter()
+        var raw: [InputEvent] = []
+        #expect(pad.device.readRaw { e in
+            raw.append(e)
+            if let group = writer.add(e) { text += group }
+        } == .drained)
+        #expect(raw.count == 7)
+        let path = "/tmp/gestured-record-\(getpid()).yaml"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        defer { unlink(path) }
+        let back = try Recording.load(path: path)
+        #expect(back.device.name == "Fake Touchpad")
+        #expect(back.device.udevProperties == ["ID_INPUT_TOUCHPAD": "1"])
+        #expect(back.events.map { [$0.type, $0.code] } == raw.map { [$0.type, $0.code] })
+        #expect(back.events.map(\.value) == raw.map(\.value))
+        #expect(back.events.last!.time.microseconds == 30_000)
+        let frames = try Recordings.framesOf(back)
+        #expect(frames.map(\.fingerCount) == [1, 0])
+        #expect(frames[0].contacts[0].position == Point(x: 25, y: 12))
     }
 }

@@ -1,4 +1,5 @@
 import GestureInput
+import GestureTestSupport
 import Glibc
 import Testing
 import TouchModel

@@ -1,1 +1,0 @@
-// Tests for GestureEngine live in this folder.

@@ -1,0 +1,144 @@
+import CLinux
+import Glibc
+import Testing
+
+/// `gestured run` as a process: start-up, signals, hot reload, sd_notify.
+@Suite struct DaemonLifecycleTests {
+    static let validConfig = """
+    gestures:
+      - name: left
+        gesture: swipe
+        fingers: 3
+        direction: left
+        command: echo left
+    """
+    static let otherValidConfig = """
+    gestures:
+      - name: right
+        gesture: swipe
+        fingers: 3
+        direction: right
+        command: echo right
+      - name: pinch
+        gesture: pinch
+        fingers: 2
+        update: echo pinch
+    """
+
+    private func start(_ dir: TempDir, config: String, environment: [String] = []) throws -> Gestured.Process {
+        let empty = dir.path + "/input"
+        mkdir(empty, 0o700)
+        return try Gestured.Process(["run", "--config", config, "--input-dir", empty], environment: environment)
+    }
+
+    @Test func sigtermExitsCleanlyWithin100ms() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig)
+        let p = try start(dir, config: config)
+        #expect(p.waitForLog("started: config \(config), 1 gesture, 0 devices"))
+        let t0 = clinux_monotonic_ns()
+        kill(p.pid, SIGTERM)
+        let status = p.wait(timeoutMS: 2000)
+        let elapsedMS = Double(clinux_monotonic_ns() - t0) / 1e6
+        #expect(status == 0)
+        #expect(elapsedMS < 100, "exited \(elapsedMS) ms after SIGTERM")
+        #expect(p.stderr.contains("received SIGTERM, exiting"))
+    }
+
+    @Test func aConfigRenamedIntoPlaceIsReloaded() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig)
+        let p = try start(dir, config: config)
+        #expect(p.waitForLog("started:"))
+        // What editors do: write a temporary file, then rename it over the original.
+        let temp = dir.write(".config.yaml.swp", Self.otherValidConfig)
+        #expect(rename(temp, config) == 0)
+        #expect(p.waitForLog("reloaded (\(config) changed): 2 gestures"))
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0)
+    }
+
+    @Test func anInvalidEditIsReportedAndTheOldConfigKeepsRunning() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig)
+        let p = try start(dir, config: config)
+        #expect(p.waitForLog("started:"))
+        dir.write("config.yaml", "gestures:\n  - name: broken\n    gesture: swipe\n    fingers: three\n")
+        #expect(p.waitForLog("still running the previous one"))
+        #expect(p.stderr.contains("\(config):4:"), "the error names file:line:col: \(p.stderr)")
+        #expect(p.poll() == nil, "the daemon is still running")
+        // A fixed file is picked up again: nothing was lost.
+        dir.write("config.yaml", Self.otherValidConfig)
+        #expect(p.waitForLog("reloaded (\(config) changed): 2 gestures"))
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0)
+    }
+
+    @Test func sighupReloadsAndADeletedThenRecreatedFileToo() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig)
+        let p = try start(dir, config: config)
+        #expect(p.waitForLog("started:"))
+        kill(p.pid, SIGHUP)
+        #expect(p.waitForLog("reloaded (SIGHUP): 1 gestures"))
+        unlink(config)
+        p.pump(ms: 100)
+        #expect(!p.stderr.contains("still running the previous one"), "a deletion alone changes nothing")
+        dir.write("config.yaml", Self.otherValidConfig)
+        #expect(p.waitForLog("reloaded (\(config) changed): 2 gestures"))
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0)
+    }
+
+    @Test func aBrokenConfigAtStartExits3WithTheErrors() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", "gestures:\n  - name: x\n    gesture: swiped\n")
+        let p = try start(dir, config: config)
+        #expect(p.wait() == 3)
+        #expect(p.stderr.contains("\(config):3:"))
+        #expect(p.stderr.contains("not starting"))
+    }
+
+    @Test func aConfigOthersCanWriteIsRefused() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig, mode: 0o666)
+        let p = try start(dir, config: config)
+        #expect(p.wait() == 3)
+        #expect(p.stderr.contains(config))
+    }
+
+    @Test func journalPrioritiesAndReadinessReachSystemd() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig)
+        let socketPath = dir.path + "/notify"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in socketPath.utf8.enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        let p = try start(dir, config: config, environment: ["NOTIFY_SOCKET=\(socketPath)", "JOURNAL_STREAM=8:1234"])
+        #expect(p.waitForLog("<5>started:"), "journald priority prefixes: \(p.stderr)")
+        kill(p.pid, SIGHUP)
+        #expect(p.waitForLog("reloaded (SIGHUP)"))
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0)
+        var messages: [String] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buf, buf.count, 0)
+            if n <= 0 { break }
+            messages.append(String(decoding: buf[0..<n], as: UTF8.self))
+        }
+        #expect(messages.first?.hasPrefix("READY=1\nSTATUS=0 devices, 1 gestures") == true, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") })
+        #expect(messages.last == "STOPPING=1")
+    }
+}

@@ -1,0 +1,196 @@
+import CLinux
+import GestureInput
+import GestureTestSupport
+import Glibc
+import Testing
+import TouchModel
+@testable import GesturedCLI
+
+/// The daemon's whole live path in-process: the real libevdev reading a fake device
+/// (a pipe answered by the ioctl interposer), the decoder, the engine, the command
+/// runner, and commands whose effects (files) are what we check.
+@Suite(.serialized) struct LiveDeviceTests {
+    /// A 3-finger horizontal swipe of `dx` mm on the fake 100 × 60 mm pad, stamped in
+    /// the recent past so no engine deadline lies in the future.
+    static func swipe(_ pad: FakeTouchpad, dxMM: Int32, lift: Bool = true) {
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
+        func send(_ type: UInt16, _ code: UInt16, _ value: Int32) { pad.send(type, code, value, at: t) }
+        let xs: [Int32] = [300, 400, 500]
+        for (slot, x) in xs.enumerated() {
+            send(EventType.abs, AbsCode.mtSlot, Int32(slot))
+            send(EventType.abs, AbsCode.mtTrackingID, Int32(100 + slot))
+            send(EventType.abs, AbsCode.mtPositionX, x)
+            send(EventType.abs, AbsCode.mtPositionY, 300)
+        }
+        send(EventType.key, KeyCode.btnTouch, 1)
+        send(EventType.key, KeyCode.btnToolTripleTap, 1)
+        send(EventType.syn, SynCode.report, 0)
+        for step in 1...20 {
+            t = t.adding(seconds: 0.01)
+            for (slot, x) in xs.enumerated() {
+                send(EventType.abs, AbsCode.mtSlot, Int32(slot))
+                send(EventType.abs, AbsCode.mtPositionX, x + dxMM * 10 * Int32(step) / 20)
+            }
+            send(EventType.syn, SynCode.report, 0)
+        }
+        guard lift else { return }
+        t = t.adding(seconds: 0.01)
+        for slot in 0..<3 {
+            send(EventType.abs, AbsCode.mtSlot, Int32(slot))
+            send(EventType.abs, AbsCode.mtTrackingID, -1)
+        }
+        send(EventType.key, KeyCode.btnTouch, 0)
+        send(EventType.key, KeyCode.btnToolTripleTap, 0)
+        send(EventType.syn, SynCode.report, 0)
+    }
+
+    static func makeDaemon(_ dir: TempDir, config: String, options: Daemon.Options = Daemon.Options()) throws -> Daemon {
+        var options = options
+        options.configPath = dir.write("config.yaml", config)
+        let empty = dir.path + "/input"
+        mkdir(empty, 0o700)
+        options.inputDirectory = empty
+        return try Daemon(options: options, logger: Logger(threshold: .warning, environment: [:]), environment: [:])
+    }
+
+    /// Runs the daemon's loop until `done` (bounded by `seconds`).
+    static func spin(_ daemon: Daemon, seconds: Double = 5, until done: () -> Bool) -> Bool {
+        let deadline = clinux_monotonic_ns() + Int64(seconds * 1e9)
+        while !done() && clinux_monotonic_ns() < deadline { daemon.runOnce(timeoutMS: 20) }
+        return done()
+    }
+
+    static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let n = Glibc.read(fd, &buf, buf.count)
+        return n > 0 ? String(decoding: buf[0..<n], as: UTF8.self) : ""
+    }
+
+    @Test func aSwipeOnTheDeviceRunsItsCommandWithTheGestureInItsEnvironment() throws {
+        let dir = TempDir()
+        let out = dir.path + "/swiped"
+        let daemon = try Self.makeDaemon(dir, config: """
+        gestures:
+          - name: next
+            gesture: swipe
+            fingers: 3
+            direction: left
+            command: echo "$GESTURE_NAME $GESTURE_FINGERS $GESTURE_DIRECTION" > \(out)
+        """)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        Self.swipe(pad, dxMM: -40)
+        #expect(Self.spin(daemon) { Self.read(out) == "next 3 left\n" }, "\(Self.read(out) ?? "no file")")
+    }
+
+    @Test func aCommandThatHangsDoesNotDelayTheNextGesture() throws {
+        let dir = TempDir()
+        let out = dir.path + "/right"
+        let daemon = try Self.makeDaemon(dir, config: """
+        settings:
+          command-timeout: 60s
+        gestures:
+          - name: hang
+            gesture: swipe
+            fingers: 3
+            direction: left
+            command: sleep 60
+          - name: mark
+            gesture: swipe
+            fingers: 3
+            direction: right
+            command: echo right > \(out)
+        """)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        Self.swipe(pad, dxMM: -40)
+        #expect(Self.spin(daemon) { daemon.runningCommands == 1 }, "the hanging command started")
+        let t0 = clinux_monotonic_ns()
+        Self.swipe(pad, dxMM: 40)
+        #expect(Self.spin(daemon) { Self.read(out) == "right\n" })
+        #expect(daemon.runningCommands >= 1, "the first command is still hanging")
+        let ms = Double(clinux_monotonic_ns() - t0) / 1e6
+        #expect(ms < 2000, "the second gesture's command ran \(ms) ms later")
+    }
+
+    @Test func aDeviceThatVanishesMidGestureCancelsIt() throws {
+        let dir = TempDir()
+        let log = dir.path + "/log"
+        let daemon = try Self.makeDaemon(dir, config: """
+        gestures:
+          - name: drag
+            gesture: pan
+            fingers: 3
+            begin: echo begin >> \(log)
+            cancel: echo cancel >> \(log)
+            end: echo end >> \(log)
+        """)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        Self.swipe(pad, dxMM: -40, lift: false)
+        #expect(Self.spin(daemon) { Self.read(log) == "begin\n" })
+        daemon.remove(pad.device.path, reason: "unplugged")
+        #expect(daemon.sessions.isEmpty)
+        #expect(Self.spin(daemon) { Self.read(log) == "begin\ncancel\n" }, "\(Self.read(log) ?? "")")
+    }
+
+    @Test func aReloadSwapsTheGesturesOfADeviceInPlace() throws {
+        let dir = TempDir()
+        let out = dir.path + "/after-reload"
+        let daemon = try Self.makeDaemon(dir, config: """
+        gestures:
+          - name: before
+            gesture: swipe
+            fingers: 3
+            direction: up
+            command: echo before > \(out)
+        """)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        dir.write("config.yaml", """
+        gestures:
+          - name: after
+            gesture: swipe
+            fingers: 3
+            direction: left
+            command: echo "$GESTURE_NAME" > \(out)
+        """)
+        #expect(Self.spin(daemon) { daemon.reloadCount == 1 })
+        Self.swipe(pad, dxMM: -40)
+        #expect(Self.spin(daemon) { Self.read(out) == "after\n" })
+    }
+
+    /// What `watch` and `--explain` show: the arena's transitions and the reasons.
+    @Test func watchSeesEveryTransitionAndWhyTheOthersFailed() throws {
+        let dir = TempDir()
+        var seen: [String] = []
+        var gestures: [String] = []
+        var options = Daemon.Options()
+        options.runCommands = false
+        options.onDecisions = { _, decisions in seen += decisions.map(DecisionTrace.transition) }
+        options.onGesture = { _, event in gestures.append(GestureText.line(event)) }
+        let daemon = try Self.makeDaemon(dir, config: """
+        gestures:
+          - name: left
+            gesture: swipe
+            fingers: 3
+            direction: left
+            command: "true"
+          - name: two-finger-tap
+            gesture: tap
+            fingers: 2
+            command: "true"
+        """, options: options)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        Self.swipe(pad, dxMM: -40)
+        #expect(Self.spin(daemon) { !gestures.isEmpty && seen.contains { $0.hasPrefix("two-finger-tap:") && $0.contains("failed") } })
+        #expect(gestures.first?.hasPrefix("left  swipe recognized  3 fingers  left") == true, "\(gestures)")
+        #expect(seen.contains { $0.hasPrefix("left: possible → ") && $0.hasSuffix("recognized") }, "\(seen)")
+        #expect(seen.contains { $0.hasPrefix("two-finger-tap: possible → ") && $0.contains("(3 fingers, needs 2)") }, "\(seen)")
+        #expect(daemon.runningCommands == 0, "watch runs no commands")
+    }
+}

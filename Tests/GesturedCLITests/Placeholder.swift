@@ -1,1 +1,0 @@
-// Tests for GesturedCLI live in this folder.

@@ -1,0 +1,103 @@
+import GestureTestSupport
+import Testing
+
+/// `gestured replay --json` over every bundled recording: what a user (or a bug
+/// report) learns a recording contains.
+@Suite struct ReplayTests {
+    static let recordings = Recordings.all
+
+    static func replay(_ name: String, _ description: String?, _ extra: [String]) throws -> [JSONLine] {
+        var args = ["replay", CommandLineTests.recordings + "/" + name, "--json"] + extra
+        if let description { args += ["--description", CommandLineTests.recordings + "/" + description] }
+        let r = try Gestured.run(args)
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout.split(separator: "\n").map { JSONLine(String($0)) }
+    }
+
+    /// The shipped config binds only 3-finger horizontal swipes, and no bundled
+    /// recording holds one: nothing may fire (no false workspace switches).
+    @Test(arguments: recordings)
+    func theDefaultConfigFiresNothingOnRecordingsWithoutAThreeFingerSwipe(name: String, description: String?) throws {
+        let lines = try Self.replay(name, description, ["--config", CommandLineTests.repository + "/config/default.yaml"])
+        #expect(lines.isEmpty, "\(lines.map(\.text))")
+    }
+
+    /// What `--detect` finds: each recording's own gesture, by kind, fingers and direction.
+    @Test(arguments: [
+        ("touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events", nil, ["swipe-4 recognized 4 down"]),
+        ("touchpads_CyPS2_Cypress_Trackpad.three_finger_tap.events", nil, ["tap-3 recognized 3 -"]),
+        ("data_bcm5974.event", nil, ["swipe-1 recognized 1 up", "swipe-2 recognized 2 up-left", "tap-4 recognized 4 -", "tap-4 recognized 4 -"]),
+        ("python_evemu_tests_data_ntrig-xt2_ntrig-xt2-2-tap.event", "python_evemu_tests_data_ntrig-xt2_ntrig-xt2.device", ["tap-2 recognized 2 -"]),
+        ("tablets_Wacom_Bamboo_16FG_4x5_Finger_double-tap.events", "tablets_Wacom_Bamboo_16FG_4x5_Finger.desc", ["tap-2 recognized 2 -"]),
+        ("tablets_Wacom_ISDv4_E6_Finger.2fg-tap.events", "tablets_Wacom_ISDv4_E6_Finger.desc", ["tap-2 recognized 2 -"]),
+        ("tablets_Wacom_ISDv4_E6_Finger.double-center-scroll.events", "tablets_Wacom_ISDv4_E6_Finger.desc", ["swipe-2 recognized 2 down"]),
+        ("touchpads_AlpsPS2_ALPS_GlidePoint.double-tap.events", nil, ["double-tap-1 recognized 1 -"]),
+        ("touchscreens_Atmel_maXTouch_Touchscreen.1-finger-drag-up-down.events", nil, ["swipe-1 recognized 1 up"]),
+    ] as [(String, String?, [String])])
+    func detectFindsWhatTheRecordingHolds(name: String, description: String?, expected: [String]) throws {
+        let lines = try Self.replay(name, description, ["--detect"])
+        #expect(lines.map(\.summary) == expected)
+        for line in lines {
+            #expect(line["device"] != nil && line["time"] != nil && line["kind"] != nil)
+        }
+    }
+
+    @Test func nineFastTapsReadAsDoubleTapsAndATap() throws {
+        let lines = try Self.replay("touchscreens_Atmel_maXTouch_Touchscreen.1-finger-fast-taps.events", nil, ["--detect"])
+        #expect(lines.map(\.summary) == Array(repeating: "double-tap-1 recognized 1 -", count: 4) + ["tap-1 recognized 1 -"])
+    }
+
+    @Test func aBindingForTheRecordedGestureRunsItsCommandWithTheGestureInItsEnvironment() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", """
+        gestures:
+          - name: four-down
+            gesture: swipe
+            fingers: 4
+            direction: down
+            command: notify-send "four fingers"
+        """)
+        let r = try Gestured.run(["replay", CommandLineTests.recordings + "/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events",
+                                  "--config", config])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("four-down  swipe recognized  4 fingers  down"))
+        #expect(r.stdout.contains("would run: [four-down] command: notify-send \"four fingers\""))
+        #expect(r.stdout.contains("GESTURE_DIRECTION=down"))
+        #expect(r.stdout.contains("GESTURE_FINGERS=4"))
+    }
+
+    /// Recordings where the engine's verdict is not yet what a person would say. Each
+    /// is a known issue: the test fails the day it is fixed, so the list stays true.
+    @Test func knownMisses() throws {
+        withKnownIssue("semi-MT Alps: the bounding-box 'second finger' jumps 5.8 mm, beyond the tap's 3 mm") {
+            let lines = try Self.replay("touchpads_AlpsPS2_ALPS_GlidePoint.2-finger-tap.events", nil, ["--detect"])
+            #expect(lines.map(\.summary) == ["tap-2 recognized 2 -"])
+        }
+        withKnownIssue("Atmel 2-finger press of 824 ms: fingers drift 4.5 mm, beyond hold's 3 mm allowable movement") {
+            let lines = try Self.replay("touchscreens_Atmel_maXTouch_Touchscreen.2-fingers-touch-release.events", nil, ["--detect"])
+            #expect(lines.first?.summary == "hold-2 began 2 -")
+        }
+    }
+}
+
+/// One line of `--json`: a flat object, read without a JSON library.
+struct JSONLine {
+    let text: String
+    init(_ text: String) { self.text = text }
+
+    subscript(key: String) -> String? {
+        guard let r = text.firstRange(of: "\"\(key)\": ") else { return nil }
+        let rest = text[r.upperBound...]
+        if rest.hasPrefix("\"") {
+            let body = rest.dropFirst()
+            return String(body.prefix { $0 != "\"" })
+        }
+        return String(rest.prefix { $0 != "," && $0 != "}" })
+    }
+
+    /// "swipe-4 recognized 4 down" ("-" for no direction).
+    var summary: String {
+        let d = self["direction"] ?? "null"
+        return "\(self["gesture"] ?? "?") \(self["phase"] ?? "?") \(self["fingers"] ?? "?") \(d == "null" ? "-" : d)"
+    }
+}
