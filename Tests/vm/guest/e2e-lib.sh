@@ -37,6 +37,7 @@ show_logs() {
     [ -s "$f" ] || continue
     echo "--- $(basename "$f") (last 40 lines) ---"
     tail -n 40 "$f"
+    [ -z "$(tail -c 1 "$f")" ] || echo # the notify file has no final newline
   done
   if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
     echo "--- files the commands wrote ---"
