@@ -77,3 +77,9 @@ uninstall:
 
 clean:
 	rm -rf .build
+
+# End-to-end scenarios in a VM (Tests/vm/README.md): the real daemon against uinput
+# devices on Debian's kernel. Says so and skips where qemu cannot run.
+.PHONY: e2e
+e2e:
+	Tests/vm/scenarios
