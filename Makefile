@@ -5,6 +5,8 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SYSCONFDIR ?= /etc
+# Stripped by default (8.6 MB instead of 14.8 MB); packagers who keep symbols: make install STRIP=
+STRIP ?= -s
 BINDIR := $(PREFIX)/bin
 USERUNITDIR := $(PREFIX)/lib/systemd/user
 MANDIR := $(PREFIX)/share/man
@@ -54,7 +56,7 @@ check-unit: build
 	else echo "check-unit: systemd-analyze verify failed"; rm -rf $$tmp; exit 1; fi
 
 install: release
-	install -Dm755 .build/release/gestured $(DESTDIR)$(BINDIR)/gestured
+	install -Dm755 $(STRIP) .build/release/gestured $(DESTDIR)$(BINDIR)/gestured
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed "s|/usr/local/bin/gestured|$(BINDIR)/gestured|" systemd/gestured.service > $(DESTDIR)$(USERUNITDIR)/gestured.service
 	chmod 644 $(DESTDIR)$(USERUNITDIR)/gestured.service
@@ -75,3 +77,9 @@ uninstall:
 
 clean:
 	rm -rf .build
+
+# End-to-end scenarios in a VM (Tests/vm/README.md): the real daemon against uinput
+# devices on Debian's kernel. Says so and skips where qemu cannot run.
+.PHONY: e2e
+e2e:
+	Tests/vm/scenarios
