@@ -11,13 +11,6 @@ let fingerCountSettleWindow = 0.100 // s
 let thumbZoneFraction = 0.15
 /// A thumb candidate that moves farther than this is a finger after all, mm.
 let thumbMaxMovementMM = 5.0
-/// Velocities are measured over this much recent history (libinput keeps the last
-/// few events for the same reason: one frame's delta is too noisy).
-let velocityWindow = 0.050 // s
-/// Frames further apart than this while fingers move mean they rested in between:
-/// velocity then counts from one frame interval before the motion resumed, not from
-/// the start of the rest. Touch devices report at 60–250 Hz while fingers move.
-let maxMotionFrameGap = 0.025 // s
 /// Outermost touches closer than this give no usable scale, mm.
 let minimumPairDistanceMM = 2.0
 
@@ -55,11 +48,6 @@ final class TouchTracker {
         var translation = Point.zero
         var scale = 1.0
         var rotation = 0.0
-    }
-
-    struct Sample {
-        var time: Timestamp
-        var value: Accumulated
     }
 
     /// What a frame did to the touch sequence.
@@ -109,9 +97,7 @@ final class TouchTracker {
 
     @exclusivity(unchecked) private var classifier = MotionClassifier()
 
-    @exclusivity(unchecked) private var samples = InlineArray<16, Sample>(repeating: Sample(time: Timestamp(microseconds: 0), value: Accumulated()))
-    @exclusivity(unchecked) private var sampleHead = 0
-    @exclusivity(unchecked) private var sampleCount = 0
+    @exclusivity(unchecked) private var history = VelocityHistory()
 
     init(device: DeviceInfo) { self.device = device }
 
@@ -149,7 +135,7 @@ final class TouchTracker {
             updatePair()
             settleIfDue(now)
             feedClassifier(now)
-            record(now)
+            history.record(now, acc)
         }
         frameMoved = acc != before
         return outcome
@@ -201,13 +187,10 @@ final class TouchTracker {
         s.translation = acc.translation - anchor.translation
         s.scale = anchor.scale > 0 ? acc.scale / anchor.scale : 1
         s.rotation = acc.rotation - anchor.rotation
-        if let (old, oldTime) = velocityBase(now) {
-            let dt = now.seconds(since: oldTime)
-            if dt > 0 {
-                s.velocity = (acc.translation - old.value.translation) / dt
-                s.scaleVelocity = (acc.scale - old.value.scale) / (anchor.scale > 0 ? anchor.scale : 1) / dt
-                s.rotationVelocity = (acc.rotation - old.value.rotation) / dt
-            }
+        if let (old, dt) = history.base(at: now), dt > 0 {
+            s.velocity = (acc.translation - old.translation) / dt
+            s.scaleVelocity = (acc.scale - old.scale) / (anchor.scale > 0 ? anchor.scale : 1) / dt
+            s.rotationVelocity = (acc.rotation - old.rotation) / dt
         }
         s.moved = frameMoved && now == lastFrameTime
         s.motion = classifier.decision
@@ -293,7 +276,7 @@ final class TouchTracker {
         acc = Accumulated()
         anchor = acc
         maxTravel = 0
-        sampleCount = 0
+        history.clear()
         pairA = -1
         pairB = -1
         scaleBase = 1
@@ -390,32 +373,4 @@ final class TouchTracker {
         classifier.update(time: now, a: trackedFinger(ra), b: trackedFinger(rb),
                           singleTravelMM: (acc.translation - anchor.translation).length)
     }
-
-    // MARK: Velocity history
-
-    private func record(_ now: Timestamp) {
-        samples[sampleHead] = Sample(time: now, value: acc)
-        sampleHead = (sampleHead + 1) % 16
-        sampleCount = min(sampleCount + 1, 16)
-    }
-
-    /// What velocities are measured from: the newest sample at least `velocityWindow`
-    /// old (else the oldest kept), and the instant it stands for. After a rest (a gap
-    /// longer than `maxMotionFrameGap` before the next sample) that instant is one frame
-    /// interval before the motion resumed.
-    private func velocityBase(_ now: Timestamp) -> (Sample, Timestamp)? {
-        guard sampleCount > 0 else { return nil }
-        let cutoff = now.adding(seconds: -velocityWindow)
-        var k = 1
-        while k < sampleCount && sample(k).time > cutoff { k += 1 }
-        let old = sample(k)
-        guard k > 1 else { return (old, old.time) }
-        let next = sample(k - 1), newest = sample(1)
-        guard next.time.seconds(since: old.time) > maxMotionFrameGap else { return (old, old.time) }
-        let interval = k > 2 ? newest.time.seconds(since: next.time) / Double(k - 2) : 0.01
-        return (old, next.time.adding(seconds: -min(interval, maxMotionFrameGap)))
-    }
-
-    /// The `k`-th newest sample, 1-based.
-    private func sample(_ k: Int) -> Sample { samples[(sampleHead - k + 16) % 16] }
 }
