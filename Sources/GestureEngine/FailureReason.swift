@@ -48,6 +48,8 @@ public enum FailureReason: Sendable, Equatable {
     case liftedBeforeItBegan
     /// Everything in flight was torn down.
     case resynced
+    /// The clickpad was physically clicked.
+    case clicked
     case cancelledByCaller
 
     /// The user-facing sentence, without the gesture's name.
@@ -83,6 +85,7 @@ public enum FailureReason: Sendable, Equatable {
         case .liftedBeforeItBegan: return "the fingers lifted before it could begin"
         case .disabled: return "disabled"
         case .resynced: return "the device dropped events (SYN_DROPPED); cancelled"
+        case .clicked: return "the pad was clicked; a click is not a gesture"
         case .cancelledByCaller: return "cancelled (device gone or config reloaded)"
         }
     }

@@ -15,8 +15,8 @@ public final class GestureEngine {
     public let specs: [GestureSpec]
     private let tracker: TouchTracker
     private let arena: Arena
-    /// After a resync or `cancelAll` with fingers down: ignore the touches until every
-    /// finger has lifted, so nothing fires from a partial sequence.
+    /// After a resync, a click or `cancelAll` with fingers down: ignore the touches
+    /// until every finger has lifted, so nothing fires from a partial sequence.
     @exclusivity(unchecked) private var poisoned = false
     /// The latest instant seen, from a frame or the caller's timer. Deadlines at or
     /// before it are stale (whatever they waited for has been evaluated).
@@ -57,6 +57,11 @@ public final class GestureEngine {
         if frame.flags.contains(.resynced) {
             arena.cancelAll(at: frame.time, reason: .resynced, into: &events)
             tracker.reset()
+            poisoned = true
+        } else if frame.flags.contains(.buttonDown) && !poisoned {
+            // A clickpad click is a pointer action, not a gesture: libinput cancels
+            // gestures when the pad is clicked, and so do we, until the fingers lift.
+            arena.cancelAll(at: frame.time, reason: .clicked, into: &events)
             poisoned = true
         }
         let outcome = tracker.update(frame)

@@ -147,6 +147,11 @@ final class Hand {
         send(flags: .resynced)
     }
 
+    /// The clickpad is pressed down (BTN_LEFT) or released.
+    var buttonDown = false {
+        didSet { send() }
+    }
+
     /// The device vanished or the config was swapped.
     func cancelAll() {
         buffer.removeAll(keepingCapacity: true)
@@ -213,7 +218,8 @@ final class Hand {
                                     normalized: Point(x: f.position.x / device.size.width,
                                                       y: f.position.y / device.size.height)))
         }
-        let frame = TouchFrame(time: now, contacts: contacts, fingerCount: fingers.count, flags: flags)
+        let frame = TouchFrame(time: now, contacts: contacts, fingerCount: fingers.count,
+                               flags: buttonDown ? flags.union(.buttonDown) : flags)
         frames.append(frame)
         buffer.removeAll(keepingCapacity: true)
         engine.process(frame, into: &buffer)

@@ -99,6 +99,7 @@ import Testing
                 switch Int.random(in: 0..<20, using: &rng) {
                 case 0: hand.resync()
                 case 1: hand.cancelAll()
+                case 7: if !hand.fingers.isEmpty || hand.buttonDown { hand.buttonDown.toggle() }
                 case 2...6: hand.engine.setEnabled(Bool.random(using: &rng), name: specs.randomElement(using: &rng)!.name)
                 default: break
                 }
@@ -109,6 +110,7 @@ import Testing
             }
         }
         for spec in specs { hand.engine.setEnabled(true, name: spec.name) }
+        if hand.buttonDown { hand.buttonDown = false }
         hand.lift()
         hand.wait(3)
     }

@@ -246,6 +246,32 @@ import Testing
         #expect(hand.explanations.contains("swipe: the device dropped events (SYN_DROPPED); cancelled"))
     }
 
+    /// A clickpad click is a pointer action: a two-finger click is not a two-finger
+    /// tap, and clicking mid-swipe cancels the swipe's pan.
+    @Test func aClickIsNotAGesture() {
+        let hand = Hand(.touchpad, [Spec.tap(2), Spec.pan(3...3, name: "pan")])
+        hand.down(2)
+        hand.buttonDown = true
+        hand.buttonDown = false
+        hand.lift()
+        #expect(hand.recognized.isEmpty)
+        #expect(hand.explanations == ["tap-2: the pad was clicked; a click is not a gesture",
+                                      "pan: the pad was clicked; a click is not a gesture"])
+        hand.down(3)
+        hand.wait(0.12)
+        hand.move(by: Point(x: 10, y: 0), over: 0.1)
+        hand.buttonDown = true
+        hand.move(by: Point(x: 10, y: 0), over: 0.1)
+        hand.buttonDown = false
+        hand.move(by: Point(x: 10, y: 0), over: 0.1)
+        hand.lift()
+        #expect(hand.phases("pan") .first == .began)
+        #expect(hand.phases("pan").last == .cancelled)
+        // The next touch works again.
+        hand.down(2); hand.wait(0.05); hand.lift()
+        #expect(hand.recognized == ["pan", "tap-2"])
+    }
+
     /// A resync with no finger down changes nothing for the next gesture.
     @Test func resyncWithNoFingersIsHarmless() {
         let hand = Hand(.touchpad, [Spec.tap(2)])
