@@ -23,22 +23,25 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
         .target(name: "CLinux"),
+        // The one libyaml reader: a node tree with line/column marks, bounded and alias-safe.
+        .target(name: "YAMLTree", dependencies: ["CYaml"]),
 
         // Value types that cross every boundary: TouchFrame, Contact, DeviceInfo.
         .target(name: "TouchModel", linkerSettings: [.linkedLibrary("m")]),
         // Devices, hotplug, evdev decoding, recordings: evdev → TouchFrame.
         .target(name: "GestureInput",
-                dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "CYaml", "CLinux"]),
+                dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "YAMLTree", "CLinux"]),
         // Recognizers and arbitration: TouchFrame → GestureEvent. Pure Swift.
         .target(name: "GestureEngine", dependencies: ["TouchModel"], linkerSettings: [.linkedLibrary("m")]),
         // The YAML config file → GestureSpecs and action bindings.
-        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "CYaml"]),
+        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree"]),
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
+        .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
 
         // Test support only, never linked into the shipped binary: answers libevdev's
         // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it.

@@ -46,6 +46,9 @@ public final class CommandRunner: InvocationSink {
     private var readers: [Int: OutputReader] = [:]
     private var queues: [String: Queue] = [:]
     private var nextID = 1
+    /// Commands dropped since a gesture's first drop was logged: a fast pan against a
+    /// slow command would otherwise log a warning per step.
+    private var dropped: [String: Int] = [:]
     private var armedDeadline: Int64 = 0
 
     private static let timerTag: UInt64 = 0
@@ -109,7 +112,7 @@ public final class CommandRunner: InvocationSink {
         defer { queues[inv.gesture] = q.running == nil && q.waiting.isEmpty ? nil : q }
         if q.running != nil {
             guard q.waiting.count < settings.queueLength else {
-                log(.warning, "[\(inv.gesture)] \(q.waiting.count) commands already waiting (queue-length); dropped its '\(inv.trigger)' command")
+                drop(inv, "\(plural(q.waiting.count, "command")) already waiting (queue-length)")
                 return
             }
             q.waiting.append(inv)
@@ -121,7 +124,7 @@ public final class CommandRunner: InvocationSink {
     /// Starts `inv` if under the cap; returns the child's id.
     private func start(_ inv: Invocation) -> Int? {
         guard children.count < settings.maxChildren else {
-            log(.warning, "[\(inv.gesture)] \(children.count) commands already running (max-children); dropped its '\(inv.trigger)' command")
+            drop(inv, "\(plural(children.count, "command")) already running (max-children)")
             return nil
         }
         switch spawn(inv) {
@@ -129,7 +132,20 @@ public final class CommandRunner: InvocationSink {
             log(.error, "[\(inv.gesture)] cannot run its '\(inv.trigger)' command: \(e)")
             return nil
         case .success(let id):
+            if let more = dropped.removeValue(forKey: inv.gesture), more > 0 {
+                log(.warning, "[\(inv.gesture)] \(more) more of its \(more == 1 ? "command was" : "commands were") dropped while it was busy")
+            }
             return id
+        }
+    }
+
+    /// Logs the first drop of a run of drops; counts the rest until the gesture runs again.
+    private func drop(_ inv: Invocation, _ why: String) {
+        if let n = dropped[inv.gesture] {
+            dropped[inv.gesture] = n + 1
+        } else {
+            dropped[inv.gesture] = 0
+            log(.warning, "[\(inv.gesture)] \(why); dropped its '\(inv.trigger)' command")
         }
     }
 
@@ -251,6 +267,7 @@ public final class CommandRunner: InvocationSink {
         }
         for id in Array(readers.keys) { closeReader(id) }
         queues.removeAll()
+        dropped.removeAll()
         armTimer()
     }
 
@@ -376,6 +393,8 @@ private func signalName(_ s: Int32) -> String {
     default: return "signal \(s)"
     }
 }
+
+private func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
 private func formatSeconds(_ s: Double) -> String {
     s == s.rounded() ? "\(Int(s))s" : "\(Int((s * 1000).rounded()))ms"

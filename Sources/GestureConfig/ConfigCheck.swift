@@ -2,34 +2,9 @@ import GestureEngine
 import Glibc
 import TouchModel
 
-/// `gestured check`: what it prints and how it exits, so the command line only wires it up.
+/// Checks of a loaded config against what only a real device reveals (`gestured
+/// check` itself, its output and exit status, live in the command line).
 public enum ConfigCheck {
-    /// Exit status when the config has errors (0 when clean or only warnings).
-    public static let failureStatus: Int32 = 1
-
-    /// Loads the config the daemon would load, writes every diagnostic and a summary
-    /// line to `write`, and returns the exit status.
-    public static func run(explicit: String?, environment: [String: String], uid: uid_t = getuid(),
-                           write: (String) -> Void) -> Int32 {
-        let source = resolveConfigPath(explicit: explicit, environment: environment)
-        let (config, diagnostics) = ConfigLoader.load(source, uid: uid)
-        for d in diagnostics { write(d.description) }
-        let name: String
-        switch source {
-        case .file(let path): name = path
-        case .builtIn:
-            name = ConfigLoader.builtInName
-            write("no config file at \(configSearchPath(environment: environment).joined(separator: " or ")); checking the built-in default")
-        }
-        let errors = diagnostics.count { $0.isError }, warnings = diagnostics.count - errors
-        guard let config else {
-            write("\(name): \(plural(errors, "error")), \(plural(warnings, "warning"))")
-            return failureStatus
-        }
-        write("\(name): OK, \(plural(config.specs.count, "gesture"))\(warnings > 0 ? ", \(plural(warnings, "warning"))" : "")")
-        return 0
-    }
-
     /// Problems only a real device reveals: a threshold larger than the surface, more
     /// fingers than it can report. For `gestured check`/`list-devices` and the daemon's
     /// log when a device appears.
@@ -56,6 +31,4 @@ public enum ConfigCheck {
         if let glob = filter.nameGlob { return fnmatch(glob, device.name, 0) == 0 }
         return true
     }
-
-    private static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 }

@@ -1,3 +1,4 @@
+import YAMLTree
 import Glibc
 
 /// Where the config comes from.
@@ -57,7 +58,8 @@ public enum ConfigLoader {
     /// Parses config text; `file` is the name diagnostics carry.
     public static func parse(_ bytes: [UInt8], file: String) -> (Config?, [Diagnostic]) {
         var log = DiagnosticLog(file: file)
-        let root = YAMLReader.read(bytes, log: &log)
+        let (root, problem) = YAMLReader.read(bytes, fileKind: "a config file")
+        if let problem { log.error(problem.mark, problem.message) }
         var parser = ConfigParser(file: file)
         parser.log = log
         let config = log.hasErrors ? nil : parser.parse(root)

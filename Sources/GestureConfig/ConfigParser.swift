@@ -1,3 +1,4 @@
+import YAMLTree
 import GestureEngine
 import TouchModel
 
@@ -26,10 +27,10 @@ struct ConfigParser {
             if case .scalar(let s) = root.value, s.isEmpty {
                 log.warning(root.mark, "the file is empty; no gestures are configured")
             } else if let pairs = mapping(root, TopKey.self, what: "the top level") {
-                for (key, keyMark, value) in pairs {
+                for (key, _, value) in pairs {
                     switch key {
                     case .settings: parseSettings(value)
-                    case .gestures: parseGestures(value, at: keyMark)
+                    case .gestures: parseGestures(value)
                     }
                 }
             }
@@ -38,6 +39,10 @@ struct ConfigParser {
         }
         crossCheck()
         guard !log.hasErrors else { return nil }
+        // After the whole file: `settings:` may come after `gestures:`.
+        for i in drafts.indices where drafts[i].spec.after != nil {
+            drafts[i].spec.sequenceWindow = drafts[i].within ?? settings.sequenceWindow
+        }
         return Config(file: log.file, settings: settings, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))
     }
 
@@ -77,6 +82,7 @@ struct ConfigParser {
     // MARK: settings
 
     private mutating func parseSettings(_ node: YAMLNode) {
+        if case .scalar(let s) = node.value, s.isEmpty { return }  // `settings:` with nothing under it
         guard let pairs = mapping(node, SettingsKey.self, what: "settings") else { return }
         for (key, _, value) in pairs {
             switch key {
@@ -94,7 +100,7 @@ struct ConfigParser {
 
     // MARK: gestures
 
-    private mutating func parseGestures(_ node: YAMLNode, at keyMark: SourceMark) {
+    private mutating func parseGestures(_ node: YAMLNode) {
         if case .scalar(let s) = node.value, s.isEmpty { return }  // `gestures:` with nothing under it
         guard case .sequence(let items) = node.value else {
             log.error(node.mark, "'gestures' must be a list of gestures (each starting with '- name:'), found \(node.shape)")
@@ -260,7 +266,6 @@ struct ConfigParser {
         if d.within != nil, d.spec.after == nil {
             log.error(d.marks[.within] ?? line, "'within:' needs 'after:' (the gesture this one must follow)")
         }
-        if d.spec.after != nil { d.spec.sequenceWindow = d.within ?? settings.sequenceWindow }
         if d.spec.region != nil, d.marks[.device] == nil { d.spec.devices.kind = .touchscreen }
         if kind == .edgePan, d.spec.devices.kind != .touchscreen {
             log.error(d.marks[.device] ?? line, "an edge pan starts at a screen edge: it needs 'device: touchscreen'")
@@ -269,7 +274,10 @@ struct ConfigParser {
             log.error(d.marks[.region] ?? line, "'region:' is a part of a touchscreen; it does not apply with 'device: touchpad'")
         }
         if d.spec.thresholds.maxTapInterval != nil, d.spec.taps == 1 {
-            log.warning(d.marks[.maxInterval] ?? line, "'max-interval' has no effect on a single tap; set 'taps:' to 2 or more")
+            log.warning(d.marks[.maxInterval] ?? line, "'max-interval' has no effect with 'taps: 1'; set 'taps:' to 2 or more")
+        }
+        if d.spec.thresholds.edgeZoneMM != nil, d.spec.edges.isEmpty, kind != .edgePan {
+            log.warning(d.marks[.edgeZone] ?? line, "'edge-zone' has no effect without 'edge:'")
         }
         if d.spec.devices.kind == .touchpad, d.spec.fingers.lowerBound <= 2, [.pan, .swipe].contains(kind) {
             log.warning(d.marks[.fingers] ?? line, "\(d.spec.fingers.lowerBound)-finger motion on a touchpad also moves the pointer or scrolls; 3 or more fingers avoid the clash")
@@ -301,7 +309,7 @@ struct ConfigParser {
     private mutating func warnImplausible(_ d: Draft) {
         let t = d.spec.thresholds
         // The largest touchpads (Apple's Force Touch) are about 160 mm wide.
-        if let m = t.minDistanceMM, m > 150 {
+        if let m = t.minDistanceMM, m > 150, d.spec.devices.kind != .touchscreen {
             log.warning(d.marks[.minDistance], "min-distance \(format(m))mm is larger than most touchpads (about 100-160mm wide); this gesture may never fire there")
         }
         if let m = t.minDuration, m > 10 {

@@ -1,16 +1,8 @@
+import YAMLTree
 /// A place in a config file, 1-based as editors count (column in characters).
-public struct SourceMark: Sendable, Equatable, Comparable {
-    public var line: Int
-    public var column: Int
-    public init(line: Int, column: Int) { self.line = line; self.column = column }
-    public static func < (a: SourceMark, b: SourceMark) -> Bool {
-        (a.line, a.column) < (b.line, b.column)
-    }
-}
+/// A place in the config file (the YAML reader's marks).
+public typealias SourceMark = YAMLMark
 
-/// One problem found in a config file, as the user reads it:
-/// `config.yaml:12:14: error: unknown gesture 'swpie'; did you mean 'swipe'?`
-/// (keyd's `file:line: message`, with a column as compilers print it).
 public struct Diagnostic: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Severity: String, Sendable { case error, warning }
 
@@ -45,6 +37,7 @@ struct DiagnosticLog {
     init(file: String) { self.file = file }
 
     mutating func error(_ mark: SourceMark?, _ message: String) {
+        errorCount += 1
         all.append(Diagnostic(.error, file: file, mark: mark, message))
     }
 
@@ -52,6 +45,6 @@ struct DiagnosticLog {
         all.append(Diagnostic(.warning, file: file, mark: mark, message))
     }
 
+    private(set) var errorCount = 0
     var hasErrors: Bool { errorCount > 0 }
-    var errorCount: Int { all.count { $0.isError } }
 }

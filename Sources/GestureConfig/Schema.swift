@@ -121,16 +121,16 @@ enum GestureKey: String, CaseIterable {
     var kinds: [GestureKind] {
         switch self {
         case .name, .gesture, .fingers, .device, .deviceName, .region, .simultaneousWith,
-             .requiresFailureOf, .after, .within, .enabled, .command:
+             .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone:
             return GestureKind.allCases
-        case .direction: return [.swipe, .pan, .edgePan]
+        case .direction: return [.swipe, .pan]
         case .axis: return [.pan]
-        case .edge, .edgeZone: return [.edgePan]
         case .taps: return [.tap, .hold]
-        case .minDistance: return [.swipe, .pan, .edgePan]
-        case .minVelocity, .maxAngle: return [.swipe]
-        case .maxMovement: return [.tap, .hold]
-        case .maxDuration, .maxInterval: return [.tap]
+        case .minDistance: return [.swipe, .pan, .edgePan, .transform, .scrub]
+        case .minVelocity: return [.swipe]
+        case .maxAngle: return [.swipe, .pan]
+        case .maxMovement: return [.tap, .hold, .scrub]
+        case .maxDuration, .maxInterval: return [.tap, .hold]
         case .minDuration: return [.hold]
         case .minScale: return [.pinch, .transform]
         case .minRotation: return [.rotate, .transform]
@@ -150,19 +150,19 @@ enum GestureKey: String, CaseIterable {
         case .fingers: return e("count 1–5, or a range `2-4`", "tap, hold, swipe, edgepan, scrub: `1`; pinch, rotate: `2`; pan `1-5`; transform `2-5`", "Fingers on the surface. Ranges only for pan and transform.")
         case .direction: return e("direction or list", "any", "`up`, `down`, `left`, `right`, `up-left`, `up-right`, `down-left`, `down-right`.")
         case .axis: return e("`horizontal` or `vertical`", "free", "Lock a pan to one axis; also the axis a distance `every:` measures.")
-        case .edge: return e("edge or list", "any", "Touchscreen edges an edge pan starts from: `top`, `bottom`, `left`, `right`.")
-        case .taps: return e("count 1–5", "`1`", "Tap: taps in a row. Hold: taps before the press (UIKit's numberOfTapsRequired).")
+        case .edge: return e("edge or list", "any", "`top`, `bottom`, `left`, `right`: the edges an edge pan starts from; for other gestures, only touches that begin at one of these edges.")
+        case .taps: return e("count 1–5", "`1`", "Tap: taps in a row. Hold: counts the press itself, so `1` is a plain press and `2` a tap, then press.")
         case .device: return e("`touchpad`, `touchscreen` or `any`", "`any` (edgepan, or with `region:`: `touchscreen`)", "Which kind of device the gesture listens to.")
         case .deviceName: return e("glob", "any", "Only devices whose name matches this shell glob (`*`, `?`, `[…]`); see `gestured list-devices`.")
         case .region: return e("mapping", "whole screen", "Only touches that begin inside this rectangle of a touchscreen (see `region:` below); implies `device: touchscreen`.")
-        case .minDistance: return e("distance", "recognizer's", "Distance the fingers travel before the gesture counts.")
+        case .minDistance: return e("distance", "recognizer's", "Distance the fingers travel before the gesture counts (scrub: each stroke).")
         case .minVelocity: return e("speed", "recognizer's", "Slowest swipe that counts, e.g. `100mm/s`.")
-        case .maxAngle: return e("angle", "recognizer's", "Largest angle off the swipe's direction.")
-        case .maxMovement: return e("distance", "recognizer's", "Most a finger may move and still tap or hold.")
-        case .maxDuration: return e("duration", "recognizer's", "Longest touch that still counts as a tap.")
-        case .maxInterval: return e("duration", "recognizer's", "Longest pause between the taps of a multi-tap.")
+        case .maxAngle: return e("angle", "recognizer's", "Swipe: largest angle off its direction. Pan with `axis:`: largest angle off the axis as it starts.")
+        case .maxMovement: return e("distance", "recognizer's", "Most a finger may move and still tap or hold (scrub: most the stroke may drift up or down).")
+        case .maxDuration: return e("duration", "recognizer's", "Longest touch that still counts as a tap (hold: each tap before the press).")
+        case .maxInterval: return e("duration", "recognizer's", "Longest pause between taps (hold: between the taps and the press).")
         case .minDuration: return e("duration", "`0.5s` (UIKit)", "How long to hold before the hold begins.")
-        case .edgeZone: return e("distance", "recognizer's", "Width of the band along the edge where an edge pan must start.")
+        case .edgeZone: return e("distance", "recognizer's", "Width of the band along an edge where the touch must begin (with `edge:`).")
         case .minScale: return e("scale", "recognizer's", "Pinch scale before the gesture begins, e.g. `1.1x` (10 %).")
         case .minRotation: return e("angle", "recognizer's", "Rotation before the gesture begins.")
         case .simultaneousWith: return e("name or list", "none", "Gestures this one may run together with (pinch and rotate); otherwise they compete.")

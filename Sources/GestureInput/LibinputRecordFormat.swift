@@ -1,5 +1,5 @@
-import CYaml
 import TouchModel
+import YAMLTree
 
 /// `libinput record` YAML (file version 1): reads its first device's `evdev`
 /// description, udev properties and `events`, and writes the same shape so a user's
@@ -30,9 +30,11 @@ enum LibinputRecordFormat {
     }
 
     static func parse(_ text: String, path: String) throws(RecordingError) -> Recording {
-        let root = try YAMLTree.parse(text, path: path)
-        func fail(_ node: YAMLTree.Node?, _ message: String) -> RecordingError {
-            RecordingError(path: path, line: node?.line, message: message)
+        let (parsed, problem) = YAMLReader.read(Array(text.utf8), fileKind: "a recording")
+        if let problem { throw RecordingError(path: path, line: problem.mark?.line, message: problem.message) }
+        guard let root = parsed else { throw RecordingError(path: path, line: nil, message: "empty YAML document") }
+        func fail(_ node: YAMLNode?, _ message: String) -> RecordingError {
+            RecordingError(path: path, line: node?.mark.line, message: message)
         }
         guard let devices = root["devices"], case .sequence(let list) = devices.value, let dev = list.first else {
             throw fail(root, "no 'devices:' list: not a libinput record file")
@@ -46,7 +48,8 @@ enum LibinputRecordFormat {
         }
         var codes: [UInt16: Set<UInt16>] = [:]
         if let node = evdev["codes"], case .mapping(let entries) = node.value {
-            for (key, value) in entries {
+            for (keyNode, value) in entries {
+                let key = keyNode.scalar ?? ""
                 guard let type = UInt16(key), let list = value.integers else {
                     throw fail(value, "codes: '\(key)' must map an event type to a list of codes")
                 }
@@ -55,7 +58,8 @@ enum LibinputRecordFormat {
         }
         var absinfo: [UInt16: AbsInfo] = [:]
         if let node = evdev["absinfo"], case .mapping(let entries) = node.value {
-            for (key, value) in entries {
+            for (keyNode, value) in entries {
+                let key = keyNode.scalar ?? ""
                 guard let code = UInt16(key), code <= AbsCode.max, let v = value.integers, v.count >= 4,
                       v.allSatisfy({ Int32(exactly: $0) != nil }) else {
                     throw fail(value, "absinfo: '\(key)' must be [min, max, fuzz, flat, resolution]")
@@ -145,138 +149,5 @@ enum LibinputRecordFormat {
             }
         }
         return out + "\""
-    }
-}
-
-/// A small YAML document tree over libyaml's event parser, with line numbers, for
-/// reading recordings. Aliases are refused (recordings never use them) and depth and
-/// size are bounded, so a hostile file cannot blow up memory.
-enum YAMLTree {
-    static let maxDepth = 64
-    static let maxNodes = 20_000_000
-
-    struct Node {
-        enum Value {
-            case scalar(String)
-            case sequence([Node])
-            case mapping([(String, Node)])
-        }
-        var value: Value
-        var line: Int
-
-        subscript(key: String) -> Node? {
-            guard case .mapping(let entries) = value else { return nil }
-            return entries.first(where: { $0.0 == key })?.1
-        }
-        var scalar: String? {
-            if case .scalar(let s) = value { return s }
-            return nil
-        }
-        /// A sequence of integer scalars.
-        var integers: [Int64]? {
-            guard case .sequence(let items) = value else { return nil }
-            var out: [Int64] = []
-            out.reserveCapacity(items.count)
-            for item in items {
-                guard let s = item.scalar, let v = Int64(s) else { return nil }
-                out.append(v)
-            }
-            return out
-        }
-    }
-
-    static func parse(_ text: String, path: String) throws(RecordingError) -> Node {
-        // libyaml's parser stores pointers into itself: it must not move, so it lives on the heap.
-        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
-        defer { parser.deallocate() }
-        guard yaml_parser_initialize(parser) == 1 else {
-            throw RecordingError(path: path, line: nil, message: "out of memory starting the YAML parser")
-        }
-        defer { yaml_parser_delete(parser) }
-        var bytes = Array(text.utf8)
-        return try bytes.withUnsafeMutableBufferPointer { (buffer) throws(RecordingError) -> Node in
-            yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
-            var builder = Builder(path: path)
-            while true {
-                var event = yaml_event_t()
-                guard yaml_parser_parse(parser, &event) == 1 else {
-                    let line = Int(parser.pointee.problem_mark.line) + 1
-                    let problem = parser.pointee.problem.map { String(cString: $0) } ?? "malformed YAML"
-                    throw RecordingError(path: path, line: line, message: problem)
-                }
-                defer { yaml_event_delete(&event) }
-                if let root = try builder.take(event) { return root }
-                if event.type == YAML_STREAM_END_EVENT {
-                    throw RecordingError(path: path, line: nil, message: "empty YAML document")
-                }
-            }
-        }
-    }
-
-    private struct Builder {
-        let path: String
-        var stack: [(node: Node, pendingKey: String?)] = []
-        var count = 0
-
-        init(path: String) { self.path = path }
-
-        /// Consumes one event; returns the root once the first document is complete.
-        mutating func take(_ e: yaml_event_t) throws(RecordingError) -> Node? {
-            let line = Int(e.start_mark.line) + 1
-            switch e.type {
-            case YAML_SCALAR_EVENT:
-                let s = String(decoding: UnsafeBufferPointer(start: e.data.scalar.value, count: e.data.scalar.length), as: UTF8.self)
-                return try add(Node(value: .scalar(s), line: line), isScalar: true)
-            case YAML_SEQUENCE_START_EVENT:
-                try open(Node(value: .sequence([]), line: line))
-            case YAML_MAPPING_START_EVENT:
-                try open(Node(value: .mapping([]), line: line))
-            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                guard let done = stack.popLast() else { return nil }
-                return try add(done.node, isScalar: false)
-            case YAML_ALIAS_EVENT:
-                throw RecordingError(path: path, line: line, message: "YAML aliases are not allowed in recordings")
-            default:
-                break
-            }
-            return nil
-        }
-
-        private mutating func open(_ node: Node) throws(RecordingError) {
-            guard stack.count < YAMLTree.maxDepth else {
-                throw RecordingError(path: path, line: node.line, message: "nested deeper than \(YAMLTree.maxDepth) levels")
-            }
-            stack.append((node, nil))
-        }
-
-        private mutating func add(_ node: Node, isScalar: Bool) throws(RecordingError) -> Node? {
-            count += 1
-            guard count <= YAMLTree.maxNodes else {
-                throw RecordingError(path: path, line: node.line, message: "more than \(YAMLTree.maxNodes) YAML nodes")
-            }
-            guard !stack.isEmpty else { return node }
-            let top = stack.count - 1
-            switch stack[top].node.value {
-            case .sequence(var items):
-                stack[top].node.value = .scalar("") // release the array so the append does not copy it
-                items.append(node)
-                stack[top].node.value = .sequence(items)
-            case .mapping(var entries):
-                if let key = stack[top].pendingKey {
-                    stack[top].node.value = .scalar("")
-                    entries.append((key, node))
-                    stack[top].node.value = .mapping(entries)
-                    stack[top].pendingKey = nil
-                } else {
-                    guard isScalar, let key = node.scalar else {
-                        throw RecordingError(path: path, line: node.line, message: "mapping keys must be plain scalars")
-                    }
-                    stack[top].pendingKey = key
-                }
-            case .scalar:
-                break
-            }
-            return nil
-        }
     }
 }

@@ -97,6 +97,21 @@ final class Daemon {
 
     // MARK: Running
 
+    /// Builds the daemon and runs it to the end: what `run` and `watch` share.
+    static func start(options: Options, logger: Logger, environment: [String: String]) -> GesturedCommand.ExitCode {
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(options: options, logger: logger, environment: environment)
+        } catch let error as StartError {
+            logger.error(error.description)
+            return .invalidConfig
+        } catch {
+            logger.error("cannot start: \(error)")
+            return .failure
+        }
+        return daemon.run()
+    }
+
     /// Opens the devices, says READY=1, and runs until SIGTERM/SIGINT.
     func run() -> GesturedCommand.ExitCode {
         for node in udev.inputNodes(inputDir: options.inputDirectory) { open(node, announce: false) }
@@ -172,6 +187,7 @@ final class Daemon {
         sessions[device.path] = session
         let info = device.info
         logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
+        for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
         notifier.send("STATUS=\(status)")
     }
 
@@ -284,6 +300,7 @@ final class Daemon {
         let now = Timestamp(microseconds: clinux_monotonic_ns() / 1000)
         var cancelled = 0
         for s in sessions.values {
+            for warning in ConfigCheck.warnings(for: loaded, device: s.info) { logger.warning(warning) }
             s.replace(specs: loaded.specs, at: now)
             cancelled += s.events.filter { $0.phase == .cancelled }.count
             dispatch(s)

@@ -42,17 +42,7 @@ enum RunCommand {
                 for d in decisions { if let text = DecisionTrace.explanation(d) { logger.notice(text) } }
             }
         }
-        let daemon: Daemon
-        do {
-            daemon = try Daemon(options: options, logger: logger, environment: environment)
-        } catch let error as Daemon.StartError {
-            logger.error(error.description)
-            return .invalidConfig
-        } catch {
-            logger.error("cannot start: \(error)")
-            return .failure
-        }
-        return daemon.run()
+        return Daemon.start(options: options, logger: logger, environment: environment)
     }
 }
 

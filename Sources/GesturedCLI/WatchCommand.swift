@@ -37,16 +37,6 @@ enum WatchCommand {
                 }
             }
         }
-        let daemon: Daemon
-        do {
-            daemon = try Daemon(options: options, logger: logger, environment: environment)
-        } catch let error as Daemon.StartError {
-            logger.error(error.description)
-            return .invalidConfig
-        } catch {
-            logger.error("cannot start: \(error)")
-            return .failure
-        }
-        return daemon.run()
+        return Daemon.start(options: options, logger: logger, environment: environment)
     }
 }

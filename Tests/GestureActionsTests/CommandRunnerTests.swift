@@ -126,6 +126,22 @@ import Testing
         #expect(leftovers(log) == [])
     }
 
+    @Test func aBurstOfDropsLogsOneWarningAndACount() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log, queueLength: 1)
+        for i in 1...10 { runner.submit(invocation("pan", "echo \(i)")) }
+        #expect(log.texts(at: .warning) == ["[pan] 1 command already waiting (queue-length); dropped its 'command' command"])
+        #expect(pumpUntilIdle(runner))
+        runner.submit(invocation("pan", "echo again"))
+        #expect(pumpUntilIdle(runner))
+        #expect(log.texts(at: .warning) == [
+            "[pan] 1 command already waiting (queue-length); dropped its 'command' command",
+            "[pan] 7 more of its commands were dropped while it was busy",
+        ])
+        #expect(log.texts(at: .info) == ["[pan] 1", "[pan] 2", "[pan] again"])
+        #expect(leftovers(log) == [])
+    }
+
     @Test func outputIsCapturedLineByLine() throws {
         let log = LogLines()
         let runner = try makeRunner(log)

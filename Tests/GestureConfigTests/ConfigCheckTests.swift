@@ -1,35 +1,8 @@
-import Glibc
 import Testing
 @testable import GestureConfig
 import TouchModel
 
 @Suite struct ConfigCheckTests {
-    @Test func checkOfTheShippedDefaultIsClean() {
-        var lines: [String] = []
-        let path = repositoryRoot + "/config/default.yaml"
-        let status = ConfigCheck.run(explicit: path, environment: [:]) { lines.append($0) }
-        #expect(status == 0)
-        #expect(lines == ["\(path): OK, 2 gestures"])
-    }
-
-    @Test func checkOfABrokenConfigFailsWithEveryError() {
-        var lines: [String] = []
-        let status = ConfigCheck.run(explicit: "/nonexistent.yaml", environment: [:]) { lines.append($0) }
-        #expect(status == ConfigCheck.failureStatus)
-        #expect(lines.count == 2)
-        #expect(lines.last == "/nonexistent.yaml: 1 error, 0 warnings")
-    }
-
-    @Test func checkFallsBackToTheBuiltInDefault() {
-        // Meaningful only where /etc/gestured/config.yaml does not exist (build machines).
-        guard access("/etc/gestured/config.yaml", F_OK) != 0 else { return }
-        var lines: [String] = []
-        let status = ConfigCheck.run(explicit: nil, environment: ["XDG_CONFIG_HOME": "/nonexistent"]) { lines.append($0) }
-        #expect(status == 0)
-        #expect(lines == ["no config file at /nonexistent/gestured/config.yaml or /etc/gestured/config.yaml; checking the built-in default",
-                          "<built-in default>: OK, 2 gestures"])
-    }
-
     @Test func deviceWarnings() throws {
         let config = try #require(parse("""
             gestures:

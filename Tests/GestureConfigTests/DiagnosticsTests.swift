@@ -163,7 +163,7 @@ import Testing
         #expect(diagnostics.map(\.description) == [
             "config.yaml:3:5: warning: gesture 'b' can never fire: 'a' (line 2) is the same swipe and comes first; add 'simultaneous-with' or change one of them",
             "config.yaml:4:29: warning: 2-finger motion on a touchpad also moves the pointer or scrolls; 3 or more fingers avoid the clash",
-            "config.yaml:5:29: warning: 'max-interval' has no effect on a single tap; set 'taps:' to 2 or more",
+            "config.yaml:5:29: warning: 'max-interval' has no effect with 'taps: 1'; set 'taps:' to 2 or more",
             "config.yaml:5:50: warning: max-duration 20ms is shorter than a human tap (about 100ms)",
             "config.yaml:6:43: warning: min-distance 300mm is larger than most touchpads (about 100-160mm wide); this gesture may never fire there",
             "config.yaml:7:30: warning: min-duration 30s is a very long hold; did you mean milliseconds ('ms')?",

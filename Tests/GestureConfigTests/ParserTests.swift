@@ -134,6 +134,32 @@ import TouchModel
         }
     }
 
+    /// The engine reads these thresholds beyond their headline kind; the config lets them through.
+    @Test func thresholdsTheEngineSharesAcrossKinds() throws {
+        let c = try #require(parse("""
+            gestures:
+              - {name: a, gesture: swipe, fingers: 3, edge: top, edge-zone: 8mm, command: x}
+              - {name: b, gesture: pan, axis: horizontal, max-angle: 20deg, update: x}
+              - {name: c, gesture: hold, taps: 2, max-duration: 200ms, max-interval: 250ms, command: x}
+              - {name: d, gesture: scrub, min-distance: 12mm, max-movement: 6mm, command: x}
+              - {name: e, gesture: transform, min-distance: 4mm, begin: x}
+            """))
+        #expect(c.specs[0].edges == [.top])
+        #expect(c.specs[0].thresholds.edgeZoneMM == 8)
+        #expect(c.specs[1].thresholds.maxAngleDeg == 20)
+        #expect(c.specs[2].thresholds == Thresholds(maxTapDuration: 0.2, maxTapInterval: 0.25))
+        #expect(c.specs[3].thresholds == Thresholds(minDistanceMM: 12, maxMovementMM: 6))
+        #expect(c.specs[4].thresholds.minDistanceMM == 4)
+        #expect(check("gestures:\n  - {name: a, gesture: tap, edge-zone: 8mm, command: x}\n")
+                == ["config.yaml:2:29: warning: 'edge-zone' has no effect without 'edge:'"])
+    }
+
+    @Test func settingsMayFollowGesturesAndMayBeEmpty() throws {
+        let c = try #require(parse("gestures:\n  - {name: a, gesture: tap, command: x}\n  - {name: b, gesture: swipe, after: a, command: y}\nsettings:\n  sequence-window: 2s\n"))
+        #expect(c.specs[1].sequenceWindow == 2)
+        #expect(check("settings:\ngestures:\n  - {name: a, gesture: tap, command: x}\n") == [])
+    }
+
     @Test func defaultsFollowTheKind() throws {
         let c = try #require(parse("""
             gestures:

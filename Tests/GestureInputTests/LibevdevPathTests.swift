@@ -70,3 +70,40 @@ import TouchModel
         #expect(result == .drained)
     }
 }
+
+/// `gestured record`'s path: raw events from libevdev, written as libinput-record YAML,
+/// read back as the same events.
+@Suite(.serialized) struct RecordPathTests {
+    @Test func whatIsRecordedReplaysAsTheSameEvents() throws {
+        let pad = try FakeTouchpad()
+        pad.send(EventType.abs, AbsCode.mtSlot, 0)
+        pad.send(EventType.abs, AbsCode.mtTrackingID, 9)
+        pad.send(EventType.abs, AbsCode.mtPositionX, 250)
+        pad.send(EventType.abs, AbsCode.mtPositionY, 120)
+        pad.send(EventType.syn, SynCode.report, 0)
+        pad.send(EventType.abs, AbsCode.mtTrackingID, -1, usec: 30_000)
+        pad.send(EventType.syn, SynCode.report, 0, usec: 30_000)
+        var text = RecordingWriter.header(for: pad.device.description, node: "/dev/input/event9")
+        var writer = RecordingWriter()
+        var raw: [InputEvent] = []
+        #expect(pad.device.readRaw { e in
+            raw.append(e)
+            if let group = writer.add(e) { text += group }
+        } == .drained)
+        #expect(raw.count == 7)
+        let path = "/tmp/gestured-record-\(getpid()).yaml"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        defer { unlink(path) }
+        let back = try Recording.load(path: path)
+        #expect(back.device.name == "Fake Touchpad")
+        #expect(back.device.udevProperties == ["ID_INPUT_TOUCHPAD": "1"])
+        #expect(back.events.map { [$0.type, $0.code] } == raw.map { [$0.type, $0.code] })
+        #expect(back.events.map(\.value) == raw.map(\.value))
+        #expect(back.events.last!.time.microseconds == 30_000)
+        let frames = try Recordings.framesOf(back)
+        #expect(frames.map(\.fingerCount) == [1, 0])
+        #expect(frames[0].contacts[0].position == Point(x: 25, y: 12))
+    }
+}

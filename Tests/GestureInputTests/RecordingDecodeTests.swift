@@ -71,24 +71,7 @@ import TouchModel
     }
 
     /// Every bundled recording decodes, and every frame is internally consistent.
-    @Test(arguments: [
-        ("data_bcm5974.event", nil),
-        ("python_evemu_tests_data_ntrig-xt2_ntrig-xt2-2-tap.event", "python_evemu_tests_data_ntrig-xt2_ntrig-xt2.device"),
-        ("recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.two-finger-scroll-down.events", "recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.desc"),
-        ("recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.two-finger-scroll-up.events", "recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.desc"),
-        ("recordings_touchpads_SynPS2-Synaptics-TouchPad-two-finger-scroll-down.events", "recordings_touchpads_SynPS2-Synaptics-TouchPad.desc"),
-        ("tablets_Wacom_Bamboo_16FG_4x5_Finger_double-center-scroll.events", "tablets_Wacom_Bamboo_16FG_4x5_Finger.desc"),
-        ("tablets_Wacom_Bamboo_16FG_4x5_Finger_double-tap.events", "tablets_Wacom_Bamboo_16FG_4x5_Finger.desc"),
-        ("tablets_Wacom_ISDv4_E6_Finger.2fg-tap.events", "tablets_Wacom_ISDv4_E6_Finger.desc"),
-        ("tablets_Wacom_ISDv4_E6_Finger.double-center-scroll.events", "tablets_Wacom_ISDv4_E6_Finger.desc"),
-        ("touchpads_AlpsPS2_ALPS_GlidePoint.2-finger-tap.events", nil),
-        ("touchpads_AlpsPS2_ALPS_GlidePoint.double-tap.events", nil),
-        ("touchpads_CyPS2_Cypress_Trackpad.three_finger_tap.events", nil),
-        ("touchscreens_Atmel_maXTouch_Touchscreen.1-finger-drag-up-down.events", nil),
-        ("touchscreens_Atmel_maXTouch_Touchscreen.1-finger-fast-taps.events", nil),
-        ("touchscreens_Atmel_maXTouch_Touchscreen.2-fingers-touch-release.events", nil),
-        ("touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events", nil),
-    ] as [(String, String?)])
+    @Test(arguments: Recordings.all)
     func everyRecordingDecodes(name: String, description: String?) throws {
         let frames = try Recordings.frames(name, description: description)
         #expect(frames.count > 1)

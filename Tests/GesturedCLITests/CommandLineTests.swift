@@ -1,3 +1,4 @@
+import GestureTestSupport
 import Testing
 
 /// The command line as a user meets it: help, errors, exit codes.
@@ -124,10 +125,6 @@ import Testing
         #expect(r.stdout.contains("tap-3  tap recognized  3 fingers"))
     }
 
-    static let repository: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
+    static let repository = Recordings.repository
     static let recordings = repository + "/Tests/Recordings"
 }

@@ -44,8 +44,8 @@ import TouchModel
         send(EventType.syn, SynCode.report, 0)
     }
 
-    static func makeDaemon(_ dir: TempDir, config: String) throws -> Daemon {
-        var options = Daemon.Options()
+    static func makeDaemon(_ dir: TempDir, config: String, options: Daemon.Options = Daemon.Options()) throws -> Daemon {
+        var options = options
         options.configPath = dir.write("config.yaml", config)
         let empty = dir.path + "/input"
         mkdir(empty, 0o700)
@@ -161,5 +161,36 @@ import TouchModel
         #expect(Self.spin(daemon) { daemon.reloadCount == 1 })
         Self.swipe(pad, dxMM: -40)
         #expect(Self.spin(daemon) { Self.read(out) == "after\n" })
+    }
+
+    /// What `watch` and `--explain` show: the arena's transitions and the reasons.
+    @Test func watchSeesEveryTransitionAndWhyTheOthersFailed() throws {
+        let dir = TempDir()
+        var seen: [String] = []
+        var gestures: [String] = []
+        var options = Daemon.Options()
+        options.runCommands = false
+        options.onDecisions = { _, decisions in seen += decisions.map(DecisionTrace.transition) }
+        options.onGesture = { _, event in gestures.append(GestureText.line(event)) }
+        let daemon = try Self.makeDaemon(dir, config: """
+        gestures:
+          - name: left
+            gesture: swipe
+            fingers: 3
+            direction: left
+            command: "true"
+          - name: two-finger-tap
+            gesture: tap
+            fingers: 2
+            command: "true"
+        """, options: options)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        Self.swipe(pad, dxMM: -40)
+        #expect(Self.spin(daemon) { !gestures.isEmpty && seen.contains { $0.hasPrefix("two-finger-tap:") && $0.contains("failed") } })
+        #expect(gestures.first?.hasPrefix("left  swipe recognized  3 fingers  left") == true, "\(gestures)")
+        #expect(seen.contains { $0.hasPrefix("left: possible → ") && $0.hasSuffix("recognized") }, "\(seen)")
+        #expect(seen.contains { $0.hasPrefix("two-finger-tap: possible → ") && $0.contains("(3 fingers, needs 2)") }, "\(seen)")
+        #expect(daemon.runningCommands == 0, "watch runs no commands")
     }
 }

@@ -9,6 +9,33 @@ public enum Recordings {
         return parts.joined(separator: "/") + "/Recordings"
     }()
 
+    /// Every bundled recording, with the description file it needs (nil: header inside).
+    public static let all: [(name: String, description: String?)] = [
+        ("data_bcm5974.event", nil),
+        ("python_evemu_tests_data_ntrig-xt2_ntrig-xt2-2-tap.event", "python_evemu_tests_data_ntrig-xt2_ntrig-xt2.device"),
+        ("recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.two-finger-scroll-down.events", "recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.desc"),
+        ("recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.two-finger-scroll-up.events", "recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.desc"),
+        ("recordings_touchpads_SynPS2-Synaptics-TouchPad-two-finger-scroll-down.events", "recordings_touchpads_SynPS2-Synaptics-TouchPad.desc"),
+        ("tablets_Wacom_Bamboo_16FG_4x5_Finger_double-center-scroll.events", "tablets_Wacom_Bamboo_16FG_4x5_Finger.desc"),
+        ("tablets_Wacom_Bamboo_16FG_4x5_Finger_double-tap.events", "tablets_Wacom_Bamboo_16FG_4x5_Finger.desc"),
+        ("tablets_Wacom_ISDv4_E6_Finger.2fg-tap.events", "tablets_Wacom_ISDv4_E6_Finger.desc"),
+        ("tablets_Wacom_ISDv4_E6_Finger.double-center-scroll.events", "tablets_Wacom_ISDv4_E6_Finger.desc"),
+        ("touchpads_AlpsPS2_ALPS_GlidePoint.2-finger-tap.events", nil),
+        ("touchpads_AlpsPS2_ALPS_GlidePoint.double-tap.events", nil),
+        ("touchpads_CyPS2_Cypress_Trackpad.three_finger_tap.events", nil),
+        ("touchscreens_Atmel_maXTouch_Touchscreen.1-finger-drag-up-down.events", nil),
+        ("touchscreens_Atmel_maXTouch_Touchscreen.1-finger-fast-taps.events", nil),
+        ("touchscreens_Atmel_maXTouch_Touchscreen.2-fingers-touch-release.events", nil),
+        ("touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events", nil),
+    ]
+
+    /// The repository's top directory.
+    public static var repository: String {
+        var parts = directory.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(2)
+        return parts.joined(separator: "/")
+    }
+
     public static func path(_ name: String) -> String { directory + "/" + name }
 
     public static func load(_ name: String, description: String? = nil) throws -> Recording {
@@ -17,7 +44,10 @@ public enum Recordings {
 
     /// Decodes a whole recording into its frames.
     public static func frames(_ name: String, description: String? = nil) throws -> [TouchFrame] {
-        let r = try load(name, description: description)
+        try framesOf(load(name, description: description))
+    }
+
+    public static func framesOf(_ r: Recording) throws -> [TouchFrame] {
         let decoder = try TouchDecoder(description: r.device)
         var out: [TouchFrame] = []
         for e in r.events where decoder.feed(e) { out.append(decoder.frame) }

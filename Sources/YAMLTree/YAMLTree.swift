@@ -1,26 +1,65 @@
 import CYaml
 
-/// A YAML node with the place it starts, built from libyaml's event stream.
-/// Only what a config needs: scalars (as written, never typed by YAML's own
-/// rules — `no` stays the string "no" until the schema says it is a boolean),
-/// sequences and mappings that keep their key order and duplicates for the
-/// validator to report.
-struct YAMLNode {
-    enum Value {
+/// Where something starts in a text file: 1-based line, and column in characters.
+public struct YAMLMark: Sendable, Equatable, Comparable {
+    public var line: Int
+    public var column: Int
+    public init(line: Int, column: Int) { self.line = line; self.column = column }
+    public static func < (a: YAMLMark, b: YAMLMark) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+}
+
+/// Something wrong with the YAML itself, at a place when libyaml gave one.
+public struct YAMLProblem: Sendable, Equatable {
+    public var mark: YAMLMark?
+    public var message: String
+}
+
+/// A YAML node with the place it starts, built from libyaml's event stream: the
+/// one YAML reader of the project (config files and `libinput record` files).
+/// Scalars stay as written, never typed by YAML's own rules — `no` stays the
+/// string "no" until a schema says it is a boolean; sequences and mappings keep
+/// their key order and duplicates for a validator to report.
+public struct YAMLNode: Sendable {
+    public enum Value: Sendable {
         case scalar(String)
         case sequence([YAMLNode])
         case mapping([(key: YAMLNode, value: YAMLNode)])
     }
-    var mark: SourceMark
-    var value: Value
+    public var mark: YAMLMark
+    public var value: Value
 
-    var scalar: String? {
+    public init(mark: YAMLMark, value: Value) {
+        self.mark = mark
+        self.value = value
+    }
+
+    public var scalar: String? {
         if case .scalar(let s) = value { return s }
         return nil
     }
 
+    /// The value of the first `key:` of a mapping.
+    public subscript(key: String) -> YAMLNode? {
+        guard case .mapping(let pairs) = value else { return nil }
+        return pairs.first { $0.key.scalar == key }?.value
+    }
+
+    /// A sequence of integer scalars, or nil.
+    public var integers: [Int64]? {
+        guard case .sequence(let items) = value else { return nil }
+        var out: [Int64] = []
+        out.reserveCapacity(items.count)
+        for item in items {
+            guard let s = item.scalar, let v = Int64(s) else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+
     /// What the node is, for "expected a mapping, found a list".
-    var shape: String {
+    public var shape: String {
         switch value {
         case .scalar(let s): return s.isEmpty ? "nothing" : "'\(s)'"
         case .sequence: return "a list"
@@ -30,15 +69,23 @@ struct YAMLNode {
 }
 
 /// Reads one YAML document with libyaml's event API.
-enum YAMLReader {
+public enum YAMLReader {
     /// Alias bombs ("billion laughs"): an alias costs the size of what it repeats;
     /// past this many repeated nodes the file is refused.
-    static let aliasExpansionLimit = 10_000
-    /// Deeper nesting than any config needs; refused before it can exhaust a stack.
-    static let maximumDepth = 64
+    public static let aliasExpansionLimit = 10_000
+    /// Deeper nesting than any of our files needs; refused before it can exhaust a stack.
+    public static let maximumDepth = 64
 
-    /// Returns the document's root (nil for an empty file) and reports every problem to `log`.
-    static func read(_ bytes: [UInt8], log: inout DiagnosticLog) -> YAMLNode? {
+    /// Returns the document's root (nil for an empty file or on a problem) and the
+    /// problem that stopped the reading, if any. `fileKind` names the file in
+    /// messages ("a config file holds one document").
+    public static func read(_ bytes: [UInt8], fileKind: String) -> (YAMLNode?, YAMLProblem?) {
+        var log = ProblemLog()
+        let root = read(bytes, fileKind: fileKind, log: &log)
+        return (log.problem == nil ? root : nil, log.problem)
+    }
+
+    private static func read(_ bytes: [UInt8], fileKind: String, log: inout ProblemLog) -> YAMLNode? {
         // libyaml's parser stores pointers into itself: it must not move, so it lives on the heap.
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
@@ -49,7 +96,7 @@ enum YAMLReader {
         defer { yaml_parser_delete(parser) }
         return bytes.withUnsafeBufferPointer { buf in
             yaml_parser_set_input_string(parser, buf.baseAddress, buf.count)
-            var builder = TreeBuilder()
+            var builder = TreeBuilder(fileKind: fileKind)
             while true {
                 var event = yaml_event_t()
                 guard yaml_parser_parse(parser, &event) != 0 else {
@@ -64,7 +111,7 @@ enum YAMLReader {
         }
     }
 
-    private static func reportSyntaxError(_ p: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>, log: inout DiagnosticLog) {
+    private static func reportSyntaxError(_ p: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>, log: inout ProblemLog) {
         let problem = p.problem.map { String(cString: $0) } ?? "malformed YAML"
         var message = "YAML syntax: \(problem)"
         if let context = p.context.map({ String(cString: $0) }) {
@@ -79,17 +126,17 @@ enum YAMLReader {
     }
 
     /// Line and column (in characters) of a byte offset in UTF-8 text.
-    static func mark(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceMark {
+    static func mark(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> YAMLMark {
         var line = 1, column = 1
         for b in bytes.prefix(offset) {
             if b == UInt8(ascii: "\n") { line += 1; column = 1 }
             else if b & 0xC0 != 0x80 { column += 1 }  // not a continuation byte
         }
-        return SourceMark(line: line, column: column)
+        return YAMLMark(line: line, column: column)
     }
 
-    static func mark(_ m: yaml_mark_t) -> SourceMark {
-        SourceMark(line: Int(m.line) + 1, column: Int(m.column) + 1)
+    static func mark(_ m: yaml_mark_t) -> YAMLMark {
+        YAMLMark(line: Int(m.line) + 1, column: Int(m.column) + 1)
     }
 }
 
@@ -101,6 +148,8 @@ private struct TreeBuilder {
         var size: Int
         var pendingKey: YAMLNode?
     }
+    let fileKind: String
+    init(fileKind: String) { self.fileKind = fileKind }
     private var stack: [Open] = []
     private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     private var expanded = 0
@@ -108,13 +157,13 @@ private struct TreeBuilder {
     private(set) var root: YAMLNode?
 
     /// Returns false when reading must stop.
-    mutating func consume(_ e: yaml_event_t, log: inout DiagnosticLog) -> Bool {
+    mutating func consume(_ e: yaml_event_t, log: inout ProblemLog) -> Bool {
         let at = YAMLReader.mark(e.start_mark)
         switch e.type {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
             if documents > 1 {
-                log.error(at, "a second YAML document ('---'); a config file holds one document")
+                log.error(at, "a second YAML document ('---'); \(fileKind) holds one document")
                 return false
             }
         case YAML_SCALAR_EVENT:
@@ -151,7 +200,7 @@ private struct TreeBuilder {
         return true
     }
 
-    private mutating func add(_ node: YAMLNode, anchor: String?, size: Int, log: inout DiagnosticLog) {
+    private mutating func add(_ node: YAMLNode, anchor: String?, size: Int, log: inout ProblemLog) {
         if let anchor { anchors[anchor] = (node, size) }
         guard !stack.isEmpty else { root = node; return }
         stack[stack.count - 1].size += size
@@ -177,5 +226,13 @@ private struct TreeBuilder {
 
     private func string(_ p: UnsafeMutablePointer<yaml_char_t>?) -> String? {
         p.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+    }
+}
+
+/// The first problem found; reading stops there (libyaml cannot go on after one).
+struct ProblemLog {
+    private(set) var problem: YAMLProblem?
+    mutating func error(_ mark: YAMLMark?, _ message: String) {
+        if problem == nil { problem = YAMLProblem(mark: mark, message: message) }
     }
 }

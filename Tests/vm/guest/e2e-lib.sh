@@ -1,0 +1,191 @@
+# Helpers for the end-to-end scenarios; sourced by Tests/vm/scenario/*.sh, which
+# run as root inside the VM (Tests/vm/scenarios boots one VM per scenario).
+# A scenario sets things up as a user would, plays touches into uinput devices
+# and asserts on the files the bound commands write.
+set -uo pipefail
+# GESTURED_E2E_TRACE=1: trace every command with its time (to find slow steps).
+if [ -n "${GESTURED_E2E_TRACE:-}" ]; then PS4='+ $EPOCHREALTIME '; set -x; fi
+
+vm_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bin=${GESTURED_E2E_BIN:?GESTURED_E2E_BIN must name the directory holding gestured and gestured-uinput-play}
+gestured=$bin/gestured
+player=$bin/gestured-uinput-play
+user=tester
+home=/home/$user
+config=$home/.config/gestured/config.yaml
+# What the bound commands write: one file per gesture, one line per run.
+out=/tmp/e2e/out
+log=/tmp/e2e/log
+daemon_pid=
+
+say() { echo "e2e: $*"; }
+
+fail() {
+  echo "FAIL: $*"
+  show_logs
+  exit 1
+}
+
+pass() {
+  echo "PASS"
+  exit 0
+}
+
+show_logs() {
+  local f
+  for f in "$log"/*; do
+    [ -s "$f" ] || continue
+    echo "--- $(basename "$f") (last 40 lines) ---"
+    tail -n 40 "$f"
+    [ -z "$(tail -c 1 "$f")" ] || echo # the notify file has no final newline
+  done
+  if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+    echo "--- files the commands wrote ---"
+    for f in "$out"/*; do echo "$(basename "$f"): $(tr '\n' '|' <"$f")"; done
+  fi
+  # Keep everything for the host: Tests/vm/scenarios leaves the job dir on failure.
+  [ -n "${GESTURED_VM_JOB:-}" ] && cp -r /tmp/e2e "$GESTURED_VM_JOB/" 2>/dev/null
+}
+
+# udevd (tags devices ID_INPUT_TOUCHPAD/…, sets group `input` on event nodes, and
+# feeds the daemon's hotplug monitor), and an unprivileged user in group `input`,
+# which is how the README tells people to run gestured.
+setup() {
+  mkdir -p "$out" "$log"
+  chmod 1777 "$out"
+  /lib/systemd/systemd-udevd --daemon >"$log/udevd" 2>&1 || fail "systemd-udevd did not start"
+  # No `udevadm trigger`: every device a scenario uses is created after udevd starts.
+  id "$user" >/dev/null 2>&1 || useradd --create-home --groups input --shell /bin/bash "$user" \
+    || fail "useradd $user"
+  mkdir -p "$(dirname "$config")"
+  chown -R "$user:$user" "$home"
+}
+
+# write_config < YAML: the user's config, owned by the user, mode 644. Written to a
+# temporary file and renamed over the old one, as editors do.
+write_config() {
+  local temporary
+  temporary=$(dirname "$config")/.config.yaml.$$
+  cat >"$temporary"
+  chown "$user:$user" "$temporary"
+  chmod 644 "$temporary"
+  mv -f "$temporary" "$config"
+}
+
+# start_daemon [ARGS…]: `gestured run` as the user, with the config found through
+# XDG_CONFIG_HOME, and waits for its sd_notify READY=1.
+start_daemon() {
+  local socket=/run/e2e-notify
+  rm -f "$socket" "$log/notify"
+  # systemd's side of Type=notify: a datagram socket the daemon writes READY=1 to.
+  socat -u "UNIX-RECV:$socket,mode=666" "OPEN:$log/notify,creat,append" &
+  local tenths=50
+  until [ -S "$socket" ]; do
+    [ $((tenths -= 1)) -gt 0 ] || fail "notify socket listener did not start"
+    sleep 0.1
+  done
+  runuser -u "$user" -- env -i HOME="$home" USER="$user" PATH=/usr/local/bin:/usr/bin:/bin \
+    XDG_CONFIG_HOME="$home/.config" NOTIFY_SOCKET="$socket" \
+    "$gestured" run "$@" >"$log/daemon" 2>&1 &
+  daemon_pid=$!
+  if wait_for_match "$log/notify" '(^|[^A-Z_])READY=1($|[^0-9])' 30; then
+    say "daemon ready (pid $daemon_pid)"
+  else
+    kill -0 "$daemon_pid" 2>/dev/null || fail "gestured run exited early"
+    fail "gestured run sent no READY=1 to NOTIFY_SOCKET within 30 s"
+  fi
+}
+
+daemon_alive() {
+  kill -0 "$daemon_pid" 2>/dev/null || fail "the daemon is no longer running"
+}
+
+# play TIMELINE [ARGS…]: plays Tests/vm/timelines/TIMELINE.timeline to its end.
+play() {
+  local name=$1; shift
+  "$player" --script "$vm_dir/timelines/$name.timeline" "$@" >>"$log/player" 2>&1 \
+    || fail "gestured-uinput-play $name failed"
+}
+
+# replay RECORDING [DESCRIPTION]: a recording from Tests/Recordings with its timing.
+replay() {
+  local recordings=$vm_dir/../Recordings
+  "$player" "$recordings/$1" ${2:+--description "$recordings/$2"} >>"$log/player" 2>&1 \
+    || fail "gestured-uinput-play $1 failed"
+}
+
+# wait_for FILE SECONDS: until FILE exists and is not empty.
+wait_for() {
+  local file=$1 tenths=$(( $2 * 10 ))
+  while [ "$tenths" -gt 0 ]; do
+    [ -s "$file" ] && return 0
+    sleep 0.1
+    tenths=$((tenths - 1))
+  done
+  return 1
+}
+
+# wait_for_match FILE REGEX SECONDS: until FILE matches the extended REGEX.
+# (The notify file holds datagrams back to back, with no newline between them.)
+wait_for_match() {
+  local file=$1 regex=$2 tenths=$(( $3 * 10 ))
+  while [ "$tenths" -gt 0 ]; do
+    grep -Eq "$regex" "$file" 2>/dev/null && return 0
+    sleep 0.1
+    tenths=$((tenths - 1))
+  done
+  return 1
+}
+
+# expect_lines NAME LINE…: the commands bound to the gesture wrote exactly these
+# lines to $out/NAME (waiting up to 10 s for them to appear).
+expect_lines() {
+  local name=$1; shift
+  local expected actual tenths=100
+  until [ "$(cat "$out/$name" 2>/dev/null | wc -l)" -ge $# ]; do
+    [ $((tenths -= 1)) -gt 0 ] || break
+    sleep 0.1
+  done
+  sleep 0.5 # let late, unexpected runs show up
+  expected=$(printf '%s\n' "$@")
+  actual=$(cat "$out/$name" 2>/dev/null)
+  [ "$actual" = "$expected" ] || fail "$name: expected the commands to write [$(echo $expected)], they wrote [$(echo $actual)]"
+  say "$name: $(echo $actual)"
+}
+
+# expect_nothing NAME: no command bound to NAME ran.
+expect_nothing() {
+  [ ! -e "$out/$1" ] || fail "$1: expected no command, but it ran: $(tr '\n' ' ' <"$out/$1")"
+}
+
+# plug TIMELINE: plays a timeline in the background and returns once its device
+# exists (its node in $log/TIMELINE.node); the device goes when the timeline ends
+# or `unplug TIMELINE` is called.
+declare -A plugged=()
+plug() {
+  local name=$1
+  rm -f "$log/$name.node"
+  "$player" --script "$vm_dir/timelines/$name.timeline" --ready-file "$log/$name.node" >>"$log/player" 2>&1 &
+  plugged[$name]=$!
+  wait_for "$log/$name.node" 10 || fail "gestured-uinput-play $name made no device"
+  udevadm settle --timeout=10
+}
+
+# cue NAME: lets a timeline waiting at `await /tmp/e2e/NAME` go on.
+cue() { touch "/tmp/e2e/$1"; }
+
+# finish TIMELINE [SECONDS]: waits for a plugged timeline to play to its end.
+finish() {
+  local pid=${plugged[$1]} tenths=$(( ${2:-60} * 10 ))
+  while kill -0 "$pid" 2>/dev/null; do
+    [ $((tenths -= 1)) -gt 0 ] || fail "timeline $1 did not finish in ${2:-60} s"
+    sleep 0.1
+  done
+  wait "$pid" || fail "gestured-uinput-play $1 failed: $(tail -n 3 "$log/player")"
+}
+
+unplug() {
+  kill "${plugged[$1]}" 2>/dev/null
+  wait "${plugged[$1]}" 2>/dev/null
+  udevadm settle --timeout=10
+}
