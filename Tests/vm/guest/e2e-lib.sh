@@ -137,6 +137,15 @@ wait_for_match() {
   return 1
 }
 
+# wait_for_log REGEX COUNT SECONDS: until the daemon's log has COUNT lines matching REGEX.
+wait_for_log() {
+  local tenths=$(( $3 * 10 ))
+  until [ "$(grep -Ec "$1" "$log/daemon")" -ge "$2" ]; do
+    [ $((tenths -= 1)) -gt 0 ] || fail "the daemon did not log /$1/ ($2 times) within $3 s"
+    sleep 0.1
+  done
+}
+
 # expect_lines NAME LINE…: the commands bound to the gesture wrote exactly these
 # lines to $out/NAME (waiting up to 10 s for them to appear).
 expect_lines() {
