@@ -72,10 +72,14 @@ write_config() {
   mv -f "$temporary" "$config"
 }
 
-# start_daemon [ARGS…]: `gestured run` as the user, with the config found through
-# XDG_CONFIG_HOME, and waits for its sd_notify READY=1.
+# start_daemon: gestured as its systemd user unit starts it — the unit's ExecStart
+# (binary installed where `make install` puts it; in the guest's overlay only), its
+# UMask, Type=notify — as the user, with the config found through XDG_CONFIG_HOME.
 start_daemon() {
-  local socket=/run/e2e-notify
+  local socket=/run/e2e-notify unit=$vm_dir/../../systemd/gestured.service exec_start
+  exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
+  [ -n "$exec_start" ] || fail "no ExecStart= in $unit"
+  install -D -m 755 "$gestured" "${exec_start%% *}" || fail "cannot install gestured as ${exec_start%% *}"
   rm -f "$socket" "$log/notify"
   # systemd's side of Type=notify: a datagram socket the daemon writes READY=1 to.
   socat -u "UNIX-RECV:$socket,mode=666" "OPEN:$log/notify,creat,append" &
@@ -84,9 +88,10 @@ start_daemon() {
     [ $((tenths -= 1)) -gt 0 ] || fail "notify socket listener did not start"
     sleep 0.1
   done
+  say "starting as $user: $exec_start"
   runuser -u "$user" -- env -i HOME="$home" USER="$user" PATH=/usr/local/bin:/usr/bin:/bin \
     XDG_CONFIG_HOME="$home/.config" NOTIFY_SOCKET="$socket" \
-    "$gestured" run "$@" >"$log/daemon" 2>&1 &
+    sh -c "umask $(sed -n 's/^UMask=//p' "$unit" | grep . || echo 0022); exec $exec_start" >"$log/daemon" 2>&1 &
   daemon_pid=$!
   if wait_for_match "$log/notify" '(^|[^A-Z_])READY=1($|[^0-9])' 30; then
     say "daemon ready (pid $daemon_pid)"
