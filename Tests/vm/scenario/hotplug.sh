@@ -21,11 +21,22 @@ gestures:
     cancel: echo cancel >> /tmp/e2e/out/pinch
 YAML
 start_daemon
-"$player" --script "$vm_dir/timelines/touchpad-hotplug.timeline" >>"$log/player" 2>&1 \
-  || fail "gestured-uinput-play touchpad-hotplug failed"
+# cue_when_added N: the daemon has said N times that it uses a new device.
+cue_when_added() {
+  wait_for_log '^gestured: (using|added) /dev/input/' "$1" 30
+  cue "added-$1"
+}
+"$player" --script "$vm_dir/timelines/touchpad-hotplug.timeline" >>"$log/player" 2>&1 &
+player_pid=$!
+cue_when_added 1
+cue_when_added 2
+wait "$player_pid" || fail "gestured-uinput-play touchpad-hotplug failed"
 expect_lines swipe "workspace-next left 3" "workspace-next left 3"
-"$player" --script "$vm_dir/timelines/touchscreen-unplug-mid-pinch.timeline" >>"$log/player" 2>&1 \
-  || fail "gestured-uinput-play touchscreen-unplug-mid-pinch failed"
+
+"$player" --script "$vm_dir/timelines/touchscreen-unplug-mid-pinch.timeline" >>"$log/player" 2>&1 &
+player_pid=$!
+cue_when_added 3
+wait "$player_pid" || fail "gestured-uinput-play touchscreen-unplug-mid-pinch failed"
 expect_lines pinch begin cancel
 daemon_alive
 pass
