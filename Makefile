@@ -1,6 +1,8 @@
 # gestured — build, test, install.
 #   make run       build and run the daemon in the foreground with the default config
-#   make test      install missing Debian packages (as root), then run every test
+#   make test      install missing Debian packages (as root), then run every test:
+#                  swift test, the systemd unit check, and the VM end-to-end scenarios
+#   make e2e       the VM scenarios alone (Tests/vm/README.md)
 #   make install   release binary (static Swift stdlib), unit, config, man pages
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -44,6 +46,7 @@ run: build
 test: deps
 	$(SWIFT) test
 	$(MAKE) --no-print-directory check-unit
+	$(MAKE) --no-print-directory e2e
 
 # systemd-analyze verify on the unit as `make install` writes it (man pages included).
 check-unit: build

@@ -24,25 +24,19 @@ let defaultSequenceWindow = 1.0
 ///
 /// Every transition goes through `apply`, which checks it against UIKit's machine and
 /// records it; failures are kept with their reasons for `--explain`.
-struct Arena {
+final class Arena {
     struct Member {
         let recognizer: any GestureRecognizer
         /// Index in the engine's spec list (GestureEvent.index).
         let specIndex: Int
         let name: String
         let kind: GestureKind
-        var state = RecognizerState.possible
-        var enabled: Bool
+        let enabledAtStart: Bool
         /// Members it requires to fail.
         var requires: [Int] = []
         /// The member it must come right after: nil none, -1 a gesture not on this device.
         var after: Int?
         var sequenceWindow: Double
-        /// What a waiting member will act on when released.
-        var pending: TouchSnapshot?
-        var pendingTransition = Transition.begin
-        /// When it last ended or was recognized (sequencing).
-        var lastCompletion: Timestamp?
     }
 
     struct Failure: Sendable {
@@ -51,21 +45,36 @@ struct Arena {
         var reason: FailureReason
     }
 
-    private(set) var members: [Member]
+    /// Who the members are (fixed at init) …
+    let members: [Member]
     private let memberCount: Int
+    /// … and what changes per frame, kept in flat arrays so the hot loop touches
+    /// small values and copies no member.
+    @exclusivity(unchecked) private(set) var states: [RecognizerState]
+    @exclusivity(unchecked) private(set) var isEnabled: [Bool]
+    /// What a waiting member will act on when released.
+    @exclusivity(unchecked) private var pendings: [TouchSnapshot?]
+    @exclusivity(unchecked) private var pendingTransitions: [Transition]
+    /// When each member last ended or was recognized (sequencing).
+    @exclusivity(unchecked) private var lastCompletions: [Timestamp?]
+    /// Each member's `deadline` as of its last evaluation (read once per evaluation
+    /// so `nextDeadline`, asked after every frame, is a scan of a flat array).
+    @exclusivity(unchecked) private var deadlines: [Timestamp?]
     /// Row-major n×n: may members i and j run together?
     private let compatible: [Bool]
-    private(set) var log = DecisionLog()
+    @exclusivity(unchecked) private(set) var log = DecisionLog()
     /// Failures since the current touch sequence began.
-    private(set) var failures: [Failure] = []
-    private(set) var illegalTransitions = 0
-    private var now = Timestamp(microseconds: 0)
-    private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
-    private var resolving = false
-    private var resolveAgain = false
+    @exclusivity(unchecked) private(set) var failures: [Failure] = []
+    @exclusivity(unchecked) private(set) var illegalTransitions = 0
+    @exclusivity(unchecked) private var now = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
+    /// The current step is the lift: nothing continuous may begin from it.
+    @exclusivity(unchecked) private var liftedInput = false
+    @exclusivity(unchecked) private var resolving = false
+    @exclusivity(unchecked) private var resolveAgain = false
 
-    init(members: [Member], specs: [GestureSpec]) {
-        var members = members
+    init(members initial: [Member], specs: [GestureSpec]) {
+        var members = initial
         let n = members.count
         var compatible = [Bool](repeating: false, count: n * n)
         func index(_ name: String) -> Int? { members.firstIndex { $0.name == name } }
@@ -75,22 +84,43 @@ struct Arena {
                 if let j = index(other) { compatible[i * n + j] = true; compatible[j * n + i] = true }
             }
             // A gesture required to fail that is not on this device counts as failed.
-            members[i].requires = spec.requiresFailureOf.compactMap(index).filter { $0 != i }
+            // A requirement that would close a cycle (A waits for B, B waits for A) would
+            // leave both waiting forever, as it does in UIKit: the earlier gesture in
+            // config order keeps its requirement, the later one drops it.
+            for r in spec.requiresFailureOf.compactMap(index) where r != i && !Arena.waits(r, for: i, in: members) {
+                members[i].requires.append(r)
+            }
             if let after = spec.after { members[i].after = index(after) ?? -1 }
         }
         self.members = members
         self.memberCount = n
+        states = Array(repeating: .possible, count: n)
+        isEnabled = members.map(\.enabledAtStart)
+        pendings = Array(repeating: nil, count: n)
+        pendingTransitions = Array(repeating: .begin, count: n)
+        lastCompletions = Array(repeating: nil, count: n)
+        deadlines = Array(repeating: nil, count: n)
         self.compatible = compatible
         failures.reserveCapacity(2 * n + 8)
+    }
+
+    /// Whether `a` already waits, directly or through others, for `b` to fail.
+    private static func waits(_ a: Int, for b: Int, in members: [Member]) -> Bool {
+        var seen = Set<Int>(), stack = [a]
+        while let m = stack.popLast() {
+            if m == b { return true }
+            if seen.insert(m).inserted { stack += members[m].requires }
+        }
+        return false
     }
 
     // MARK: Inputs
 
     /// A new touch sequence: drop the last one's explanations, apply touch filters.
-    mutating func beginSequence(_ t: TouchSnapshot, device: DeviceInfo, into events: inout [GestureEvent]) {
+    func beginSequence(_ t: TouchSnapshot, device: DeviceInfo, into events: inout [GestureEvent]) {
         now = t.time
         failures.removeAll(keepingCapacity: true)
-        for i in 0..<memberCount where members[i].state == .possible {
+        for i in 0..<memberCount where states[i] == .possible {
             if let reason = TouchFilter.receives(members[i].recognizer.spec, device,
                                                  landing: t.landing, normalized: t.landingNormalized) {
                 fail(i, reason, into: &events)
@@ -99,20 +129,23 @@ struct Arena {
     }
 
     /// Asks every member still in play what it makes of `t`, and arbitrates.
-    mutating func step(_ t: TouchSnapshot, _ input: RecognizerInput, into events: inout [GestureEvent]) {
+    func step(_ t: TouchSnapshot, _ input: RecognizerInput, into events: inout [GestureEvent]) {
         now = t.time
         lastSnapshot = t
+        liftedInput = input == .lifted
         for i in 0..<memberCount {
-            let state = members[i].state
+            let state = states[i]
             guard !state.isTerminal else { continue }
-            guard members[i].enabled else {
+            guard isEnabled[i] else {
                 if state.isActive { apply(i, .cancel, reason: .disabled, t, into: &events) }
                 else { fail(i, .disabled, into: &events) }
                 continue
             }
             switch state {
             case .possible, .began, .changed:
-                let evaluation = members[i].recognizer.evaluate(t, input, state: state)
+                let recognizer = members[i].recognizer
+                let evaluation = recognizer.evaluate(t, input, state: state)
+                deadlines[i] = recognizer.deadline
                 handle(i, evaluation, t, into: &events)
             case .waiting:
                 stepWaiting(i, t, input, into: &events)
@@ -125,18 +158,18 @@ struct Arena {
     /// Every finger is up and the sequence is decided: members that are done go back
     /// to possible (UIKit's reset). Multi-tap members still counting taps, and members
     /// waiting on one of them, stay as they are.
-    mutating func resetFinished(into events: inout [GestureEvent]) {
-        for i in 0..<memberCount where members[i].state.isTerminal {
+    func resetFinished(into events: inout [GestureEvent]) {
+        for i in 0..<memberCount where states[i].isTerminal {
             apply(i, .reset, reason: nil, lastSnapshot, into: &events)
         }
     }
 
     /// Tears everything down: active members are cancelled, the rest fail, all reset.
-    mutating func cancelAll(at time: Timestamp, reason: FailureReason, into events: inout [GestureEvent]) {
+    func cancelAll(at time: Timestamp, reason: FailureReason, into events: inout [GestureEvent]) {
         now = time
         lastSnapshot.time = time
         for i in 0..<memberCount {
-            switch members[i].state {
+            switch states[i] {
             case .began, .changed: apply(i, .cancel, reason: reason, lastSnapshot, into: &events)
             case .possible, .waiting: apply(i, .fail, reason: reason, lastSnapshot, into: &events)
             case .ended, .cancelled, .recognized, .failed: break
@@ -145,25 +178,25 @@ struct Arena {
         for i in 0..<memberCount { apply(i, .reset, reason: nil, lastSnapshot, into: &events) }
     }
 
-    mutating func setEnabled(_ enabled: Bool, name: String) {
-        for i in 0..<memberCount where members[i].name == name { members[i].enabled = enabled }
+    func setEnabled(_ enabled: Bool, name: String) {
+        for i in 0..<memberCount where members[i].name == name { isEnabled[i] = enabled }
     }
 
     /// The earliest deadline later than `time` of the members still in play.
     func deadline(after time: Timestamp) -> Timestamp? {
         var d: Timestamp?
-        for m in members where !m.state.isTerminal {
+        for i in 0..<memberCount where !states[i].isTerminal {
             // A discrete member waiting on others has decided; their deadlines decide it.
-            if m.state == .waiting && m.pendingTransition == .recognize { continue }
-            if let md = m.recognizer.deadline, md > time, d == nil || md < d! { d = md }
+            if states[i] == .waiting && pendingTransitions[i] == .recognize { continue }
+            if let md = deadlines[i], md > time, d == nil || md < d! { d = md }
         }
         return d
     }
 
     // MARK: Decisions
 
-    private mutating func handle(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
-        switch (members[i].state, e) {
+    private func handle(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
+        switch (states[i], e) {
         case (.possible, .undecided), (.began, .undecided), (.changed, .undecided):
             break
         case (.possible, .begin):
@@ -176,7 +209,7 @@ struct Arena {
             apply(i, .change, reason: nil, t, into: &events)
         case (.began, .end), (.changed, .end):
             apply(i, .end, reason: nil, t, into: &events)
-            members[i].lastCompletion = t.time
+            lastCompletions[i] = t.time
         case (.began, .cancel), (.changed, .cancel):
             apply(i, .cancel, reason: .fingers(have: t.fingers, need: members[i].recognizer.spec.fingers), t, into: &events)
         case (.possible, .change), (.possible, .end), (.possible, .cancel):
@@ -191,24 +224,32 @@ struct Arena {
 
     /// A continuous member waiting for others to fail keeps watching the touches; a
     /// discrete one has already decided and just waits.
-    private mutating func stepWaiting(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
+    private func stepWaiting(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                                       into events: inout [GestureEvent]) {
-        guard members[i].pendingTransition == .begin else { return }
-        switch members[i].recognizer.evaluate(t, input, state: .waiting) {
+        guard pendingTransitions[i] == .begin else { return }
+        let recognizer = members[i].recognizer
+        let evaluation = recognizer.evaluate(t, input, state: .waiting)
+        deadlines[i] = recognizer.deadline
+        switch evaluation {
         case let .fail(reason): fail(i, reason, into: &events)
-        case .end, .cancel: fail(i, .liftedTooSoon(seconds: 0, needsSeconds: 0), into: &events)
-        case .undecided, .begin, .change, .recognize: members[i].pending = t
+        case .end, .cancel: fail(i, .liftedBeforeItBegan, into: &events)
+        case .undecided, .begin, .change, .recognize: pendings[i] = t
         }
-        if input == .lifted && members[i].state == .waiting {
-            // The touches are gone before the way was clear: a continuous gesture
-            // cannot begin from nothing.
-            fail(i, .lostTo(waitingFor(i) ?? "a gesture it requires to fail"), into: &events)
+        if input == .lifted && states[i] == .waiting {
+            // The touches are gone before the way was clear.
+            fail(i, .liftedBeforeItBegan, into: &events)
         }
     }
 
     /// A member would begin or recognize: sequencing, competition, then require-to-fail.
-    private mutating func propose(_ i: Int, _ transition: Transition, _ t: TouchSnapshot,
+    private func propose(_ i: Int, _ transition: Transition, _ t: TouchSnapshot,
                                   into events: inout [GestureEvent]) {
+        // A continuous gesture that begins as the fingers lift would begin and end in
+        // one instant: UIKit never begins from touchesEnded, and neither do we.
+        if transition == .begin && liftedInput {
+            fail(i, .liftedBeforeItBegan, into: &events)
+            return
+        }
         if let a = members[i].after, !followsInTime(i, a) {
             fail(i, .notAfter(members[i].recognizer.spec.after ?? "?"), into: &events)
             return
@@ -217,17 +258,17 @@ struct Arena {
             fail(i, .lostTo(members[w].name), into: &events)
             return
         }
-        for r in members[i].requires where members[r].enabled {
-            switch members[r].state {
+        for r in members[i].requires where isEnabled[r] {
+            switch states[r] {
             case .failed, .cancelled:
                 continue
             case .began, .changed, .ended, .recognized:
                 fail(i, .requiredGestureRecognized(members[r].name), into: &events)
                 return
             case .possible, .waiting:
-                members[i].pending = t
-                members[i].pendingTransition = transition
-                if members[i].state == .possible { apply(i, .wait, reason: nil, t, into: &events) }
+                pendings[i] = t
+                pendingTransitions[i] = transition
+                if states[i] == .possible { apply(i, .wait, reason: nil, t, into: &events) }
                 return
             }
         }
@@ -236,8 +277,8 @@ struct Arena {
 
     private func followsInTime(_ i: Int, _ a: Int) -> Bool {
         guard a >= 0 else { return false }
-        if members[a].state.isActive || members[a].state == .recognized { return true }
-        guard let done = members[a].lastCompletion else { return false }
+        if states[a].isActive || states[a] == .recognized { return true }
+        guard let done = lastCompletions[a] else { return false }
         return now.seconds(since: done) <= members[i].sequenceWindow
     }
 
@@ -246,7 +287,7 @@ struct Arena {
     /// gesture, and the first, if still running, is cancelled when `i` wins.
     private func winnerBlocking(_ i: Int) -> Int? {
         for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && k != members[i].after {
-            switch members[k].state {
+            switch states[k] {
             case .began, .changed, .recognized: return k
             case .possible, .waiting, .ended, .cancelled, .failed: continue
             }
@@ -254,16 +295,16 @@ struct Arena {
         return nil
     }
 
-    private mutating func win(_ i: Int, _ transition: Transition, _ t: TouchSnapshot,
+    private func win(_ i: Int, _ transition: Transition, _ t: TouchSnapshot,
                               into events: inout [GestureEvent]) {
         var t = t
         t.time = now
         apply(i, transition, reason: nil, t, into: &events)
-        if transition == .recognize { members[i].lastCompletion = now }
-        members[i].pending = nil
+        if transition == .recognize { lastCompletions[i] = now }
+        pendings[i] = nil
         // Gestures that come right after this one stay in play: their turn is next.
         for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && members[k].after != i {
-            switch members[k].state {
+            switch states[k] {
             case .possible, .waiting:
                 let reason: FailureReason = members[k].requires.contains(i)
                     ? .requiredGestureRecognized(members[i].name) : .lostTo(members[i].name)
@@ -277,7 +318,7 @@ struct Arena {
         resolveWaiters(into: &events)
     }
 
-    private mutating func fail(_ i: Int, _ reason: FailureReason, into events: inout [GestureEvent]) {
+    private func fail(_ i: Int, _ reason: FailureReason, into events: inout [GestureEvent]) {
         apply(i, .fail, reason: reason, lastSnapshot, into: &events)
         resolveWaiters(into: &events)
     }
@@ -285,24 +326,31 @@ struct Arena {
     /// Members waiting on others: release those whose requirements have all failed,
     /// fail those whose requirement won. Repeats until nothing changes (a release can
     /// fail others, which can release more).
-    private mutating func resolveWaiters(into events: inout [GestureEvent]) {
+    private func resolveWaiters(into events: inout [GestureEvent]) {
         if resolving { resolveAgain = true; return }
         resolving = true
         repeat {
             resolveAgain = false
-            for w in 0..<memberCount where members[w].state == .waiting {
-                guard let pending = members[w].pending else { continue }
+            for w in 0..<memberCount where states[w] == .waiting {
+                guard let pending = pendings[w] else { continue }
                 var clear = true
-                for r in members[w].requires where members[r].enabled {
-                    switch members[r].state {
+                var winner: Int?
+                for r in members[w].requires where isEnabled[r] {
+                    switch states[r] {
                     case .failed, .cancelled: continue
                     case .possible, .waiting: clear = false
-                    case .began, .changed, .ended, .recognized: clear = false
+                    case .began, .changed, .ended, .recognized: winner = r
                     }
+                }
+                if let winner {
+                    // Usually `win` has failed it already; not if the two may run together.
+                    apply(w, .fail, reason: .requiredGestureRecognized(members[winner].name), lastSnapshot, into: &events)
+                    resolveAgain = true
+                    continue
                 }
                 guard clear else { continue }
                 resolving = false
-                propose(w, members[w].pendingTransition, pending, into: &events)
+                propose(w, pendingTransitions[w], pending, into: &events)
                 resolving = true
                 resolveAgain = true
             }
@@ -310,23 +358,18 @@ struct Arena {
         resolving = false
     }
 
-    private func waitingFor(_ i: Int) -> String? {
-        for r in members[i].requires where !members[r].state.isTerminal { return members[r].name }
-        return nil
-    }
-
     /// The one place a member changes state: checked against UIKit's machine,
     /// recorded, reported.
-    private mutating func apply(_ i: Int, _ transition: Transition, reason: FailureReason?, _ t: TouchSnapshot,
+    private func apply(_ i: Int, _ transition: Transition, reason: FailureReason?, _ t: TouchSnapshot,
                                 into events: inout [GestureEvent]) {
-        let old = members[i].state
+        let old = states[i]
         guard let new = old.after(transition) else {
             illegalTransitions += 1
             log.record(ArenaDecision(time: now, name: members[i].name, from: old, transition: transition,
                                      to: old, reason: reason, illegal: true))
             return
         }
-        members[i].state = new
+        states[i] = new
         // Resets happen at every lift and changes at every frame: logging them would
         // drown the decisions.
         if transition != .reset && transition != .change {
@@ -342,13 +385,14 @@ struct Arena {
         case .fail: failures.append(Failure(member: i, time: now, reason: reason ?? .lostTo("?")))
         case .wait: break
         case .reset:
-            members[i].pending = nil
+            pendings[i] = nil
             members[i].recognizer.reset()
+            deadlines[i] = nil
         }
     }
 
     /// A recognizer proposed what its state does not allow: a recognizer bug, survived.
-    private mutating func refuse(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot) {
+    private func refuse(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot) {
         illegalTransitions += 1
         let transition: Transition
         switch e {
@@ -360,17 +404,16 @@ struct Arena {
         case .recognize: transition = .recognize
         case .fail: transition = .fail
         }
-        log.record(ArenaDecision(time: now, name: members[i].name, from: members[i].state, transition: transition,
-                                 to: members[i].state, reason: nil, illegal: true))
+        log.record(ArenaDecision(time: now, name: members[i].name, from: states[i], transition: transition,
+                                 to: states[i], reason: nil, illegal: true))
     }
 
     private func emit(_ i: Int, _ phase: GesturePhase, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
-        let m = members[i]
-        var e = GestureEvent(name: m.name, index: m.specIndex, kind: m.kind, phase: phase, time: now,
+        var e = GestureEvent(name: members[i].name, index: members[i].specIndex, kind: members[i].kind, phase: phase, time: now,
                              fingers: t.fingers, location: t.location, translation: t.translation,
                              velocity: t.velocity, scale: t.scale, scaleVelocity: t.scaleVelocity,
                              rotation: t.rotation, rotationVelocity: t.rotationVelocity)
-        m.recognizer.annotate(&e, t)
+        members[i].recognizer.annotate(&e, t)
         events.append(e)
     }
 }

@@ -18,20 +18,21 @@ public final class EdgePanRecognizer: GestureRecognizer {
     }
 
     public let spec: GestureSpec
+    private let fingers: ClosedRange<Int>
     private let device: DeviceInfo
     private let zone: Double
     private let minDistance: Double
-    private var phase = Phase.unknown
+    @exclusivity(unchecked) private var phase = Phase.unknown
 
     public init(spec: GestureSpec, device: DeviceInfo) {
         self.spec = spec
+        fingers = fingerRange(of: spec)
         self.device = device
         zone = spec.thresholds.edgeZoneMM ?? defaultEdgeZoneMM
         minDistance = spec.thresholds.minDistanceMM ?? defaultEdgePanMinDistanceMM
     }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        let fingers = fingerRange()
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         let edge: Edge
         switch (phase, device.kind) {

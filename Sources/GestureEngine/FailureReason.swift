@@ -43,8 +43,13 @@ public enum FailureReason: Sendable, Equatable {
     case requiredGestureRecognized(String)
     case notAfter(String)
     case disabled
+    /// Continuous: the fingers lifted before it could begin (the count was still
+    /// settling, or it was waiting on another gesture).
+    case liftedBeforeItBegan
     /// Everything in flight was torn down.
     case resynced
+    /// The clickpad was physically clicked.
+    case clicked
     case cancelledByCaller
 
     /// The user-facing sentence, without the gesture's name.
@@ -58,7 +63,10 @@ public enum FailureReason: Sendable, Equatable {
         case let .tooSlow(v, needs): return "moved at \(v.formatted1) mm/s, needs \(needs.formatted1) mm/s"
         case let .wrongDirection(moved): return "moved \(moved.rawValue), which it does not accept"
         case let .offAxis(deg, max): return "moved \(deg.formatted1)° off its axis, allows \(max.formatted1)°"
-        case let .heldTooLong(s, max): return "held \(s.formatted2) s, a tap allows \(max.formatted2) s"
+        case let .heldTooLong(s, max):
+            // Failed at the deadline (still down) or at a late lift.
+            return s < max + 0.005 ? "still down after \(max.formatted2) s, too long for a tap"
+                : "held \(s.formatted2) s, a tap allows \(max.formatted2) s"
         case let .nextTapTooLate(max): return "the next tap did not come within \(max.formatted2) s"
         case let .liftedTooSoon(s, needs): return "lifted after \(s.formatted2) s, needs \(needs.formatted2) s"
         case let .taps(have, need): return "\(have) tap\(have == 1 ? "" : "s"), needs \(need)"
@@ -74,8 +82,10 @@ public enum FailureReason: Sendable, Equatable {
         case let .lostTo(other): return "lost to \(other)"
         case let .requiredGestureRecognized(other): return "\(other) was recognized, and this one requires it to fail"
         case let .notAfter(other): return "only counts right after \(other)"
+        case .liftedBeforeItBegan: return "the fingers lifted before it could begin"
         case .disabled: return "disabled"
         case .resynced: return "the device dropped events (SYN_DROPPED); cancelled"
+        case .clicked: return "the pad was clicked; a click is not a gesture"
         case .cancelledByCaller: return "cancelled (device gone or config reloaded)"
         }
     }

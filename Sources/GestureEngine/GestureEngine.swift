@@ -13,14 +13,14 @@ import TouchModel
 public final class GestureEngine {
     public let device: DeviceInfo
     public let specs: [GestureSpec]
-    private var tracker: TouchTracker
-    private var arena: Arena
-    /// After a resync or `cancelAll` with fingers down: ignore the touches until every
-    /// finger has lifted, so nothing fires from a partial sequence.
-    private var poisoned = false
+    private let tracker: TouchTracker
+    private let arena: Arena
+    /// After a resync, a click or `cancelAll` with fingers down: ignore the touches
+    /// until every finger has lifted, so nothing fires from a partial sequence.
+    @exclusivity(unchecked) private var poisoned = false
     /// The latest instant seen, from a frame or the caller's timer. Deadlines at or
     /// before it are stale (whatever they waited for has been evaluated).
-    private var clock = Timestamp(microseconds: Int64.min)
+    @exclusivity(unchecked) private var clock = Timestamp(microseconds: Int64.min)
 
     /// Builds the recognizers for the specs whose device filter matches `device`.
     public init(device: DeviceInfo, specs: [GestureSpec]) {
@@ -30,7 +30,7 @@ public final class GestureEngine {
         var members: [Arena.Member] = []
         for (index, spec) in specs.enumerated() where TouchFilter.admits(spec.devices, device) {
             members.append(Arena.Member(recognizer: Self.makeRecognizer(spec, device: device), specIndex: index,
-                                        name: spec.name, kind: spec.kind, enabled: spec.enabled,
+                                        name: spec.name, kind: spec.kind, enabledAtStart: spec.enabled,
                                         sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow))
         }
         arena = Arena(members: members, specs: specs)
@@ -40,7 +40,7 @@ public final class GestureEngine {
     static func makeRecognizer(_ spec: GestureSpec, device: DeviceInfo) -> any GestureRecognizer {
         switch spec.kind {
         case .tap: return TapRecognizer(spec: spec)
-        case .hold: return HoldRecognizer(spec: spec)
+        case .hold: return HoldRecognizer(spec: spec, device: device)
         case .pan: return PanRecognizer(spec: spec)
         case .swipe: return SwipeRecognizer(spec: spec)
         case .pinch: return PinchRecognizer(spec: spec)
@@ -57,6 +57,11 @@ public final class GestureEngine {
         if frame.flags.contains(.resynced) {
             arena.cancelAll(at: frame.time, reason: .resynced, into: &events)
             tracker.reset()
+            poisoned = true
+        } else if frame.flags.contains(.buttonDown) && !poisoned {
+            // A clickpad click is a pointer action, not a gesture: libinput cancels
+            // gestures when the pad is clicked, and so do we, until the fingers lift.
+            arena.cancelAll(at: frame.time, reason: .clicked, into: &events)
             poisoned = true
         }
         let outcome = tracker.update(frame)
@@ -126,7 +131,10 @@ public final class GestureEngine {
 
     /// Every recognizer on this device and where it stands, in config order.
     public var recognizerStates: [RecognizerStatus] {
-        arena.members.map { RecognizerStatus(name: $0.name, kind: $0.kind, state: $0.state, enabled: $0.enabled) }
+        arena.members.indices.map {
+            RecognizerStatus(name: arena.members[$0].name, kind: arena.members[$0].kind,
+                             state: arena.states[$0], enabled: arena.isEnabled[$0])
+        }
     }
 
     /// The arena's decisions numbered `since` and later that are still kept (the last
@@ -137,7 +145,7 @@ public final class GestureEngine {
     public var decisionCount: Int { arena.log.total }
 
     /// What the recognizers see right now: finger count, settling, motion class, values.
-    public var touches: TouchSnapshot { tracker.snapshot(at: tracker.lastFrameTime) }
+    public var touches: TouchSnapshot { tracker.snapshot(at: max(clock, tracker.lastFrameTime)) }
 
     /// Transitions a recognizer proposed that UIKit's machine does not allow (refused
     /// and survived). Always 0 unless a recognizer has a bug; tests assert it.

@@ -27,6 +27,8 @@ public enum Evaluation: Sendable, Equatable {
 ///
 /// To add a kind (see `ScrubRecognizer`, the worked example): conform to this
 /// protocol, add a `GestureKind` case, and build it in `GestureEngine.makeRecognizer`.
+/// Keep what `evaluate` needs in stored `let`s (not `spec` read per frame) and mark
+/// mutable state `@exclusivity(unchecked)` like the others (docs/ENGINE.md, "Performance").
 public protocol GestureRecognizer: AnyObject {
     var spec: GestureSpec { get }
     /// Called for every frame and timer while the recognizer is possible, waiting
@@ -45,11 +47,13 @@ extension GestureRecognizer {
     public var deadline: Timestamp? { nil }
     public func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot) {}
 
-    /// Finger range of the spec, clamped to what the kind supports.
-    func fingerRange(atLeast minimum: Int = 1) -> ClosedRange<Int> {
-        let lo = max(minimum, spec.fingers.lowerBound)
-        return lo...max(lo, spec.fingers.upperBound)
-    }
+}
+
+/// A spec's finger range, clamped to what the kind supports. Recognizers keep it in a
+/// stored property: reading `spec` through the protocol would copy the whole spec.
+func fingerRange(of spec: GestureSpec, atLeast minimum: Int = 1) -> ClosedRange<Int> {
+    let lo = max(minimum, spec.fingers.lowerBound)
+    return lo...max(lo, spec.fingers.upperBound)
 }
 
 /// The first questions every motion-triggered recognizer asks while possible: have
@@ -83,15 +87,16 @@ enum MotionGate: Equatable {
     }
 }
 
-/// While a continuous recognizer is active: every frame is a change, lifting ends it,
-/// a settled finger count below its range ends it and one above cancels it (libinput
-/// cancels a swipe when a finger is added).
+/// While a continuous recognizer is active: a frame that moves the fingers is a change
+/// (UIKit reports changes as touches move, not per report), lifting ends it, a settled
+/// finger count below its range ends it and one above cancels it (libinput cancels a
+/// swipe when a finger is added).
 func continueActive(_ t: TouchSnapshot, _ input: RecognizerInput, fingers: ClosedRange<Int>) -> Evaluation {
     switch input {
     case .lifted: return .end
     case .timer: return .undecided
     case .touches:
-        guard t.isSettled, !fingers.contains(t.fingers) else { return .change }
+        guard t.isSettled, !fingers.contains(t.fingers) else { return t.moved ? .change : .undecided }
         return t.fingers < fingers.lowerBound ? .end : .cancel
     }
 }

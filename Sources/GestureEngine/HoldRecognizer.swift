@@ -3,9 +3,12 @@ import TouchModel
 /// UIKit's UILongPressGestureRecognizer.minimumPressDuration default, s.
 let defaultHoldMinDuration = 0.5
 /// Most the fingers may move before the press begins, mm. UIKit's allowableMovement
-/// is 10 pt (about 1.5–2 mm on a phone); touchpad sensors jitter by about 1 mm, so 3 mm
-/// (libinput's own move threshold for gestures).
-let defaultHoldAllowableMovementMM = 3.0
+/// is 10 pt (about 1.5–2 mm on a phone, whose digitizer output is filtered). Raw
+/// touchpad positions jitter by about 1 mm, so 3 mm (libinput's own move threshold
+/// for gestures). On a touchscreen the finger pad flattens against the glass as it
+/// presses and the contact jumps: a recorded 2-finger press on an Atmel maXTouch
+/// drifts 4.2 mm in 0.8 s, so 5 mm there.
+let defaultHoldAllowableMovementMM: [DeviceKind: Double] = [.touchpad: 3.0, .touchscreen: 5.0]
 
 /// UILongPressGestureRecognizer: `fingers` fingers held still for the minimum
 /// duration; continuous from then on (changed as they move, ended when they lift).
@@ -15,98 +18,93 @@ let defaultHoldAllowableMovementMM = 3.0
 /// before the press follow the tap recognizer's limits.
 ///
 /// ```
-///  tapping(n) ──short still tap──► tapping(n+1) … ──► pressing
-///  pressing ──settled, right fingers, still for minDuration──► begin
-///           ──moved / lifted too soon / wrong fingers──► fail
+///  tapping(n) ──short still tap──► tapping(n+1) … ──last tap──► pressing
+///  tapping / pressing ──next touch too late──► fail
+///  pressing ──settled, right fingers, still for minDuration──► begin ──► holding
+///           ──moved / lifted too soon──► fail
 /// ```
 public final class HoldRecognizer: GestureRecognizer {
     enum Phase: Equatable {
+        /// Counting the taps before the press; `lastLift` is when the latest one lifted.
         case tapping(done: Int, lastLift: Timestamp?)
-        case pressing
+        /// Waiting for, or in, the press; `after` is when the last tap before it lifted.
+        case pressing(after: Timestamp?)
         case holding(since: Timestamp)
     }
 
     public let spec: GestureSpec
+    private let fingers: ClosedRange<Int>
     private let minDuration: Double
     private let allowableMovement: Double
     private let tapMaxDuration: Double
     private let tapMaxInterval: Double
-    private var phase: Phase
-    private var nextDeadline: Timestamp?
+    private let tapMaxMovement: Double
+    @exclusivity(unchecked) private var phase = Phase.pressing(after: nil)
+    @exclusivity(unchecked) private var nextDeadline: Timestamp?
 
-    public init(spec: GestureSpec) {
+    public init(spec: GestureSpec, device: DeviceInfo) {
         self.spec = spec
+        fingers = fingerRange(of: spec)
         minDuration = spec.thresholds.minDuration ?? defaultHoldMinDuration
-        allowableMovement = spec.thresholds.maxMovementMM ?? defaultHoldAllowableMovementMM
+        allowableMovement = spec.thresholds.maxMovementMM ?? defaultHoldAllowableMovementMM[device.kind] ?? 3
         tapMaxDuration = spec.thresholds.maxTapDuration ?? defaultTapMaxDuration
         tapMaxInterval = spec.thresholds.maxTapInterval ?? defaultTapMaxInterval
-        phase = .pressing
+        tapMaxMovement = defaultTapMaxMovementMM
         reset()
     }
 
     private var tapsBefore: Int { max(0, spec.taps - 1) }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        let fingers = fingerRange()
         nextDeadline = nil
         switch (phase, state.isActive) {
         case (.holding, true):
             return continueActive(t, input, fingers: fingers)
         case let (.tapping(done, lastLift), false):
             return tapStep(t, input, done: done, lastLift: lastLift)
-        case (.pressing, false):
-            return pressStep(t, input, fingers: fingers)
+        case let (.pressing(after), false):
+            return pressStep(t, input, after: after)
         case (.holding, false), (.tapping, true), (.pressing, true):
             return .undecided // the arena's state and ours disagree: survive, stay put
         }
     }
 
+    /// A touch (or the pause after one) that must be a quick, still tap.
     private func tapStep(_ t: TouchSnapshot, _ input: RecognizerInput, done: Int, lastLift: Timestamp?) -> Evaluation {
-        if let lastLift, t.sequenceStart.seconds(since: lastLift) > tapMaxInterval
-            || (t.isLifted && t.time.seconds(since: lastLift) > tapMaxInterval) {
-            return .fail(.taps(have: done, need: tapsBefore))
-        }
+        if let lastLift, tooLate(t, after: lastLift) { return .fail(.taps(have: done, need: tapsBefore)) }
         switch input {
         case .touches, .timer:
             if t.isLifted {
-                if let lastLift { nextDeadline = lastLift.adding(seconds: tapMaxInterval + 0.000_001) }
+                nextDeadline = lastLift.map { $0.adding(seconds: tapMaxInterval + 0.000_001) }
                 return .undecided
             }
-            let held = t.time.seconds(since: t.sequenceStart)
-            if held > tapMaxDuration || t.travel > defaultTapMaxMovementMM {
+            if t.time.seconds(since: t.sequenceStart) > tapMaxDuration || t.travel > tapMaxMovement {
                 return .fail(.taps(have: done, need: tapsBefore))
             }
             nextDeadline = t.sequenceStart.adding(seconds: tapMaxDuration + 0.000_001)
             return .undecided
         case .lifted:
             let n = done + 1
-            phase = n >= tapsBefore ? .pressing : .tapping(done: n, lastLift: t.liftedAt)
-            if n >= tapsBefore { pressLastLift = t.liftedAt }
+            phase = n >= tapsBefore ? .pressing(after: t.liftedAt) : .tapping(done: n, lastLift: t.liftedAt)
             nextDeadline = t.liftedAt.adding(seconds: tapMaxInterval + 0.000_001)
             return .undecided
         }
     }
 
-    /// The lift of the last tap before the press: the press must follow within the tap interval.
-    private var pressLastLift: Timestamp?
-
-    private func pressStep(_ t: TouchSnapshot, _ input: RecognizerInput, fingers: ClosedRange<Int>) -> Evaluation {
-        if let last = pressLastLift {
-            if t.sequenceStart > last {
-                if t.sequenceStart.seconds(since: last) > tapMaxInterval { return .fail(.taps(have: tapsBefore - 1, need: tapsBefore)) }
-            } else if t.time.seconds(since: last) > tapMaxInterval {
-                return .fail(.taps(have: tapsBefore - 1, need: tapsBefore))
-            } else {
-                nextDeadline = last.adding(seconds: tapMaxInterval + 0.000_001)
+    /// The press itself: still, with the right fingers, for the minimum duration.
+    private func pressStep(_ t: TouchSnapshot, _ input: RecognizerInput, after: Timestamp?) -> Evaluation {
+        if let after {
+            if tooLate(t, after: after) { return .fail(.nextTapTooLate(maxSeconds: tapMaxInterval)) }
+            if t.isLifted {
+                nextDeadline = after.adding(seconds: tapMaxInterval + 0.000_001)
                 return .undecided // between the last tap and the press
             }
         }
         if t.travel > allowableMovement { return .fail(.movedTooFar(mm: t.travel, limitMM: allowableMovement)) }
-        let pressed = (t.isLifted ? t.liftedAt : t.time).seconds(since: t.countChangedAt)
         switch input {
         case .lifted:
             guard fingers.contains(t.fingers) else { return .fail(.fingers(have: t.fingers, need: fingers)) }
-            return .fail(.liftedTooSoon(seconds: pressed, needsSeconds: minDuration))
+            return .fail(.liftedTooSoon(seconds: t.liftedAt.seconds(since: t.countChangedAt), needsSeconds: minDuration))
         case .touches, .timer:
             guard fingers.contains(t.currentFingers) else { return .undecided }
             let due = t.countChangedAt.adding(seconds: minDuration)
@@ -119,6 +117,12 @@ public final class HoldRecognizer: GestureRecognizer {
         }
     }
 
+    /// The next touch did not come within the tap interval of `lift`.
+    private func tooLate(_ t: TouchSnapshot, after lift: Timestamp) -> Bool {
+        let start = t.isLifted || t.sequenceStart <= lift ? t.time : t.sequenceStart
+        return start.seconds(since: lift) > tapMaxInterval
+    }
+
     public var deadline: Timestamp? { nextDeadline }
 
     public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
@@ -126,8 +130,7 @@ public final class HoldRecognizer: GestureRecognizer {
     }
 
     public func reset() {
-        phase = tapsBefore > 0 ? .tapping(done: 0, lastLift: nil) : .pressing
-        pressLastLift = nil
+        phase = tapsBefore > 0 ? .tapping(done: 0, lastLift: nil) : .pressing(after: nil)
         nextDeadline = nil
     }
 }

@@ -12,17 +12,18 @@ let defaultPanAxisToleranceDeg = 30.0
 /// starts off it; `directions`, if set, filters the direction it starts in.
 public final class PanRecognizer: GestureRecognizer {
     public let spec: GestureSpec
+    private let fingers: ClosedRange<Int>
     private let minDistance: Double
     private let axisTolerance: Double
 
     public init(spec: GestureSpec) {
         self.spec = spec
+        fingers = fingerRange(of: spec)
         minDistance = spec.thresholds.minDistanceMM ?? defaultPanMinDistanceMM
         axisTolerance = spec.thresholds.maxAngleDeg ?? defaultPanAxisToleranceDeg
     }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        let fingers = fingerRange()
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         switch MotionGate.check(t, input, fingers: fingers, needs: .translation) {
         case .wait: return .undecided

@@ -10,15 +10,16 @@ let defaultPinchMinScale = 1.1
 /// count settled, as UIKit's is relative to touch-down) and its velocity.
 public final class PinchRecognizer: GestureRecognizer {
     public let spec: GestureSpec
+    private let fingers: ClosedRange<Int>
     private let minScale: Double
 
     public init(spec: GestureSpec) {
         self.spec = spec
+        fingers = fingerRange(of: spec, atLeast: 2)
         minScale = max(1.0001, spec.thresholds.minScale ?? defaultPinchMinScale)
     }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        let fingers = fingerRange(atLeast: 2)
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         switch MotionGate.check(t, input, fingers: fingers, needs: .deformation) {
         case .wait: return .undecided

@@ -9,15 +9,16 @@ let defaultRotateMinDegrees = 10.0
 /// screen) and its velocity.
 public final class RotateRecognizer: GestureRecognizer {
     public let spec: GestureSpec
+    private let fingers: ClosedRange<Int>
     private let minDegrees: Double
 
     public init(spec: GestureSpec) {
         self.spec = spec
+        fingers = fingerRange(of: spec, atLeast: 2)
         minDegrees = spec.thresholds.minRotationDeg ?? defaultRotateMinDegrees
     }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        let fingers = fingerRange(atLeast: 2)
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         switch MotionGate.check(t, input, fingers: fingers, needs: .deformation) {
         case .wait: return .undecided

@@ -27,14 +27,16 @@ public final class ScrubRecognizer: GestureRecognizer {
     }
 
     public let spec: GestureSpec
+    private let fingers: ClosedRange<Int>
     private let minLeg: Double
     private let maxDrift: Double
-    private var leg = Leg.still(startX: 0)
-    private var reversals = 0
-    private var sequence: Timestamp?
+    @exclusivity(unchecked) private var leg = Leg.still(startX: 0)
+    @exclusivity(unchecked) private var reversals = 0
+    @exclusivity(unchecked) private var sequence: Timestamp?
 
     public init(spec: GestureSpec) {
         self.spec = spec
+        fingers = fingerRange(of: spec)
         minLeg = spec.thresholds.minDistanceMM ?? defaultScrubMinLegMM
         maxDrift = spec.thresholds.maxMovementMM ?? defaultScrubMaxVerticalDriftMM
     }
@@ -51,7 +53,7 @@ public final class ScrubRecognizer: GestureRecognizer {
         case .touches, .timer:
             return .undecided
         case .lifted:
-            switch MotionGate.check(t, input, fingers: fingerRange(), needs: nil) {
+            switch MotionGate.check(t, input, fingers: fingers, needs: nil) {
             case .wait: return .undecided
             case let .fail(reason): return .fail(reason)
             case .open: break

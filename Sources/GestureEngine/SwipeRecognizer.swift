@@ -18,13 +18,15 @@ let defaultSwipeMaxAngleWithDiagonalsDeg = 22.5
 /// the lift if the fingers were still settling then.
 public final class SwipeRecognizer: GestureRecognizer {
     public let spec: GestureSpec
+    private let fingers: ClosedRange<Int>
     private let minDistance: Double
     private let minVelocity: Double
     private let maxAngle: Double
-    private var matched: Direction?
+    @exclusivity(unchecked) private var matched: Direction?
 
     public init(spec: GestureSpec) {
         self.spec = spec
+        fingers = fingerRange(of: spec)
         minDistance = spec.thresholds.minDistanceMM ?? defaultSwipeMinDistanceMM
         minVelocity = spec.thresholds.minVelocityMMPerS ?? defaultSwipeMinVelocityMMPerS
         let diagonals = spec.directions.isEmpty || spec.directions.contains { $0.isDiagonal }
@@ -33,7 +35,7 @@ public final class SwipeRecognizer: GestureRecognizer {
     }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        switch MotionGate.check(t, input, fingers: fingerRange(), needs: .translation) {
+        switch MotionGate.check(t, input, fingers: fingers, needs: .translation) {
         case .wait: return .undecided
         case let .fail(reason): return .fail(reason)
         case .open: break

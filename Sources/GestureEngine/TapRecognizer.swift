@@ -28,13 +28,15 @@ public final class TapRecognizer: GestureRecognizer {
     }
 
     public let spec: GestureSpec
+    private let fingers: ClosedRange<Int>
     private let maxMovement: Double
     private let maxDuration: Double
     private let maxInterval: Double
-    private var phase = Phase.idle
+    @exclusivity(unchecked) private var phase = Phase.idle
 
     public init(spec: GestureSpec) {
         self.spec = spec
+        fingers = fingerRange(of: spec)
         maxMovement = spec.thresholds.maxMovementMM ?? defaultTapMaxMovementMM
         maxDuration = spec.thresholds.maxTapDuration ?? defaultTapMaxDuration
         maxInterval = spec.thresholds.maxTapInterval ?? defaultTapMaxInterval
@@ -43,7 +45,6 @@ public final class TapRecognizer: GestureRecognizer {
     private var tapsNeeded: Int { max(1, spec.taps) }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        let fingers = fingerRange()
         switch (phase, input) {
         case (.idle, .touches):
             phase = .down(tapsDone: 0, since: t.sequenceStart)

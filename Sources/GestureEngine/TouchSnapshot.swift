@@ -55,6 +55,9 @@ public struct TouchSnapshot: Sendable, Equatable {
     /// Turn of the outermost touches since the count settled, radians, clockwise positive.
     public var rotation: Double
     public var rotationVelocity: Double
+    /// This frame moved the translation, scale or rotation (a frame can also carry
+    /// only a pressure or finger-count change).
+    public var moved: Bool
     public var motion: MotionClass
     /// Farthest any finger has moved from where it landed this sequence, mm.
     public var travel: Double
@@ -73,6 +76,7 @@ public struct TouchSnapshot: Sendable, Equatable {
         isLifted = true
         location = .zero; translation = .zero; velocity = .zero
         scale = 1; scaleVelocity = 0; rotation = 0; rotationVelocity = 0
+        moved = false
         motion = .undecided
         travel = 0
         landing = .zero; landingNormalized = .zero

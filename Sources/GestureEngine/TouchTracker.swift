@@ -5,18 +5,12 @@ import TouchModel
 /// DEFAULT_GESTURE_SWITCH_TIMEOUT is 100 ms.
 let fingerCountSettleWindow = 0.100 // s
 /// On a clickpad, a touch that lands in this bottom fraction of the pad and stays
-/// put is a resting thumb once other fingers are down. libinput draws its lower thumb
-/// line at about 85 % of the pad's height.
+/// put is a resting thumb: it is not a finger, alone or with others (a thumb resting
+/// before a two-finger tap must not make the tap start when the thumb landed).
+/// libinput draws its lower thumb line at about 85 % of the pad's height.
 let thumbZoneFraction = 0.15
 /// A thumb candidate that moves farther than this is a finger after all, mm.
 let thumbMaxMovementMM = 5.0
-/// Velocities are measured over this much recent history (libinput keeps the last
-/// few events for the same reason: one frame's delta is too noisy).
-let velocityWindow = 0.050 // s
-/// Frames further apart than this while fingers move mean they rested in between:
-/// velocity then counts from one frame interval before the motion resumed, not from
-/// the start of the rest. Touch devices report at 60–250 Hz while fingers move.
-let maxMotionFrameGap = 0.025 // s
 /// Outermost touches closer than this give no usable scale, mm.
 let minimumPairDistanceMM = 2.0
 
@@ -31,17 +25,22 @@ let minimumPairDistanceMM = 2.0
 ///   consecutive frames (no jump when a finger lands or lifts, and semi-MT pads move
 ///   their tracked slots), and scale and rotation from the outermost pair;
 /// - classifies the motion as translation or deformation (`MotionClassifier`).
-struct TouchTracker {
+///
+/// Its state is marked `@exclusivity(unchecked)`, as in `Arena` and the recognizers:
+/// the engine is single-threaded and never re-enters itself, and Swift's dynamic
+/// exclusivity checks on class properties cost about a quarter of the per-frame time
+/// (callgrind, 20 gestures). See docs/ENGINE.md, "Performance".
+final class TouchTracker {
     struct Tracked {
         var id: Int32
         var start: Point
         var last: Point
         var startNormalized: Point
         var travel: Double
-        var isThumbCandidate: Bool
+        /// Landed in a clickpad's thumb zone and has not travelled: not a finger.
         var isThumb: Bool
         static let empty = Tracked(id: -1, start: .zero, last: .zero, startNormalized: .zero, travel: 0,
-                                   isThumbCandidate: false, isThumb: false)
+                                   isThumb: false)
     }
 
     /// Values that accumulate over a sequence; gestures see them relative to an anchor.
@@ -49,11 +48,6 @@ struct TouchTracker {
         var translation = Point.zero
         var scale = 1.0
         var rotation = 0.0
-    }
-
-    struct Sample {
-        var time: Timestamp
-        var value: Accumulated
     }
 
     /// What a frame did to the touch sequence.
@@ -68,53 +62,52 @@ struct TouchTracker {
     }
 
     let device: DeviceInfo
-    private var contacts = InlineArray<10, Tracked>(repeating: .empty)
-    private var contactCount = 0
-    private var scratch = InlineArray<10, Tracked>(repeating: .empty)
+    @exclusivity(unchecked) private var contacts = InlineArray<10, Tracked>(repeating: .empty)
+    @exclusivity(unchecked) private var contactCount = 0
 
-    private(set) var inSequence = false
-    private var counted = 0
-    private var settled = 0
-    private var maxCounted = 0
-    private var countChangedAt = Timestamp(microseconds: 0)
-    private var sequenceStart = Timestamp(microseconds: 0)
-    private var liftedAt = Timestamp(microseconds: 0)
-    private(set) var lastFrameTime = Timestamp(microseconds: 0)
-    private var pendingSince: Timestamp?
-    private var pendingAnchor = Accumulated()
-    private var acc = Accumulated()
-    private var anchor = Accumulated()
-    private var maxTravel = 0.0
-    private var landing = Point.zero
-    private var landingNormalized = Point.zero
-    private var semiMT = false
+    @exclusivity(unchecked) private(set) var inSequence = false
+    @exclusivity(unchecked) private var counted = 0
+    @exclusivity(unchecked) private var settled = 0
+    @exclusivity(unchecked) private var maxCounted = 0
+    @exclusivity(unchecked) private var countChangedAt = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var sequenceStart = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var liftedAt = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private(set) var lastFrameTime = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) private var pendingSince: Timestamp?
+    @exclusivity(unchecked) private var pendingAnchor = Accumulated()
+    @exclusivity(unchecked) private var acc = Accumulated()
+    @exclusivity(unchecked) private var anchor = Accumulated()
+    @exclusivity(unchecked) private var maxTravel = 0.0
+    @exclusivity(unchecked) private var landing = Point.zero
+    @exclusivity(unchecked) private var landingNormalized = Point.zero
+    @exclusivity(unchecked) private var semiMT = false
+    /// The last frame changed `acc`.
+    @exclusivity(unchecked) private var frameMoved = false
     /// Centroid of the counted fingers as of the last frame that had any.
-    private var location = Point.zero
+    @exclusivity(unchecked) private var location = Point.zero
     /// Most fingers since the count last settled: while fewer are down, fingers are
     /// lifting and the centroid of the rest would wander, so `location` holds.
-    private var peak = 0
+    @exclusivity(unchecked) private var peak = 0
 
-    private var pairA: Int32 = -1
-    private var pairB: Int32 = -1
-    private var pairStartDistance = 0.0
-    private var pairPrevAngle = 0.0
-    private var scaleBase = 1.0
+    @exclusivity(unchecked) private var pairA: Int32 = -1
+    @exclusivity(unchecked) private var pairB: Int32 = -1
+    @exclusivity(unchecked) private var pairStartDistance = 0.0
+    @exclusivity(unchecked) private var pairPrevAngle = 0.0
+    @exclusivity(unchecked) private var scaleBase = 1.0
 
-    private var classifier = MotionClassifier()
+    @exclusivity(unchecked) private var classifier = MotionClassifier()
 
-    private var samples = InlineArray<16, Sample>(repeating: Sample(time: Timestamp(microseconds: 0), value: Accumulated()))
-    private var sampleHead = 0
-    private var sampleCount = 0
+    @exclusivity(unchecked) private var history = VelocityHistory()
 
     init(device: DeviceInfo) { self.device = device }
 
     // MARK: Frames
 
-    mutating func update(_ frame: TouchFrame) -> Outcome {
+    func update(_ frame: TouchFrame) -> Outcome {
         let now = frame.time
         lastFrameTime = now
+        let before = acc
         let moved = matchContacts(frame)
-        excludeThumbs()
         var thumbs = 0
         for i in 0..<contactCount where contacts[i].isThumb { thumbs += 1 }
         let newCount = max(0, max(frame.fingerCount, contactCount) - thumbs)
@@ -142,21 +135,22 @@ struct TouchTracker {
             updatePair()
             settleIfDue(now)
             feedClassifier(now)
-            record(now)
+            history.record(now, acc)
         }
+        frameMoved = acc != before
         return outcome
     }
 
     /// Time passes with no frame: a pending count may settle, the classifier's grace
     /// period may run out.
-    mutating func advance(to now: Timestamp) {
+    func advance(to now: Timestamp) {
         guard inSequence, now > lastFrameTime else { return }
         settleIfDue(now)
         feedClassifier(now)
     }
 
     /// Forgets everything: the next frame with fingers starts a new sequence.
-    mutating func reset() {
+    func reset() {
         contactCount = 0
         inSequence = false
         counted = 0
@@ -176,7 +170,11 @@ struct TouchTracker {
 
     func snapshot(at now: Timestamp) -> TouchSnapshot {
         var s = TouchSnapshot(time: now)
-        s.fingers = settled
+        // Once every finger is up, the gesture had as many fingers as were down at
+        // once since the count last settled: a finger that lifted a few ms early does
+        // not make it smaller, and fingers that landed just before a quick flick count
+        // even though their count never had time to settle.
+        s.fingers = inSequence ? settled : peak
         s.currentFingers = counted
         s.maxFingers = maxCounted
         s.isSettled = inSequence && pendingSince == nil
@@ -189,14 +187,12 @@ struct TouchTracker {
         s.translation = acc.translation - anchor.translation
         s.scale = anchor.scale > 0 ? acc.scale / anchor.scale : 1
         s.rotation = acc.rotation - anchor.rotation
-        if let (old, oldTime) = velocityBase(now) {
-            let dt = now.seconds(since: oldTime)
-            if dt > 0 {
-                s.velocity = (acc.translation - old.value.translation) / dt
-                s.scaleVelocity = (acc.scale - old.value.scale) / (anchor.scale > 0 ? anchor.scale : 1) / dt
-                s.rotationVelocity = (acc.rotation - old.value.rotation) / dt
-            }
+        if let (old, dt) = history.base(at: now), dt > 0 {
+            s.velocity = (acc.translation - old.translation) / dt
+            s.scaleVelocity = (acc.scale - old.scale) / (anchor.scale > 0 ? anchor.scale : 1) / dt
+            s.rotationVelocity = (acc.rotation - old.rotation) / dt
         }
+        s.moved = frameMoved && now == lastFrameTime
         s.motion = classifier.decision
         s.travel = maxTravel
         s.landing = landing
@@ -209,35 +205,38 @@ struct TouchTracker {
 
     /// Matches the frame's contacts to the tracked ones by id; returns the average
     /// motion of the counted fingers present in both frames, if any.
-    private mutating func matchContacts(_ frame: TouchFrame) -> Point? {
+    private func matchContacts(_ frame: TouchFrame) -> Point? {
+        // Forget the contacts that lifted, keeping the others in order (in place: a
+        // frame copies no contact table).
+        var kept = 0
+        for i in 0..<contactCount where frame.contacts.contact(withID: contacts[i].id) != nil {
+            if kept != i { contacts[kept] = contacts[i] }
+            kept += 1
+        }
+        contactCount = kept
         var sum = Point.zero
         var n = 0
-        var newCount = 0
         for c in frame.contacts {
-            var t: Tracked
-            if let i = index(of: c.id) {
-                t = contacts[i]
-                if !t.isThumb {
-                    sum = sum + (c.position - t.last)
+            let i: Int
+            if let found = index(of: c.id) {
+                i = found
+                if !contacts[i].isThumb {
+                    sum = sum + (c.position - contacts[i].last)
                     n += 1
                 }
-                t.last = c.position
-                t.travel = max(t.travel, (c.position - t.start).length)
+                contacts[i].last = c.position
+                contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].start).length)
                 // A "thumb" that travels is a finger low on the pad after all.
-                if (t.isThumbCandidate || t.isThumb) && t.travel > thumbMaxMovementMM {
-                    t.isThumbCandidate = false
-                    t.isThumb = false
-                }
+                if contacts[i].isThumb && contacts[i].travel > thumbMaxMovementMM { contacts[i].isThumb = false }
             } else {
-                t = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized, travel: 0,
-                            isThumbCandidate: isInThumbZone(c.position), isThumb: false)
+                guard contactCount < ContactList.capacity else { continue }
+                i = contactCount
+                contacts[i] = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized,
+                                      travel: 0, isThumb: isInThumbZone(c.position))
+                contactCount += 1
             }
-            if inSequence && !t.isThumb { maxTravel = max(maxTravel, t.travel) }
-            scratch[newCount] = t
-            newCount += 1
+            if inSequence && !contacts[i].isThumb { maxTravel = max(maxTravel, contacts[i].travel) }
         }
-        contacts = scratch
-        contactCount = newCount
         return n > 0 ? sum / Double(n) : nil
     }
 
@@ -253,15 +252,6 @@ struct TouchTracker {
         }
     }
 
-    /// A thumb candidate becomes a thumb (for as long as it stays down) once some
-    /// other finger is on the pad; alone, it counts as a finger.
-    private mutating func excludeThumbs() {
-        var fingers = 0
-        for i in 0..<contactCount where !contacts[i].isThumbCandidate && !contacts[i].isThumb { fingers += 1 }
-        guard fingers > 0 else { return }
-        for i in 0..<contactCount where contacts[i].isThumbCandidate { contacts[i].isThumb = true }
-    }
-
     private func centroid() -> Point? {
         var sum = Point.zero
         var n = 0
@@ -274,7 +264,7 @@ struct TouchTracker {
 
     // MARK: Finger count
 
-    private mutating func startSequence(at now: Timestamp, count: Int) {
+    private func startSequence(at now: Timestamp, count: Int) {
         inSequence = true
         counted = count
         settled = count
@@ -286,7 +276,7 @@ struct TouchTracker {
         acc = Accumulated()
         anchor = acc
         maxTravel = 0
-        sampleCount = 0
+        history.clear()
         pairA = -1
         pairB = -1
         scaleBase = 1
@@ -301,7 +291,7 @@ struct TouchTracker {
         restartClassifier()
     }
 
-    private mutating func countChanged(to newCount: Int, at now: Timestamp) {
+    private func countChanged(to newCount: Int, at now: Timestamp) {
         guard newCount != counted else { return }
         counted = newCount
         maxCounted = max(maxCounted, newCount)
@@ -315,7 +305,7 @@ struct TouchTracker {
         }
     }
 
-    private mutating func settleIfDue(_ now: Timestamp) {
+    private func settleIfDue(_ now: Timestamp) {
         guard let p = pendingSince, now >= p.adding(seconds: fingerCountSettleWindow) else { return }
         settled = counted
         peak = counted
@@ -326,7 +316,7 @@ struct TouchTracker {
 
     // MARK: Scale and rotation from the outermost pair
 
-    private mutating func updatePair() {
+    private func updatePair() {
         guard !semiMT else { return }
         if let a = trackedFinger(pairA), let b = trackedFinger(pairB) {
             let d = b - a
@@ -367,14 +357,14 @@ struct TouchTracker {
         return pair
     }
 
-    private mutating func restartClassifier() {
+    private func restartClassifier() {
         let (a, b) = outermostPair()
         let pa = trackedFinger(a).map { (id: a, position: $0) }
         let pb = trackedFinger(b).map { (id: b, position: $0) }
         classifier.restart(pairA: pa, pairB: pb, translationOnly: semiMT)
     }
 
-    private mutating func feedClassifier(_ now: Timestamp) {
+    private func feedClassifier(_ now: Timestamp) {
         let (a, b) = classifier.pairIDs
         if a >= 0 && (trackedFinger(a) == nil || trackedFinger(b) == nil) && classifier.decision == .undecided {
             restartClassifier()
@@ -383,32 +373,4 @@ struct TouchTracker {
         classifier.update(time: now, a: trackedFinger(ra), b: trackedFinger(rb),
                           singleTravelMM: (acc.translation - anchor.translation).length)
     }
-
-    // MARK: Velocity history
-
-    private mutating func record(_ now: Timestamp) {
-        samples[sampleHead] = Sample(time: now, value: acc)
-        sampleHead = (sampleHead + 1) % 16
-        sampleCount = min(sampleCount + 1, 16)
-    }
-
-    /// What velocities are measured from: the newest sample at least `velocityWindow`
-    /// old (else the oldest kept), and the instant it stands for. After a rest (a gap
-    /// longer than `maxMotionFrameGap` before the next sample) that instant is one frame
-    /// interval before the motion resumed.
-    private func velocityBase(_ now: Timestamp) -> (Sample, Timestamp)? {
-        guard sampleCount > 0 else { return nil }
-        let cutoff = now.adding(seconds: -velocityWindow)
-        var k = 1
-        while k < sampleCount && sample(k).time > cutoff { k += 1 }
-        let old = sample(k)
-        guard k > 1 else { return (old, old.time) }
-        let next = sample(k - 1), newest = sample(1)
-        guard next.time.seconds(since: old.time) > maxMotionFrameGap else { return (old, old.time) }
-        let interval = k > 2 ? newest.time.seconds(since: next.time) / Double(k - 2) : 0.01
-        return (old, next.time.adding(seconds: -min(interval, maxMotionFrameGap)))
-    }
-
-    /// The `k`-th newest sample, 1-based.
-    private func sample(_ k: Int) -> Sample { samples[(sampleHead - k + 16) % 16] }
 }

@@ -6,19 +6,20 @@ import TouchModel
 /// decision, since it takes both.
 public final class TransformRecognizer: GestureRecognizer {
     public let spec: GestureSpec
+    private let fingers: ClosedRange<Int>
     private let minDistance: Double
     private let minScale: Double
     private let minDegrees: Double
 
     public init(spec: GestureSpec) {
         self.spec = spec
+        fingers = fingerRange(of: spec)
         minDistance = spec.thresholds.minDistanceMM ?? defaultPanMinDistanceMM
         minScale = max(1.0001, spec.thresholds.minScale ?? defaultPinchMinScale)
         minDegrees = spec.thresholds.minRotationDeg ?? defaultRotateMinDegrees
     }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        let fingers = fingerRange()
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         switch MotionGate.check(t, input, fingers: fingers, needs: nil) {
         case .wait: return .undecided

@@ -164,6 +164,35 @@ import Testing
         #expect(began.translation.y >= 20 && began.translation.y < 21)
     }
 
+    /// Waiting on a gesture it may also run with: when that one wins, the waiter
+    /// fails rather than waiting forever.
+    @Test func aWaiterFailsWhenItsRequirementWinsEvenIfTheyMayRunTogether() {
+        var single = Spec.tap(1, name: "single")
+        single.requiresFailureOf = ["double"]
+        single.simultaneousWith = ["double"]
+        let hand = Hand(.touchpad, [single, Spec.tap(1, taps: 2, name: "double")])
+        hand.down(1); hand.wait(0.05); hand.lift()
+        hand.wait(0.1)
+        hand.down(1); hand.wait(0.05); hand.lift()
+        hand.wait(1)
+        #expect(hand.recognized == ["double"])
+        #expect(hand.engine.recognizerStates.map(\.state) == [.possible, .possible])
+        #expect(hand.engine.nextDeadline == nil)
+    }
+
+    /// Two gestures that each require the other to fail would wait forever: the one
+    /// earlier in the config keeps its requirement.
+    @Test func aRequirementCycleIsBrokenByConfigOrder() {
+        var a = Spec.tap(1, name: "a"), b = Spec.tap(1, name: "b")
+        a.requiresFailureOf = ["b"]
+        b.requiresFailureOf = ["a"]
+        let hand = Hand(.touchpad, [a, b])
+        hand.down(1); hand.wait(0.05); hand.lift()
+        hand.wait(1)
+        #expect(hand.recognized == ["b"])
+        #expect(hand.engine.recognizerStates.map(\.state) == [.possible, .possible])
+    }
+
     // MARK: Touch filtering
 
     @Test(arguments: TestDevice.allCases)

@@ -140,15 +140,16 @@ final class Hand {
         let target = now.adding(seconds: seconds)
         fireDeadlines(upTo: target)
         now = target
-        if !fingers.isEmpty {
-            // A real pad keeps reporting a resting finger's jitter-free position rarely;
-            // we send nothing, like a pad whose fingers do not move.
-        }
     }
 
     /// The device dropped events: the next frame carries the resynchronized state.
     func resync() {
         send(flags: .resynced)
+    }
+
+    /// The clickpad is pressed down (BTN_LEFT) or released.
+    var buttonDown = false {
+        didSet { send() }
     }
 
     /// The device vanished or the config was swapped.
@@ -217,7 +218,8 @@ final class Hand {
                                     normalized: Point(x: f.position.x / device.size.width,
                                                       y: f.position.y / device.size.height)))
         }
-        let frame = TouchFrame(time: now, contacts: contacts, fingerCount: fingers.count, flags: flags)
+        let frame = TouchFrame(time: now, contacts: contacts, fingerCount: fingers.count,
+                               flags: buttonDown ? flags.union(.buttonDown) : flags)
         frames.append(frame)
         buffer.removeAll(keepingCapacity: true)
         engine.process(frame, into: &buffer)

@@ -47,7 +47,20 @@ import Testing
         hand.wait(1)
         hand.lift()
         #expect(hand.recognized.isEmpty)
-        #expect(hand.explanations == ["hold-2: moved 3.6 mm, allows 3.0 mm"])
+        #expect(hand.explanations == ["hold-2: moved 5.4 mm, allows 5.0 mm"])
+    }
+
+    /// A pressing finger drifts as its pad flattens: 4 mm is still a hold on glass
+    /// (5 mm allowed), not on a touchpad (3 mm).
+    @Test(arguments: TestDevice.allCases)
+    func pressDriftAllowanceDependsOnTheSurface(device: TestDevice) {
+        let hand = Hand(device, [Spec.hold(2, name: "hold")])
+        hand.down(2)
+        hand.wait(0.1)
+        hand.moveFinger(0, by: Point(x: 0, y: 4), over: 0.02)
+        hand.wait(0.6)
+        hand.lift()
+        #expect(hand.recognized == (device == .touchscreen ? ["hold"] : []))
     }
 
     @Test func liftingTooSoonExplains() {
@@ -96,6 +109,16 @@ import Testing
         hand.lift()
         #expect(hand.recognized.isEmpty)
         #expect(hand.explanations == ["tap-hold: 0 taps, needs 1"])
+    }
+
+    /// Frames that do not move the fingers (pressure, a resting pad) report no change.
+    @Test func stillFramesAreNotChanges() {
+        let hand = Hand(.touchscreen, [Spec.hold(2, name: "hold")])
+        hand.down(2)
+        hand.wait(0.6)
+        for _ in 0..<5 { hand.move(by: .zero, over: 0.01) }
+        hand.lift()
+        #expect(hand.phases("hold") == [.began, .ended])
     }
 
     /// The hold is continuous: moving after it began reports changes, not a failure.

@@ -58,9 +58,20 @@ import Testing
         #expect(hand.engine.nextDeadline == hand.now.adding(seconds: 0.100))   // settle window first
         hand.wait(0.4)
         #expect(hand.engine.recognizerStates.map(\.state) == [.failed])
-        #expect(hand.explanations == ["tap-2: held 0.30 s, a tap allows 0.30 s"])
+        #expect(hand.explanations == ["tap-2: still down after 0.30 s, too long for a tap"])
         hand.lift()
         #expect(hand.recognized.isEmpty)
+    }
+
+    /// With no timer (a caller that never calls advance), the lift says how long it was.
+    @Test func aLateLiftWithoutATimerSaysHowLong() {
+        let engine = GestureEngine(device: TestDevice.touchpad.info, specs: [Spec.tap(1)])
+        var events: [GestureEvent] = []
+        let t0 = Timestamp(seconds: 5)
+        engine.process(TouchFrame(time: t0, contacts: ContactList([Contact(id: 1, position: Point(x: 50, y: 30))])), into: &events)
+        engine.process(TouchFrame(time: t0.adding(seconds: 0.42)), into: &events)
+        #expect(events.isEmpty)
+        #expect(engine.explanations == ["tap-1: held 0.42 s, a tap allows 0.30 s"])
     }
 
     @Test func theSecondTapMustComeInTime() {

@@ -31,6 +31,18 @@ import Testing
         #expect(hand.explanations == ["pan-1: lost to swipe-3-left"])
     }
 
+    /// A flick: three fingers land 5 ms apart and are gone 90 ms later, before their
+    /// count could settle. Still a three-finger swipe.
+    @Test(arguments: TestDevice.allCases, Direction.allCases)
+    func aQuickFlickCountsEveryFinger(device: TestDevice, direction: Direction) {
+        let hand = Hand(device, [Spec.swipe(1, name: "swipe-1"), Spec.swipe(2, name: "swipe-2"), Spec.swipe(3, name: "swipe-3")])
+        hand.down(3, apart: 0.005)
+        hand.move(by: direction.times(30), over: 0.08)
+        hand.lift()
+        #expect(hand.recognized == ["swipe-3"])
+        #expect(hand.events.first?.fingers == 3)
+    }
+
     // MARK: Fingers lift at different times
 
     /// The swipe crosses its distance after one finger has already lifted: still a
@@ -127,11 +139,29 @@ import Testing
         #expect(hand.recognized == ["swipe-4"])
     }
 
-    /// A lone touch in the thumb zone is a finger: a one-finger tap there works.
-    @Test func aLoneTouchInTheThumbZoneIsAFinger() {
-        let hand = Hand(.touchpad, [Spec.tap(1)])
-        hand.down(at: [Self.thumb]); hand.wait(0.05); hand.lift()
-        #expect(hand.recognized == ["tap-1"])
+    /// A thumb that rested before a two-finger tap or hold does not make the tap
+    /// "too long" or the hold start early: it is not part of the gesture at all.
+    @Test func aThumbRestingFirstDoesNotSpoilTapsOrHolds() {
+        let hand = Hand(.touchpad, [Spec.tap(2), Spec.hold(1), Spec.hold(3)])
+        hand.down(at: [Self.thumb])
+        hand.wait(1)
+        #expect(hand.recognized.isEmpty)             // a resting thumb is no 1-finger hold
+        hand.down(2, at: Point(x: 55, y: 30))
+        hand.wait(0.05)
+        hand.lift(2)
+        #expect(hand.recognized == ["tap-2"])
+        hand.down(3, at: Point(x: 55, y: 30))
+        hand.wait(0.6)
+        #expect(hand.recognized == ["tap-2", "hold-3"])
+    }
+
+    /// A finger that lands low and then travels is a finger from then on.
+    @Test func aLowFingerThatTravelsIsAFinger() {
+        let hand = Hand(.touchpad, [Spec.swipe(1, name: "swipe")])
+        hand.down(at: [Self.thumb])
+        hand.move(by: Point(x: 0, y: -40), over: 0.2)
+        hand.lift()
+        #expect(hand.recognized == ["swipe"])
     }
 
     // MARK: Pads that count more fingers than they track
@@ -214,6 +244,32 @@ import Testing
         hand.lift()
         #expect(hand.events.isEmpty)
         #expect(hand.explanations.contains("swipe: the device dropped events (SYN_DROPPED); cancelled"))
+    }
+
+    /// A clickpad click is a pointer action: a two-finger click is not a two-finger
+    /// tap, and clicking mid-swipe cancels the swipe's pan.
+    @Test func aClickIsNotAGesture() {
+        let hand = Hand(.touchpad, [Spec.tap(2), Spec.pan(3...3, name: "pan")])
+        hand.down(2)
+        hand.buttonDown = true
+        hand.buttonDown = false
+        hand.lift()
+        #expect(hand.recognized.isEmpty)
+        #expect(hand.explanations == ["tap-2: the pad was clicked; a click is not a gesture",
+                                      "pan: the pad was clicked; a click is not a gesture"])
+        hand.down(3)
+        hand.wait(0.12)
+        hand.move(by: Point(x: 10, y: 0), over: 0.1)
+        hand.buttonDown = true
+        hand.move(by: Point(x: 10, y: 0), over: 0.1)
+        hand.buttonDown = false
+        hand.move(by: Point(x: 10, y: 0), over: 0.1)
+        hand.lift()
+        #expect(hand.phases("pan") .first == .began)
+        #expect(hand.phases("pan").last == .cancelled)
+        // The next touch works again.
+        hand.down(2); hand.wait(0.05); hand.lift()
+        #expect(hand.recognized == ["pan", "tap-2"])
     }
 
     /// A resync with no finger down changes nothing for the next gesture.
