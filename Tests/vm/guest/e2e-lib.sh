@@ -54,7 +54,10 @@ setup() {
   mkdir -p "$out" "$log"
   chmod 1777 "$out"
   /lib/systemd/systemd-udevd --daemon >"$log/udevd" 2>&1 || fail "systemd-udevd did not start"
-  # No `udevadm trigger`: every device a scenario uses is created after udevd starts.
+  # Only input devices need replaying (the VM's keyboard: group `input`, as on a
+  # real machine); every device a scenario makes comes after udevd started.
+  udevadm trigger --subsystem-match=input --action=add >/dev/null 2>&1
+  udevadm settle --timeout=20 || say "udevadm settle timed out"
   id "$user" >/dev/null 2>&1 || useradd --create-home --groups input --shell /bin/bash "$user" \
     || fail "useradd $user"
   mkdir -p "$(dirname "$config")"
