@@ -11,6 +11,8 @@ enum Action {
     /// Wait until a file exists (the scenario's cue, e.g. "the daemon is ready");
     /// everything after it moves later by the time waited.
     case await(path: String)
+    /// Create a file: tells the scenario the timeline got this far.
+    case mark(path: String)
 }
 
 struct Playback {
@@ -51,6 +53,8 @@ struct Playback {
         for (at, action) in steps {
             sleep(until: start, plus: at + delay)
             switch action {
+            case let .mark(path):
+                writeFile(path, "\(count) events\n")
             case let .await(path):
                 let before = monotonicMicroseconds()
                 while access(path, F_OK) != 0 { usleep(20_000) }

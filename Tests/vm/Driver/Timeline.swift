@@ -10,6 +10,7 @@ import GestureInput
 ///     create | remove             plug the device in / unplug it
 ///     wait DURATION               nothing happens for a while (500ms, 1.5s)
 ///     await FILE                  wait until FILE exists (a cue from the scenario)
+///     mark FILE                   create FILE (a cue to the scenario)
 ///     replay FILE [DESCRIPTION]   a recording's events, with their own timing
 ///     touch N at X Y [spread R] [angle DEG]
 ///                                 N fingers down, evenly on a circle of radius R
@@ -90,6 +91,9 @@ private struct Builder {
         case "await":
             guard rest.count == 1 else { throw DriverError("usage: await FILE") }
             steps.append((now, .await(path: rest[0])))
+        case "mark":
+            guard rest.count == 1 else { throw DriverError("usage: mark FILE") }
+            steps.append((now, .mark(path: rest[0])))
         case "replay":
             try replay(rest)
         case "touch":
@@ -100,7 +104,7 @@ private struct Builder {
             guard fingers > 0 else { throw DriverError("lift: no fingers are down") }
             try lift()
         default:
-            throw DriverError("unknown step '\(words[0])': expected device, name, rate, create, remove, wait, touch, move or lift")
+            throw DriverError("unknown step '\(words[0])': expected device, name, rate, create, remove, wait, await, mark, replay, touch, move or lift")
         }
     }
 

@@ -54,7 +54,10 @@ setup() {
   mkdir -p "$out" "$log"
   chmod 1777 "$out"
   /lib/systemd/systemd-udevd --daemon >"$log/udevd" 2>&1 || fail "systemd-udevd did not start"
-  # No `udevadm trigger`: every device a scenario uses is created after udevd starts.
+  # Only input devices need replaying (the VM's keyboard: group `input`, as on a
+  # real machine); every device a scenario makes comes after udevd started.
+  udevadm trigger --subsystem-match=input --action=add >/dev/null 2>&1
+  udevadm settle --timeout=20 || say "udevadm settle timed out"
   id "$user" >/dev/null 2>&1 || useradd --create-home --groups input --shell /bin/bash "$user" \
     || fail "useradd $user"
   mkdir -p "$(dirname "$config")"
@@ -72,21 +75,22 @@ write_config() {
   mv -f "$temporary" "$config"
 }
 
-# start_daemon [ARGS…]: `gestured run` as the user, with the config found through
-# XDG_CONFIG_HOME, and waits for its sd_notify READY=1.
+# start_daemon: gestured as its systemd user unit starts it — the unit's ExecStart
+# (binary installed where `make install` puts it; in the guest's overlay only), its
+# UMask, Type=notify — as the user, with the config found through XDG_CONFIG_HOME.
 start_daemon() {
-  local socket=/run/e2e-notify
+  local socket=/run/e2e-notify unit=$vm_dir/../../systemd/gestured.service exec_start
+  exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
+  [ -n "$exec_start" ] || fail "no ExecStart= in $unit"
+  install -D -m 755 "$gestured" "${exec_start%% *}" || fail "cannot install gestured as ${exec_start%% *}"
   rm -f "$socket" "$log/notify"
   # systemd's side of Type=notify: a datagram socket the daemon writes READY=1 to.
   socat -u "UNIX-RECV:$socket,mode=666" "OPEN:$log/notify,creat,append" &
-  local tenths=50
-  until [ -S "$socket" ]; do
-    [ $((tenths -= 1)) -gt 0 ] || fail "notify socket listener did not start"
-    sleep 0.1
-  done
+  within 5 test -S "$socket" || fail "notify socket listener did not start"
+  say "starting as $user: $exec_start"
   runuser -u "$user" -- env -i HOME="$home" USER="$user" PATH=/usr/local/bin:/usr/bin:/bin \
     XDG_CONFIG_HOME="$home/.config" NOTIFY_SOCKET="$socket" \
-    "$gestured" run "$@" >"$log/daemon" 2>&1 &
+    sh -c "umask $(sed -n 's/^UMask=//p' "$unit" | grep . || echo 0022); exec $exec_start" >"$log/daemon" 2>&1 &
   daemon_pid=$!
   if wait_for_match "$log/notify" '(^|[^A-Z_])READY=1($|[^0-9])' 30; then
     say "daemon ready (pid $daemon_pid)"
@@ -114,38 +118,37 @@ replay() {
     || fail "gestured-uinput-play $1 failed"
 }
 
-# wait_for FILE SECONDS: until FILE exists and is not empty.
-wait_for() {
-  local file=$1 tenths=$(( $2 * 10 ))
-  while [ "$tenths" -gt 0 ]; do
-    [ -s "$file" ] && return 0
+# within SECONDS COMMAND…: until COMMAND succeeds, for at most SECONDS of wall time
+# (not a count of tries: under TCG every fork is slow).
+within() {
+  local deadline=$((SECONDS + $1)); shift
+  until "$@"; do
+    [ "$SECONDS" -lt "$deadline" ] || return 1
     sleep 0.1
-    tenths=$((tenths - 1))
   done
-  return 1
 }
+
+# wait_for FILE SECONDS: until FILE exists and is not empty.
+wait_for() { within "$2" test -s "$1"; }
 
 # wait_for_match FILE REGEX SECONDS: until FILE matches the extended REGEX.
 # (The notify file holds datagrams back to back, with no newline between them.)
-wait_for_match() {
-  local file=$1 regex=$2 tenths=$(( $3 * 10 ))
-  while [ "$tenths" -gt 0 ]; do
-    grep -Eq "$regex" "$file" 2>/dev/null && return 0
-    sleep 0.1
-    tenths=$((tenths - 1))
-  done
-  return 1
+wait_for_match() { within "$3" grep -Eq "$2" "$1" 2>/dev/null; }
+
+# wait_for_log REGEX COUNT SECONDS: until the daemon's log has COUNT lines matching REGEX.
+log_has() { [ "$(grep -Ec "$1" "$log/daemon")" -ge "$2" ]; }
+wait_for_log() {
+  within "$3" log_has "$1" "$2" || fail "the daemon did not log /$1/ ($2 times) within $3 s"
 }
+
+has_lines() { [ "$(cat "$1" 2>/dev/null | wc -l)" -ge "$2" ]; }
 
 # expect_lines NAME LINE…: the commands bound to the gesture wrote exactly these
 # lines to $out/NAME (waiting up to 10 s for them to appear).
 expect_lines() {
   local name=$1; shift
-  local expected actual tenths=100
-  until [ "$(cat "$out/$name" 2>/dev/null | wc -l)" -ge $# ]; do
-    [ $((tenths -= 1)) -gt 0 ] || break
-    sleep 0.1
-  done
+  local expected actual
+  within 10 has_lines "$out/$name" $#
   sleep 0.5 # let late, unexpected runs show up
   expected=$(printf '%s\n' "$@")
   actual=$(cat "$out/$name" 2>/dev/null)
@@ -176,13 +179,12 @@ cue() { touch "/tmp/e2e/$1"; }
 
 # finish TIMELINE [SECONDS]: waits for a plugged timeline to play to its end.
 finish() {
-  local pid=${plugged[$1]} tenths=$(( ${2:-60} * 10 ))
-  while kill -0 "$pid" 2>/dev/null; do
-    [ $((tenths -= 1)) -gt 0 ] || fail "timeline $1 did not finish in ${2:-60} s"
-    sleep 0.1
-  done
+  local pid=${plugged[$1]}
+  within "${2:-60}" not_running "$pid" || fail "timeline $1 did not finish in ${2:-60} s"
   wait "$pid" || fail "gestured-uinput-play $1 failed: $(tail -n 3 "$log/player")"
 }
+
+not_running() { ! kill -0 "$1" 2>/dev/null; }
 
 unplug() {
   kill "${plugged[$1]}" 2>/dev/null

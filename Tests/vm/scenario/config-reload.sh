@@ -21,7 +21,7 @@ cue go1
 expect_lines swipe first
 
 swipe_config second
-sleep 2 # inotify is immediate; leave the daemon time to reload under TCG
+wait_for_log '^gestured: reloaded' 1 20
 cue go2
 expect_lines swipe first second
 
@@ -31,7 +31,7 @@ gestures:
     gesture: swipe
     fingers: three
 YAML
-sleep 2
+wait_for_log 'still running the previous one' 1 20
 cue go3
 finish touchpad-swipe-thrice
 expect_lines swipe first second second
