@@ -4,7 +4,8 @@ import Glibc
 
 /// Runs commands without ever blocking its caller.
 ///
-/// Each command is `/bin/sh -c COMMAND`, started with `posix_spawn` in its own
+/// Each command is `/bin/sh -c COMMAND` (a plain one, without the shell: see
+/// `plainArgv`), started with `posix_spawn` in its own
 /// process group, with an empty signal mask and default signal dispositions, stdin
 /// from /dev/null and stdout/stderr piped into `log` line by line, tagged with the
 /// gesture's name. The commands of one gesture run one after another (a bounded
@@ -344,16 +345,65 @@ public final class CommandRunner: InvocationSink {
         posix_spawnattr_setpgroup(&attr, 0)          // own group: a timeout kills grandchildren too
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
-        let argv = [shell, "-c", inv.command]
         let envp = baseEnvironment + inv.environment.map { "\($0.name)=\($0.value)" }
+        // A plain command skips the shell (see `plainArgv`); one the PATH cannot find goes
+        // through the shell after all, which reports it as users expect ("not found", 127).
+        var program = shell
+        var argv = [shell, "-c", inv.command]
+        if let words = Self.plainArgv(inv.command), let path = Self.resolve(words[0], environment: envp) {
+            program = path
+            argv = words
+        }
         var pid: pid_t = 0
         let rc = withCStrings(argv) { cargv in
             withCStrings(envp) { cenvp in
-                posix_spawn(&pid, shell, &actions, &attr, cargv, cenvp)
+                posix_spawn(&pid, program, &actions, &attr, cargv, cenvp)
             }
         }
-        guard rc == 0 else { return .failure(RunnerError(call: "posix_spawn \(shell)", errno: rc)) }
+        guard rc == 0 else { return .failure(RunnerError(call: "posix_spawn \(program)", errno: rc)) }
         return .success(pid)
+    }
+
+    /// Words a shell would pass through untouched: no quoting, expansion, globbing,
+    /// redirection, operators or assignments, and not a shell builtin or keyword. Such
+    /// a command runs without `/bin/sh`: one process start instead of two (the shell,
+    /// then the command), which is most of the gesture-to-command latency. Anything
+    /// else goes through `sh -c`, as written.
+    static func plainArgv(_ command: String) -> [String]? {
+        guard !command.isEmpty, command.utf8.count <= 4096 else { return nil }
+        var words: [String] = []
+        for word in command.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+            guard word.unicodeScalars.allSatisfy(isPlain) else { return nil }
+            words.append(String(word))
+        }
+        guard let first = words.first, !first.contains("="), !shellOnlyWords.contains(first) else { return nil }
+        return words
+    }
+
+    private static func isPlain(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", ".", "/", ":", "+", ",", "@", "%", "=", "-": return true
+        default: return false
+        }
+    }
+
+    /// Builtins and keywords: no program of that name would do what the shell does.
+    static let shellOnlyWords: Set<String> = [
+        "cd", "exit", "export", "unset", "set", "alias", "unalias", "eval", "exec", ".", "source", "read",
+        "wait", "trap", "shift", "return", "break", "continue", "local", "readonly", "times", "type",
+        "ulimit", "umask", "command", "hash", "getopts", "jobs", "fg", "bg", "if", "then", "else", "elif",
+        "fi", "for", "while", "until", "do", "done", "case", "esac", "in", "function", "select",
+    ]
+
+    /// The executable `name` names, searched on the command's own PATH as the shell would.
+    static func resolve(_ name: String, environment: [String]) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        let path = environment.last { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) } ?? "/usr/local/bin:/usr/bin:/bin"
+        for dir in path.split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (dir.isEmpty ? "." : String(dir)) + "/" + name
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
     }
 
     private static func processEnvironment() -> [String] {

@@ -1,4 +1,4 @@
-import GestureActions
+@testable import GestureActions
 import GestureConfig
 import Glibc
 import Testing
@@ -181,11 +181,38 @@ import Testing
     @Test func missingShellIsAnErrorNotACrash() throws {
         let log = LogLines()
         let runner = try makeRunner(log, shell: "/nonexistent/sh")
-        runner.submit(invocation("x", "true"))
-        runner.submit(invocation("x", "true"))
+        // Shell syntax: these need the shell (a plain `true` would run without one).
+        runner.submit(invocation("x", "true; true"))
+        runner.submit(invocation("x", "true; true"))
         #expect(runner.isIdle)
         #expect(log.texts(at: .error) == Array(repeating: "[x] cannot run its 'command' command: posix_spawn /nonexistent/sh: No such file or directory", count: 2))
         #expect(leftovers(log) == [])
+    }
+
+    @Test func aPlainCommandRunsWithoutAShellAndShellSyntaxWithOne() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log)
+        // The command's parent is the runner's process itself when no shell stands between.
+        runner.submit(invocation("plain", "grep PPid: /proc/self/status"))
+        #expect(pumpUntilIdle(runner))
+        runner.submit(invocation("shell", "grep PPid: /proc/self/status | cat"))
+        #expect(pumpUntilIdle(runner))
+        let lines = log.texts(at: .info)
+        #expect(lines.first == "[plain] PPid:\t\(getpid())")
+        #expect(lines.count == 2 && lines[1] != "[shell] PPid:\t\(getpid())", "\(lines)")
+        #expect(leftovers(log) == [])
+    }
+
+    @Test(arguments: [
+        ("xdotool key super+Page_Down", ["xdotool", "key", "super+Page_Down"]),
+        ("hyprctl dispatch workspace e+1", ["hyprctl", "dispatch", "workspace", "e+1"]),
+        ("swaymsg workspace next_on_output", ["swaymsg", "workspace", "next_on_output"]),
+        ("echo $GESTURE_STEP", nil), ("echo 'a b'", nil), ("a; b", nil), ("a | b", nil), ("a > f", nil),
+        ("FOO=1 cmd", nil), ("cd /tmp", nil), ("ls *", nil), ("ls ~", nil), ("a && b", nil), ("", nil),
+        ("echo `id`", nil), ("wpctl set-volume @DEFAULT_AUDIO_SINK@ 5%+", ["wpctl", "set-volume", "@DEFAULT_AUDIO_SINK@", "5%+"]),
+    ] as [(String, [String]?)])
+    func whatCountsAsPlain(command: String, argv: [String]?) {
+        #expect(CommandRunner.plainArgv(command) == argv)
     }
 
     @Test func terminateAllKillsAndReapsEverything() throws {
