@@ -4,6 +4,7 @@
 #                  swift test, the systemd unit check, and the VM end-to-end scenarios
 #   make e2e       the VM scenarios alone (Tests/vm/README.md)
 #   make install   release binary (static Swift stdlib), unit, config, man pages
+#   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
 PREFIX ?= /usr/local
 DESTDIR ?=
 SYSCONFDIR ?= /etc
@@ -16,7 +17,7 @@ DOCDIR := $(PREFIX)/share/doc/gestured
 SWIFT ?= swift
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev
 
-.PHONY: all build release run test deps install uninstall clean check-unit
+.PHONY: all build release run test deps install uninstall clean check-unit bench
 
 all: build
 
@@ -57,6 +58,13 @@ check-unit: build
 	if MANPATH=$$tmp/man:/usr/share/man systemd-analyze verify $$tmp/gestured.service; then \
 	  echo "check-unit: systemd/gestured.service: systemd-analyze verify clean"; rm -rf $$tmp; \
 	else echo "check-unit: systemd-analyze verify failed"; rm -rf $$tmp; exit 1; fi
+
+# Release build as `make install` makes it (static Swift stdlib), in its own build
+# directory; gestured-bench then measures it and the library types it is built from.
+BENCH_BUILD ?= .build/bench
+bench: deps
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_BUILD)
+	$(BENCH_BUILD)/release/gestured-bench --root $(CURDIR)
 
 install: release
 	install -Dm755 $(STRIP) .build/release/gestured $(DESTDIR)$(BINDIR)/gestured

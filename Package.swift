@@ -14,6 +14,7 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        .executable(name: "gestured-bench", targets: ["gestured-bench"]),
     ],
     targets: [
         // C libraries from Debian, and the Linux calls Glibc does not expose.
@@ -48,6 +49,14 @@ let package = Package(
         // Shared test helpers: recordings on disk, scripted event streams, the fake device.
         .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev"],
                 path: "Tests/Support/GestureTestSupport"),
+
+        // Benchmarks (make bench, docs/PERFORMANCE.md), never linked into gestured: the
+        // C floor and a malloc counter, the clock the latency command reads, the runner.
+        .target(name: "CBenchFloor", path: "Benchmarks/CBenchFloor", linkerSettings: [.linkedLibrary("mtdev")]),
+        .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
+        .executableTarget(name: "gestured-bench",
+                          dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel"],
+                          path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "GestureInputTests",

@@ -12,7 +12,7 @@ import TouchModel
 public final class TouchDecoder {
     public let capabilities: TouchCapabilities
     /// The frame completed by the last `SYN_REPORT`.
-    public private(set) var frame: TouchFrame
+    @exclusivity(unchecked) public private(set) var frame: TouchFrame
 
     private struct Slot {
         var trackingID: Int32 = -1
@@ -26,17 +26,22 @@ public final class TouchDecoder {
         var hasPosition = false
     }
 
-    private var slots: [Slot]
-    private var currentSlot: Int = 0
+    /// Fixed for the decoder's life. A buffer rather than an array property: every
+    /// `slots[i].x = value` on an array stored in a class paid a dynamic exclusivity
+    /// check, which cost more than the decoding itself (gestured-bench, callgrind).
+    /// The other mutable state opts out of those checks like the engine's does: the
+    /// decoder is single-threaded and never re-entered while it mutates a property.
+    private let slots: UnsafeMutableBufferPointer<Slot>
+    @exclusivity(unchecked) private var currentSlot: Int = 0
     /// Bit n set: `BTN_TOOL_*` for n+1 fingers is down.
-    private var toolBits: UInt8 = 0
-    private var touchDown = false
-    private var buttonDown = false
+    @exclusivity(unchecked) private var toolBits: UInt8 = 0
+    @exclusivity(unchecked) private var touchDown = false
+    @exclusivity(unchecked) private var buttonDown = false
     /// Between a `SYN_DROPPED` in the stream and the next `SYN_REPORT` everything
     /// is discarded, as the kernel documents.
-    private var dropping = false
-    private var resyncPending = false
-    private var nextContactID: Int32 = 0
+    @exclusivity(unchecked) private var dropping = false
+    @exclusivity(unchecked) private var resyncPending = false
+    @exclusivity(unchecked) private var nextContactID: Int32 = 0
     private let xMin: Double, yMin: Double, xPerMM: Double, yPerMM: Double
     private let xSpan: Double, ySpan: Double
     private let majorPerMM: Double
@@ -44,7 +49,8 @@ public final class TouchDecoder {
 
     public init(capabilities: TouchCapabilities, description: DeviceDescription) {
         self.capabilities = capabilities
-        slots = Array(repeating: Slot(), count: capabilities.slotCount)
+        slots = .allocate(capacity: capabilities.slotCount)
+        slots.initialize(repeating: Slot())
         frame = TouchFrame(time: Timestamp(microseconds: 0))
         xMin = Double(capabilities.xAxis.minimum)
         yMin = Double(capabilities.yAxis.minimum)
@@ -56,6 +62,8 @@ public final class TouchDecoder {
         majorPerMM = majorRes > 0 ? Double(majorRes) : capabilities.xUnitsPerMM
         mtdev = capabilities.touchProtocol == .anonymous ? MtdevAdapter(description: description) : nil
     }
+
+    deinit { slots.deallocate() }
 
     public convenience init(description: DeviceDescription) throws(TouchCapabilities.Unsupported) {
         self.init(capabilities: try TouchCapabilities(description), description: description)
@@ -169,8 +177,10 @@ public final class TouchDecoder {
         toolBits == 0 ? 0 : 8 - toolBits.leadingZeroBitCount
     }
 
+    /// Rewrites `frame` in place: building a new TouchFrame and assigning it cleared and
+    /// then copied its ten inline contacts at every SYN_REPORT.
     private func emit(at time: Timestamp) -> Bool {
-        var contacts = ContactList()
+        frame.contacts.removeAll()
         var active = 0
         var palms = 0
         switch capabilities.touchProtocol {
@@ -179,7 +189,7 @@ public final class TouchDecoder {
             if down && slots[0].contactID < 0 { slots[0].contactID = takeContactID() }
             if !down { slots[0].contactID = -1 }
             if down && slots[0].hasPosition {
-                contacts.append(contact(slots[0], slot: 0))
+                frame.contacts.append(contact(slots[0], slot: 0))
                 active = 1
             } else if down {
                 active = 1
@@ -188,17 +198,18 @@ public final class TouchDecoder {
             for i in slots.indices where slots[i].trackingID >= 0 {
                 if slots[i].toolType == MTTool.palm { palms += 1; continue }
                 active += 1
-                if slots[i].hasPosition { contacts.append(contact(slots[i], slot: i)) }
+                if slots[i].hasPosition { frame.contacts.append(contact(slots[i], slot: i)) }
             }
         }
         // More fingers than slots (semi-MT pads, 2-slot pads with TRIPLETAP): the count
         // comes from BTN_TOOL_*, motion from the slots that are tracked.
         let tool = toolFingers - palms
-        let fingerCount = tool > capabilities.slotCount ? max(active, tool) : active
         var flags: TouchFrame.Flags = []
         if resyncPending { flags.insert(.resynced); resyncPending = false }
         if buttonDown { flags.insert(.buttonDown) }
-        frame = TouchFrame(time: time, contacts: contacts, fingerCount: fingerCount, flags: flags)
+        frame.time = time
+        frame.fingerCount = tool > capabilities.slotCount ? max(active, tool) : active
+        frame.flags = flags
         return true
     }
 

@@ -1,0 +1,182 @@
+import CBenchFloor
+import GestureActions
+import GestureConfig
+import GestureEngine
+import GestureInput
+import TouchModel
+
+/// A set of workloads looped until at least `targetEvents` events have gone through.
+struct EventStream {
+    let name: String
+    let workloads: [Workload]
+    let passes: Int
+    var eventsPerPass: Int { workloads.reduce(0) { $0 + $1.events.count } }
+    var totalEvents: Int { eventsPerPass * passes }
+
+    init(name: String, workloads: [Workload], targetEvents: Int) {
+        self.name = name
+        self.workloads = workloads
+        let perPass = workloads.reduce(0) { $0 + $1.events.count }
+        passes = max(1, (targetEvents + perPass - 1) / perPass)
+    }
+}
+
+/// What one timed run did: its time, the events and frames it handled, and a
+/// checksum that keeps the work from being optimised away.
+struct Run {
+    var ns: Int64 = 0
+    var events = 0
+    var frames = 0
+    var gestureEvents = 0
+    var invocations = 0
+    var checksum = 0.0
+    var nsPerEvent: Double { Double(ns) / Double(max(events, 1)) }
+    var eventsPerSecond: Double { Double(events) / (Double(ns) / 1e9) }
+}
+
+/// The stages measured, each over the same events.
+enum Stage: String, CaseIterable {
+    /// C: TouchDecoder's work as a plain C loop (floor.c).
+    case cFloor = "C floor (decode to slot state + frame)"
+    case decoder = "TouchDecoder"
+    /// Decoder + GestureEngine (20 gestures), deadlines fired as the daemon's timer would.
+    case pipeline = "decoder + engine"
+    /// The same plus ActionMapper building each command's invocation (none is run).
+    case pipelineMapper = "decoder + engine + mapper"
+}
+
+struct Throughput {
+    let config: Config
+
+    func run(_ stage: Stage, _ stream: EventStream) -> Run {
+        switch stage {
+        case .cFloor: return cFloor(stream)
+        case .decoder: return decoderOnly(stream)
+        case .pipeline: return pipeline(stream, mapper: false)
+        case .pipelineMapper: return pipeline(stream, mapper: true)
+        }
+    }
+
+    func cFloor(_ stream: EventStream) -> Run {
+        var axes = stream.workloads.map { $0.floorAxes() }
+        let floors = axes.indices.map { bench_floor_new(&axes[$0])! }
+        defer { floors.forEach { bench_floor_free($0) } }
+        var r = Run()
+        let start = nowNS()
+        for pass in 0..<stream.passes {
+            for (w, workload) in stream.workloads.enumerated() {
+                let offset = Int64(pass) * workload.passSpan
+                workload.events.withUnsafeBufferPointer { buf in
+                    buf.withMemoryRebound(to: bench_event.self) { events in
+                        r.frames += Int(bench_floor_feed(floors[w], events.baseAddress, events.count, offset, &r.checksum))
+                    }
+                }
+            }
+        }
+        r.ns = nowNS() - start
+        r.events = stream.totalEvents
+        return r
+    }
+
+    func decoderOnly(_ stream: EventStream) -> Run {
+        let decoders = stream.workloads.map { $0.makeDecoder() }
+        var r = Run()
+        let start = nowNS()
+        for pass in 0..<stream.passes {
+            for (w, workload) in stream.workloads.enumerated() {
+                let decoder = decoders[w]
+                let offset = Int64(pass) * workload.passSpan
+                var frames = 0, sum = 0.0
+                for var e in workload.events {
+                    e.time.microseconds += offset
+                    if decoder.feed(e) {
+                        frames += 1
+                        sum += frameChecksum(decoder.frame)
+                    }
+                }
+                r.frames += frames
+                r.checksum += sum
+            }
+        }
+        r.ns = nowNS() - start
+        r.events = stream.totalEvents
+        return r
+    }
+
+    func pipeline(_ stream: EventStream, mapper withMapper: Bool) -> Run {
+        var lanes = stream.workloads.map { Lane(workload: $0, config: config) }
+        var r = Run()
+        let start = nowNS()
+        for pass in 0..<stream.passes {
+            for w in lanes.indices {
+                lanes[w].replay(pass: pass, mapper: withMapper, into: &r)
+            }
+        }
+        r.ns = nowNS() - start
+        r.events = stream.totalEvents
+        return r
+    }
+}
+
+/// The same sum the C floor takes of each frame.
+@inline(__always)
+func frameChecksum(_ f: TouchFrame) -> Double {
+    var sum = Double(f.fingerCount)
+    for c in f.contacts { sum += c.position.x + c.normalized.y }
+    return sum
+}
+
+/// One device's pipeline as the daemon runs it: decoder → engine → mapper, with the
+/// engine's deadlines fired before the frame that passes them (DeviceSession and
+/// ReplayPipeline do the same).
+struct Lane {
+    let workload: Workload
+    let decoder: TouchDecoder
+    let engine: GestureEngine
+    var mapper: ActionMapper
+    var events: [GestureEvent] = []
+    var invocations: [Invocation] = []
+
+    init(workload: Workload, config: Config) {
+        self.workload = workload
+        decoder = workload.makeDecoder()
+        engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: workload.device.name), specs: config.specs)
+        mapper = ActionMapper(config: config)
+    }
+
+    mutating func replay(pass: Int, mapper withMapper: Bool, into r: inout Run) {
+        let offset = Int64(pass) * workload.passSpan
+        for var e in workload.events {
+            e.time.microseconds += offset
+            guard decoder.feed(e) else { continue }
+            let frame = decoder.frame
+            r.frames += 1
+            fireDeadlines(upTo: frame.time)
+            engine.process(frame, into: &events)
+            if !events.isEmpty { flush(withMapper, &r) }
+        }
+        // Pending deadlines fire in the 1 s pause between passes.
+        fireDeadlines(upTo: Timestamp(microseconds: (workload.events.last?.time.microseconds ?? 0) + offset + 999_999))
+        if !events.isEmpty { flush(withMapper, &r) }
+    }
+
+    @inline(__always)
+    private mutating func fireDeadlines(upTo limit: Timestamp) {
+        // Bounded, as in ReplayPipeline: an engine asking for the same instant again must not spin us.
+        for _ in 0..<1000 {
+            guard let d = engine.nextDeadline, d <= limit else { return }
+            engine.advance(to: d, into: &events)
+            if let again = engine.nextDeadline, again <= d { return }
+        }
+    }
+
+    private mutating func flush(_ withMapper: Bool, _ r: inout Run) {
+        r.gestureEvents += events.count
+        if withMapper {
+            for e in events { mapper.map(e, device: engine.device, into: &invocations) }
+            r.invocations += invocations.count
+            invocations.removeAll(keepingCapacity: true)
+        }
+        events.removeAll(keepingCapacity: true)
+    }
+}

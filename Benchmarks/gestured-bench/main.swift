@@ -1,0 +1,238 @@
+// gestured-bench: the performance budget of SPEC §9 and issue 7, measured.
+//
+//   gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N]
+//                  [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM]
+//
+// Prints medians over repeated runs and ratios measured in the same run (these
+// machines are shared and noisy), and ends with the one-line summary `make bench`
+// shows. docs/PERFORMANCE.md says what each figure measures.
+import CBenchFloor
+import GestureConfig
+import GestureEngine
+import GestureInput
+import Glibc
+import TouchModel
+
+struct Options {
+    var root = "."
+    var runs = 5
+    var events = 10_000_000
+    var latencyRuns = 500
+    var startupRuns = 21
+    var idleSeconds = 10
+    /// `--profile STAGE:STREAM` (e.g. `pipeline:1`): runs only that, once, for callgrind.
+    var profile: (stage: Stage, stream: Int)?
+    /// `--replay-rss`: the child process of the memory measurement (ReplayMemory).
+    var replayRSS = false
+
+    init(_ args: [String]) {
+        var i = 0
+        func value() -> String {
+            i += 1
+            guard i < args.count else { fail("\(args[i - 1]) needs a value") }
+            return args[i]
+        }
+        func number() -> Int {
+            let v = value()
+            guard let n = Int(v.filter { $0 != "_" }), n > 0 else { fail("\(args[i - 1]): not a positive number: \(v)") }
+            return n
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--root": root = value()
+            case "--runs": runs = number()
+            case "--events": events = number()
+            case "--latency-runs": latencyRuns = number()
+            case "--startup-runs": startupRuns = number()
+            case "--idle-seconds": idleSeconds = number()
+            case "--replay-rss": replayRSS = true
+            case "--profile":
+                let v = value().split(separator: ":")
+                guard v.count == 2, let stage = Stage.allCases.first(where: { "\($0)" == v[0] }), let n = Int(v[1]), (0...2).contains(n)
+                else { fail("--profile STAGE:STREAM, STAGE one of \(Stage.allCases.map { "\($0)" }), STREAM 0…2") }
+                profile = (stage, n)
+            case "-h", "--help":
+                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S]")
+                exit(0)
+            default: fail("unknown argument \(args[i])")
+            }
+            i += 1
+        }
+    }
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let benchStart = nowNS()
+let binDir = executableDirectory()
+let tmp = makeTempDirectory()
+
+// The C floor reads the Swift event arrays in place.
+guard MemoryLayout<InputEvent>.size == MemoryLayout<bench_event>.size,
+      MemoryLayout<InputEvent>.stride == MemoryLayout<bench_event>.stride,
+      MemoryLayout<InputEvent>.offset(of: \InputEvent.type) == 8,
+      MemoryLayout<InputEvent>.offset(of: \InputEvent.code) == 10,
+      MemoryLayout<InputEvent>.offset(of: \InputEvent.value) == 12 else {
+    fail("InputEvent's layout is not struct bench_event's; update CBenchFloor.h")
+}
+
+say("== machine")
+say("cpu: \(Machine.cpuModel), \(Machine.onlineCPUs) online CPUs; kernel \(Machine.kernel)")
+say("bench: \(options.events) events per run, \(options.runs) runs, medians shown")
+
+// MARK: Config: the default config plus 18 gestures, 20 in all.
+let defaultPath = options.root + "/config/default.yaml"
+let extrasPath = options.root + "/Benchmarks/extra-gestures.yaml"
+guard let defaultText = readFile(defaultPath), let extrasText = readFile(extrasPath) else {
+    fail("cannot read \(defaultPath) or \(extrasPath) (run from the repository root or pass --root)")
+}
+let benchConfigPath = tmp + "/config-20.yaml"
+writeFile(benchConfigPath, defaultText + "\n" + extrasText)
+let (loaded, diagnostics) = ConfigLoader.load(path: benchConfigPath)
+guard let config = loaded else { fail("bench config: \(diagnostics.map(\.description))") }
+for d in diagnostics { say("config: \(d.description)") }
+say("config: config/default.yaml + Benchmarks/extra-gestures.yaml = \(config.specs.count) gestures")
+guard config.specs.count == 20 else { fail("expected 20 gestures, the config has \(config.specs.count)") }
+
+let recordings = Workloads.recordings(root: options.root)
+if options.replayRSS {
+    unlink(benchConfigPath)
+    rmdir(tmp)
+    ReplayMemory.child(config: config, recordings: recordings, step: options.events)
+}
+let synthetic = Workloads.tenFingers()
+let protocolB = recordings.filter { $0.capabilities.touchProtocol != .anonymous }
+// The recordings are the budget's workload (≥ 10 M events); the other two explain it
+// and run a fifth as many events to keep `make bench` within its five minutes.
+let streams = [
+    EventStream(name: "recordings", workloads: recordings, targetEvents: options.events),
+    EventStream(name: "recordings, protocol B only (no libmtdev)", workloads: protocolB, targetEvents: options.events / 5),
+    EventStream(name: "synthetic: 10 fingers moving, 1 kHz", workloads: [synthetic], targetEvents: options.events / 5),
+]
+/// The mapper's cost is shown on the budget's workload only.
+func stages(_ stream: EventStream) -> [Stage] {
+    stream.name == streams[0].name ? Stage.allCases : [.cFloor, .decoder, .pipeline]
+}
+say("recordings: \(recordings.count) files, \(streams[0].eventsPerPass) events a pass (\(recordings.count - protocolB.count) protocol-A files through libmtdev, \(streams[0].eventsPerPass - streams[1].eventsPerPass) of those events)")
+
+let throughput = Throughput(config: config)
+if let (stage, n) = options.profile {
+    let r = throughput.run(stage, streams[n])
+    say("\(stage.rawValue) over \(streams[n].name): \(r.events) events, \(r.frames) frames, \(r.nsPerEvent.short) ns/event")
+    unlink(benchConfigPath)
+    rmdir(tmp)
+    exit(0)
+}
+
+// MARK: Memory: the daemon's library types over 10 M events, in a process of their own.
+say("")
+say("== memory over a long replay (own process: config, recordings, decoder + engine + mapper per recording)")
+let replayRSS = ReplayMemory.measure(root: options.root, step: options.events, directory: tmp)
+say("VmRSS " + replayRSS.map { "\($0.mb.fixed(2)) MB after \($0.events) events" }.joined(separator: ", "))
+let replayGrowth = replayRSS[1...].map(\.mb).max()! - replayRSS[0].mb
+let growthAfterFirst = replayRSS.last!.mb - replayRSS[1].mb
+say("growth: \(replayGrowth.fixed(2)) MB over the whole replay, \(growthAfterFirst.fixed(2)) MB after the first \(replayRSS[1].events) events")
+
+// MARK: Throughput.
+say("")
+say("== throughput (one core; ns per event; ratio = our time per event ÷ the C floor's in the same run)")
+var results: [String: [Stage: [Run]]] = [:]
+for _ in 0..<options.runs {
+    for stream in streams {
+        for stage in stages(stream) {
+            results[stream.name, default: [:]][stage, default: []].append(throughput.run(stage, stream))
+        }
+    }
+}
+struct StreamFigures { var eventsPerSecond: [Stage: Double] = [:]; var nsPerEvent: [Stage: Double] = [:]; var vsC: [Stage: Double] = [:] }
+var figures: [String: StreamFigures] = [:]
+for stream in streams {
+    let runs = results[stream.name]!
+    var f = StreamFigures()
+    say("-- \(stream.name): \(stream.totalEvents) events, \(runs[.pipeline]![0].frames) frames, \(runs[.pipeline]![0].gestureEvents) gesture events a run")
+    say("   " + pad("stage", 42) + pad("ns/event", 10) + pad("M events/s", 12) + "× C")
+    for stage in stages(stream) {
+        let ns = runs[stage]!.map(\.nsPerEvent)
+        // Ratios pair each run with the C floor's run of the same round.
+        let ratios = zip(runs[stage]!, runs[.cFloor]!).map { $0.nsPerEvent / $1.nsPerEvent }
+        f.nsPerEvent[stage] = median(ns)
+        f.eventsPerSecond[stage] = median(runs[stage]!.map(\.eventsPerSecond))
+        f.vsC[stage] = median(ratios)
+        say("   " + pad(stage.rawValue, 42) + pad(median(ns).short, 10) + pad((f.eventsPerSecond[stage]! / 1e6).short, 12) + median(ratios).fixed(2))
+    }
+    let c = runs[.cFloor]!.map(\.frames), d = runs[.decoder]!.map(\.frames)
+    if c != d { say("   WARNING: the C floor made \(c[0]) frames, the decoder \(d[0])") }
+    figures[stream.name] = f
+}
+let headline = figures[streams[0].name]!
+
+// MARK: Allocations.
+say("")
+say("== allocations per frame, steady state (malloc/calloc/realloc/aligned calls, counted in-process)")
+for stream in streams where stream.name != streams[1].name {
+    let a = AllocationCount.measure(stream.workloads, config: config)
+    say("-- \(stream.name): \(a.frames) frames, \(a.gestureEvents) gesture events over \(AllocationCount.countedPasses) warm passes")
+    say("   decoder \(a.perFrame(a.decoder).fixed(4))  engine \(a.perFrame(a.engine).fixed(4))  mapper \(a.perFrame(a.mapper).fixed(4))   (totals \(a.decoder), \(a.engine), \(a.mapper))")
+}
+
+// MARK: Latency.
+say("")
+say("== latency: SYN_REPORT handed over → the command's process running (in-process, real CommandRunner)")
+let helper = binDir + "/gestured-bench-clock"
+guard access(helper, X_OK) == 0 else { fail("\(helper) is missing: build the gestured-bench-clock product") }
+let (latencyConfig, latencyDiagnostics) = ConfigLoader.parse(Array(Latency.configText(helper: helper).utf8), file: "latency.yaml")
+guard let latencyConfig else { fail("latency config: \(latencyDiagnostics.map(\.description))") }
+guard let swipe = recordings.first(where: { $0.name.contains("4-finger-drag-down") }) else { fail("the 4-finger drag-down recording is missing") }
+let latency = Latency(recording: swipe, config: latencyConfig, clockHelper: helper)
+_ = latency.measure(iterations: 10) // warm the page cache and the runner
+let samples = latency.measure(iterations: options.latencyRuns)
+let latencies = samples.map(\.ms)
+let inPlace = samples.filter(\.shellExecdInPlace).count
+say("\(samples.count) gestures (\(swipe.name), 4-finger swipe down): p50 \(median(latencies).fixed(3)) ms, p90 \(percentile(latencies, 90).fixed(3)) ms, p99 \(percentile(latencies, 99).fixed(3)) ms, max \(latencies.max()!.fixed(3)) ms")
+let floor = latency.spawnFloor(iterations: options.latencyRuns)
+say("floor: posix_spawn of /bin/sh -c gestured-bench-clock alone, \(floor.count) runs: p50 \(median(floor).fixed(3)) ms, p99 \(percentile(floor, 99).fixed(3)) ms; the pipeline adds \((median(latencies) - median(floor)).fixed(3)) ms at the median")
+let direct = latency.spawnFloor(iterations: options.latencyRuns, viaShell: false)
+say("        posix_spawn of gestured-bench-clock itself, no shell: p50 \(median(direct).fixed(3)) ms, p99 \(percentile(direct, 99).fixed(3)) ms")
+say("/bin/sh (\(Machine.shell)) exec'd the command in place of itself in \(inPlace) of \(samples.count) runs")
+
+// MARK: The daemon: start-up, idle, resident memory.
+say("")
+say("== the daemon: gestured run --config config/default.yaml (release build, no input devices on this machine)")
+let daemonBinary = binDir + "/gestured"
+guard access(daemonBinary, X_OK) == 0 else { fail("\(daemonBinary) is missing: build the gestured product") }
+let probe = DaemonProbe(binary: daemonBinary, config: defaultPath, directory: tmp)
+var startups: [Double] = []
+for _ in 0..<options.startupRuns {
+    let s = probe.start()
+    startups.append(s.startupMS)
+    probe.stop(s.pid)
+}
+say("start-up (spawn → READY=1 on NOTIFY_SOCKET), \(startups.count) runs: median \(median(startups).fixed(2)) ms, min \(startups.min()!.fixed(2)), max \(startups.max()!.fixed(2))")
+let daemon = probe.start()
+usleep(500_000) // let start-up finish whatever it does after READY=1
+let daemonRSS = rssMB("\(daemon.pid)")
+let switches0 = DaemonProbe.contextSwitches(daemon.pid), cpu0 = DaemonProbe.cpuTicks(daemon.pid)
+sleep(UInt32(options.idleSeconds))
+let switches1 = DaemonProbe.contextSwitches(daemon.pid), cpu1 = DaemonProbe.cpuTicks(daemon.pid)
+let daemonRSSLater = rssMB("\(daemon.pid)")
+let threads = DaemonProbe.threadCount(daemon.pid)
+probe.stop(daemon.pid)
+let wakeups = Double(switches1 - switches0) / Double(options.idleSeconds)
+say("idle over \(options.idleSeconds) s: \(switches1 - switches0) context switches in \(threads) thread\(threads == 1 ? "" : "s") = \(wakeups.fixed(1)) wakeups/s; CPU \(cpu1 - cpu0) ticks")
+let daemonLog = (readFile(tmp + "/daemon.log") ?? "").split(separator: "\n")
+say("its log (last run): \(daemonLog.suffix(4).joined(separator: " | "))")
+say("VmRSS after start \(daemonRSS.fixed(1)) MB, after \(options.idleSeconds) s idle \(daemonRSSLater.fixed(1)) MB")
+
+// MARK: Summary.
+// The daemon's resident memory after replaying 10 M events: what it holds after start,
+// plus what a replay adds to a process that holds the same types.
+let rss = max(daemonRSS, daemonRSSLater) + max(0, replayGrowth)
+say("resident memory: daemon after start \(max(daemonRSS, daemonRSSLater).fixed(1)) MB + replay growth \(max(0, replayGrowth).fixed(2)) MB = \(rss.fixed(1)) MB")
+say("")
+say("bench took \((Double(nowNS() - benchStart) / 1e9).fixed(0)) s")
+say("budgets: pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50))")
+say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1))")
+
+for file in ["config-20.yaml", "daemon.log", "replay-rss.txt"] { unlink(tmp + "/" + file) }
+rmdir(tmp)
+
+func verdict(_ ok: Bool) -> String { ok ? "met" : "MISSED" }
