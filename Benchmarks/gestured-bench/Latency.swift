@@ -14,6 +14,21 @@ struct Latency {
     let recording: Workload
     let config: Config
     let clockHelper: String
+    /// One runner for every sample, as the daemon has; its log lines land in `output`.
+    private let runner: CommandRunner
+    private let output = Lines()
+
+    private final class Lines { var lines: [String] = [] }
+
+    init(recording: Workload, config: Config, clockHelper: String) {
+        self.recording = recording
+        self.config = config
+        self.clockHelper = clockHelper
+        let output = self.output
+        do {
+            runner = try CommandRunner(settings: config.settings, log: { _, line in output.lines.append(line) })
+        } catch { fail("CommandRunner: \(error)") }
+    }
 
     static let gestureName = "latency-swipe"
 
@@ -39,17 +54,12 @@ struct Latency {
     }
 
     func measure(iterations: Int) -> [Sample] {
-        var lines: [String] = []
-        let runner: CommandRunner
-        do {
-            runner = try CommandRunner(settings: config.settings, log: { _, line in lines.append(line) })
-        } catch { fail("CommandRunner: \(error)") }
         var samples: [Sample] = []
         for _ in 0..<iterations {
-            lines.removeAll()
+            output.lines.removeAll()
             guard let t0 = replayUntilCommand(runner) else { fail("the recording fired no \(Self.gestureName)") }
             waitIdle(runner)
-            guard let reply = lines.compactMap(Self.parse).first else { fail("no output from \(clockHelper): \(lines)") }
+            guard let reply = output.lines.compactMap(Self.parse).first else { fail("no output from \(clockHelper): \(output.lines)") }
             samples.append(Sample(ms: Double(reply.ns - t0) / 1e6, shellExecdInPlace: reply.ppid == getpid()))
         }
         return samples
