@@ -12,7 +12,7 @@ public final class EvdevDevice {
     public let decoder: TouchDecoder
     private let dev: OpaquePointer
     /// Rate limit for the SYN_DROPPED log line, as libinput does: one per this many seconds.
-    private var lastDropLog: Int64 = 0
+    private var lastDropLog: Int64?
 
     public enum ReadResult: Equatable {
         /// Drained; wait for the fd to be readable again.
@@ -79,7 +79,7 @@ public final class EvdevDevice {
                     decoder.markResync()
                     flag = LIBEVDEV_READ_FLAG_SYNC.rawValue
                     let now = clinux_monotonic_ns()
-                    if now - lastDropLog > 30_000_000_000 {
+                    if lastDropLog.map({ now - $0 > 30_000_000_000 }) ?? true {
                         lastDropLog = now
                         log("\(path): kernel dropped events (SYN_DROPPED); resynchronized, gestures in flight cancelled")
                     }
