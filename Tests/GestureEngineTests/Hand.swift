@@ -1,4 +1,4 @@
-import GestureEngine
+@testable import GestureEngine
 import TouchModel
 import Testing
 
@@ -278,19 +278,7 @@ extension Direction {
     /// A displacement of `mm` in this direction.
     func times(_ mm: Double) -> Point { unit * mm }
 
-    var unit: Point {
-        let d = 0.7071067811865476
-        switch self {
-        case .up: return Point(x: 0, y: -1)
-        case .down: return Point(x: 0, y: 1)
-        case .left: return Point(x: -1, y: 0)
-        case .right: return Point(x: 1, y: 0)
-        case .upLeft: return Point(x: -d, y: -d)
-        case .upRight: return Point(x: d, y: -d)
-        case .downLeft: return Point(x: -d, y: d)
-        case .downRight: return Point(x: d, y: d)
-        }
-    }
+    var unit: Point { unitVector }
 }
 
 extension Direction: CustomTestStringConvertible {
