@@ -36,11 +36,14 @@ final class TouchTracker {
         var start: Point
         var last: Point
         var startNormalized: Point
+        /// Where `travel` is measured from: `start`, except on semi-MT pads, whose
+        /// contacts change meaning whenever their number changes.
+        var travelOrigin: Point
         var travel: Double
         /// Landed in a clickpad's thumb zone and has not travelled: not a finger.
         var isThumb: Bool
-        static let empty = Tracked(id: -1, start: .zero, last: .zero, startNormalized: .zero, travel: 0,
-                                   isThumb: false)
+        static let empty = Tracked(id: -1, start: .zero, last: .zero, startNormalized: .zero, travelOrigin: .zero,
+                                   travel: 0, isThumb: false)
     }
 
     /// Values that accumulate over a sequence; gestures see them relative to an anchor.
@@ -81,6 +84,10 @@ final class TouchTracker {
     @exclusivity(unchecked) private var landing = Point.zero
     @exclusivity(unchecked) private var landingNormalized = Point.zero
     @exclusivity(unchecked) private var semiMT = false
+    /// Semi-MT pads: the bounding box's centre when its corner count last changed.
+    @exclusivity(unchecked) private var boxCentreStart = Point.zero
+    /// Semi-MT pads: how many contacts the last frame had.
+    @exclusivity(unchecked) private var semiContactCount = 0
     /// The last frame changed `acc`.
     @exclusivity(unchecked) private var frameMoved = false
     /// Centroid of the counted fingers as of the last frame that had any.
@@ -214,6 +221,9 @@ final class TouchTracker {
             kept += 1
         }
         contactCount = kept
+        // Semi-MT: when the number of contacts changes, what each one stands for changes
+        // (a finger, or a corner of the box around two): travel counts afresh from here.
+        let reanchor = device.isSemiMT && frame.contacts.count != semiContactCount
         var sum = Point.zero
         var n = 0
         for c in frame.contacts {
@@ -225,19 +235,44 @@ final class TouchTracker {
                     n += 1
                 }
                 contacts[i].last = c.position
-                contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].start).length)
+                if reanchor { contacts[i].travelOrigin = c.position; contacts[i].travel = 0 }
+                contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].travelOrigin).length)
                 // A "thumb" that travels is a finger low on the pad after all.
                 if contacts[i].isThumb && contacts[i].travel > thumbMaxMovementMM { contacts[i].isThumb = false }
             } else {
                 guard contactCount < ContactList.capacity else { continue }
                 i = contactCount
                 contacts[i] = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized,
-                                      travel: 0, isThumb: isInThumbZone(c.position))
+                                      travelOrigin: c.position, travel: 0, isThumb: isInThumbZone(c.position))
                 contactCount += 1
             }
-            if inSequence && !contacts[i].isThumb { maxTravel = max(maxTravel, contacts[i].travel) }
+            if inSequence && !contacts[i].isThumb && !boundingBoxCorners(frame) {
+                maxTravel = max(maxTravel, contacts[i].travel)
+            }
         }
+        if device.isSemiMT { trackBoundingBox(frame, reanchor: reanchor) }
         return n > 0 ? sum / Double(n) : nil
+    }
+
+    /// On a semi-MT pad with two or more fingers the contacts are the corners of the
+    /// fingers' bounding box: each corner jumps when either finger moves, so a corner's
+    /// travel says nothing of the fingers'. Their centre does: how far the fingers
+    /// moved is how far the box's centre moved since the fingers last changed.
+    private func boundingBoxCorners(_ frame: TouchFrame) -> Bool {
+        device.isSemiMT && frame.contacts.count >= 2
+    }
+
+    private func trackBoundingBox(_ frame: TouchFrame, reanchor: Bool) {
+        semiContactCount = frame.contacts.count
+        guard frame.contacts.count >= 2 else { return }
+        var centre = Point.zero
+        for c in frame.contacts { centre = centre + c.position }
+        centre = centre / Double(frame.contacts.count)
+        if reanchor {
+            boxCentreStart = centre
+        } else if inSequence {
+            maxTravel = max(maxTravel, (centre - boxCentreStart).length)
+        }
     }
 
     private func index(of id: Int32) -> Int? {

@@ -37,6 +37,7 @@ public struct TouchCapabilities: Equatable, Sendable {
     /// Most fingers reported, from slots and `BTN_TOOL_*TAP` bits.
     public var maxFingers: Int
     public var isClickpad: Bool
+    public var isSemiMT: Bool
     public var slotCount: Int {
         switch touchProtocol {
         case .slots(let n): return n
@@ -52,7 +53,7 @@ public struct TouchCapabilities: Equatable, Sendable {
 
     public func deviceInfo(name: String) -> DeviceInfo {
         DeviceInfo(name: name, kind: kind, size: size, sizeIsEstimated: resolutionIsEstimated,
-                   maxFingers: maxFingers, isClickpad: isClickpad)
+                   maxFingers: maxFingers, isClickpad: isClickpad, isSemiMT: isSemiMT)
     }
 
     /// Classifies a device; throws `Unsupported` with the reason it is not used.
@@ -100,6 +101,7 @@ public struct TouchCapabilities: Equatable, Sendable {
         }
         maxFingers = max(toolFingers, slots)
         isClickpad = d.hasProperty(InputProperty.buttonpad)
+        isSemiMT = d.hasProperty(InputProperty.semiMT)
     }
 
     /// udev's verdict first (`ID_INPUT_TOUCHSCREEN`, `ID_INPUT_TOUCHPAD`), then the

@@ -18,14 +18,19 @@ public struct DeviceInfo: Sendable, Equatable {
     /// A clickpad (`INPUT_PROP_BUTTONPAD`): the whole surface is a button, and a
     /// thumb often rests at its bottom edge.
     public var isClickpad: Bool
+    /// A semi-multitouch pad (`INPUT_PROP_SEMI_MT`): with two fingers down its two
+    /// "contacts" are the corners of their bounding box, not the fingers, and each
+    /// corner jumps whenever either finger moves.
+    public var isSemiMT: Bool
 
     public init(name: String, kind: DeviceKind, size: Size, sizeIsEstimated: Bool = false,
-                maxFingers: Int = 5, isClickpad: Bool = false) {
+                maxFingers: Int = 5, isClickpad: Bool = false, isSemiMT: Bool = false) {
         self.name = name
         self.kind = kind
         self.size = size
         self.sizeIsEstimated = sizeIsEstimated
         self.maxFingers = maxFingers
         self.isClickpad = isClickpad
+        self.isSemiMT = isSemiMT
     }
 }
