@@ -29,6 +29,8 @@ public final class CommandRunner: InvocationSink {
     private let shell: String
     private let baseEnvironment: [String]
     private let timerFD: Int32
+    /// Seconds between a timed-out command's SIGTERM and its SIGKILL.
+    private let killGrace: Double
 
     private struct Child {
         var pid: pid_t
@@ -36,9 +38,13 @@ public final class CommandRunner: InvocationSink {
         var gesture: String
         var trigger: String
         var started: Int64
+        /// When the timeout strikes; after a SIGTERM, when the grace ends.
         var deadline: Int64
-        var timedOut = false
+        var stage = Stage.running
     }
+    /// A command past its timeout gets SIGTERM (a chance to clean up), then SIGKILL
+    /// once `killGrace` has passed, each to its whole process group.
+    private enum Stage { case running, terminated, killed }
     private struct Queue {
         var running: Int?
         var waiting: [Invocation] = []
@@ -66,10 +72,12 @@ public final class CommandRunner: InvocationSink {
     ///     can freeze it). Timeouts always use the kernel's CLOCK_MONOTONIC, as the timerfd does.
     ///   - shell: the interpreter of `-c COMMAND`.
     ///   - environment: `NAME=value` entries every command inherits; the daemon's own by default.
+    ///   - killGrace: seconds a timed-out command has between SIGTERM and SIGKILL.
     public init(settings: Settings, log: @escaping (LogPriority, String) -> Void,
                 clock: @escaping () -> Int64 = { clinux_monotonic_ns() },
-                shell: String = "/bin/sh", environment: [String]? = nil) throws(RunnerError) {
+                shell: String = "/bin/sh", environment: [String]? = nil, killGrace: Double = 2) throws(RunnerError) {
         self.settings = settings
+        self.killGrace = killGrace
         self.log = log
         self.clock = clock
         self.shell = shell
@@ -226,7 +234,7 @@ public final class CommandRunner: InvocationSink {
             case 127: log(.warning, "\(what) exited with status 127 (command not found)")
             default: log(.warning, "\(what) exited with status \(code)")
             }
-        } else if !c.timedOut {
+        } else if c.stage == .running {
             log(.warning, "\(what) was killed by signal \(signal) (\(signalName(signal)))")
         }
     }
@@ -238,16 +246,27 @@ public final class CommandRunner: InvocationSink {
         _ = read(timerFD, &expirations, 8)
         armedDeadline = 0
         let now = clinux_monotonic_ns()
-        for (id, c) in children where !c.timedOut && c.deadline <= now {
-            children[id]?.timedOut = true
-            kill(-c.pid, SIGKILL)
-            log(.warning, "[\(c.gesture)] '\(c.trigger)' command still running after \(formatSeconds(settings.commandTimeout)); killed its process group")
+        for (id, c) in children where c.stage != .killed && c.deadline <= now {
+            let what = "[\(c.gesture)] '\(c.trigger)' command"
+            switch c.stage {
+            case .running:
+                children[id]?.stage = .terminated
+                children[id]?.deadline = now + Int64(killGrace * 1e9)
+                kill(-c.pid, SIGTERM)
+                log(.warning, "\(what) still running after \(formatSeconds(settings.commandTimeout)); sent SIGTERM to its process group")
+            case .terminated:
+                children[id]?.stage = .killed
+                kill(-c.pid, SIGKILL)
+                log(.warning, "\(what) ignored SIGTERM for \(formatSeconds(killGrace)); killed its process group")
+            case .killed:
+                break
+            }
         }
         armTimer()
     }
 
     private func armTimer() {
-        let next = children.values.filter { !$0.timedOut }.map(\.deadline).min() ?? 0
+        let next = children.values.filter { $0.stage != .killed }.map(\.deadline).min() ?? 0
         guard next != armedDeadline else { return }
         armedDeadline = next
         _ = clinux_timerfd_arm_absolute(timerFD, next)

@@ -97,7 +97,27 @@ import Testing
         let started = monotonicMS()
         #expect(pumpUntilIdle(runner, timeoutMS: 5000))
         #expect(monotonicMS() - started < 3000)
-        #expect(log.texts(at: .warning) == ["[hang] 'command' command still running after 300ms; killed its process group"])
+        #expect(log.texts(at: .warning) == ["[hang] 'command' command still running after 300ms; sent SIGTERM to its process group"])
+        #expect(isDead(pid))
+        #expect(isDead(grandchild))
+        #expect(leftovers(log) == [])
+    }
+
+    @Test func aCommandThatIgnoresSIGTERMIsKilledAfterTheGrace() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log, timeout: 0.3, killGrace: 0.3)
+        // Ignored signals stay ignored across exec: the grandchild shrugs SIGTERM off too.
+        runner.submit(invocation("stubborn", "trap '' TERM; sleep 60 & echo $!; wait"))
+        let pid = try #require(runner.runningPIDs.first)
+        #expect(pump(runner) { log.texts(at: .info).count == 1 })
+        let grandchild = try #require(Int32(log.texts(at: .info)[0].dropFirst("[stubborn] ".count)))
+        let started = monotonicMS()
+        #expect(pumpUntilIdle(runner, timeoutMS: 5000))
+        #expect(monotonicMS() - started >= 250, "SIGKILL waited for the grace")
+        #expect(log.texts(at: .warning) == [
+            "[stubborn] 'command' command still running after 300ms; sent SIGTERM to its process group",
+            "[stubborn] 'command' command ignored SIGTERM for 300ms; killed its process group",
+        ])
         #expect(isDead(pid))
         #expect(isDead(grandchild))
         #expect(leftovers(log) == [])

@@ -37,15 +37,16 @@ func pumpUntilIdle(_ runner: CommandRunner, timeoutMS: Int64 = 10_000) -> Bool {
 
 func makeRunner(_ log: LogLines, timeout: Double = 10, maxChildren: Int = 8, queueLength: Int = 8,
                 clock: (() -> Int64)? = nil, shell: String = "/bin/sh",
-                environment: [String] = ["PATH=/usr/local/bin:/usr/bin:/bin"]) throws -> CommandRunner {
+                environment: [String] = ["PATH=/usr/local/bin:/usr/bin:/bin"], killGrace: Double = 2) throws -> CommandRunner {
     var s = Settings()
     s.commandTimeout = timeout
     s.maxChildren = maxChildren
     s.queueLength = queueLength
     if let clock {
-        return try CommandRunner(settings: s, log: log.append, clock: clock, shell: shell, environment: environment)
+        return try CommandRunner(settings: s, log: log.append, clock: clock, shell: shell, environment: environment,
+                                 killGrace: killGrace)
     }
-    return try CommandRunner(settings: s, log: log.append, shell: shell, environment: environment)
+    return try CommandRunner(settings: s, log: log.append, shell: shell, environment: environment, killGrace: killGrace)
 }
 
 func invocation(_ gesture: String, _ command: String, env: [(String, String)] = []) -> Invocation {
