@@ -21,6 +21,21 @@ extension Direction {
         }
     }
 
+    /// The direction's angle from +x in radians (+y is down): what `atan2` of
+    /// `unitVector` gives, as a constant, so choosing a direction costs one `atan2`.
+    var angle: Double {
+        switch self {
+        case .right: return 0
+        case .downRight: return .pi / 4
+        case .down: return .pi / 2
+        case .downLeft: return 3 * .pi / 4
+        case .left: return .pi
+        case .upLeft: return -3 * .pi / 4
+        case .up: return -.pi / 2
+        case .upRight: return -.pi / 4
+        }
+    }
+
     var isDiagonal: Bool {
         switch self {
         case .up, .down, .left, .right: return false
@@ -43,8 +58,7 @@ extension Direction {
         var best = Direction.right
         var bestOff = Double.infinity
         for d in compass where candidates.contains(d) {
-            let u = d.unitVector
-            let off = abs(Angle.normalized(angle - Angle.atan2(u.y, u.x)))
+            let off = abs(Angle.normalized(angle - d.angle))
             if off < bestOff { best = d; bestOff = off }
         }
         return (best, bestOff / Geometry.radiansPerDegree)
