@@ -142,13 +142,5 @@ public struct ActionMapper {
 
 /// `x` with exactly `places` decimals, without Foundation's `String(format:)`.
 func decimal(_ x: Double, _ places: Int) -> String {
-    guard x.isFinite else { return "0" }
-    var scale: Int64 = 1
-    for _ in 0..<places { scale *= 10 }
-    let n = Int64((abs(x) * Double(scale)).rounded())
-    let whole = n / scale, frac = n % scale
-    let sign = x < 0 && n != 0 ? "-" : ""
-    guard places > 0 else { return sign + String(whole) }
-    let f = String(frac)
-    return sign + String(whole) + "." + String(repeating: "0", count: places - f.count) + f
+    x.isFinite ? x.fixed(places) : "0"
 }
