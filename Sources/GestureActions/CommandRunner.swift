@@ -425,7 +425,8 @@ public final class CommandRunner: InvocationSink {
         return nil
     }
 
-    private static func processEnvironment() -> [String] {
+    /// The process's environment, `NAME=value` entries in order.
+    public static func processEnvironment() -> [String] {
         var out: [String] = []
         var p = environ
         while let entry = p.pointee {

@@ -34,11 +34,8 @@ public final class Logger {
     /// The process environment as a dictionary.
     public static func environment() -> [String: String] {
         var env: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
+        for s in CommandRunner.processEnvironment() {
             if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
-            p += 1
         }
         return env
     }
