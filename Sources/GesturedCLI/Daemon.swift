@@ -137,7 +137,7 @@ final class Daemon {
 
     private func shutdown() {
         notifier.send("STOPPING=1")
-        let now = Timestamp(microseconds: clinux_monotonic_ns() / 1000)
+        let now = Self.now()
         for s in sessions.values {
             s.engine.cancelAll(at: now, into: &s.events)
             dispatch(s)
@@ -195,7 +195,7 @@ final class Daemon {
     func remove(_ path: String, reason: String) {
         guard let s = sessions.removeValue(forKey: path) else { return }
         loop.remove(s.device.fd)
-        s.engine.cancelAll(at: Timestamp(microseconds: clinux_monotonic_ns() / 1000), into: &s.events)
+        s.engine.cancelAll(at: Self.now(), into: &s.events)
         dispatch(s)
         logger.notice("removed \(path) (\(s.info.name)): \(reason)")
         notifier.send("STATUS=\(status)")
@@ -235,6 +235,9 @@ final class Daemon {
 
     // MARK: Time
 
+    /// CLOCK_MONOTONIC in the engine's units: the clock live devices stamp events with.
+    static func now() -> Timestamp { Timestamp(microseconds: clinux_monotonic_ns() / 1000) }
+
     private func rearm() {
         var earliest: Timestamp?
         for s in sessions.values {
@@ -245,7 +248,7 @@ final class Daemon {
 
     private func handleTimer() {
         timer.acknowledge()
-        let now = Timestamp(microseconds: clinux_monotonic_ns() / 1000)
+        let now = Self.now()
         for s in sessions.values {
             if let d = s.engine.nextDeadline, d <= now {
                 s.engine.advance(to: now, into: &s.events)
@@ -297,7 +300,7 @@ final class Daemon {
             logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
             return
         }
-        let now = Timestamp(microseconds: clinux_monotonic_ns() / 1000)
+        let now = Self.now()
         var cancelled = 0
         for s in sessions.values {
             for warning in ConfigCheck.warnings(for: loaded, device: s.info) { logger.warning(warning) }
