@@ -99,7 +99,7 @@ import Testing
         #expect(monotonicMS() - started < 3000)
         #expect(log.texts(at: .warning) == ["[hang] 'command' command still running after 300ms; sent SIGTERM to its process group"])
         #expect(isDead(pid))
-        #expect(isDead(grandchild))
+        #expect(waitUntilDead(grandchild), "the grandchild outlived its killed process group")
         #expect(leftovers(log) == [])
     }
 
@@ -119,7 +119,7 @@ import Testing
             "[stubborn] 'command' command ignored SIGTERM for 300ms; killed its process group",
         ])
         #expect(isDead(pid))
-        #expect(isDead(grandchild))
+        #expect(waitUntilDead(grandchild), "the grandchild outlived its killed process group")
         #expect(leftovers(log) == [])
     }
 

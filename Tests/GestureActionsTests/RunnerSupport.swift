@@ -1,3 +1,4 @@
+import CLinux
 import GestureActions
 import GestureConfig
 import Glibc
@@ -88,4 +89,23 @@ func procStat(_ pid: Int32) -> (comm: String, state: Character, ppid: Int32, pgr
 func isDead(_ pid: Int32) -> Bool {
     guard let s = procStat(pid) else { return true }
     return s.state == "Z" || s.state == "X"
+}
+
+/// Waits until `pid` has exited, for at most `timeoutMS` of wall time; returns whether
+/// it did. A killed grandchild belongs to init, not to us: it dies a moment after its
+/// process group was signalled, so a test must wait for that fact, not race it. The
+/// wait is on a pidfd, which polls readable when the process exits (pidfd_open(2)).
+@discardableResult
+func waitUntilDead(_ pid: Int32, timeoutMS: Int64 = 5000) -> Bool {
+    let fd = clinux_pidfd_open(pid)
+    guard fd >= 0 else { return isDead(pid) }  // ESRCH: already gone and reaped
+    defer { close(fd) }
+    let deadline = monotonicMS() + timeoutMS
+    while !isDead(pid) {
+        let left = deadline - monotonicMS()
+        if left <= 0 { return false }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&p, 1, Int32(left))
+    }
+    return true
 }
