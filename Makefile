@@ -38,8 +38,15 @@ deps:
 build: deps
 	$(SWIFT) build
 
-release: deps
+# The release binary is a file target: `make install` after `make release` (or
+# `sudo make install` after a user's build) copies files and runs no compiler.
+SOURCES := Package.swift $(shell find Sources -type f)
+RELEASE_BIN := .build/release/gestured
+release: $(RELEASE_BIN)
+$(RELEASE_BIN): $(SOURCES)
+	@$(MAKE) --no-print-directory deps
 	$(SWIFT) build -c release --static-swift-stdlib
+	@touch $@
 
 run: build
 	.build/debug/gestured run --config config/default.yaml
@@ -66,8 +73,8 @@ bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_BUILD)
 	$(BENCH_BUILD)/release/gestured-bench --root $(CURDIR)
 
-install: release
-	install -Dm755 $(STRIP) .build/release/gestured $(DESTDIR)$(BINDIR)/gestured
+install: $(RELEASE_BIN)
+	install -Dm755 $(STRIP) $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/gestured
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed "s|/usr/local/bin/gestured|$(BINDIR)/gestured|" systemd/gestured.service > $(DESTDIR)$(USERUNITDIR)/gestured.service
 	chmod 644 $(DESTDIR)$(USERUNITDIR)/gestured.service

@@ -33,6 +33,8 @@ pass() {
 
 show_logs() {
   local f
+  # Under systemd the daemon logs to the user's journal.
+  if [ -n "${uid:-}" ]; then journal >"$log/journal" 2>&1; fi
   for f in "$log"/*; do
     [ -s "$f" ] || continue
     echo "--- $(basename "$f") (last 40 lines) ---"
@@ -191,3 +193,72 @@ unplug() {
   wait "${plugged[$1]}" 2>/dev/null
   udevadm settle --timeout=10
 }
+
+# --- A desktop session under systemd (scenarios marked `# vm: systemd`) -------
+# Debian's systemd is PID 1 (run-in-vm --systemd): udevd, D-Bus and logind run as
+# on a desktop machine; the user logs in through PAM (pam_systemd), which starts
+# their `systemd --user`; sway (headless, no GPU) is the session's compositor.
+
+uid=
+# session_user: the user, in group `input` as the README asks.
+session_user() {
+  mkdir -p "$out" "$log"
+  chmod 1777 "$out"
+  id "$user" >/dev/null 2>&1 || useradd --create-home --groups input --shell /bin/bash "$user" \
+    || fail "useradd $user"
+  uid=$(id -u "$user")
+}
+
+# as_user CMD…: CMD as the user, with the environment a terminal in their session
+# has (XDG_RUNTIME_DIR from pam_systemd, the session bus, sway's socket).
+as_user() {
+  runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" PATH=/usr/local/bin:/usr/bin:/bin \
+    XDG_RUNTIME_DIR="/run/user/$uid" DBUS_SESSION_BUS_ADDRESS="unix:path=/run/user/$uid/bus" \
+    ${SWAYSOCK:+SWAYSOCK=$SWAYSOCK} "$@"
+}
+
+# start_sway_session: the user logs in (su -l: a PAM session, as a display manager
+# opens one) and starts sway, whose config does what the sway wiki's systemd
+# integration does: hand the session's environment to systemd --user and start a
+# session target bound to graphical-session.target (which refuses manual starts).
+start_sway_session() {
+  local units=$home/.config/systemd/user
+  mkdir -p "$units" "$home/.config/sway"
+  cat >"$units/sway-session.target" <<'UNIT'
+[Unit]
+Description=sway compositor session
+Documentation=man:systemd.special(7)
+BindsTo=graphical-session.target
+Wants=graphical-session-pre.target
+After=graphical-session-pre.target
+UNIT
+  cat >"$home/.config/sway/config" <<'SWAY'
+exec "systemctl --user import-environment DISPLAY WAYLAND_DISPLAY SWAYSOCK && systemctl --user start sway-session.target"
+SWAY
+  chown -R "$user:$user" "$home"
+  su -l "$user" -c 'WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 exec sway' >"$log/sway" 2>&1 &
+  within 60 session_target_active || fail "the session did not start sway-session.target within 60 s"
+  SWAYSOCK=$(ls /run/user/"$uid"/sway-ipc.*.sock 2>/dev/null | head -1)
+  [ -n "$SWAYSOCK" ] || fail "sway made no IPC socket in /run/user/$uid"
+  say "session: sway running, $(user_systemctl is-active graphical-session.target) graphical-session.target"
+}
+session_target_active() { [ "$(user_systemctl is-active sway-session.target 2>/dev/null)" = active ]; }
+
+user_systemctl() { as_user systemctl --user "$@"; }
+
+# unit_property NAME: gestured.service's property, as systemctl show gives it.
+unit_property() { user_systemctl show -p "$1" --value gestured; }
+
+# focused_workspace: the name of sway's focused workspace.
+focused_workspace() { as_user swaymsg -t get_workspaces | jq -r '.[] | select(.focused) | .name'; }
+workspace_is() { [ "$(focused_workspace)" = "$1" ]; }
+
+# expect_workspace NAME WHY: sway's focused workspace becomes NAME within 15 s.
+expect_workspace() {
+  within 15 workspace_is "$1" || fail "$2: sway's focused workspace is $(focused_workspace), expected $1"
+  say "$2: focused workspace $1"
+}
+
+# journal: gestured's lines in the user's journal, as the README tells users to read it.
+journal() { as_user journalctl --user -u gestured --no-pager -o cat "$@"; }
+journal_has() { journal | grep -Eq "$1"; }
