@@ -117,8 +117,13 @@ final class Daemon {
         for node in udev.inputNodes(inputDir: options.inputDirectory) { open(node, announce: false) }
         let name = configSource == .builtIn ? ConfigLoader.builtInName : config.file
         logger.notice("started: config \(name), \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"), \(sessions.count) device\(sessions.count == 1 ? "" : "s")\(options.dryRun ? ", dry run" : "")")
-        if sessions.isEmpty {
+        if sessions.isEmpty && monitor == nil && inputWatcher == nil {
+            // Nothing would tell us about a device plugged in later: don't promise to wait.
+            logger.notice("no touchpad or touchscreen found, and one plugged in later would not be seen (hotplug unavailable, see above): plug it in, then restart gestured (systemctl --user restart gestured); gestured list-devices says what it finds")
+        } else if sessions.isEmpty {
             logger.notice("no touchpad or touchscreen found; waiting for one to be plugged in (gestured list-devices says why devices are not used)")
+        }
+        if sessions.isEmpty {
             logger.notice("to see gestures recognized without a device: gestured replay Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events --detect")
         }
         notifier.send("READY=1\nSTATUS=\(status)")

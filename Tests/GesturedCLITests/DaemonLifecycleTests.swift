@@ -45,6 +45,32 @@ import Testing
         #expect(p.stderr.contains("received SIGTERM, exiting"))
     }
 
+    @Test func withNoTouchDeviceItSaysItWaitsForOne() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig)
+        let p = try start(dir, config: config)
+        #expect(p.waitForLog("waiting for one to be plugged in"))
+        #expect(!p.stderr.contains("hotplug unavailable"))
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0)
+    }
+
+    /// No /dev/input and no udevd (a container): a device plugged in later would go
+    /// unseen, so the daemon says so and what to do instead of promising to wait.
+    /// (Where udevd runs, its monitor sees devices whatever the directory.)
+    @Test(.enabled(if: access("/run/udev/control", F_OK) != 0, "udevd runs here: hotplug is available"))
+    func whereHotplugCannotWorkItSaysSoAndWhatToDo() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig)
+        let p = try Gestured.Process(["run", "--config", config, "--input-dir", dir.path + "/no-such-dir"])
+        #expect(p.waitForLog("started:"))
+        #expect(p.waitForLog("restart gestured"))
+        #expect(p.stderr.contains("hotplug unavailable"))
+        #expect(!p.stderr.contains("waiting for one to be plugged in"), "no promise to wait: \(p.stderr)")
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0)
+    }
+
     @Test func aConfigRenamedIntoPlaceIsReloaded() throws {
         let dir = TempDir()
         let config = dir.write("config.yaml", Self.validConfig)
