@@ -17,7 +17,7 @@ DOCDIR := $(PREFIX)/share/doc/gestured
 SWIFT ?= swift
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev
 
-.PHONY: all build release run test deps install uninstall clean check-unit bench
+.PHONY: all build release run test test-deps deps install uninstall clean check-unit bench
 
 all: build
 
@@ -51,17 +51,26 @@ $(RELEASE_BIN): $(SOURCES)
 run: build
 	.build/debug/gestured run --config config/default.yaml
 
-test: deps
-	$(SWIFT) test
-	$(MAKE) --no-print-directory check-unit
-	$(MAKE) --no-print-directory e2e
+# Every part runs quietly into .build/test-logs/; one line each, then the summary.
+test: deps test-deps
+	@Tests/run-parts \
+	  "swift test" '$(SWIFT) test' \
+	  "unit check" '$(MAKE) --no-print-directory check-unit' \
+	  "e2e (VM)" 'Tests/vm/scenarios'
+
+# What the tests use beyond the build (the VM's own packages: Tests/vm/prepare):
+# pgrep (procps), systemd-analyze (systemd). Installed as root, else named.
+TEST_PACKAGES := procps systemd
+test-deps:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(TEST_PACKAGES)" || \
+	  echo "(the parts that need them say so and are skipped)"
 
 # systemd-analyze verify on the unit as `make install` writes it (man pages included).
 check-unit: build
 	@tmp=$$(mktemp -d); \
 	mkdir -p $$tmp/man/man1 $$tmp/man/man5; cp man/gestured.1 $$tmp/man/man1/; cp man/gestured.yaml.5 $$tmp/man/man5/; \
 	sed "s|/usr/local/bin/gestured|$$(pwd)/.build/debug/gestured|" systemd/gestured.service > $$tmp/gestured.service; \
-	if ! command -v systemd-analyze >/dev/null; then echo "check-unit: skipped: systemd-analyze not installed"; rm -rf $$tmp; exit 0; fi; \
+	if ! command -v systemd-analyze >/dev/null; then echo "check-unit: skipped: systemd-analyze is not installed (sudo apt-get install systemd)"; rm -rf $$tmp; exit 0; fi; \
 	if MANPATH=$$tmp/man:/usr/share/man systemd-analyze verify $$tmp/gestured.service; then \
 	  echo "check-unit: systemd/gestured.service: systemd-analyze verify clean"; rm -rf $$tmp; \
 	else echo "check-unit: systemd-analyze verify failed"; rm -rf $$tmp; exit 1; fi
