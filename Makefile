@@ -1,9 +1,11 @@
 # gestured — build, test, install.
-#   make run       build and run the daemon in the foreground with the default config
+#   make run       debug build (.build/debug/gestured) in the foreground, default config
 #   make test      install missing Debian packages (as root), then run every test:
-#                  swift test, the systemd unit check, and the VM end-to-end scenarios
+#                  swift test, the systemd unit check, and the VM end-to-end scenarios,
+#                  quietly (logs in .build/test-logs); the last line sums it all up
 #   make e2e       the VM scenarios alone (Tests/vm/README.md)
-#   make install   release binary (static Swift stdlib), unit, config, man pages
+#   make release   the release binary (static Swift stdlib), as yourself
+#   make install   release binary, unit, config, man pages (copies only after make release)
 #   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -15,7 +17,8 @@ USERUNITDIR := $(PREFIX)/lib/systemd/user
 MANDIR := $(PREFIX)/share/man
 DOCDIR := $(PREFIX)/share/doc/gestured
 SWIFT ?= swift
-DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev
+# libstdc++-12-dev: the release build links the Swift runtime statically, which needs it.
+DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev libstdc++-12-dev
 
 .PHONY: all build release run test test-deps deps install uninstall clean check-unit bench
 
@@ -59,8 +62,9 @@ test: deps test-deps
 	  "e2e (VM)" 'Tests/vm/scenarios'
 
 # What the tests use beyond the build (the VM's own packages: Tests/vm/prepare):
-# pgrep (procps), systemd-analyze (systemd). Installed as root, else named.
-TEST_PACKAGES := procps systemd
+# pgrep (procps), systemd-analyze (systemd), which checks the unit's man pages with man (man-db).
+# Installed as root, else named.
+TEST_PACKAGES := procps systemd man-db
 test-deps:
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(TEST_PACKAGES)" || \
 	  echo "(the parts that need them say so and are skipped)"
@@ -70,7 +74,8 @@ check-unit: build
 	@tmp=$$(mktemp -d); \
 	mkdir -p $$tmp/man/man1 $$tmp/man/man5; cp man/gestured.1 $$tmp/man/man1/; cp man/gestured.yaml.5 $$tmp/man/man5/; \
 	sed "s|/usr/local/bin/gestured|$$(pwd)/.build/debug/gestured|" systemd/gestured.service > $$tmp/gestured.service; \
-	if ! command -v systemd-analyze >/dev/null; then echo "check-unit: skipped: systemd-analyze is not installed (sudo apt-get install systemd)"; rm -rf $$tmp; exit 0; fi; \
+	if ! command -v systemd-analyze >/dev/null || ! command -v man >/dev/null; then \
+	  echo "check-unit: skipped: needs systemd-analyze and man (sudo apt-get install systemd man-db)"; rm -rf $$tmp; exit 0; fi; \
 	if MANPATH=$$tmp/man:/usr/share/man systemd-analyze verify $$tmp/gestured.service; then \
 	  echo "check-unit: systemd/gestured.service: systemd-analyze verify clean"; rm -rf $$tmp; \
 	else echo "check-unit: systemd-analyze verify failed"; rm -rf $$tmp; exit 1; fi
