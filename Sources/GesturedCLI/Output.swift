@@ -1,22 +1,11 @@
-import Glibc
+import LinuxSystem
 import TouchModel
 
-/// Unbuffered-enough output for a daemon: whole lines, straight to the fd.
+/// Unbuffered-enough output for a command: whole lines, straight to the fd. A reader
+/// that went away (`| head`) loses the rest; nothing else can be done about it.
 enum Output {
-    static func out(_ s: String) { write(1, s + "\n") }
-    static func err(_ s: String) { write(2, s + "\n") }
-
-    static func write(_ fd: Int32, _ s: String) {
-        var s = s
-        s.withUTF8 { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 { if errno == EINTR { continue }; return }
-                off += n
-            }
-        }
-    }
+    static func out(_ s: String) { try? FileDescriptor.standardOutput.writeAll(s + "\n") }
+    static func err(_ s: String) { try? FileDescriptor.standardError.writeAll(s + "\n") }
 }
 
 /// JSON text without Foundation: strings escaped, numbers as given.

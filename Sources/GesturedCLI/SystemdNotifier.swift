@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 
 /// `sd_notify` without libsystemd: one datagram to `$NOTIFY_SOCKET` (a path, or an
 /// abstract socket when it starts with '@').
@@ -9,9 +10,10 @@ struct SystemdNotifier {
 
     func send(_ state: String) {
         guard let socketPath, !socketPath.isEmpty else { return }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
+        // socket(2); closed when `socket` goes out of scope.
+        guard let socket = try? OwnedFileDescriptor({ Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        else { return }
+        let fd = socket.descriptor.rawValue
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(socketPath.utf8)
@@ -26,7 +28,7 @@ struct SystemdNotifier {
         message.withUTF8 { buf in
             withUnsafePointer(to: &addr) { ptr in
                 ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                    _ = sendto(fd, buf.baseAddress, buf.count, Int32(MSG_NOSIGNAL), sa, length)
+                    _ = try? valueOrErrno { sendto(fd, buf.baseAddress, buf.count, Int32(MSG_NOSIGNAL), sa, length) }
                 }
             }
         }
