@@ -67,8 +67,9 @@ struct CommandSpawner {
     }
 
     /// Words a shell would pass through untouched: no quoting, expansion, globbing,
-    /// redirection, operators or assignments, and not a shell builtin or keyword. Such
-    /// a command runs without `/bin/sh`: one process start instead of two (the shell,
+    /// redirection, operators or assignments, and a first word that means the same
+    /// to the shell as to the program of that name (see `shellOnlyWords`). Such a
+    /// command runs without `/bin/sh`: one process start instead of two (the shell,
     /// then the command), which is most of the gesture-to-command latency. Anything
     /// else goes through `sh -c`, as written.
     static func plainArgv(_ command: String) -> [String]? {
@@ -89,12 +90,25 @@ struct CommandSpawner {
         }
     }
 
-    /// Builtins and keywords: no program of that name would do what the shell does.
+    /// First words the shell answers itself, differently from any program of that
+    /// name, so that skipping the shell would change what the command does:
+    /// - reserved words (POSIX's, and bash's: /bin/sh may be bash);
+    /// - special and regular builtins with no program at all (`cd`, `export`, …);
+    /// - builtins that do have a program in /bin, which behaves differently: dash's
+    ///   `echo` interprets `\n` and has no `-e` (`echo -e hello` prints `-e hello`),
+    ///   coreutils' does the opposite; `printf`, `test`/`[` and `kill` differ in
+    ///   options and escapes; `pwd` reads $PWD (-L) where /bin/pwd resolves links (-P).
+    /// `true` and `false` are builtins too, but behave the same either way.
     static let shellOnlyWords: Set<String> = [
-        "cd", "exit", "export", "unset", "set", "alias", "unalias", "eval", "exec", ".", "source", "read",
-        "wait", "trap", "shift", "return", "break", "continue", "local", "readonly", "times", "type",
-        "ulimit", "umask", "command", "hash", "getopts", "jobs", "fg", "bg", "if", "then", "else", "elif",
-        "fi", "for", "while", "until", "do", "done", "case", "esac", "in", "function", "select",
+        // reserved words
+        "!", "{", "}", "case", "do", "done", "elif", "else", "esac", "fi", "for", "if", "in", "then", "until",
+        "while", "[[", "]]", "function", "select", "time", "coproc",
+        // builtins with no program
+        ".", ":", "alias", "bg", "break", "cd", "chdir", "command", "continue", "eval", "exec", "exit", "export",
+        "fc", "fg", "getopts", "hash", "jobs", "local", "read", "readonly", "return", "set", "shift", "source",
+        "times", "trap", "type", "ulimit", "umask", "unalias", "unset", "wait",
+        // builtins whose /bin program differs
+        "echo", "printf", "test", "[", "kill", "pwd",
     ]
 
     /// The executable `name` names, searched on the command's own PATH as the shell would.
