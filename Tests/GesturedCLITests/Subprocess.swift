@@ -34,7 +34,8 @@ struct Gestured {
 
         init(_ args: [String], environment: [String] = []) throws {
             var out: [Int32] = [0, 0], err: [Int32] = [0, 0]
-            guard pipe(&out) == 0, pipe(&err) == 0 else { throw POSIXError(errno) }
+            // Close-on-exec: gestured must not hold the read ends of its own output.
+            guard clinux_pipe2(&out, O_CLOEXEC) == 0, clinux_pipe2(&err, O_CLOEXEC) == 0 else { throw POSIXError(errno) }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
@@ -94,6 +95,13 @@ struct Gestured {
             return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
         }
 
+        /// Closes our end of its stderr, as a restarted journald or a closed terminal
+        /// would: its next log line meets a pipe with no reader.
+        func closeStderr() {
+            if errFD >= 0 { close(errFD) }
+            errFD = -1
+        }
+
         /// Waits (bounded) until `stderr` contains `text`; true if it did.
         func waitForLog(_ text: String, timeoutMS: Int = 10_000) -> Bool {
             let deadline = clinux_monotonic_ns() + Int64(timeoutMS) * 1_000_000
@@ -138,6 +146,53 @@ struct POSIXError: Error, CustomStringConvertible {
     var code: Int32
     init(_ code: Int32) { self.code = code }
     var description: String { String(cString: strerror(code)) }
+}
+
+/// A `NOTIFY_SOCKET` for the daemon: the sd_notify messages it sends, as systemd gets them.
+final class NotifySocket {
+    let path: String
+    private let fd: Int32
+
+    init(in dir: TempDir) throws {
+        path = dir.path + "/notify"
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        try #require(fd >= 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit { close(fd) }
+
+    /// The messages waiting now.
+    func received() -> [String] {
+        var messages: [String] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buf, buf.count, 0)
+            if n <= 0 { break }
+            messages.append(String(decoding: buf[0..<n], as: UTF8.self))
+        }
+        return messages
+    }
+
+    /// Waits (bounded, on the socket) for a message starting with `prefix`; true if one came.
+    func waitFor(_ prefix: String, timeoutMS: Int64 = 10_000) -> Bool {
+        let deadline = clinux_monotonic_ns() / 1_000_000 + timeoutMS
+        while clinux_monotonic_ns() / 1_000_000 < deadline {
+            if received().contains(where: { $0.hasPrefix(prefix) }) { return true }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = Glibc.poll(&p, 1, Int32(max(1, deadline - clinux_monotonic_ns() / 1_000_000)))
+        }
+        return false
+    }
 }
 
 /// A scratch directory, removed with everything in it.
