@@ -11,8 +11,8 @@ import TouchModel
 /// Sources on the loop: each device's fd, a timerfd armed at the earliest engine
 /// deadline (and disarmed when none), a signalfd (TERM/INT exit, HUP reloads), inotify
 /// on the config file's directory, hotplug (`Hotplug`: the udev monitor, or inotify
-/// on /dev/input where udev does not run), and the command runner's fd. Nothing polls: with no finger
-/// down there is nothing to wake for.
+/// on /dev/input where udev does not run), and the command runner's fd. Nothing
+/// polls: with no finger down there is nothing to wake for.
 final class Daemon {
     struct Options {
         var configPath: String?

@@ -1,10 +1,19 @@
 import LinuxSystem
 import TouchModel
 
-/// Unbuffered-enough output for a command: whole lines, straight to the fd. A reader
-/// that went away (`| head`) loses the rest; nothing else can be done about it.
+/// Unbuffered-enough output for a command: whole lines, straight to the fd.
 enum Output {
-    static func out(_ s: String) { try? FileDescriptor.standardOutput.writeAll(s + "\n") }
+    /// Standard output is what a command produces (`watch`, `run --dry-run`): when its
+    /// reader has gone (`| head`), the command ends as a filter would, by SIGPIPE, even
+    /// in the daemon, which ignores SIGPIPE only so that its *log* can lose its reader.
+    static func out(_ s: String) {
+        do {
+            try FileDescriptor.standardOutput.writeAll(s + "\n")
+        } catch {
+            if error == .brokenPipe { Signals.dieOfBrokenPipe() }
+        }
+    }
+
     static func err(_ s: String) { try? FileDescriptor.standardError.writeAll(s + "\n") }
 }
 

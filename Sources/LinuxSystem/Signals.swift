@@ -54,6 +54,14 @@ public enum Signals {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
+    /// signal(2) `SIGPIPE` → `SIG_DFL`, then raise(3) it: the death a process that did
+    /// not ignore SIGPIPE would have died at its write to a pipe with no reader.
+    public static func dieOfBrokenPipe() -> Never {
+        _ = signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+        exit(128 + SIGPIPE)  // not reached unless SIGPIPE is blocked
+    }
+
     /// "SIGTERM", from sigabbrev_np(3); "signal N" for a number with no name.
     public static func name(_ signal: Int32) -> String {
         clinux_sigabbrev(signal).map { "SIG" + String(cString: $0) } ?? "signal \(signal)"

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import LinuxSystem
 import Testing
 
 /// The built `gestured` binary run as a user would, with its output collected.
@@ -151,44 +152,23 @@ struct POSIXError: Error, CustomStringConvertible {
 /// A `NOTIFY_SOCKET` for the daemon: the sd_notify messages it sends, as systemd gets them.
 final class NotifySocket {
     let path: String
-    private let fd: Int32
+    private let socket: DatagramSocket
 
     init(in dir: TempDir) throws {
         path = dir.path + "/notify"
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        try #require(fd >= 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0)
-        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        socket = try DatagramSocket()
+        try socket.bind(to: path)
     }
-
-    deinit { close(fd) }
 
     /// The messages waiting now.
-    func received() -> [String] {
-        var messages: [String] = []
-        var buf = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buf, buf.count, 0)
-            if n <= 0 { break }
-            messages.append(String(decoding: buf[0..<n], as: UTF8.self))
-        }
-        return messages
-    }
+    func received() -> [String] { socket.receiveAll() }
 
     /// Waits (bounded, on the socket) for a message starting with `prefix`; true if one came.
     func waitFor(_ prefix: String, timeoutMS: Int64 = 10_000) -> Bool {
         let deadline = clinux_monotonic_ns() / 1_000_000 + timeoutMS
         while clinux_monotonic_ns() / 1_000_000 < deadline {
             if received().contains(where: { $0.hasPrefix(prefix) }) { return true }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var p = pollfd(fd: socket.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             _ = Glibc.poll(&p, 1, Int32(max(1, deadline - clinux_monotonic_ns() / 1_000_000)))
         }
         return false

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func aFailedOpenSaysWhichErrno() {
-        #expect(throws: Errno.noSuchFileOrDirectory) { try OwnedFileDescriptor(opening: "/nonexistent/gestured", O_RDONLY) }
+        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try OwnedFileDescriptor(opening: "/nonexistent/gestured", O_RDONLY) }
         #expect(SystemCallError("pidfd_open", .tooManyOpenFiles).description == "pidfd_open: EMFILE (Too many open files)")
     }
 
@@ -56,7 +56,7 @@ import Testing
     /// installed without SA_RESTART, so read(2) fails with EINTR; `valueOrErrno`
     /// makes the call again, which returns the byte the handler wrote.
     @Test func anInterruptedReadIsRetried() throws {
-        var pipe = try Pipe()
+        let pipe = try Pipe()
         interruptPipe = pipe.writeEnd.descriptor.rawValue
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
@@ -124,6 +124,20 @@ import Testing
         #expect(events[0].data == 77)
         timer.acknowledge()
         #expect(try epoll.wait(into: &events, timeoutMS: 0) == 0)
+    }
+
+    @Test func datagramsReachABoundPathAndAnAbstractName() throws {
+        let path = "/tmp/gestured-linuxsystem-\(getpid())"
+        unlink(path)
+        defer { unlink(path) }
+        for address in [path, "@gestured-linuxsystem-\(getpid())"] {
+            let listener = try DatagramSocket()
+            try listener.bind(to: address)
+            try DatagramSocket().send("READY=1\nSTATUS=ok", to: address)
+            #expect(listener.receiveAll() == ["READY=1\nSTATUS=ok"])
+            #expect(listener.receiveAll() == [], "non-blocking: nothing more, no wait")
+        }
+        #expect(throws: Errno(rawValue: ENAMETOOLONG)) { try DatagramSocket().send("x", to: String(repeating: "a", count: 200)) }
     }
 
     @Test func signalNames() {
