@@ -2,7 +2,8 @@
 // gestured: multi-finger gestures on Linux touchpads and touchscreens → commands.
 //
 // One target per layer; imports point one way (see docs/ARCHITECTURE.md):
-//   C wrappers → LinuxSystem (every system call) → GestureInput, GestureActions, GesturedCLI
+//   C wrappers → LinuxSystem (every system call) → GestureInput, GestureConfig (reading the file),
+//                                                  GestureActions, GesturedCLI
 //   TouchModel → GestureInput ─┐
 //   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
@@ -38,7 +39,7 @@ let package = Package(
         // Recognizers and arbitration: TouchFrame → GestureEvent. Pure Swift.
         .target(name: "GestureEngine", dependencies: ["TouchModel"], linkerSettings: [.linkedLibrary("m")]),
         // The YAML config file → GestureSpecs and action bindings.
-        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree"]),
+        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree", "LinuxSystem"]),
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
         // The daemon's event loop and the command line.
