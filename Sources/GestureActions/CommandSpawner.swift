@@ -113,11 +113,11 @@ struct CommandSpawner {
 
     /// The executable `name` names, searched on the command's own PATH as the shell would.
     static func resolve(_ name: String, environment: [String]) -> String? {
-        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        if name.contains("/") { return FileSystem.isExecutable(name) ? name : nil }
         let path = environment.last { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) } ?? "/usr/local/bin:/usr/bin:/bin"
         for dir in path.split(separator: ":", omittingEmptySubsequences: false) {
             let candidate = (dir.isEmpty ? "." : String(dir)) + "/" + name
-            if access(candidate, X_OK) == 0 { return candidate }
+            if FileSystem.isExecutable(candidate) { return candidate }
         }
         return nil
     }

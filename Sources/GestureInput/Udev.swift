@@ -1,5 +1,4 @@
 import CUdev
-import Glibc
 import LinuxSystem
 
 /// The input devices udev knows (or, without udev, the nodes in `/dev/input`), and
@@ -48,16 +47,7 @@ public final class Udev {
     }
 
     static func listDirectory(_ dir: String) -> [String] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
-        var out: [String] = []
-        while let entry = readdir(d) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix("event") { out.append(dir + "/" + name) }
-        }
-        return out
+        FileSystem.entries(of: dir).filter { $0.hasPrefix("event") }.map { dir + "/" + $0 }
     }
 
     static func eventNumber(_ path: String) -> Int {

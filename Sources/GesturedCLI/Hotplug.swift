@@ -1,5 +1,5 @@
 import GestureInput
-import Glibc
+import LinuxSystem
 
 /// Which evdev nodes exist, and which come and go: the udev monitor where udevd runs,
 /// else inotify on the input directory. The daemon decides what to do with them.
@@ -21,7 +21,7 @@ final class Hotplug {
     func watch(on loop: EventLoop, logger: Logger, _ onChange: @escaping (Change) -> Void) {
         // udev's monitor only hears devices once udevd has processed them; where no
         // udevd runs (containers, minimal systems) it would stay silent forever.
-        let udevdRunning = access("/run/udev/control", F_OK) == 0
+        let udevdRunning = FileSystem.exists("/run/udev/control")
         if udevdRunning, let m = udev.monitor() {
             monitor = m
             do {
@@ -38,7 +38,7 @@ final class Hotplug {
             try loop.add(w.fd) { [inputDirectory] _ in
                 for name in w.changedNames() where name.hasPrefix("event") {
                     let path = inputDirectory + "/" + name
-                    onChange(access(path, F_OK) == 0 ? .added(Udev.Node(path: path, properties: [:])) : .removed(path: path))
+                    onChange(FileSystem.exists(path) ? .added(Udev.Node(path: path, properties: [:])) : .removed(path: path))
                 }
             }
             inputWatcher = w
