@@ -128,7 +128,7 @@ final class Daemon {
         for node in hotplug.presentNodes() { open(node, announce: false) }
         let name = configSource == .builtIn ? ConfigLoader.builtInName : config.file
         logger.notice("started: config \(name), \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"), \(sessions.count) device\(sessions.count == 1 ? "" : "s")\(options.dryRun ? ", dry run" : "")")
-        if sessions.isEmpty && monitor == nil && inputWatcher == nil {
+        if sessions.isEmpty && !hotplug.isWatching {
             // Nothing would tell us about a device plugged in later: don't promise to wait.
             logger.notice("no touchpad or touchscreen found, and one plugged in later would not be seen (hotplug unavailable, see above): plug it in, then restart gestured (systemctl --user restart gestured); gestured list-devices says what it finds")
         } else if sessions.isEmpty {

@@ -13,6 +13,9 @@ final class Hotplug {
 
     init(inputDirectory: String) { self.inputDirectory = inputDirectory }
 
+    /// Whether a device plugged in after `watch` would be reported.
+    var isWatching: Bool { monitor != nil || inputWatcher != nil }
+
     /// The evdev nodes present now, sorted by event number.
     func presentNodes() -> [Udev.Node] { udev.inputNodes(inputDir: inputDirectory) }
 
