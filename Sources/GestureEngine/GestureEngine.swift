@@ -51,8 +51,12 @@ public final class GestureEngine {
         }
     }
 
-    /// Feeds one frame; appends the resulting events to `events` (the caller reuses the buffer).
+    /// Feeds one frame; appends the resulting events to `events` (the caller reuses the
+    /// buffer). Every deadline due at or before the frame's time fires first, each at its
+    /// own instant and in order (keyd's core does the same): a caller whose timer has
+    /// not fired yet, or a replay with no timer at all, gets what a punctual timer gives.
     public func process(_ frame: TouchFrame, into events: inout [GestureEvent]) {
+        fireDeadlines(through: frame.time, into: &events)
         clock = max(clock, frame.time)
         if frame.flags.contains(.resynced) {
             arena.cancelAll(at: frame.time, reason: .resynced, into: &events)
@@ -84,8 +88,28 @@ public final class GestureEngine {
         }
     }
 
-    /// Time has reached `time` with no new frame (the caller's timer fired).
-    public func advance(to time: Timestamp, into events: inout [GestureEvent]) {
+    /// The caller's timer fired: time has reached `now` with no new frame. Every
+    /// deadline due at or before `now` fires, each at its own instant (not at `now`, so
+    /// a late wake-up gives the same events at the same times as a punctual one, and as
+    /// `replay`). The one call for time besides `process`.
+    public func timerFired(at now: Timestamp, into events: inout [GestureEvent]) {
+        fireDeadlines(through: now, into: &events)
+    }
+
+    /// Fires every deadline at or before `limit`, earliest first. Each one moves the
+    /// clock past itself (`nextDeadline` only reports later instants), so this ends;
+    /// the bound guards against a recognizer whose deadline never moves on.
+    @inline(__always)
+    private func fireDeadlines(through limit: Timestamp, into events: inout [GestureEvent]) {
+        var fired = 0
+        while let d = nextDeadline, d <= limit, fired < 1000 {
+            advance(to: d, into: &events)
+            fired += 1
+        }
+    }
+
+    /// Time has reached `time` with no new frame: one timer step.
+    private func advance(to time: Timestamp, into events: inout [GestureEvent]) {
         clock = max(clock, time)
         guard !poisoned else { return }
         tracker.advance(to: time)
@@ -102,7 +126,7 @@ public final class GestureEngine {
         tracker.reset()
     }
 
-    /// The next instant at which `advance(to:)` must be called, or nil when idle.
+    /// The next instant at which `timerFired(at:)` must be called, or nil when idle.
     public var nextDeadline: Timestamp? {
         guard !poisoned else { return nil }
         var next = arena.deadline(after: clock)
