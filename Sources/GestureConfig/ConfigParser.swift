@@ -150,13 +150,8 @@ struct ConfigParser {
     private func applyDefaults(_ kind: GestureKind, _ d: inout Draft) {
         d.spec.kind = kind
         d.binding.kind = kind
-        switch kind {
-        case .tap, .hold, .swipe, .edgePan, .scrub: d.spec.fingers = 1...1
-        case .pinch, .rotate: d.spec.fingers = 2...2
-        case .pan: d.spec.fingers = 1...5
-        case .transform: d.spec.fingers = 2...5
-        }
-        if kind == .edgePan { d.spec.devices.kind = .touchscreen }
+        d.spec.fingers = kind.traits.fingers
+        if kind.traits.touchscreenOnly { d.spec.devices.kind = .touchscreen }
     }
 
     private mutating func read(_ key: GestureKey, _ v: YAMLNode, into d: inout Draft) {
@@ -169,7 +164,14 @@ struct ConfigParser {
         case .fingers:
             if let f = fingers(v, kind: d.spec.kind) { d.spec.fingers = f }
         case .direction:
-            if let set = list(v, Direction.self, "direction") { d.spec.directions = Set(set) }
+            switch d.spec.kind.traits.directions {
+            case .pinch, .rotation:
+                senses(v, d.spec.kind, &d)
+            case .compass, .none:
+                // .none: the kind is unknown (a known one without directions never gets
+                // here); still check the words, as for a swipe.
+                if let set = list(v, Direction.self, "direction") { d.spec.directions = Set(set) }
+            }
         case .axis:
             if let a = oneOf(v, Axis.self, "axis") { d.spec.axis = a }
         case .edge:
@@ -240,26 +242,27 @@ struct ConfigParser {
             if d.binding.commands[.changed] == nil {
                 log.error(at, "'every:' steps the 'update:' command, and this gesture has none")
             }
+            let steps = kind.traits.steps
             switch (q, kind) {
-            case (.distance, .pan), (.distance, .edgePan):
+            case (.distance, _) where steps.contains(.distance):
                 if let axis = stepAxis(d.spec) { d.binding.step = .distance(mm: size, axis: axis) }
                 else if d.marks[.axis] == nil, d.marks[.direction] == nil, d.marks[.edge] == nil {
                     log.error(at, kind == .pan
                         ? "a distance step needs an axis to measure along; add 'axis: vertical' or 'axis: horizontal', or a direction on one axis"
                         : "a distance step on an edge pan needs its 'edge:' on one axis (left/right or top/bottom)")
                 }
-            case (.angle, .rotate), (.angle, .transform): d.binding.step = .angle(degrees: size)
-            case (.scale, .pinch), (.scale, .transform):
+            case (.angle, _) where steps.contains(.angle): d.binding.step = .angle(degrees: size)
+            case (.scale, _) where steps.contains(.scale):
                 if size <= 1 { log.error(at, "a scale step must be more than 1x, like 1.25x") }
                 else { d.binding.step = .scale(factor: size) }
             default:
-                let fits: String
-                switch kind {
-                case .pan, .edgePan: fits = "a distance like 10mm"
-                case .rotate: fits = "an angle like 15deg"
-                case .pinch: fits = "a scale like 1.25x"
-                default: fits = "an angle like 15deg or a scale like 1.25x"
-                }
+                let fits = kind.traits.steps.map { q -> String in
+                    switch q {
+                    case .distance: return "a distance like 10mm"
+                    case .angle: return "an angle like 15deg"
+                    case .scale: return "a scale like 1.25x"
+                    }
+                }.joined(separator: " or ")
                 log.error(at, "\(q.withArticle) step does not fit a \(kind.rawValue) gesture; expected \(fits)")
             }
         }
@@ -414,6 +417,7 @@ struct ConfigParser {
               a.devices.nameGlob == nil || a.devices.nameGlob == b.devices.nameGlob,
               a.region == nil || a.region == b.region,
               a.directions.isEmpty || (!b.directions.isEmpty && b.directions.isSubset(of: a.directions)),
+              a.senses.isEmpty || (!b.senses.isEmpty && b.senses.isSubset(of: a.senses)),
               a.edges.isEmpty || (!b.edges.isEmpty && b.edges.isSubset(of: a.edges)) else { return false }
         let related = a.simultaneousWith.contains(b.name) || b.simultaneousWith.contains(a.name)
             || b.requiresFailureOf.contains(a.name) || a.requiresFailureOf.contains(b.name)
@@ -491,26 +495,37 @@ struct ConfigParser {
         return n
     }
 
+    /// A pinch's `in`/`out` or a rotation's `clockwise`/`counterclockwise`, one or a list.
+    private mutating func senses(_ v: YAMLNode, _ kind: GestureKind, _ d: inout Draft) {
+        guard let all = list(v, Sense.self, "direction") else { return }
+        let words = kind.traits.directions.words
+        for s in all where !words.contains(s.rawValue) {
+            log.error(v.mark, "a \(kind.rawValue) goes \(words.joined(separator: " or ")), not '\(s.rawValue)'")
+            return
+        }
+        d.spec.senses = Set(all)
+    }
+
     private mutating func fingers(_ v: YAMLNode, kind: GestureKind) -> ClosedRange<Int>? {
         guard let s = v.scalar?.trimmingSpaces() else {
-            log.error(v.mark, "'fingers' takes a count like 3 (or a range like 2-4 for pan and transform), found \(v.shape)")
+            log.error(v.mark, "'fingers' takes a count like 3 (or a range like 2-4 for \(GestureKey.rangeKinds)), found \(v.shape)")
             return nil
         }
         let parts = s.split(separator: "-", omittingEmptySubsequences: false).map { Int(String($0).trimmingSpaces()) }
         guard (parts.count == 1 || parts.count == 2), let lo = parts.first!, let hi = parts.last! else {
-            log.error(v.mark, "'fingers' takes a count like 3 (or a range like 2-4 for pan and transform), found '\(s)'")
+            log.error(v.mark, "'fingers' takes a count like 3 (or a range like 2-4 for \(GestureKey.rangeKinds)), found '\(s)'")
             return nil
         }
         guard (1...5).contains(lo), (1...5).contains(hi), lo <= hi else {
             log.error(v.mark, "'fingers' must be from 1 to 5\(parts.count == 2 ? ", the smaller first" : ""), found '\(s)'")
             return nil
         }
-        if lo != hi, kind != .pan, kind != .transform {
-            log.error(v.mark, "a \(kind.rawValue) takes one finger count, found the range '\(s)'; ranges are for pan and transform")
+        if lo != hi, !kind.traits.takesRange {
+            log.error(v.mark, "a \(kind.rawValue) takes one finger count, found the range '\(s)'; ranges are for \(GestureKey.rangeKinds)")
             return nil
         }
-        if kind == .pinch || kind == .rotate || kind == .transform, lo < 2 {
-            log.error(v.mark, "a \(kind.rawValue) needs at least 2 fingers, found '\(s)'")
+        if lo < kind.traits.minFingers {
+            log.error(v.mark, "a \(kind.rawValue) needs at least \(kind.traits.minFingers) fingers, found '\(s)'")
             return nil
         }
         return lo...hi

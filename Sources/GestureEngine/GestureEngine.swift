@@ -27,27 +27,28 @@ public final class GestureEngine {
         self.device = device
         self.specs = specs
         tracker = TouchTracker(device: device)
+        let here = specs.indices.filter { TouchFilter.admits(specs[$0].devices, device) }
         var members: [Arena.Member] = []
-        for (index, spec) in specs.enumerated() where TouchFilter.admits(spec.devices, device) {
-            members.append(Arena.Member(recognizer: Self.makeRecognizer(spec, device: device), specIndex: index,
+        for index in here {
+            let spec = specs[index]
+            let context = KindTraits.Context(device: device, competingTranslation: Self.competesWithTranslation(index, here, specs))
+            members.append(Arena.Member(recognizer: spec.kind.traits.make(spec, context), specIndex: index,
                                         name: spec.name, kind: spec.kind, enabledAtStart: spec.enabled,
                                         sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow))
         }
         arena = Arena(members: members, specs: specs)
     }
 
-    /// The recognizer of each kind; add a case here for a new kind.
-    static func makeRecognizer(_ spec: GestureSpec, device: DeviceInfo) -> any GestureRecognizer {
-        switch spec.kind {
-        case .tap: return TapRecognizer(spec: spec)
-        case .hold: return HoldRecognizer(spec: spec, device: device)
-        case .pan: return PanRecognizer(spec: spec)
-        case .swipe: return SwipeRecognizer(spec: spec)
-        case .pinch: return PinchRecognizer(spec: spec)
-        case .rotate: return RotateRecognizer(spec: spec)
-        case .edgePan: return EdgePanRecognizer(spec: spec, device: device)
-        case .transform: return TransformRecognizer(spec: spec)
-        case .scrub: return ScrubRecognizer(spec: spec)
+    /// Whether another gesture on this device takes the same fingers moving together
+    /// and may not run with spec `i`: only then does a pinch or rotation have to lose
+    /// the early swipe-vs-pinch decision. With nothing to choose between, a pinch or
+    /// rotation that starts with a drift stays possible (UIKit's have no such failure).
+    static func competesWithTranslation(_ i: Int, _ here: [Int], _ specs: [GestureSpec]) -> Bool {
+        let spec = specs[i]
+        return here.contains { j in
+            let other = specs[j]
+            return j != i && other.kind.traits.takesTranslation && other.fingers.overlaps(spec.fingers)
+                && !spec.simultaneousWith.contains(other.name) && !other.simultaneousWith.contains(spec.name)
         }
     }
 

@@ -251,11 +251,13 @@ enum Spec {
     static func pan(_ fingers: ClosedRange<Int>, axis: Axis? = nil, name: String? = nil) -> GestureSpec {
         GestureSpec(name: name ?? "pan-\(fingers.lowerBound)", kind: .pan, fingers: fingers, axis: axis)
     }
-    static func pinch(_ fingers: Int, name: String? = nil) -> GestureSpec {
-        GestureSpec(name: name ?? "pinch-\(fingers)", kind: .pinch, fingers: fingers...fingers)
+    static func pinch(_ fingers: Int, _ senses: Set<Sense> = [], name: String? = nil) -> GestureSpec {
+        GestureSpec(name: name ?? "pinch-\(fingers)" + (senses.count == 1 ? "-\(senses.first!.rawValue)" : ""),
+                    kind: .pinch, fingers: fingers...fingers, senses: senses)
     }
-    static func rotate(_ fingers: Int, name: String? = nil) -> GestureSpec {
-        GestureSpec(name: name ?? "rotate-\(fingers)", kind: .rotate, fingers: fingers...fingers)
+    static func rotate(_ fingers: Int, _ senses: Set<Sense> = [], name: String? = nil) -> GestureSpec {
+        GestureSpec(name: name ?? "rotate-\(fingers)" + (senses.count == 1 ? "-\(senses.first!.rawValue)" : ""),
+                    kind: .rotate, fingers: fingers...fingers, senses: senses)
     }
     static func edgePan(_ fingers: Int, _ edges: Set<Edge> = [], name: String? = nil) -> GestureSpec {
         GestureSpec(name: name ?? "edge-\(fingers)", kind: .edgePan, fingers: fingers...fingers, edges: edges)
