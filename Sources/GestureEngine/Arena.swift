@@ -60,6 +60,11 @@ final class Arena {
     /// Each member's `deadline` as of its last evaluation (read once per evaluation
     /// so `nextDeadline`, asked after every frame, is a scan of a flat array).
     @exclusivity(unchecked) private var deadlines: [Timestamp?]
+    /// Each member's `gatedFingers` (lo > hi: none), so a member that cannot act on
+    /// a frame costs two compares, not a call (issue 15: only recognizers that can act
+    /// on a frame do work).
+    private let gateLo: [Int]
+    private let gateHi: [Int]
     /// Row-major n×n: may members i and j run together?
     private let compatible: [Bool]
     @exclusivity(unchecked) private(set) var log = DecisionLog()
@@ -101,6 +106,8 @@ final class Arena {
         lastCompletions = Array(repeating: nil, count: n)
         deadlines = Array(repeating: nil, count: n)
         self.compatible = compatible
+        gateLo = members.map { $0.recognizer.gatedFingers?.lowerBound ?? 1 }
+        gateHi = members.map { $0.recognizer.gatedFingers?.upperBound ?? 0 }
         failures.reserveCapacity(2 * n + 8)
     }
 
@@ -140,6 +147,10 @@ final class Arena {
                 if state.isActive { apply(i, .cancel, reason: .disabled, t, into: &events) }
                 else { fail(i, .disabled, into: &events) }
                 continue
+            }
+            if state == .possible, input != .lifted, gateLo[i] <= gateHi[i],
+               !t.isSettled || t.fingers < gateLo[i] || t.fingers > gateHi[i] {
+                continue  // it would only wait (see GestureRecognizer.gatedFingers)
             }
             switch state {
             case .possible, .began, .changed:

@@ -41,10 +41,16 @@ public protocol GestureRecognizer: AnyObject {
     func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot)
     /// Forget the touch sequence (UIKit's `reset()`): back to possible.
     func reset()
+    /// Kinds whose `evaluate`, while possible, starts with `MotionGate.check` return
+    /// their finger range here: until the count has settled inside it (or the fingers
+    /// lift) they propose nothing and change nothing, so the arena does not ask them.
+    /// nil (the default): asked on every frame.
+    var gatedFingers: ClosedRange<Int>? { get }
 }
 
 extension GestureRecognizer {
     public var deadline: Timestamp? { nil }
+    public var gatedFingers: ClosedRange<Int>? { nil }
     public func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot) {}
 
 }

@@ -61,5 +61,7 @@ public final class PanRecognizer: GestureRecognizer {
         if event.translation != .zero { event.direction = Direction.nearest(to: event.translation) }
     }
 
+    public var gatedFingers: ClosedRange<Int>? { fingers }
+
     public func reset() {}
 }

@@ -52,5 +52,7 @@ public final class PinchRecognizer: GestureRecognizer {
 
     public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
 
+    public var gatedFingers: ClosedRange<Int>? { fingers }
+
     public func reset() { matched = nil }
 }

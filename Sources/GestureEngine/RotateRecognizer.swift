@@ -47,5 +47,7 @@ public final class RotateRecognizer: GestureRecognizer {
 
     public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
 
+    public var gatedFingers: ClosedRange<Int>? { fingers }
+
     public func reset() { matched = nil }
 }

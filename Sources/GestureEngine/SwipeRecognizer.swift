@@ -62,5 +62,7 @@ public final class SwipeRecognizer: GestureRecognizer {
         event.direction = matched ?? Direction.nearest(to: t.translation)
     }
 
+    public var gatedFingers: ClosedRange<Int>? { fingers }
+
     public func reset() { matched = nil }
 }
