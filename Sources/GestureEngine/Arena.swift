@@ -65,6 +65,9 @@ final class Arena {
     /// on a frame do work).
     private let gateLo: [Int]
     private let gateHi: [Int]
+    /// The spec of each member with a region or edge filter (nil: none), so a touch-down
+    /// copies no spec for the others.
+    private let touchFilters: [GestureSpec?]
     /// Row-major n×n: may members i and j run together?
     private let compatible: [Bool]
     @exclusivity(unchecked) private(set) var log = DecisionLog()
@@ -106,6 +109,10 @@ final class Arena {
         lastCompletions = Array(repeating: nil, count: n)
         deadlines = Array(repeating: nil, count: n)
         self.compatible = compatible
+        touchFilters = members.map {
+            let spec = specs[$0.specIndex]
+            return spec.region != nil || (spec.kind != .edgePan && !spec.edges.isEmpty) ? spec : nil
+        }
         gateLo = members.map { $0.recognizer.gatedFingers?.lowerBound ?? 1 }
         gateHi = members.map { $0.recognizer.gatedFingers?.upperBound ?? 0 }
         failures.reserveCapacity(2 * n + 8)
@@ -127,9 +134,10 @@ final class Arena {
     func beginSequence(_ t: TouchSnapshot, device: DeviceInfo, into events: inout [GestureEvent]) {
         now = t.time
         failures.removeAll(keepingCapacity: true)
+        guard device.kind == .touchscreen else { return }
         for i in 0..<memberCount where states[i] == .possible {
-            if let reason = TouchFilter.receives(members[i].recognizer.spec, device,
-                                                 landing: t.landing, normalized: t.landingNormalized) {
+            guard let spec = touchFilters[i] else { continue }
+            if let reason = TouchFilter.receives(spec, device, landing: t.landing, normalized: t.landingNormalized) {
                 fail(i, reason, into: &events)
             }
         }

@@ -16,7 +16,13 @@ public enum GestureKind: String, Sendable, CaseIterable {
     /// direction three or more times.
     case scrub
 
-    public var traits: KindTraits {
+    /// This kind's entry, built once (a `Set` literal allocates: not per call).
+    public var traits: KindTraits { Self.table[self]! }
+
+    private static let table = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.entry) })
+
+    /// The one entry per kind.
+    private var entry: KindTraits {
         switch self {
         case .tap:
             return KindTraits(discrete: true, fingers: 1...1, parameters: [.taps, .maxMovement, .maxDuration, .maxInterval],
