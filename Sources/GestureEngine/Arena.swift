@@ -78,6 +78,8 @@ final class Arena {
     @exclusivity(unchecked) private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
     /// The current step is the lift: nothing continuous may begin from it.
     @exclusivity(unchecked) private var liftedInput = false
+    /// Members in `waiting`, kept by `apply`.
+    @exclusivity(unchecked) private var waitingCount = 0
     @exclusivity(unchecked) private var resolving = false
     @exclusivity(unchecked) private var resolveAgain = false
 
@@ -346,6 +348,7 @@ final class Arena {
     /// fail those whose requirement won. Repeats until nothing changes (a release can
     /// fail others, which can release more).
     private func resolveWaiters(into events: inout [GestureEvent]) {
+        guard waitingCount > 0 else { return }  // most failures: nobody waits
         if resolving { resolveAgain = true; return }
         resolving = true
         repeat {
@@ -389,6 +392,8 @@ final class Arena {
             return
         }
         states[i] = new
+        if old == .waiting { waitingCount -= 1 }
+        if new == .waiting { waitingCount += 1 }
         // Resets happen at every lift and changes at every frame: logging them would
         // drown the decisions.
         if transition != .reset && transition != .change {
