@@ -24,6 +24,7 @@ struct ConfigParser {
 
     mutating func parse(_ root: YAMLNode?) -> Config? {
         if let root {
+            refuseTags(root)
             if case .scalar(let s) = root.value, s.isEmpty {
                 log.warning(root.mark, "the file is empty; no gestures are configured")
             } else if let pairs = mapping(root, TopKey.self, what: "the top level") {
@@ -106,7 +107,10 @@ struct ConfigParser {
             log.error(node.mark, "'gestures' must be a list of gestures (each starting with '- name:'), found \(node.shape)")
             return
         }
-        for item in items { parseGesture(item) }
+        for item in items.prefix(Config.maximumGestures) { parseGesture(item) }
+        if items.count > Config.maximumGestures {
+            log.error(items[Config.maximumGestures].mark, "this is gesture \(Config.maximumGestures + 1) of \(items.count); a config may have at most \(Config.maximumGestures) gestures (each one is a recognizer every touch goes through)")
+        }
     }
 
     private mutating func parseGesture(_ node: YAMLNode) {
@@ -197,11 +201,7 @@ struct ConfigParser {
         case .maxInterval: d.spec.thresholds.maxTapInterval = positive(v, .duration, k)
         case .minDuration: d.spec.thresholds.minDuration = positive(v, .duration, k)
         case .edgeZone: d.spec.thresholds.edgeZoneMM = positive(v, .distance, k)
-        case .minScale:
-            if let s = positive(v, .scale, k) {
-                if s <= 1 { log.error(v.mark, "'min-scale' must be more than 1x (1x is no change), like 1.1x") }
-                else { d.spec.thresholds.minScale = s }
-            }
+        case .minScale: d.spec.thresholds.minScale = positive(v, .scale, k)
         case .minRotation: d.spec.thresholds.minRotationDeg = positive(v, .angle, k, max: 180)
         case .simultaneousWith, .requiresFailureOf, .after:
             let refs = key == .after ? name(v, k).map { [($0, v.mark)] } ?? [] : names(v, k)
@@ -225,6 +225,10 @@ struct ConfigParser {
 
     private mutating func command(_ v: YAMLNode, _ phase: GesturePhase, _ d: inout Draft) {
         guard let s = text(v, "a command") else { return }
+        guard s.utf8.count <= Binding.maximumCommandBytes else {
+            log.error(v.mark, "the command is \(s.utf8.count) bytes; the kernel refuses one argument of more than \(Binding.maximumCommandBytes) (MAX_ARG_STRLEN), so it could never run: put it in a script and run that")
+            return
+        }
         if d.binding.commands[phase] != nil {
             log.error(v.mark, "'command:' and 'begin:' both run when a \(d.spec.kind.rawValue) begins; keep one")
             return
@@ -249,9 +253,7 @@ struct ConfigParser {
                         : "a distance step on an edge pan needs its 'edge:' on one axis (left/right or top/bottom)")
                 }
             case (.angle, .rotate), (.angle, .transform): d.binding.step = .angle(degrees: size)
-            case (.scale, .pinch), (.scale, .transform):
-                if size <= 1 { log.error(at, "a scale step must be more than 1x, like 1.25x") }
-                else { d.binding.step = .scale(factor: size) }
+            case (.scale, .pinch), (.scale, .transform): d.binding.step = .scale(factor: size)
             default:
                 let fits: String
                 switch kind {

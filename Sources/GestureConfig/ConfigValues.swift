@@ -10,11 +10,38 @@ extension ConfigParser {
             log.error(v.mark, "expected text for \(what), found \(v.shape)")
             return nil
         }
+        guard !v.isNull else {
+            log.error(v.mark, "\(what) is YAML's null ('\(s)'), not text; write the text, or quote it (\"\(s)\") to mean the word itself")
+            return nil
+        }
         guard !s.trimmingSpaces().isEmpty else {
             log.error(v.mark, "\(what) is empty")
             return nil
         }
+        guard !s.utf8.contains(0) else {
+            log.error(v.mark, "\(what) holds a NUL character ('\\0'); the system would cut it short there")
+            return nil
+        }
         return s
+    }
+
+    /// Every explicit YAML tag (`!!binary`, `!!int`, `!custom`) in the file: values are
+    /// read as written, so a tag would silently mean nothing. `!!str` says what every
+    /// scalar is anyway and is allowed. Iterative: the depth is the reader's to bound.
+    mutating func refuseTags(_ root: YAMLNode) {
+        let yamlPrefix = "tag:yaml.org,2002:"
+        var pending = [root]
+        while let node = pending.popLast() {
+            if let tag = node.tag, !(tag == yamlPrefix + "str" && node.scalar != nil) {
+                let written = tag.hasPrefix(yamlPrefix) ? "!!" + tag.dropFirst(yamlPrefix.count) : tag
+                log.error(node.mark, "YAML tags such as '\(written)' are not supported: values are read as written; remove the tag")
+            }
+            switch node.value {
+            case .scalar: break
+            case .sequence(let items): pending += items
+            case .mapping(let pairs): for (k, v) in pairs { pending += [k, v] }
+            }
+        }
     }
 
     mutating func name(_ v: YAMLNode, _ what: String) -> String? {
@@ -26,8 +53,16 @@ extension ConfigParser {
             log.error(v.mark, "'\(s)' is not a usable name; expected letters, digits, '-', '_' or '.'")
             return nil
         }
+        guard s.unicodeScalars.count <= Self.maximumNameLength else {
+            log.error(v.mark, "a name is at most \(Self.maximumNameLength) characters, found \(s.unicodeScalars.count)")
+            return nil
+        }
         return s
     }
+
+    /// Longest gesture name: plenty for a word or three, and it keeps a did-you-mean
+    /// over every name quick.
+    static let maximumNameLength = 64
 
     /// One name or a list of them, each with where it is written.
     mutating func names(_ v: YAMLNode, _ what: String) -> [(String, SourceMark)] {
@@ -112,18 +147,28 @@ extension ConfigParser {
         }
     }
 
+    /// A quantity within its bounds: more than zero (a scale: more than 1x), at least
+    /// `Quantity.floor`, at most `max` or `Quantity.ceiling`.
     mutating func positive(_ v: YAMLNode, _ q: Quantity, _ what: String, max: Double? = nil) -> Double? {
         guard let x = quantity(v, q, what) else { return nil }
-        guard x > 0 else {
-            log.error(v.mark, "'\(what)' must be more than zero, found '\(v.scalar ?? "")'")
-            return nil
-        }
+        return bounded(x, q, what, at: v, max: max)
+    }
+
+    private mutating func bounded(_ x: Double, _ q: Quantity, _ what: String, at v: YAMLNode, max: Double? = nil) -> Double? {
+        let found = "found '\(v.scalar ?? "")'"
         let limit = max ?? q.ceiling
-        if x > limit {
-            log.error(v.mark, "'\(what)' must be at most \(format(limit))\(q.baseSuffix), found '\(v.scalar ?? "")'")
-            return nil
+        if q == .scale, x <= 1 {
+            log.error(v.mark, "'\(what)' must be more than 1x (1x is no change), like \(q.example), \(found)")
+        } else if x <= 0 {
+            log.error(v.mark, "'\(what)' must be more than zero, \(found)")
+        } else if x > limit {
+            log.error(v.mark, "'\(what)' must be at most \(format(limit))\(q.baseSuffix), \(found)")
+        } else if x < q.floor.value {
+            log.error(v.mark, "'\(what)' must be at least \(q.floor.text) (less is \(q.floor.reason)), \(found)")
+        } else {
+            return x
         }
-        return x
+        return nil
     }
 
     /// `every:` takes whichever quantity its unit names.
@@ -134,11 +179,7 @@ extension ConfigParser {
         }
         for q in [Quantity.distance, .angle, .scale] {
             if case .success(let x) = q.parse(s) {
-                guard x > 0, x <= q.ceiling else {
-                    log.error(v.mark, "'every' must be more than zero and at most \(format(q.ceiling))\(q.baseSuffix), found '\(s)'")
-                    return nil
-                }
-                return (q, x)
+                return bounded(x, q, "every", at: v).map { (q, $0) }
             }
         }
         log.error(v.mark, "'every' takes a step like 10mm, 15deg or 1.25x, found '\(s)'")
