@@ -150,7 +150,7 @@ final class Daemon {
     private func wanted(_ path: String, name: String) -> Bool {
         guard !options.deviceFilters.isEmpty else { return true }
         return options.deviceFilters.contains { f in
-            f == path || fnmatch(f, name, 0) == 0 || name == f
+            f == path || Glob.matches(f, name) || name == f
         }
     }
 
