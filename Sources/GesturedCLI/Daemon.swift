@@ -38,7 +38,7 @@ final class Daemon {
     private let udev = Udev()
     private var monitor: Udev.Monitor?
     private var inputWatcher: DirectoryWatcher?
-    private var configWatcher: DirectoryWatcher?
+    private var configWatcher: ConfigWatcher?
     private(set) var configSource: ConfigSource
     private(set) var config: Config
     private var mapper: ActionMapper
@@ -276,21 +276,20 @@ final class Daemon {
 
     private func watchConfig() {
         guard case .file(let path) = configSource else { return }
-        let (dir, name) = DirectoryWatcher.split(path)
         do {
-            let w = try DirectoryWatcher(directory: dir)
-            try loop.add(w.fd) { [unowned self] _ in
-                if w.changedNames().contains(name), access(path, F_OK) == 0 { self.reload(reason: "\(path) changed") }
+            configWatcher = try ConfigWatcher(path: path, loop: loop, logger: logger) { [unowned self] in
+                if access(path, F_OK) == 0 { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
             }
-            configWatcher = w
         } catch {
-            logger.warning("cannot watch \(dir) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
+            logger.warning("cannot watch \(DirectoryWatcher.split(path).directory) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
         }
     }
 
     /// Parses the config again; a valid one replaces the old between frames (what was
     /// in flight is cancelled), an invalid one is reported and the old one stays.
-    func reload(reason: String) {
+    /// `keepOnEmpty` (a reload on save): a file with no gestures after one with some is
+    /// most likely an editor's write caught half-way, and is not taken; SIGHUP takes it.
+    func reload(reason: String, keepOnEmpty: Bool = false) {
         notifier.send("RELOADING=1\nMONOTONIC_USEC=\(clinux_monotonic_ns() / 1000)")
         defer { notifier.send("READY=1\nSTATUS=\(status)") }
         let (loaded, diagnostics) = ConfigLoader.load(configSource)
@@ -298,6 +297,10 @@ final class Daemon {
         guard let loaded else {
             let n = diagnostics.filter(\.isError).count
             logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
+            return
+        }
+        if keepOnEmpty, loaded.specs.isEmpty, !config.specs.isEmpty {
+            logger.warning("reload (\(reason)): the file has no gestures now, likely an editor's write caught half-way; still running the previous \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s") (save again, or reload with SIGHUP to run with none)")
             return
         }
         let now = Self.now()

@@ -44,13 +44,14 @@ import TouchModel
         send(EventType.syn, SynCode.report, 0)
     }
 
-    static func makeDaemon(_ dir: TempDir, config: String, options: Daemon.Options = Daemon.Options()) throws -> Daemon {
+    static func makeDaemon(_ dir: TempDir, config: String, options: Daemon.Options = Daemon.Options(),
+                           logger: Logger = Logger(threshold: .warning, environment: [:])) throws -> Daemon {
         var options = options
         options.configPath = dir.write("config.yaml", config)
         let empty = dir.path + "/input"
         mkdir(empty, 0o700)
         options.inputDirectory = empty
-        return try Daemon(options: options, logger: Logger(threshold: .warning, environment: [:]), environment: [:])
+        return try Daemon(options: options, logger: logger, environment: [:])
     }
 
     /// Runs the daemon's loop until `done` (bounded by `seconds`).
@@ -192,5 +193,107 @@ import TouchModel
         #expect(seen.contains { $0.hasPrefix("left: possible → ") && $0.hasSuffix("recognized") }, "\(seen)")
         #expect(seen.contains { $0.hasPrefix("two-finger-tap: possible → ") && $0.contains("(3 fingers, needs 2)") }, "\(seen)")
         #expect(daemon.runningCommands == 0, "watch runs no commands")
+    }
+
+    // MARK: Issue 10, on the live path
+
+    /// Finding 1: `every: 1e-17mm` trapped the daemon at the first pan. The smallest
+    /// step `check` now accepts runs (at most the per-event cap) without a trap, and a
+    /// save that brings the old value back is refused with its place in the file while
+    /// the running config keeps working.
+    @Test func theSmallestStepRunsAndANonsensicalOneIsRefusedOnReload() throws {
+        let dir = TempDir()
+        let out = dir.path + "/steps"
+        let log = try LogPipe()
+        func pan(every step: String) -> String {
+            "gestures:\n  - name: scrub\n    gesture: pan\n    fingers: 3\n    axis: horizontal\n    every: \(step)\n    update: echo \"$GESTURE_STEPS\" >> \(out)\n"
+        }
+        let daemon = try Self.makeDaemon(dir, config: pan(every: "0.01mm"), logger: log.logger)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        Self.swipe(pad, dxMM: 20)
+        #expect(Self.spin(daemon) { Self.read(out)?.hasPrefix("1\n2\n") == true }, "\(Self.read(out) ?? "no file")")
+        #expect(Self.read(out)?.split(separator: "\n").allSatisfy { Int($0) != nil } == true)
+
+        dir.write("config.yaml", pan(every: "1e-17mm"))
+        #expect(Self.spin(daemon) { log.text.contains("still running the previous one") })
+        #expect(log.text.contains("config.yaml:6:12: error: 'every' must be at least 0.01mm (less is finer than any touch sensor resolves), found '1e-17mm'"), "\(log.text)")
+        #expect(daemon.config.bindings.first?.step == .distance(mm: 0.01, axis: .horizontal))
+    }
+
+    /// Finding 5: a FIFO renamed over the config blocked the reload in open(), and the
+    /// daemon with it. Now it is refused at once and the device's gestures go on.
+    @Test func aFIFORenamedOverTheConfigIsRefusedAndGesturesGoOn() throws {
+        let dir = TempDir()
+        let out = dir.path + "/swiped"
+        let log = try LogPipe()
+        let daemon = try Self.makeDaemon(dir, config: """
+        gestures:
+          - name: next
+            gesture: swipe
+            fingers: 3
+            direction: left
+            command: echo next >> \(out)
+        """, logger: log.logger)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        let fifo = dir.path + "/fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        try #require(rename(fifo, dir.path + "/config.yaml") == 0)
+        #expect(Self.spin(daemon) { log.text.contains("still running the previous one") })
+        #expect(log.text.contains("config.yaml: error: refusing a FIFO (named pipe): a config must be a regular file"), "\(log.text)")
+        Self.swipe(pad, dxMM: -40)
+        #expect(Self.spin(daemon) { Self.read(out) == "next\n" })
+    }
+
+    /// Finding 11: an editor that truncates, closes, then writes in place left the
+    /// daemon with 0 gestures. The empty file is now taken for a write in progress.
+    @Test func anEmptyFileAfterAGoodOneKeepsTheGesturesRunning() throws {
+        let dir = TempDir()
+        let out = dir.path + "/swiped"
+        let log = try LogPipe()
+        func config(_ direction: String) -> String {
+            "gestures:\n  - {name: next, gesture: swipe, fingers: 3, direction: \(direction), command: echo next >> \(out)}\n"
+        }
+        let daemon = try Self.makeDaemon(dir, config: config("left"), logger: log.logger)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        dir.write("config.yaml", "")
+        #expect(Self.spin(daemon) { log.text.contains("likely an editor's write caught half-way") })
+        #expect(daemon.config.specs.count == 1)
+        Self.swipe(pad, dxMM: -40)
+        #expect(Self.spin(daemon) { Self.read(out) == "next\n" })
+        dir.write("config.yaml", config("right"))
+        #expect(Self.spin(daemon) { daemon.reloadCount == 1 })
+        #expect(daemon.config.specs.first?.directions == [.right])
+    }
+}
+
+/// A logger writing into a pipe the test reads back.
+final class LogPipe {
+    let logger: Logger
+    private let readFD: Int32
+    private let writeFD: Int32
+    private var collected = ""
+
+    init() throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw POSIXError(errno) }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        (readFD, writeFD) = (fds[0], fds[1])
+        logger = Logger(threshold: .info, environment: [:], fd: writeFD)
+    }
+
+    deinit { close(readFD); close(writeFD) }
+
+    /// Everything logged so far.
+    var text: String {
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = Glibc.read(readFD, &buf, buf.count)
+            if n <= 0 { break }
+            collected += String(decoding: buf[0..<n], as: UTF8.self)
+        }
+        return collected
     }
 }
