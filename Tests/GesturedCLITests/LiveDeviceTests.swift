@@ -197,75 +197,76 @@ import TouchModel
 
     // MARK: Issue 10, on the live path
 
+    /// A daemon with the fake touchpad adopted, its log in a pipe, and a file its
+    /// commands write to (`config` gets that file's path).
+    struct Live {
+        let dir = TempDir()
+        let log: LogPipe
+        let daemon: Daemon
+        let pad: FakeTouchpad
+        var out: String { dir.path + "/out" }
+
+        init(config: (String) -> String) throws {
+            log = try LogPipe()
+            daemon = try LiveDeviceTests.makeDaemon(dir, config: config(dir.path + "/out"), logger: log.logger)
+            pad = try FakeTouchpad()
+            daemon.adopt(pad.device, announce: true)
+        }
+
+        func write(_ config: (String) -> String) { dir.write("config.yaml", config(out)) }
+        func spin(until done: () -> Bool) -> Bool { LiveDeviceTests.spin(daemon, until: done) }
+        var output: String? { LiveDeviceTests.read(out) }
+    }
+
+    static func panConfig(every step: String) -> (String) -> String {
+        { out in "gestures:\n  - name: scrub\n    gesture: pan\n    fingers: 3\n    axis: horizontal\n    every: \(step)\n    update: echo \"$GESTURE_STEPS\" >> \(out)\n" }
+    }
+
+    static func swipeConfig(_ direction: String) -> (String) -> String {
+        { out in "gestures:\n  - {name: next, gesture: swipe, fingers: 3, direction: \(direction), command: echo next >> \(out)}\n" }
+    }
+
     /// Finding 1: `every: 1e-17mm` trapped the daemon at the first pan. The smallest
     /// step `check` now accepts runs (at most the per-event cap) without a trap, and a
     /// save that brings the old value back is refused with its place in the file while
     /// the running config keeps working.
     @Test func theSmallestStepRunsAndANonsensicalOneIsRefusedOnReload() throws {
-        let dir = TempDir()
-        let out = dir.path + "/steps"
-        let log = try LogPipe()
-        func pan(every step: String) -> String {
-            "gestures:\n  - name: scrub\n    gesture: pan\n    fingers: 3\n    axis: horizontal\n    every: \(step)\n    update: echo \"$GESTURE_STEPS\" >> \(out)\n"
-        }
-        let daemon = try Self.makeDaemon(dir, config: pan(every: "0.01mm"), logger: log.logger)
-        let pad = try FakeTouchpad()
-        daemon.adopt(pad.device, announce: true)
-        Self.swipe(pad, dxMM: 20)
-        #expect(Self.spin(daemon) { Self.read(out)?.hasPrefix("1\n2\n") == true }, "\(Self.read(out) ?? "no file")")
-        #expect(Self.read(out)?.split(separator: "\n").allSatisfy { Int($0) != nil } == true)
+        let live = try Live(config: Self.panConfig(every: "0.01mm"))
+        Self.swipe(live.pad, dxMM: 20)
+        #expect(live.spin { live.output?.hasPrefix("1\n2\n") == true }, "\(live.output ?? "no file")")
+        #expect(live.output?.split(separator: "\n").allSatisfy { Int($0) != nil } == true)
 
-        dir.write("config.yaml", pan(every: "1e-17mm"))
-        #expect(Self.spin(daemon) { log.text.contains("still running the previous one") })
-        #expect(log.text.contains("config.yaml:6:12: error: 'every' must be at least 0.01mm (less is finer than any touch sensor resolves), found '1e-17mm'"), "\(log.text)")
-        #expect(daemon.config.bindings.first?.step == .distance(mm: 0.01, axis: .horizontal))
+        live.write(Self.panConfig(every: "1e-17mm"))
+        #expect(live.spin { live.log.text.contains("still running the previous one") })
+        #expect(live.log.text.contains("config.yaml:6:12: error: 'every' must be at least 0.01mm (less is finer than any touch sensor resolves), found '1e-17mm'"), "\(live.log.text)")
+        #expect(live.daemon.config.bindings.first?.step == .distance(mm: 0.01, axis: .horizontal))
     }
 
     /// Finding 5: a FIFO renamed over the config blocked the reload in open(), and the
     /// daemon with it. Now it is refused at once and the device's gestures go on.
     @Test func aFIFORenamedOverTheConfigIsRefusedAndGesturesGoOn() throws {
-        let dir = TempDir()
-        let out = dir.path + "/swiped"
-        let log = try LogPipe()
-        let daemon = try Self.makeDaemon(dir, config: """
-        gestures:
-          - name: next
-            gesture: swipe
-            fingers: 3
-            direction: left
-            command: echo next >> \(out)
-        """, logger: log.logger)
-        let pad = try FakeTouchpad()
-        daemon.adopt(pad.device, announce: true)
-        let fifo = dir.path + "/fifo"
+        let live = try Live(config: Self.swipeConfig("left"))
+        let fifo = live.dir.path + "/fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
-        try #require(rename(fifo, dir.path + "/config.yaml") == 0)
-        #expect(Self.spin(daemon) { log.text.contains("still running the previous one") })
-        #expect(log.text.contains("config.yaml: error: refusing a FIFO (named pipe): a config must be a regular file"), "\(log.text)")
-        Self.swipe(pad, dxMM: -40)
-        #expect(Self.spin(daemon) { Self.read(out) == "next\n" })
+        try #require(rename(fifo, live.dir.path + "/config.yaml") == 0)
+        #expect(live.spin { live.log.text.contains("still running the previous one") })
+        #expect(live.log.text.contains("config.yaml: error: refusing a FIFO (named pipe): a config must be a regular file"), "\(live.log.text)")
+        Self.swipe(live.pad, dxMM: -40)
+        #expect(live.spin { live.output == "next\n" })
     }
 
     /// Finding 11: an editor that truncates, closes, then writes in place left the
     /// daemon with 0 gestures. The empty file is now taken for a write in progress.
     @Test func anEmptyFileAfterAGoodOneKeepsTheGesturesRunning() throws {
-        let dir = TempDir()
-        let out = dir.path + "/swiped"
-        let log = try LogPipe()
-        func config(_ direction: String) -> String {
-            "gestures:\n  - {name: next, gesture: swipe, fingers: 3, direction: \(direction), command: echo next >> \(out)}\n"
-        }
-        let daemon = try Self.makeDaemon(dir, config: config("left"), logger: log.logger)
-        let pad = try FakeTouchpad()
-        daemon.adopt(pad.device, announce: true)
-        dir.write("config.yaml", "")
-        #expect(Self.spin(daemon) { log.text.contains("likely an editor's write caught half-way") })
-        #expect(daemon.config.specs.count == 1)
-        Self.swipe(pad, dxMM: -40)
-        #expect(Self.spin(daemon) { Self.read(out) == "next\n" })
-        dir.write("config.yaml", config("right"))
-        #expect(Self.spin(daemon) { daemon.reloadCount == 1 })
-        #expect(daemon.config.specs.first?.directions == [.right])
+        let live = try Live(config: Self.swipeConfig("left"))
+        live.write { _ in "" }
+        #expect(live.spin { live.log.text.contains("likely an editor's write caught half-way") })
+        #expect(live.daemon.config.specs.count == 1)
+        Self.swipe(live.pad, dxMM: -40)
+        #expect(live.spin { live.output == "next\n" })
+        live.write(Self.swipeConfig("right"))
+        #expect(live.spin { live.daemon.reloadCount == 1 })
+        #expect(live.daemon.config.specs.first?.directions == [.right])
     }
 }
 
