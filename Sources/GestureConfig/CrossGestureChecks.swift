@@ -50,35 +50,19 @@ extension ConfigParser {
     static let unknownNameHints = 20
 
     /// `a requires-failure-of b` and `b requires-failure-of a` would wait on each other
-    /// forever; `a after b` and `b after a` can never start. Depth-first with an
-    /// explicit stack (a hostile file's long chain cannot overflow the call stack),
-    /// linear in gestures and references; a long cycle is shown by its ends.
+    /// forever; `a after b` and `b after a` can never start. Linear in gestures and
+    /// references (CycleSearch); a long cycle is shown by its ends.
     mutating func checkCycles(_ key: GestureKey, edges: [[Int]], _ consequence: String) {
-        var state = [UInt8](repeating: 0, count: drafts.count)  // 0 unvisited, 1 on the path, 2 done
-        var position = [Int](repeating: 0, count: drafts.count)  // on the path: where
-        for root in drafts.indices where state[root] == 0 {
-            var path: [(node: Int, next: Int)] = [(root, 0)]
-            state[root] = 1
-            while let (i, e) = path.last {
-                guard e < edges[i].count else {
-                    state[i] = 2
-                    path.removeLast()
-                    continue
-                }
-                path[path.count - 1].next += 1
-                let j = edges[i][e]
-                if state[j] == 1 {
-                    let cycle = path[position[j]...].map(\.node) + [j]
-                    let shown = cycle.count <= 9 ? cycle.map { drafts[$0].spec.name }
-                        : cycle.prefix(3).map { drafts[$0].spec.name } + ["… \(cycle.count - 7) more"] + cycle.suffix(4).map { drafts[$0].spec.name }
-                    log.error(drafts[i].marks[key] ?? drafts[i].mark,
-                              "'\(key.rawValue)' forms a cycle: \(shown.joined(separator: " → ")); \(consequence)")
-                } else if state[j] == 0 {
-                    state[j] = 1
-                    position[j] = path.count
-                    path.append((j, 0))
-                }
-            }
+        let names = drafts.map(\.spec.name)
+        var found: [(at: SourceMark, cycle: [String])] = []
+        CycleSearch.cycles(in: edges) { cycle in
+            let shown = cycle.count <= 8 ? cycle.map { names[$0] }
+                : cycle.prefix(3).map { names[$0] } + ["… \(cycle.count - 6) more"] + cycle.suffix(3).map { names[$0] }
+            found.append((drafts[cycle.last!].marks[key] ?? drafts[cycle.last!].mark, shown + [names[cycle.first!]]))
+            return true
+        }
+        for (at, cycle) in found {
+            log.error(at, "'\(key.rawValue)' forms a cycle: \(cycle.joined(separator: " → ")); \(consequence)")
         }
     }
 
