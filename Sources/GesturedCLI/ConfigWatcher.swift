@@ -48,9 +48,6 @@ final class ConfigWatcher {
         }
     }
 
-    /// Whether the directory is being watched now (tests).
-    var isWatching: Bool { watcher != nil }
-
     private func attach() throws {
         let w = try DirectoryWatcher(directory: directory, mask: Self.fileEvents)
         try loop.add(w.fd) { [unowned self, unowned w] _ in self.handle(w.changes()) }

@@ -9,12 +9,10 @@
 /// greedy with one backtracking point (the last `*`), so it takes at most
 /// pattern × name steps: `*a*a*a*a*a*a*b` against an 80-character name once took more
 /// than 30 s in a recursive matcher.
-public struct Glob: Sendable, Equatable {
-    public let pattern: String
+public struct Glob: Sendable {
     private let tokens: [Token]
 
     public init(_ pattern: String) {
-        self.pattern = pattern
         tokens = Self.compile(Array(pattern.unicodeScalars))
     }
 
