@@ -2,6 +2,7 @@ import CLinux
 import GestureInput
 import GestureTestSupport
 import Glibc
+import LinuxSystem
 import Testing
 import TouchModel
 @testable import GesturedCLI
@@ -273,26 +274,18 @@ import TouchModel
 /// A logger writing into a pipe the test reads back.
 final class LogPipe {
     let logger: Logger
-    private let readFD: Int32
-    private let writeFD: Int32
+    private let pipe: Pipe
     private var collected = ""
 
     init() throws {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw POSIXError(errno) }
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        (readFD, writeFD) = (fds[0], fds[1])
-        logger = Logger(threshold: .info, environment: [:], fd: writeFD)
+        pipe = try Pipe(flags: O_NONBLOCK)
+        logger = Logger(threshold: .info, environment: [:], fd: pipe.writeEnd.descriptor)
     }
-
-    deinit { close(readFD); close(writeFD) }
 
     /// Everything logged so far.
     var text: String {
         var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = Glibc.read(readFD, &buf, buf.count)
-            if n <= 0 { break }
+        while let n = try? pipe.readEnd.descriptor.read(into: &buf), n > 0 {
             collected += String(decoding: buf[0..<n], as: UTF8.self)
         }
         return collected
