@@ -1,5 +1,5 @@
 import CLinux
-import Glibc
+import LinuxSystem
 
 /// Reload-on-save for the config file, on the daemon's loop.
 ///
@@ -20,7 +20,7 @@ final class ConfigWatcher {
     private let onChange: () -> Void
     private var watcher: DirectoryWatcher?
     /// Device and inode of the directory watched, to tell it from a new one of the same name.
-    private var watched: (dev: UInt64, ino: UInt64)?
+    private var watched: (device: UInt64, inode: UInt64)?
     private var parentWatcher: DirectoryWatcher?
 
     static let fileEvents = CLINUX_IN_CLOSE_WRITE | CLINUX_IN_MOVED_TO | CLINUX_IN_ATTRIB
@@ -52,7 +52,7 @@ final class ConfigWatcher {
         let w = try DirectoryWatcher(directory: directory, mask: Self.fileEvents)
         try loop.add(w.fd) { [unowned self, unowned w] _ in self.handle(w.changes()) }
         watcher = w
-        watched = Self.identity(directory)
+        watched = FileSystem.directoryIdentity(directory)
     }
 
     private func detach() {
@@ -74,7 +74,7 @@ final class ConfigWatcher {
     /// The parent saw a directory of our name created or moved in (or ours went away
     /// and may be back already): watch it if it is a new one.
     private func directoryAppeared() {
-        guard let id = Self.identity(directory), watched.map({ $0 != id }) ?? true else { return }
+        guard let id = FileSystem.directoryIdentity(directory), watched.map({ $0 != id }) ?? true else { return }
         detach()
         do {
             try attach()
@@ -83,12 +83,6 @@ final class ConfigWatcher {
             return
         }
         logger.notice("the config directory \(directory) is back; watching it for changes again")
-        if access(path, F_OK) == 0 { onChange() }
-    }
-
-    private static func identity(_ directory: String) -> (dev: UInt64, ino: UInt64)? {
-        var st = stat()
-        guard stat(directory, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { return nil }
-        return (UInt64(st.st_dev), UInt64(st.st_ino))
+        if FileSystem.exists(path) { onChange() }
     }
 }

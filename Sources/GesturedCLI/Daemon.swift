@@ -289,7 +289,7 @@ final class Daemon {
         guard case .file(let path) = configSource else { return }
         do {
             configWatcher = try ConfigWatcher(path: path, loop: loop, logger: logger) { [unowned self] in
-                if access(path, F_OK) == 0 { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
+                if FileSystem.exists(path) { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
             }
         } catch {
             logger.warning("cannot watch \(DirectoryWatcher.split(path).directory) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
