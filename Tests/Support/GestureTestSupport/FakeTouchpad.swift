@@ -2,6 +2,7 @@ import CEvdev
 import CFakeEvdevDevice
 import GestureInput
 import Glibc
+import LinuxSystem
 import TouchModel
 
 /// The real libevdev code path, in-process: a pipe registered with the fake-device
@@ -35,11 +36,11 @@ public final class FakeTouchpad {
     /// name, ids, properties, codes and axes.
     public init(description d: DeviceDescription) throws {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw SystemError(errno) }
+        guard pipe(&fds) == 0 else { throw Errno.current }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         readFD = fds[0]
         writeFD = fds[1]
-        guard cfake_register(readFD, d.name, d.id.bustype, d.id.vendor, d.id.product) == 0 else { throw SystemError(EMFILE) }
+        guard cfake_register(readFD, d.name, d.id.bustype, d.id.vendor, d.id.product) == 0 else { throw Errno.tooManyOpenFiles }
         for p in d.properties { cfake_set_property(readFD, UInt32(p)) }
         for (type, codes) in d.codes where type != EventType.abs && type != EventType.syn {
             for code in codes { cfake_set_code(readFD, UInt32(type), UInt32(code)) }
@@ -49,7 +50,7 @@ public final class FakeTouchpad {
             cfake_set_absinfo_noise(readFD, UInt32(code), a.fuzz, a.flat)
         }
         do {
-            device = try EvdevDevice(adopting: readFD, path: "fake:\(readFD)", udevProperties: d.udevProperties)
+            device = try EvdevDevice(adopting: OwnedFileDescriptor(adopting: readFD), path: "fake:\(readFD)", udevProperties: d.udevProperties)
         } catch {
             cfake_unregister(readFD)
             close(writeFD)
