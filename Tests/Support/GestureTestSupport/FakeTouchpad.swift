@@ -80,15 +80,7 @@ public final class FakeTouchpad {
         if bytes > fcntl(writeFD, 1032 /* F_GETPIPE_SZ */) {
             _ = fcntl(writeFD, 1031 /* F_SETPIPE_SZ */, Int32(min(bytes, 1 << 20)))
         }
-        let raw = events.map { e in
-            var ev = input_event()
-            ev.time.tv_sec = Int(e.time.microseconds / 1_000_000)
-            ev.time.tv_usec = Int(e.time.microseconds % 1_000_000)
-            ev.type = e.type
-            ev.code = e.code
-            ev.value = e.value
-            return ev
-        }
+        let raw = events.map(\.kernelEvent)
         raw.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
