@@ -214,6 +214,8 @@ struct ConfigParser {
             }
         case .within: d.within = positive(v, .duration, k)
         case .enabled: if let b = bool(v, k) { d.spec.enabled = b }
+        case .apps: d.spec.apps.only = globs(v, k)
+        case .exceptApps: d.spec.apps.except = globs(v, k)
         case .command: command(v, d.spec.kind.isDiscrete ? .recognized : .began, &d)
         case .begin: command(v, .began, &d)
         case .update: command(v, .changed, &d)
@@ -408,7 +410,8 @@ struct ConfigParser {
     }
 
     private func shadows(_ a: GestureSpec, _ b: GestureSpec) -> Bool {
-        guard a.kind == b.kind, a.enabled, a.fingers == b.fingers, a.taps == b.taps,
+        // Per-app gestures take turns by the focused app (an app-specific one overrides).
+        guard a.apps.isEmpty, b.apps.isEmpty, a.kind == b.kind, a.enabled, a.fingers == b.fingers, a.taps == b.taps,
               a.thresholds == b.thresholds, a.axis == b.axis, a.after == b.after,
               a.devices.kind == nil || a.devices.kind == b.devices.kind,
               a.devices.nameGlob == nil || a.devices.nameGlob == b.devices.nameGlob,
@@ -451,6 +454,14 @@ struct ConfigParser {
         let nodes: [YAMLNode]
         if case .sequence(let items) = v.value { nodes = items } else { nodes = [v] }
         return nodes.compactMap { n in name(n, what).map { ($0, n.mark) } }
+    }
+
+    /// One glob or a list of them (`apps:`), none empty.
+    private mutating func globs(_ v: YAMLNode, _ what: String) -> [String] {
+        let nodes: [YAMLNode]
+        if case .sequence(let items) = v.value { nodes = items } else { nodes = [v] }
+        if nodes.isEmpty { log.error(v.mark, "'\(what)' is an empty list; give an app id or class like firefox") }
+        return nodes.compactMap { text($0, what) }
     }
 
     private mutating func oneOf<T: RawRepresentable & CaseIterable>(_ v: YAMLNode, _: T.Type, _ what: String) -> T? where T.RawValue == String {
