@@ -37,9 +37,12 @@ let package = Package(
         .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree"]),
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
+        // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
+        .target(name: "FocusSources", dependencies: ["CLinux"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
-                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux"]),
+                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux",
+                               "FocusSources"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
 
@@ -66,6 +69,6 @@ let package = Package(
         .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux"]),
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "FocusSources"]),
     ]
 )

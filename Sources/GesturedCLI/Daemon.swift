@@ -1,4 +1,5 @@
 import CLinux
+import FocusSources
 import GestureActions
 import GestureConfig
 import GestureEngine
@@ -26,6 +27,10 @@ final class Daemon {
         var onDecisions: ((DeviceSession, [ArenaDecision]) -> Void)?
         /// No commands at all (watch).
         var runCommands = true
+        /// Told of every change of the focused app (watch, --explain, --dry-run).
+        var onFocus: ((FocusedApp?) -> Void)?
+        /// The focused-app source; nil: the one the session's environment offers.
+        var focus: FocusMonitor?
     }
 
     let options: Options
@@ -49,6 +54,8 @@ final class Daemon {
     private(set) var exitCode: GesturedCommand.ExitCode = .success
     /// Reloads that took effect (tests watch it).
     private(set) var reloadCount = 0
+    /// Where the focused app comes from (per-application gestures).
+    let focus: FocusMonitor
 
     /// Loads the config and sets up every source; throws a message for the user when
     /// the daemon cannot start (an unusable config at start is fatal: there is no
@@ -67,6 +74,7 @@ final class Daemon {
         timer = try DeadlineTimer()
         signals = try SignalSource()
         notifier = SystemdNotifier(environment: environment)
+        focus = options.focus ?? FocusMonitor(environment: environment)
         if !options.runCommands {
             sink = nil
             runner = nil
@@ -121,6 +129,7 @@ final class Daemon {
             logger.notice("no touchpad or touchscreen found; waiting for one to be plugged in (gestured list-devices says why devices are not used)")
             logger.notice("to see gestures recognized without a device: gestured replay Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events --detect")
         }
+        startFocus()
         notifier.send("READY=1\nSTATUS=\(status)")
         loop.run()
         shutdown()
@@ -137,6 +146,7 @@ final class Daemon {
 
     private func shutdown() {
         notifier.send("STOPPING=1")
+        focus.stop()
         let now = Self.now()
         for s in sessions.values {
             s.engine.cancelAll(at: now, into: &s.events)
@@ -185,6 +195,7 @@ final class Daemon {
             return
         }
         sessions[device.path] = session
+        session.engine.focusedApp = focus.app?.app
         let info = device.info
         logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
         for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
@@ -231,6 +242,18 @@ final class Daemon {
             invocations.removeAll(keepingCapacity: true)
         }
         s.events.removeAll(keepingCapacity: true)
+    }
+
+    /// Connects the focused-app source (run does; tests driving `runOnce` call it).
+    func startFocus() {
+        focus.start(on: loop, logger: logger) { [unowned self] in self.focusChanged($0) }
+    }
+
+    /// The engines take the new app for the touch sequences that begin from now on.
+    private func focusChanged(_ app: FocusedApp?) {
+        for s in sessions.values { s.engine.focusedApp = app?.app }
+        logger.info("focus: \(app?.description ?? "no window")")
+        options.onFocus?(app)
     }
 
     // MARK: Time
@@ -305,6 +328,7 @@ final class Daemon {
         for s in sessions.values {
             for warning in ConfigCheck.warnings(for: loaded, device: s.info) { logger.warning(warning) }
             s.replace(specs: loaded.specs, at: now)
+            s.engine.focusedApp = focus.app?.app
             cancelled += s.events.filter { $0.phase == .cancelled }.count
             dispatch(s)
         }

@@ -42,6 +42,9 @@ enum RunCommand {
                 for d in decisions { if let text = DecisionTrace.explanation(d) { logger.notice(text) } }
             }
         }
+        if a.flag("explain") || options.dryRun {
+            options.onFocus = { logger.notice("focused app: \($0?.description ?? "none")") }
+        }
         return Daemon.start(options: options, logger: logger, environment: environment)
     }
 }

@@ -1,0 +1,33 @@
+/// Which focused-app source the session offers, from its environment. Each desktop
+/// announces itself there: sway and i3 export their IPC socket, Hyprland its instance
+/// signature, Plasma and GNOME `XDG_CURRENT_DESKTOP`, X11 `DISPLAY`.
+public enum FocusDetection {
+    public enum Outcome {
+        case source(any FocusSource)
+        /// No source on this desktop: the reason, for the log and `gestured status`.
+        case none(String)
+    }
+
+    public static func detect(_ env: [String: String]) -> Outcome {
+        if let path = env["SWAYSOCK"], !path.isEmpty { return .source(I3IPCSource(name: "sway", socketPath: path)) }
+        if let sig = env["HYPRLAND_INSTANCE_SIGNATURE"], !sig.isEmpty {
+            return .source(HyprlandSource(directory: HyprlandSource.directory(signature: sig, environment: env)))
+        }
+        if let path = env["I3SOCK"], !path.isEmpty { return .source(I3IPCSource(name: "i3", socketPath: path)) }
+        let desktop = (env["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.uppercased() }
+        let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty || env["XDG_SESSION_TYPE"] == "wayland"
+        if wayland, desktop.contains("KDE") {
+            return .none("KDE Plasma on Wayland: gestured has no KWin source yet; per-application gestures are off")
+        }
+        if wayland, desktop.contains("GNOME") {
+            return .none("GNOME on Wayland tells no other program which window has the focus (that needs a GNOME Shell extension); per-application gestures are off, gestures without 'apps:' work as usual")
+        }
+        if let display = env["DISPLAY"], !display.isEmpty, !wayland {
+            return .none("X11 (\(display)): gestured has no EWMH source yet; per-application gestures are off")
+        }
+        if wayland {
+            return .none("this Wayland compositor (\(env["XDG_CURRENT_DESKTOP"] ?? "unknown")) has no focused-window source gestured knows (sway, Hyprland, KDE Plasma have); per-application gestures are off")
+        }
+        return .none("no desktop session in the environment (no SWAYSOCK, I3SOCK, HYPRLAND_INSTANCE_SIGNATURE, WAYLAND_DISPLAY or DISPLAY); per-application gestures are off")
+    }
+}
