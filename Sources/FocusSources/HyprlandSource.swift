@@ -44,7 +44,7 @@ public final class HyprlandSource: FocusSource {
                 query = nil
                 guard let reply else { return say("no reply to j/activewindow on \(requestPath); waiting for the next focus change") }
                 guard !told else { return }
-                report(JSON.parse(reply).flatMap(Self.app))
+                report(JSONValue.parse(reply).flatMap(Self.app))
             }
             return true
         }
@@ -84,7 +84,7 @@ public final class HyprlandSource: FocusSource {
     }
 
     /// `j/activewindow`'s reply: the window's fields, or `{}` when none has the focus.
-    static func app(_ json: JSON) -> FocusedApp? {
+    static func app(_ json: JSONValue) -> FocusedApp? {
         guard let cls = json["class"]?.string, !cls.isEmpty else { return nil }
         return FocusedApp(app: cls, title: json["title"]?.string ?? "")
     }

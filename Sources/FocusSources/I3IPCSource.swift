@@ -70,7 +70,7 @@ public final class I3IPCSource: FocusSource {
             guard buffer.count - start >= Self.headerSize + length else { break }
             let payload = buffer[(start + Self.headerSize)..<(start + Self.headerSize + length)]
             start += Self.headerSize + length
-            guard let json = JSON.parse(payload) else { return "a message that is not JSON" }
+            guard let json = JSONValue.parse(payload) else { return "a message that is not JSON" }
             handle(MessageType(rawValue: type), json)
         }
         return nil
@@ -80,7 +80,7 @@ public final class I3IPCSource: FocusSource {
         UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
     }
 
-    private func handle(_ type: MessageType?, _ json: JSON) {
+    private func handle(_ type: MessageType?, _ json: JSONValue) {
         switch type {
         case .getTree:
             report(Self.focusedWindow(in: json).flatMap(Self.app))
@@ -112,7 +112,7 @@ public final class I3IPCSource: FocusSource {
 
     /// The app of a window container: `app_id`, else the X11 class; nil for a
     /// workspace or an output (nothing has the focus).
-    static func app(_ node: JSON) -> FocusedApp? {
+    static func app(_ node: JSONValue) -> FocusedApp? {
         let title = node["name"]?.string ?? ""
         if let id = node["app_id"]?.string, !id.isEmpty { return FocusedApp(app: id, title: title) }
         if let cls = node["window_properties"]?["class"]?.string, !cls.isEmpty { return FocusedApp(app: cls, title: title) }
@@ -121,7 +121,7 @@ public final class I3IPCSource: FocusSource {
 
     /// The node with `"focused": true`, depth first (iteratively: the tree comes
     /// from another process).
-    static func focusedWindow(in tree: JSON) -> JSON? {
+    static func focusedWindow(in tree: JSONValue) -> JSONValue? {
         var stack = [tree]
         while let node = stack.popLast() {
             if node["focused"]?.bool == true { return node }

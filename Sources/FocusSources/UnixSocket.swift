@@ -1,8 +1,9 @@
 import Glibc
 
-/// Non-blocking AF_UNIX stream sockets: what every compositor IPC here is.
-enum UnixSocket {
-    enum ReadResult {
+/// Non-blocking AF_UNIX stream sockets: what every compositor IPC here is, and the
+/// daemon's own control socket.
+public enum UnixSocket {
+    public enum ReadResult {
         /// Bytes appended; the socket is drained for now.
         case drained
         /// The peer closed (everything it sent has been appended).
@@ -10,7 +11,7 @@ enum UnixSocket {
         case failed(Int32)
     }
 
-    enum Connected {
+    public enum Connected {
         case connected(Int32)
         case failed(Int32)
     }
@@ -18,7 +19,7 @@ enum UnixSocket {
     /// Connects without blocking. A Unix socket connects at once or fails (ENOENT:
     /// no compositor; ECONNREFUSED: a stale socket; EAGAIN: its backlog is full), so
     /// there is no in-progress state to wait for.
-    static func connect(_ path: String) -> Connected {
+    public static func connect(_ path: String) -> Connected {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failed(errno) }
         guard var addr = address(path) else {
@@ -37,7 +38,7 @@ enum UnixSocket {
     }
 
     /// `sockaddr_un` for `path`, nil if the path does not fit.
-    static func address(_ path: String) -> sockaddr_un? {
+    public static func address(_ path: String) -> sockaddr_un? {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -50,7 +51,7 @@ enum UnixSocket {
     }
 
     /// Reads what is available into `buffer`, up to `limit` bytes in it in all.
-    static func readAvailable(_ fd: Int32, into buffer: inout [UInt8], limit: Int) -> ReadResult {
+    public static func readAvailable(_ fd: Int32, into buffer: inout [UInt8], limit: Int) -> ReadResult {
         var chunk = [UInt8](repeating: 0, count: 16384)
         while buffer.count < limit {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, limit - buffer.count)) }
@@ -72,7 +73,7 @@ enum UnixSocket {
     /// Writes a short request whole. The requests here are tens of bytes on a freshly
     /// connected socket, whose send buffer is empty, so a short write means the peer
     /// is not behaving: the caller drops the connection rather than wait.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -81,5 +82,5 @@ enum UnixSocket {
         return true
     }
 
-    static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+    public static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

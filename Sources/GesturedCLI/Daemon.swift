@@ -31,6 +31,8 @@ final class Daemon {
         var onFocus: ((FocusedApp?) -> Void)?
         /// The focused-app source; nil: the one the session's environment offers.
         var focus: FocusMonitor?
+        /// The control socket to claim (`run`: $XDG_RUNTIME_DIR/gestured.sock); nil: none.
+        var controlSocket: String?
     }
 
     let options: Options
@@ -56,6 +58,11 @@ final class Daemon {
     private(set) var reloadCount = 0
     /// Where the focused app comes from (per-application gestures).
     let focus: FocusMonitor
+    /// `gestured status|enable|disable|reload` (Control/).
+    private var control: ControlServer?
+    var recent = RecentGestures()
+    /// `gestured enable/disable` since start, by gesture name; outlives reloads.
+    private(set) var runtimeEnabled: [String: Bool] = [:]
 
     /// Loads the config and sets up every source; throws a message for the user when
     /// the daemon cannot start (an unusable config at start is fatal: there is no
@@ -122,6 +129,14 @@ final class Daemon {
 
     /// Opens the devices, says READY=1, and runs until SIGTERM/SIGINT.
     func run() -> GesturedCommand.ExitCode {
+        if let path = options.controlSocket {
+            do {
+                control = try ControlServer(path: path, loop: loop, log: { [logger] in logger.notice($0) }) { [unowned self] in self.answer($0) }
+            } catch {
+                logger.error("\(error)")
+                return .failure
+            }
+        }
         for node in udev.inputNodes(inputDir: options.inputDirectory) { open(node, announce: false) }
         let name = configSource == .builtIn ? ConfigLoader.builtInName : config.file
         logger.notice("started: config \(name), \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"), \(sessions.count) device\(sessions.count == 1 ? "" : "s")\(options.dryRun ? ", dry run" : "")")
@@ -147,6 +162,7 @@ final class Daemon {
     private func shutdown() {
         notifier.send("STOPPING=1")
         focus.stop()
+        control = nil
         let now = Self.now()
         for s in sessions.values {
             s.engine.cancelAll(at: now, into: &s.events)
@@ -195,7 +211,7 @@ final class Daemon {
             return
         }
         sessions[device.path] = session
-        session.engine.focusedApp = focus.app?.app
+        prepare(session)
         let info = device.info
         logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
         for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
@@ -238,6 +254,7 @@ final class Daemon {
             options.onGesture?(s, e)
             guard let sink else { continue }
             mapper.map(e, device: s.info, into: &invocations)
+            recent.record(e, device: s.info.name, app: focus.app?.app, commands: invocations.map(\.command))
             for inv in invocations { sink.submit(inv) }
             invocations.removeAll(keepingCapacity: true)
         }
@@ -247,6 +264,19 @@ final class Daemon {
     /// Connects the focused-app source (run does; tests driving `runOnce` call it).
     func startFocus() {
         focus.start(on: loop, logger: logger) { [unowned self] in self.focusChanged($0) }
+    }
+
+    /// A new engine (device added, config reloaded) takes the focused app and the
+    /// gestures enabled or disabled at run time.
+    private func prepare(_ s: DeviceSession) {
+        s.engine.focusedApp = focus.app?.app
+        for (name, on) in runtimeEnabled { s.engine.setEnabled(on, name: name) }
+    }
+
+    /// `gestured enable/disable NAME`: every device, and devices and reloads to come.
+    func setEnabled(_ on: Bool, name: String) {
+        runtimeEnabled[name] = on
+        for s in sessions.values { s.engine.setEnabled(on, name: name) }
     }
 
     /// The engines take the new app for the touch sequences that begin from now on.
@@ -312,8 +342,9 @@ final class Daemon {
     }
 
     /// Parses the config again; a valid one replaces the old between frames (what was
-    /// in flight is cancelled), an invalid one is reported and the old one stays.
-    func reload(reason: String) {
+    /// in flight is cancelled), an invalid one is reported and the old one stays (false).
+    @discardableResult
+    func reload(reason: String) -> Bool {
         notifier.send("RELOADING=1\nMONOTONIC_USEC=\(clinux_monotonic_ns() / 1000)")
         defer { notifier.send("READY=1\nSTATUS=\(status)") }
         let (loaded, diagnostics) = ConfigLoader.load(configSource)
@@ -321,14 +352,15 @@ final class Daemon {
         guard let loaded else {
             let n = diagnostics.filter(\.isError).count
             logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
-            return
+            return false
         }
+        runtimeEnabled = runtimeEnabled.filter { name, _ in loaded.specs.contains { $0.name == name } }
         let now = Self.now()
         var cancelled = 0
         for s in sessions.values {
             for warning in ConfigCheck.warnings(for: loaded, device: s.info) { logger.warning(warning) }
             s.replace(specs: loaded.specs, at: now)
-            s.engine.focusedApp = focus.app?.app
+            prepare(s)
             cancelled += s.events.filter { $0.phase == .cancelled }.count
             dispatch(s)
         }
@@ -338,6 +370,7 @@ final class Daemon {
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")
+        return true
     }
 
     // MARK: Hotplug

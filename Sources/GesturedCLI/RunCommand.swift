@@ -36,6 +36,8 @@ enum RunCommand {
         options.dryRun = a.flag("dry-run")
         options.deviceFilters = a.all("device")
         options.inputDirectory = a.option("input-dir") ?? "/dev/input"
+        options.controlSocket = ControlPath.resolve(environment)
+        if options.controlSocket == nil { logger.notice("XDG_RUNTIME_DIR is not set: no control socket (gestured status, enable, disable, reload)") }
         if a.flag("explain") {
             options.onGesture = { session, event in logger.notice(GestureText.line(event, device: session.info.name)) }
             options.onDecisions = { _, decisions in

@@ -24,7 +24,7 @@ import Testing
 
 @Suite struct JSONTests {
     @Test func readsWhatCompositorsSend() {
-        let j = JSON.parse(Array(#" {"a": [1, -2.5e1, true, false, null], "s": "t\"\\\/\n\u00e9\ud83d\ude00", "o": {}} "#.utf8))
+        let j = JSONValue.parse(Array(#" {"a": [1, -2.5e1, true, false, null], "s": "t\"\\\/\n\u00e9\ud83d\ude00", "o": {}} "#.utf8))
         #expect(j?["a"] == .array([.number(1), .number(-25), .bool(true), .bool(false), .null]))
         #expect(j?["s"]?.string == "t\"\\/\né😀")
         #expect(j?["o"] == .object([:]))
@@ -32,13 +32,13 @@ import Testing
 
     @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "\"unterminated", "tru", "[1] x", "\"\u{01}\"", "{\"a\":\"\\x\"}"])
     func malformedIsNil(text: String) {
-        #expect(JSON.parse(Array(text.utf8)) == nil)
+        #expect(JSONValue.parse(Array(text.utf8)) == nil)
     }
 
     @Test func deepNestingIsRefusedNotAStackOverflow() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(JSON.parse(Array(deep.utf8)) == nil)
+        #expect(JSONValue.parse(Array(deep.utf8)) == nil)
         let ok = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
-        #expect(JSON.parse(Array(ok.utf8)) != nil)
+        #expect(JSONValue.parse(Array(ok.utf8)) != nil)
     }
 }

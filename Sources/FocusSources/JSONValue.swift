@@ -2,26 +2,26 @@
 /// Hyprland's `j/activewindow`). Foundation's JSONSerialization would link ICU into a
 /// static binary (+45 MB); this reads RFC 8259 into a value tree, bounded in depth so
 /// a hostile peer cannot overflow the stack, and never traps on malformed input.
-public enum JSON: Equatable, Sendable {
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSON])
-    case object([String: JSON])
+    case array([JSONValue])
+    case object([String: JSONValue])
 
     /// Deepest nesting accepted (sway's trees are about 10 deep).
     public static let maxDepth = 256
 
-    /// Parses a whole document; nil if it is not valid JSON (or nests too deep).
-    public static func parse(_ bytes: some Collection<UInt8>) -> JSON? {
+    /// Parses a whole document; nil if it is not valid JSONValue (or nests too deep).
+    public static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
         var reader = Reader(bytes: Array(bytes))
         guard let value = reader.value(depth: 0) else { return nil }
         reader.skipSpace()
         return reader.at == reader.bytes.count ? value : nil
     }
 
-    public subscript(key: String) -> JSON? {
+    public subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
     }
@@ -36,7 +36,7 @@ public enum JSON: Equatable, Sendable {
         return nil
     }
 
-    public var array: [JSON]? {
+    public var array: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
@@ -49,14 +49,14 @@ public enum JSON: Equatable, Sendable {
             while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
         }
 
-        mutating func value(depth: Int) -> JSON? {
-            guard depth < JSON.maxDepth else { return nil }
+        mutating func value(depth: Int) -> JSONValue? {
+            guard depth < JSONValue.maxDepth else { return nil }
             skipSpace()
             guard at < bytes.count else { return nil }
             switch bytes[at] {
             case UInt8(ascii: "{"): return object(depth: depth)
             case UInt8(ascii: "["): return array(depth: depth)
-            case UInt8(ascii: "\""): return string().map(JSON.string)
+            case UInt8(ascii: "\""): return string().map(JSONValue.string)
             case UInt8(ascii: "t"): return literal("true", .bool(true))
             case UInt8(ascii: "f"): return literal("false", .bool(false))
             case UInt8(ascii: "n"): return literal("null", .null)
@@ -64,16 +64,16 @@ public enum JSON: Equatable, Sendable {
             }
         }
 
-        mutating func literal(_ word: String, _ v: JSON) -> JSON? {
+        mutating func literal(_ word: String, _ v: JSONValue) -> JSONValue? {
             let w = Array(word.utf8)
             guard at + w.count <= bytes.count, Array(bytes[at..<at + w.count]) == w else { return nil }
             at += w.count
             return v
         }
 
-        mutating func object(depth: Int) -> JSON? {
+        mutating func object(depth: Int) -> JSONValue? {
             at += 1
-            var out: [String: JSON] = [:]
+            var out: [String: JSONValue] = [:]
             skipSpace()
             if at < bytes.count, bytes[at] == UInt8(ascii: "}") { at += 1; return .object(out) }
             while true {
@@ -92,9 +92,9 @@ public enum JSON: Equatable, Sendable {
             }
         }
 
-        mutating func array(depth: Int) -> JSON? {
+        mutating func array(depth: Int) -> JSONValue? {
             at += 1
-            var out: [JSON] = []
+            var out: [JSONValue] = []
             skipSpace()
             if at < bytes.count, bytes[at] == UInt8(ascii: "]") { at += 1; return .array(out) }
             while true {
@@ -171,7 +171,7 @@ public enum JSON: Equatable, Sendable {
             return v
         }
 
-        mutating func number() -> JSON? {
+        mutating func number() -> JSONValue? {
             let start = at
             while at < bytes.count, "+-0123456789.eE".utf8.contains(bytes[at]) { at += 1 }
             guard at > start, let d = Double(String(decoding: bytes[start..<at], as: UTF8.self)) else { return nil }
