@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: debianPackages("libudev-dev")),
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
+        .systemLibrary(name: "CXcb", pkgConfig: "xcb", providers: debianPackages("libxcb1-dev")),
         .target(name: "CLinux"),
         // The one libyaml reader: a node tree with line/column marks, bounded and alias-safe.
         .target(name: "YAMLTree", dependencies: ["CYaml"]),
@@ -38,7 +39,7 @@ let package = Package(
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
         // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
-        .target(name: "FocusSources", dependencies: ["CLinux"]),
+        .target(name: "FocusSources", dependencies: ["CLinux", "CXcb"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux",

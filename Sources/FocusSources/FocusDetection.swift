@@ -22,9 +22,7 @@ public enum FocusDetection {
         if wayland, desktop.contains("GNOME") {
             return .none("GNOME on Wayland tells no other program which window has the focus (that needs a GNOME Shell extension); per-application gestures are off, gestures without 'apps:' work as usual")
         }
-        if let display = env["DISPLAY"], !display.isEmpty, !wayland {
-            return .none("X11 (\(display)): gestured has no EWMH source yet; per-application gestures are off")
-        }
+        if let display = env["DISPLAY"], !display.isEmpty, !wayland { return .source(X11Source(display: display)) }
         if wayland {
             return .none("this Wayland compositor (\(env["XDG_CURRENT_DESKTOP"] ?? "unknown")) has no focused-window source gestured knows (sway, Hyprland, KDE Plasma have); per-application gestures are off")
         }

@@ -98,7 +98,10 @@ import Testing
         _ = windows
     }
 
-    @Test func i3OnXvfbFocusSwitchedOverIPCPicksTheBinding() throws {
+    /// i3 on Xvfb, with the focus read two ways: i3's IPC, and EWMH (libxcb), which
+    /// any X11 window manager gives. EWMH also sees the X server restart.
+    @Test(arguments: ["i3-ipc", "ewmh"])
+    func i3OnXvfbFocusSwitchedOverIPCPicksTheBinding(via: String) throws {
         if let why = Self.missing([("Xvfb", "xvfb"), ("i3", "i3-wm"), ("i3-msg", "i3-wm"), ("xterm", "xterm")]) {
             print("CompositorFocusTests.i3: \(why)")
             return
@@ -106,17 +109,14 @@ import Testing
         let dir = TempDir()
         let socket = dir.path + "/i3.sock"
         let i3Config = dir.write("i3.conf", "ipc-socket \(socket)\nfont pango:monospace 8\n")
-        // -displayfd: Xvfb picks a free display and writes its number when it is ready.
-        let xvfb = try Gestured.Process(["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "800x600x24"], executable: "/usr/bin/Xvfb")
-        let deadline = clinux_monotonic_ns() + 10_000_000_000
-        while !xvfb.stdout.hasSuffix("\n") && xvfb.poll() == nil && clinux_monotonic_ns() < deadline { xvfb.pump(ms: 100) }
-        try #require(xvfb.stdout.hasSuffix("\n"), "Xvfb is ready: \(xvfb.stderr)")
-        let display = ":" + xvfb.stdout.filter(\.isNumber)
+        var (xvfb, display) = try Self.xvfb(nil)
         let env = ["DISPLAY=\(display)"]
-        let i3 = try Gestured.Process(["-c", i3Config], environment: env, executable: "/usr/bin/i3")
-        let source = I3IPCSource(name: "i3", socketPath: socket, retryInitial: 0.05, retryMaximum: 0.2)
+        var i3 = try Gestured.Process(["-c", i3Config], environment: env, executable: "/usr/bin/i3")
+        let source: any FocusSource = via == "ewmh"
+            ? X11Source(display: display, retryInitial: 0.05, retryMaximum: 0.2)
+            : I3IPCSource(name: "i3", socketPath: socket, retryInitial: 0.05, retryMaximum: 0.2)
         let (daemon, pad, out) = try Self.daemon(dir, source: source)
-        try #require(Self.waitForFocus(daemon, nil), "i3's IPC answered (\(i3.poll().map { "i3 exited \($0)" } ?? "running"))")
+        try #require(Self.waitForFocus(daemon, nil), "the focus source answered (\(i3.poll().map { "i3 exited \($0)" } ?? "i3 running"))")
         var windows: [Gestured.Process] = []
         for cls in ["One", "Two"] {
             windows.append(try Gestured.Process(["-class", cls, "-e", "sleep", "60"], environment: env, executable: "/usr/bin/xterm"))
@@ -129,7 +129,29 @@ import Testing
             #expect(Self.waitForFocus(daemon, cls))
             #expect(Self.swipe(daemon, pad, out: out) == expected, "focused \(cls)")
         }
-        _ = windows
+        guard via == "ewmh" else { return }
+        // The X server restarts on the same display: the source finds it again.
+        windows.removeAll()
+        kill(i3.pid, SIGTERM)
+        _ = i3.wait()
+        kill(xvfb.pid, SIGTERM)
+        _ = xvfb.wait()
+        #expect(LiveDeviceTests.spin(daemon) { !source.connected }, "the source saw the X server go")
+        (xvfb, _) = try Self.xvfb(display)
+        i3 = try Gestured.Process(["-c", i3Config], environment: env, executable: "/usr/bin/i3")
+        windows.append(try Gestured.Process(["-class", "One", "-e", "sleep", "60"], environment: env, executable: "/usr/bin/xterm"))
+        #expect(Self.waitForFocus(daemon, "One"), "found again after the restart")
+        #expect(Self.swipe(daemon, pad, out: out) == "back\n")
+    }
+
+    /// Xvfb on `display`, or on a free one it picks (-displayfd writes its number when ready).
+    static func xvfb(_ display: String?) throws -> (Gestured.Process, String) {
+        let args = (display.map { [$0] } ?? []) + ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "800x600x24"]
+        let xvfb = try Gestured.Process(args, executable: "/usr/bin/Xvfb")
+        let deadline = clinux_monotonic_ns() + 10_000_000_000
+        while !xvfb.stdout.hasSuffix("\n") && xvfb.poll() == nil && clinux_monotonic_ns() < deadline { xvfb.pump(ms: 100) }
+        try #require(xvfb.stdout.hasSuffix("\n"), "Xvfb is ready: \(xvfb.stderr)")
+        return (xvfb, ":" + xvfb.stdout.filter(\.isNumber))
     }
 }
 

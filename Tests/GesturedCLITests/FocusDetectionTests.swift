@@ -6,6 +6,7 @@ import Testing
         (["SWAYSOCK": "/run/user/1000/sway-ipc.sock", "I3SOCK": "/run/user/1000/sway-ipc.sock", "WAYLAND_DISPLAY": "wayland-1"], "sway"),
         (["I3SOCK": "/run/user/1000/i3/ipc-socket.1", "DISPLAY": ":0"], "i3"),
         (["HYPRLAND_INSTANCE_SIGNATURE": "abc", "XDG_RUNTIME_DIR": "/run/user/1000", "WAYLAND_DISPLAY": "wayland-1"], "hyprland"),
+        (["DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "XFCE"], "x11"),
     ])
     func eachDesktopIsFoundFromItsEnvironment(env: [String: String], expected: String) {
         guard case .source(let s) = FocusDetection.detect(env) else { Issue.record("no source"); return }
