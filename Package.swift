@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
         .systemLibrary(name: "CXcb", pkgConfig: "xcb", providers: debianPackages("libxcb1-dev")),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: debianPackages("libsystemd-dev")),
         .target(name: "CLinux"),
         // The one libyaml reader: a node tree with line/column marks, bounded and alias-safe.
         .target(name: "YAMLTree", dependencies: ["CYaml"]),
@@ -39,7 +40,7 @@ let package = Package(
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
         // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
-        .target(name: "FocusSources", dependencies: ["CLinux", "CXcb"]),
+        .target(name: "FocusSources", dependencies: ["CLinux", "CXcb", "CSystemd"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux",
@@ -70,6 +71,6 @@ let package = Package(
         .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "FocusSources"]),
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "FocusSources", "CSystemd"]),
     ]
 )

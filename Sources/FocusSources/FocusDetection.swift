@@ -17,7 +17,10 @@ public enum FocusDetection {
         let desktop = (env["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.uppercased() }
         let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty || env["XDG_SESSION_TYPE"] == "wayland"
         if wayland, desktop.contains("KDE") {
-            return .none("KDE Plasma on Wayland: gestured has no KWin source yet; per-application gestures are off")
+            guard let bus = KWinSource.busAddress(env) else {
+                return .none("KDE Plasma on Wayland, but no session bus in the environment (DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR) to load the focus script over; per-application gestures are off")
+            }
+            return .source(KWinSource(busAddress: bus, scriptDirectory: env["XDG_RUNTIME_DIR"] ?? "/tmp"))
         }
         if wayland, desktop.contains("GNOME") {
             return .none("GNOME on Wayland tells no other program which window has the focus (that needs a GNOME Shell extension); per-application gestures are off, gestures without 'apps:' work as usual")

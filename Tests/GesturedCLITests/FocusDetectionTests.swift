@@ -7,6 +7,7 @@ import Testing
         (["I3SOCK": "/run/user/1000/i3/ipc-socket.1", "DISPLAY": ":0"], "i3"),
         (["HYPRLAND_INSTANCE_SIGNATURE": "abc", "XDG_RUNTIME_DIR": "/run/user/1000", "WAYLAND_DISPLAY": "wayland-1"], "hyprland"),
         (["DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "XFCE"], "x11"),
+        (["XDG_CURRENT_DESKTOP": "KDE", "WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":1", "XDG_RUNTIME_DIR": "/run/user/1000"], "kwin"),
     ])
     func eachDesktopIsFoundFromItsEnvironment(env: [String: String], expected: String) {
         guard case .source(let s) = FocusDetection.detect(env) else { Issue.record("no source"); return }
