@@ -41,3 +41,17 @@ import GestureEngine
         #expect(diagnostics.map(\.description) == [expected])
     }
 }
+
+/// The per-application examples users copy from (README, docs/CONFIG.md) are clean configs.
+@Suite struct AppExamplesTests {
+    @Test(arguments: [("/README.md", "### Per-application gestures"), ("/docs/CONFIG.md", "## Per-application gestures")])
+    func theExampleIsValid(file: String, heading: String) throws {
+        let doc = try #require(readText(repositoryRoot + file))
+        let section = try #require(doc.firstRange(of: heading)).upperBound
+        let start = try #require(doc[section...].firstRange(of: "```yaml\n")).upperBound
+        let end = try #require(doc[start...].firstRange(of: "```")).lowerBound
+        let (config, diagnostics) = ConfigLoader.parse(String(doc[start..<end]), file: file)
+        #expect(diagnostics.map(\.description) == [])
+        #expect(config?.specs.contains { !$0.apps.only.isEmpty } == true)
+    }
+}
