@@ -38,3 +38,24 @@ public protocol FocusSource: AnyObject {
     func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void)
     func stop()
 }
+
+/// What every source does with what it hears: passes on changes only, and remembers
+/// that it has heard at least once since it connected (`connected` in status).
+struct FocusReport {
+    private(set) var told = false
+    private var last: FocusedApp??
+    var onChange: (FocusedApp?) -> Void = { _ in }
+
+    /// A new connection: the next report is passed on whatever it says.
+    mutating func reset() {
+        told = false
+        last = nil
+    }
+
+    mutating func report(_ app: FocusedApp?) {
+        told = true
+        if let last, last == app { return }
+        last = .some(app)
+        onChange(app)
+    }
+}

@@ -9,14 +9,12 @@ import Glibc
 public final class HyprlandSource: FocusSource {
     public let name = "hyprland"
     public var endpoint: String { events.path }
-    public var connected: Bool { events.fd != nil && told }
+    public var connected: Bool { events.fd != nil && focus.told }
 
     private let events: StreamConnection
     private let requestPath: String
     private var query: OneShotQuery?
-    private var onChange: (FocusedApp?) -> Void = { _ in }
-    private var last: FocusedApp??
-    private var told = false
+    private var focus = FocusReport()
     /// Longest event line accepted.
     static let maxLine = 64 << 10
 
@@ -33,18 +31,17 @@ public final class HyprlandSource: FocusSource {
     }
 
     public func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void) {
-        self.onChange = onChange
+        focus.onChange = onChange
         let say: (String) -> Void = { log("hyprland: \($0)") }
         events.log = say
         events.onConnect = { [unowned self, unowned loop] in
-            told = false
-            last = nil
+            focus.reset()
             // Subscribed first, then asked: an event that comes before the reply is newer than it.
             query = OneShotQuery(path: requestPath, request: Array("j/activewindow".utf8), loop: loop) { [unowned self] reply in
                 query = nil
                 guard let reply else { return say("no reply to j/activewindow on \(requestPath); waiting for the next focus change") }
-                guard !told else { return }
-                report(JSONValue.parse(reply).flatMap(Self.app))
+                guard !focus.told else { return }
+                focus.report(JSONValue.parse(reply).flatMap(Self.app))
             }
             return true
         }
@@ -73,15 +70,9 @@ public final class HyprlandSource: FocusSource {
         let comma = value.firstIndex(of: ",") ?? value.endIndex
         let cls = String(value[..<comma])
         let title = comma < value.endIndex ? String(value[value.index(after: comma)...]) : ""
-        report(cls.isEmpty ? nil : FocusedApp(app: cls, title: title))
+        focus.report(cls.isEmpty ? nil : FocusedApp(app: cls, title: title))
     }
 
-    private func report(_ app: FocusedApp?) {
-        told = true
-        if let last, last == app { return }
-        last = .some(app)
-        onChange(app)
-    }
 
     /// `j/activewindow`'s reply: the window's fields, or `{}` when none has the focus.
     static func app(_ json: JSONValue) -> FocusedApp? {

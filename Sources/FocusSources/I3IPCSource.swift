@@ -9,7 +9,7 @@
 public final class I3IPCSource: FocusSource {
     public let name: String
     public var endpoint: String { connection.path }
-    public var connected: Bool { connection.fd != nil && told }
+    public var connected: Bool { connection.fd != nil && focus.told }
 
     enum MessageType: UInt32 {
         case subscribe = 2
@@ -23,9 +23,7 @@ public final class I3IPCSource: FocusSource {
     static let headerSize = 14
 
     private let connection: StreamConnection
-    private var onChange: (FocusedApp?) -> Void = { _ in }
-    private var last: FocusedApp??
-    private var told = false
+    private var focus = FocusReport()
 
     public init(name: String, socketPath: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
         self.name = name
@@ -33,11 +31,10 @@ public final class I3IPCSource: FocusSource {
     }
 
     public func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void) {
-        self.onChange = onChange
+        focus.onChange = onChange
         connection.log = { log("\(self.name): \($0)") }
         connection.onConnect = { [unowned self] in
-            told = false
-            last = nil
+            focus.reset()
             return sendRequest(.subscribe, #"["window","workspace"]"#) && sendRequest(.getTree, "")
         }
         connection.onBytes = { [unowned self] in self.consume(&$0) }
@@ -83,14 +80,14 @@ public final class I3IPCSource: FocusSource {
     private func handle(_ type: MessageType?, _ json: JSONValue) {
         switch type {
         case .getTree:
-            report(Self.focusedWindow(in: json).flatMap(Self.app))
+            focus.report(Self.focusedWindow(in: json).flatMap(Self.app))
         case .windowEvent:
             let container = json["container"]
             switch json["change"]?.string {
             case "focus":
-                report(container.flatMap(Self.app))
+                focus.report(container.flatMap(Self.app))
             case "title":
-                if container?["focused"]?.bool == true { report(container.flatMap(Self.app)) }
+                if container?["focused"]?.bool == true { focus.report(container.flatMap(Self.app)) }
             case "close":
                 _ = sendRequest(.getTree, "")
             default:
@@ -103,12 +100,6 @@ public final class I3IPCSource: FocusSource {
         }
     }
 
-    private func report(_ app: FocusedApp?) {
-        told = true
-        if let last, last == app { return }
-        last = .some(app)
-        onChange(app)
-    }
 
     /// The app of a window container: `app_id`, else the X11 class; nil for a
     /// workspace or an output (nothing has the focus).

@@ -16,7 +16,7 @@ import Glibc
 public final class KWinSource: FocusSource {
     public let name = "kwin"
     public let endpoint: String
-    public var connected: Bool { bus != nil && told }
+    public var connected: Bool { bus != nil && focus.told }
 
     static let objectPath = "/io/github/gestured/Focus"
     static let interface = "io.github.gestured.Focus"
@@ -30,10 +30,8 @@ public final class KWinSource: FocusSource {
     private var fd: Int32 = -1
     private let retry: ReconnectTimer
     private weak var loop: FocusLoop?
-    private var onChange: (FocusedApp?) -> Void = { _ in }
     private var log: (String) -> Void = { _ in }
-    private var last: FocusedApp??
-    private var told = false
+    private var focus = FocusReport()
     private var quietFailures = false
 
     /// `busAddress`: the session bus (`DBUS_SESSION_BUS_ADDRESS`); the script is
@@ -73,7 +71,7 @@ public final class KWinSource: FocusSource {
 
     public func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void) {
         self.loop = loop
-        self.onChange = onChange
+        focus.onChange = onChange
         self.log = { log("kwin: \($0)") }
         connect()
     }
@@ -111,8 +109,7 @@ public final class KWinSource: FocusSource {
             disconnect()
             return wait()
         }
-        told = false
-        last = nil
+        focus.reset()
         quietFailures = false
         sd_bus_add_object(b, nil, Self.objectPath, { m, ud, _ in KWinSource.source(ud).methodCall(m) }, me)
         sd_bus_match_signal_async(b, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
@@ -176,7 +173,7 @@ public final class KWinSource: FocusSource {
         guard let m, sd_bus_message_is_method_call(m, Self.interface, "Activated") > 0 else { return 0 }
         let cls = Self.readString(m) ?? "", caption = Self.readString(m) ?? ""
         gestured_bus_reply(m)
-        report(cls.isEmpty ? nil : FocusedApp(app: cls, title: caption))
+        focus.report(cls.isEmpty ? nil : FocusedApp(app: cls, title: caption))
         return 1
     }
 
@@ -212,12 +209,6 @@ public final class KWinSource: FocusSource {
         return bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
     }
 
-    private func report(_ app: FocusedApp?) {
-        told = true
-        if let last, last == app { return }
-        last = .some(app)
-        onChange(app)
-    }
 
     private func wait() {
         guard let loop else { return }

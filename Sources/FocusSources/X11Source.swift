@@ -16,7 +16,7 @@ import Glibc
 public final class X11Source: FocusSource {
     public let name = "x11"
     public let endpoint: String
-    public var connected: Bool { connection != nil && told }
+    public var connected: Bool { connection != nil && focus.told }
 
     private enum Pending {
         case none
@@ -34,10 +34,8 @@ public final class X11Source: FocusSource {
     private var changedMeanwhile = false
     private let retry: ReconnectTimer
     private weak var loop: FocusLoop?
-    private var onChange: (FocusedApp?) -> Void = { _ in }
     private var log: (String) -> Void = { _ in }
-    private var last: FocusedApp??
-    private var told = false
+    private var focus = FocusReport()
     private var quietFailures = false
 
     public init(display: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
@@ -49,7 +47,7 @@ public final class X11Source: FocusSource {
 
     public func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void) {
         self.loop = loop
-        self.onChange = onChange
+        focus.onChange = onChange
         self.log = { log("x11: \($0)") }
         connect()
     }
@@ -89,8 +87,7 @@ public final class X11Source: FocusSource {
             disconnect()
             return wait()
         }
-        told = false
-        last = nil
+        focus.reset()
         quietFailures = false
         log("connected to \(endpoint)")
     }
@@ -143,10 +140,10 @@ public final class X11Source: FocusSource {
         case .activeWindow:
             let window = propertyBytes(reply).flatMap { $0.count >= 4 ? $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) } : nil } ?? 0
             if changedMeanwhile { readActiveWindow() }
-            else if window == 0 { report(nil) }
+            else if window == 0 { focus.report(nil) }
             else { readClass(of: window) }
         case .windowClass:
-            if changedMeanwhile { readActiveWindow() } else { report(Self.app(wmClass: propertyBytes(reply) ?? [])) }
+            if changedMeanwhile { readActiveWindow() } else { focus.report(Self.app(wmClass: propertyBytes(reply) ?? [])) }
         }
         return true
     }
@@ -180,12 +177,6 @@ public final class X11Source: FocusSource {
         return cls.isEmpty ? nil : FocusedApp(app: cls)
     }
 
-    private func report(_ app: FocusedApp?) {
-        told = true
-        if let last, last == app { return }
-        last = .some(app)
-        onChange(app)
-    }
 
     private func wait() {
         guard let loop else { return }

@@ -7,13 +7,8 @@ import Testing
 /// The control socket with the real daemon and the real CLI: every command, a
 /// client of another user, a stale socket, a second daemon, garbage requests.
 @Suite(.serialized) struct ControlSocketTests {
-    static let config = """
-        gestures:
-          - name: left
-            gesture: swipe
-            fingers: 3
-            direction: left
-            command: echo left
+    static let config = DaemonLifecycleTests.validConfig + """
+
           - name: back
             gesture: swipe
             fingers: 3

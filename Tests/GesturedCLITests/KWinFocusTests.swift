@@ -104,6 +104,7 @@ import Testing
         #expect(h.spin(serve: kwin.pump) { h.changes == [FocusedApp(app: "org.kde.dolphin", title: "Home — Dolphin")] }, "\(h.log)")
         #expect(kwin.loads.map(\.plugin) == ["gestured-focus"])
         #expect(kwin.unloads == ["gestured-focus"], "a script left by an earlier run is replaced")
+        #expect(kwin.script.contains("function report(w) {"))
         #expect(kwin.script.contains("workspace.windowActivated.connect(report)"), "Plasma 6")
         #expect(kwin.script.contains("workspace.clientActivated.connect(report)"), "Plasma 5")
         kwin.activate("firefox", "Mozilla Firefox")
