@@ -4,6 +4,7 @@
 // One target per layer; imports point one way (see docs/ARCHITECTURE.md):
 //   C wrappers → TouchModel → GestureInput ─┐
 //                TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
+//   CLinux, CXcb, CSystemd → FocusSources (the focused app from the compositor) ────────┘
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
 import PackageDescription
