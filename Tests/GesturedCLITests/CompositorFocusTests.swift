@@ -95,6 +95,9 @@ import Testing
             #expect(Self.waitForFocus(daemon, id))
             #expect(Self.swipe(daemon, pad, out: out) == expected, "focused \(id)")
         }
+        let status = daemon.statusText()
+        #expect(status.contains("focused app: one (foot) — from sway (\(socket))\n"), "\(status)")
+        #expect(status.contains("back recognized on \"Fake Touchpad\" in one: echo back > \(out)"), "\(status)")
         _ = windows
     }
 

@@ -42,6 +42,8 @@ import Testing
         h.spin(seconds: 0.05, serve: sway.serve) { false }
         sway.server.send(sway.server.clients[0], Array(event[9...]))
         #expect(h.spin(serve: sway.serve) { h.changes.last == FocusedApp(app: "foot", title: "~") })
+        // While the focus does not change, nothing wakes the loop.
+        #expect(!h.loop.runOnce(timeoutMS: 200), "a wakeup with no focus change")
     }
 
     @Test(arguments: ["not-i3-ipc-at-all-garbage", "huge"])
