@@ -254,7 +254,7 @@ final class Daemon {
             options.onGesture?(s, e)
             guard let sink else { continue }
             mapper.map(e, device: s.info, into: &invocations)
-            recent.record(e, device: s.info.name, app: focus.app?.app, commands: invocations.map(\.command))
+            recent.record(e, device: s.info.name, app: focus.app?.app, invocations: invocations)
             for inv in invocations { sink.submit(inv) }
             invocations.removeAll(keepingCapacity: true)
         }

@@ -1,4 +1,5 @@
 import FocusSources
+import GestureActions
 import GestureConfig
 import GestureEngine
 import Glibc
@@ -18,11 +19,13 @@ struct RecentGestures {
     static let capacity = 10
     private(set) var entries: [Entry] = []
 
-    /// Keeps the gestures' beginnings, ends and recognitions (not every update).
-    mutating func record(_ e: GestureEvent, device: String, app: String?, commands: [String]) {
+    /// Keeps the gestures' beginnings, ends and recognitions (not every update: the
+    /// per-frame path stays free of allocations).
+    mutating func record(_ e: GestureEvent, device: String, app: String?, invocations: [Invocation]) {
         guard e.phase != .changed else { return }
         if entries.count == Self.capacity { entries.removeFirst() }
-        entries.append(Entry(time: e.time, gesture: e.name, phase: e.phase, device: device, app: app, commands: commands))
+        entries.append(Entry(time: e.time, gesture: e.name, phase: e.phase, device: device, app: app,
+                             commands: invocations.map(\.command)))
     }
 }
 
