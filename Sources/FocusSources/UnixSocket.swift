@@ -9,6 +9,12 @@ public enum UnixSocket {
         /// The peer closed (everything it sent has been appended).
         case closed
         case failed(Int32)
+
+        /// The peer will send nothing more.
+        public var ended: Bool {
+            if case .drained = self { return false }
+            return true
+        }
     }
 
     public enum Connected {

@@ -17,7 +17,10 @@ final class ControlServer {
     let path: String
     private let listener: Int32
     private unowned let loop: EventLoop
-    private var clients: [Int32: [UInt8]] = [:]
+    /// Open connections: what each has sent, and the refusal it will get (another
+    /// user's client is answered after its request is read, so that closing with the
+    /// request unread cannot turn our answer into ECONNRESET at the client).
+    private var clients: [Int32: (buffer: [UInt8], refusal: ControlReply?)] = [:]
     private let handle: (ControlRequest) -> ControlReply
     private let log: (String) -> Void
     static let maxClients = 16
@@ -94,11 +97,13 @@ final class ControlServer {
             var size = Self.sendBuffer
             setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             let me = getuid()
-            guard let peer = peerCredentials(fd), peer.uid == me else {
+            var refusal: ControlReply?
+            if let peer = peerCredentials(fd), peer.uid == me {
+                refusal = nil
+            } else {
                 let who = peerCredentials(fd).map { "uid \($0.uid)" } ?? "an unknown user"
                 log("control: refused a client of \(who) (the daemon belongs to uid \(me))")
-                finish(fd, .error("permission denied: this gestured belongs to uid \(me), and the control socket answers only its own user (you are \(who))"))
-                continue
+                refusal = .error("permission denied: this gestured belongs to uid \(me), and the control socket answers only its own user (you are \(who))")
             }
             guard clients.count < Self.maxClients else {
                 finish(fd, .error("busy: \(Self.maxClients) control connections are open; try again"))
@@ -106,7 +111,7 @@ final class ControlServer {
             }
             do {
                 try loop.add(fd) { [unowned self] _ in self.readable(fd) }
-                clients[fd] = []
+                clients[fd] = ([], refusal)
             } catch {
                 close(fd)
             }
@@ -114,9 +119,12 @@ final class ControlServer {
     }
 
     private func readable(_ fd: Int32) {
-        guard var buffer = clients[fd] else { return }
+        guard var (buffer, refusal) = clients[fd] else { return }
         let result = UnixSocket.readAvailable(fd, into: &buffer, limit: ControlRequest.maxLength + 1)
-        clients[fd] = buffer
+        clients[fd] = (buffer, refusal)
+        if let refusal, buffer.contains(UInt8(ascii: "\n")) || buffer.count > ControlRequest.maxLength || result.ended {
+            return answer(fd, reply: refusal)
+        }
         if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
             return answer(fd, String(decoding: buffer[..<nl], as: UTF8.self))
         }
@@ -145,9 +153,14 @@ final class ControlServer {
         finish(fd, reply)
     }
 
-    /// Writes the answer without blocking and closes.
+    /// Writes the answer without blocking and closes. What the client sent beyond its
+    /// request is read first (bounded), so the close does not reset the connection
+    /// under the answer.
     private func finish(_ fd: Int32, _ reply: ControlReply) {
         if !UnixSocket.writeAll(fd, Array(reply.wire.utf8)) { log("control: a client did not take its answer; dropped") }
+        shutdown(fd, Int32(SHUT_WR))
+        var rest: [UInt8] = []
+        _ = UnixSocket.readAvailable(fd, into: &rest, limit: 1 << 16)
         close(fd)
     }
 
