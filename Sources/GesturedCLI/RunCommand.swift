@@ -1,3 +1,4 @@
+import FocusSources
 import GestureConfig
 
 /// `gestured run`: the daemon.
@@ -80,6 +81,10 @@ enum CheckCommand {
             return .invalidConfig
         }
         Output.out("\(name): ok, \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
+        // Per-app gestures in a session that cannot say which app has the focus.
+        if config.specs.contains(where: { !$0.apps.only.isEmpty }), case .none(let why) = FocusDetection.detect(Logger.environment()) {
+            Output.out("note: gestures with 'apps:' will not fire in this session: \(why)")
+        }
         return .success
     }
 }

@@ -165,3 +165,16 @@ import Testing
         #expect(d.wait() == 0)
     }
 }
+
+@Suite struct CheckAppsTests {
+    /// `check` in a session with no focused-app source says the per-app gestures will not fire.
+    @Test func checkSaysWhenPerAppGesturesCannotFireHere() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", ControlSocketTests.config)
+        let gnome = try Gestured.run(["check", config], environment: ["XDG_CURRENT_DESKTOP=GNOME", "WAYLAND_DISPLAY=wayland-0"])
+        #expect(gnome.status == 0)
+        #expect(gnome.stdout.contains("note: gestures with 'apps:' will not fire in this session: GNOME on Wayland tells no other program"), "\(gnome.stdout)")
+        let sway = try Gestured.run(["check", config], environment: ["SWAYSOCK=/run/user/1000/sway-ipc.sock"])
+        #expect(!sway.stdout.contains("note:"))
+    }
+}
