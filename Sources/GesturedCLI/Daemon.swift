@@ -282,7 +282,7 @@ final class Daemon {
     /// The engines take the new app for the touch sequences that begin from now on.
     private func focusChanged(_ app: FocusedApp?) {
         for s in sessions.values { s.engine.focusedApp = app?.app }
-        logger.info("focus: \(app?.description ?? "no window")")
+        logger.debug("focus: \(app?.description ?? "no window")")
         options.onFocus?(app)
     }
 
