@@ -1,5 +1,6 @@
 import YAMLTree
 import Glibc
+import LinuxSystem
 
 /// Where the config comes from.
 public enum ConfigSource: Sendable, Equatable {
@@ -92,21 +93,13 @@ public enum ConfigLoader {
         guard st.st_size <= maximumFileSize else {
             return fail("the file is \(st.st_size) bytes, more than the \(maximumFileSize >> 20) MiB a config may be")
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return fail("cannot read the config file: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > maximumFileSize {
-                return fail("the file is more than the \(maximumFileSize >> 20) MiB a config may be")
-            }
+        do throws(Errno) {
+            return .success(try FileDescriptor(rawValue: fd).readToEnd(maximumBytes: maximumFileSize))
+        } catch .fileTooLarge {
+            return fail("the file is more than the \(maximumFileSize >> 20) MiB a config may be")
+        } catch {
+            return fail("cannot read the config file: \(error)")
         }
-        return .success(bytes)
     }
 
     /// The reason a file with this mode and owner must not be trusted, or nil.

@@ -1,35 +1,29 @@
 import CLinux
-import GestureInput
-import Glibc
+import LinuxSystem
 
 /// inotify on one directory: the names that were created, deleted, renamed or
 /// changed there. Serves the config file (editors that write a temp file and rename
 /// it, or delete and recreate) and, where no udev daemon runs, `/dev/input`.
 final class DirectoryWatcher {
-    let fd: Int32
+    private let inotify: OwnedFileDescriptor
     let directory: String
 
-    init(directory: String) throws {
-        self.directory = directory
-        fd = clinux_inotify_init()
-        guard fd >= 0 else { throw SystemError(errno) }
-        let mask = CLINUX_IN_CLOSE_WRITE | CLINUX_IN_MOVED_TO | CLINUX_IN_CREATE | CLINUX_IN_DELETE | CLINUX_IN_MOVED_FROM | CLINUX_IN_ATTRIB
-        guard clinux_inotify_add_watch(fd, directory, mask) >= 0 else {
-            let e = errno
-            close(fd)
-            throw SystemError(e)
-        }
-    }
+    var fd: FileDescriptor { inotify.descriptor }
 
-    deinit { close(fd) }
+    /// inotify_init1(2), then inotify_add_watch(2) on `directory`.
+    init(directory: String) throws(Errno) {
+        self.directory = directory
+        inotify = try OwnedFileDescriptor { clinux_inotify_init() }
+        let mask = CLINUX_IN_CLOSE_WRITE | CLINUX_IN_MOVED_TO | CLINUX_IN_CREATE | CLINUX_IN_DELETE | CLINUX_IN_MOVED_FROM | CLINUX_IN_ATTRIB
+        let fd = inotify.descriptor
+        _ = try valueOrErrno { clinux_inotify_add_watch(fd.rawValue, directory, mask) }
+    }
 
     /// Drains the queue: the names that changed, each once, in order.
     func changedNames() -> [String] {
         var names: [String] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
+        while let n = try? fd.read(into: &buffer), n > 0 {
             var offset = 0
             while offset + 16 <= n {
                 let (len, name) = buffer.withUnsafeBytes { raw -> (Int, String) in

@@ -110,35 +110,32 @@ import Testing
     @Test func journalPrioritiesAndReadinessReachSystemd() throws {
         let dir = TempDir()
         let config = dir.write("config.yaml", Self.validConfig)
-        let socketPath = dir.path + "/notify"
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in socketPath.utf8.enumerated() { raw[i] = b }
-        }
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0)
-        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        let p = try start(dir, config: config, environment: ["NOTIFY_SOCKET=\(socketPath)", "JOURNAL_STREAM=8:1234"])
+        let notify = try NotifySocket(in: dir)
+        let p = try start(dir, config: config, environment: ["NOTIFY_SOCKET=\(notify.path)", "JOURNAL_STREAM=8:1234"])
         #expect(p.waitForLog("<5>started:"), "journald priority prefixes: \(p.stderr)")
         kill(p.pid, SIGHUP)
         #expect(p.waitForLog("reloaded (SIGHUP)"))
         kill(p.pid, SIGTERM)
         #expect(p.wait() == 0)
-        var messages: [String] = []
-        var buf = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buf, buf.count, 0)
-            if n <= 0 { break }
-            messages.append(String(decoding: buf[0..<n], as: UTF8.self))
-        }
+        let messages = notify.received()
         #expect(messages.first?.hasPrefix("READY=1\nSTATUS=0 devices, 1 gestures") == true, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") })
         #expect(messages.last == "STOPPING=1")
+    }
+
+    /// Finding 10 of issue 10: a log reader that goes away (journald restarted, the
+    /// terminal closed) used to kill the daemon with SIGPIPE at its next log line.
+    @Test func aLogReaderThatGoesAwayDoesNotKillTheDaemon() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig)
+        let notify = try NotifySocket(in: dir)
+        let p = try start(dir, config: config, environment: ["NOTIFY_SOCKET=\(notify.path)"])
+        #expect(notify.waitFor("READY=1"))
+        p.closeStderr()
+        kill(p.pid, SIGHUP)  // a reload, which logs
+        #expect(notify.waitFor("READY=1"), "the daemon finished reloading after logging into the broken pipe")
+        #expect(p.poll() == nil, "still running")
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0, "a clean exit, not death by SIGPIPE (141)")
     }
 }

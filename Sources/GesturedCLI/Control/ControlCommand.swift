@@ -1,6 +1,7 @@
 import CLinux
 import FocusSources
 import Glibc
+import LinuxSystem
 
 /// `gestured status|enable|disable|reload`: one request to the running daemon over
 /// its control socket (ControlProtocol.swift), and its answer on stdout.
@@ -72,7 +73,7 @@ enum ControlCommand {
             Output.err("gestured: \(error)")
             return .failure
         case .success(let reply):
-            Output.write(1, reply.body)
+            try? FileDescriptor.standardOutput.writeAll(reply.body)
             if !reply.ok { Output.err("gestured: \(reply.message)") }
             return reply.ok ? .success : .failure
         }

@@ -1,5 +1,6 @@
 import FocusSources
 import Glibc
+import LinuxSystem
 
 /// The daemon's control socket: a listening Unix socket in the user's runtime
 /// directory, mode 0600, on the event loop. Each client writes one request line and
@@ -77,12 +78,12 @@ final class ControlServer {
             throw ClaimError.unusable(path: path, why: UnixSocket.errorText(e))
         }
         listener = fd
-        try loop.add(fd) { [unowned self] _ in self.acceptClients() }
+        try loop.add(FileDescriptor(rawValue: fd)) { [unowned self] _ in self.acceptClients() }
     }
 
     deinit {
-        for fd in clients.keys { loop.remove(fd); close(fd) }
-        loop.remove(listener)
+        for fd in clients.keys { loop.remove(FileDescriptor(rawValue: fd)); close(fd) }
+        loop.remove(FileDescriptor(rawValue: listener))
         close(listener)
         unlink(path)
     }
@@ -110,7 +111,7 @@ final class ControlServer {
                 continue
             }
             do {
-                try loop.add(fd) { [unowned self] _ in self.readable(fd) }
+                try loop.add(FileDescriptor(rawValue: fd)) { [unowned self] _ in self.readable(fd) }
                 clients[fd] = ([], refusal)
             } catch {
                 close(fd)
@@ -148,7 +149,7 @@ final class ControlServer {
     }
 
     private func answer(_ fd: Int32, reply: ControlReply) {
-        loop.remove(fd)
+        loop.remove(FileDescriptor(rawValue: fd))
         clients[fd] = nil
         finish(fd, reply)
     }
@@ -165,7 +166,7 @@ final class ControlServer {
     }
 
     private func drop(_ fd: Int32) {
-        loop.remove(fd)
+        loop.remove(FileDescriptor(rawValue: fd))
         clients[fd] = nil
         close(fd)
     }

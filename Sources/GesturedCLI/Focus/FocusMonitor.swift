@@ -1,8 +1,9 @@
 import FocusSources
+import LinuxSystem
 
 extension EventLoop: FocusLoop {
-    func watch(_ fd: Int32, _ handler: @escaping () -> Void) throws { try add(fd) { _ in handler() } }
-    func unwatch(_ fd: Int32) { remove(fd) }
+    func watch(_ fd: Int32, _ handler: @escaping () -> Void) throws { try add(FileDescriptor(rawValue: fd)) { _ in handler() } }
+    func unwatch(_ fd: Int32) { remove(FileDescriptor(rawValue: fd)) }
 }
 
 /// The daemon's view of the focused application: the source the session offers (or
