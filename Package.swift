@@ -46,7 +46,7 @@ let package = Package(
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
         // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
-        .target(name: "FocusSources", dependencies: ["CLinux", "CXcb", "CSystemd"]),
+        .target(name: "FocusSources", dependencies: ["CLinux", "CXcb", "CSystemd", "LinuxSystem"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",

@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 
 /// Non-blocking AF_UNIX stream sockets: what every compositor IPC here is, and the
 /// daemon's own control socket.
@@ -28,32 +29,15 @@ public enum UnixSocket {
     public static func connect(_ path: String) -> Connected {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failed(errno) }
-        guard var addr = address(path) else {
+        do throws(Errno) {
+            try withUnixSocketAddress(path) { address, length throws(Errno) in
+                guard Glibc.connect(fd, address, length) == 0 else { throw Errno(rawValue: errno) }
+            }
+            return .connected(fd)
+        } catch {
             close(fd)
-            return .failed(ENAMETOOLONG)
+            return .failed(error.rawValue)
         }
-        let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard r == 0 else {
-            let e = errno
-            close(fd)
-            return .failed(e)
-        }
-        return .connected(fd)
-    }
-
-    /// `sockaddr_un` for `path`, nil if the path does not fit.
-    public static func address(_ path: String) -> sockaddr_un? {
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-            raw[bytes.count] = 0
-        }
-        return addr
     }
 
     /// Reads what is available into `buffer`, up to `limit` bytes in it in all.

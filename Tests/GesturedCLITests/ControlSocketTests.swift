@@ -1,6 +1,7 @@
 import CLinux
 import FocusSources
 import Glibc
+import LinuxSystem
 import Testing
 @testable import GesturedCLI
 
@@ -122,8 +123,7 @@ import Testing
         let s = Session()
         // What a crashed daemon leaves: a socket file nobody listens on.
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = try #require(UnixSocket.address(s.socket))
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        _ = try withUnixSocketAddress(s.socket) { address, length throws(Errno) in bind(fd, address, length) }
         close(fd)
         let stale = try s.cli(["status"])
         #expect(stale.status == 1)

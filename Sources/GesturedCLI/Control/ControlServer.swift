@@ -64,12 +64,10 @@ final class ControlServer {
             }
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0, var addr = UnixSocket.address(path) else { throw ClaimError.unusable(path: path, why: "the path is too long") }
+        guard fd >= 0 else { throw ClaimError.unusable(path: path, why: UnixSocket.errorText(errno)) }
         // The socket is created 0600 (umask), never briefly open to others.
         let old = umask(0o177)
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = (try? withUnixSocketAddress(path) { address, length throws(Errno) in Glibc.bind(fd, address, length) }) ?? -1
         umask(old)
         guard bound == 0, listen(fd, 16) == 0 else {
             let e = errno
