@@ -15,8 +15,8 @@ import Glibc
 /// socket is readable, which is when KWin answers or calls back.
 public final class KWinSource: FocusSource {
     public let name = "kwin"
-    public let endpoint: String
-    public var connected: Bool { bus != nil && focus.told }
+    public var endpoint: String { link.endpoint }
+    public var connected: Bool { bus != nil && link.focus.told }
 
     static let objectPath = "/io/github/gestured/Focus"
     static let interface = "io.github.gestured.Focus"
@@ -27,19 +27,13 @@ public final class KWinSource: FocusSource {
     public let scriptPath: String
 
     private var bus: OpaquePointer?
-    private var fd: Int32 = -1
-    private let retry: ReconnectTimer
-    private weak var loop: FocusLoop?
-    private var log: (String) -> Void = { _ in }
-    private var focus = FocusReport()
-    private var quietFailures = false
+    private let link: LibraryConnection
 
     /// `busAddress`: the session bus (`DBUS_SESSION_BUS_ADDRESS`); the script is
     /// written to `scriptDirectory` (the user's runtime directory), where KWin reads it.
     public init(busAddress: String, scriptDirectory: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
-        endpoint = busAddress
+        link = LibraryConnection(endpoint: busAddress, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
         scriptPath = scriptDirectory + "/gestured-kwin-focus.js"
-        retry = ReconnectTimer(initial: retryInitial, maximum: retryMaximum)
     }
 
     deinit { stop() }
@@ -70,14 +64,12 @@ public final class KWinSource: FocusSource {
     }
 
     public func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void) {
-        self.loop = loop
-        focus.onChange = onChange
-        self.log = { log("kwin: \($0)") }
-        connect()
+        link.connect = { [unowned self] in connect() }
+        link.start(on: loop, onChange: onChange, log: log, prefix: "kwin")
     }
 
     public func stop() {
-        retry.cancel()
+        link.cancel()
         disconnect()
         unlink(scriptPath)
     }
@@ -89,33 +81,21 @@ public final class KWinSource: FocusSource {
     }
 
     private func connect() {
-        guard let loop else { return }
         var b: OpaquePointer?
-        guard sd_bus_new(&b) >= 0, let b else { return wait() }
+        guard sd_bus_new(&b) >= 0, let b else { return link.failed("cannot create an sd-bus connection") }
         sd_bus_set_address(b, endpoint)
         sd_bus_set_bus_client(b, 1)
         let r = sd_bus_start(b)
         guard r >= 0 else {
             sd_bus_unref(b)
-            if !quietFailures { log("cannot connect to the session bus \(endpoint): \(String(cString: strerror(-r))); retrying") }
-            quietFailures = true
-            return wait()
+            return link.failed("cannot connect to the session bus \(endpoint): \(String(cString: strerror(-r)))")
         }
         bus = b
-        fd = sd_bus_get_fd(b)
-        do {
-            try loop.watch(fd) { [weak self] in self?.process() }
-        } catch {
-            disconnect()
-            return wait()
-        }
-        focus.reset()
-        quietFailures = false
+        guard link.opened(sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
         sd_bus_add_object(b, nil, Self.objectPath, { m, ud, _ in KWinSource.source(ud).methodCall(m) }, me)
         sd_bus_match_signal_async(b, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                   "NameOwnerChanged", { m, ud, _ in KWinSource.source(ud).ownerChanged(m) }, nil, me)
         sd_bus_request_name_async(b, nil, serviceName, 0, { m, ud, _ in KWinSource.source(ud).nameAcquired(m) }, me)
-        log("connected to \(endpoint)")
         process()
     }
 
@@ -125,8 +105,7 @@ public final class KWinSource: FocusSource {
             let r = sd_bus_process(b, nil)
             if r < 0 {
                 disconnect()
-                log("lost the session bus: \(String(cString: strerror(-r))); reconnecting")
-                return wait()
+                return link.lost("lost the session bus: \(String(cString: strerror(-r)))")
             }
             if r == 0 { return }
         }
@@ -136,7 +115,7 @@ public final class KWinSource: FocusSource {
 
     private func nameAcquired(_ m: OpaquePointer?) -> Int32 {
         if let error = Self.error(m) {
-            log("cannot own \(serviceName) on the bus: \(error)")
+            link.log("cannot own \(serviceName) on the bus: \(error)")
             return 0
         }
         loadScript()
@@ -146,7 +125,7 @@ public final class KWinSource: FocusSource {
     private func loadScript() {
         guard let b = bus else { return }
         guard write(script, to: scriptPath) else {
-            return log("cannot write the KWin script \(scriptPath): \(String(cString: strerror(errno)))")
+            return link.log("cannot write the KWin script \(scriptPath): \(String(cString: strerror(errno)))")
         }
         // A script of this name left by an earlier run is replaced (KWin keeps one per name).
         gestured_bus_call_s(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "unloadScript", { _, _, _ in 0 }, nil, pluginName)
@@ -156,12 +135,12 @@ public final class KWinSource: FocusSource {
 
     private func scriptLoaded(_ m: OpaquePointer?) -> Int32 {
         if let error = Self.error(m) {
-            log("KWin did not load the focus script: \(error)")
+            link.log("KWin did not load the focus script: \(error)")
             return 0
         }
         if let b = bus {
             gestured_bus_call(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "start", { m, ud, _ in
-                if let error = KWinSource.error(m) { KWinSource.source(ud).log("KWin did not start the focus script: \(error)") }
+                if let error = KWinSource.error(m) { KWinSource.source(ud).link.log("KWin did not start the focus script: \(error)") }
                 return 0
             }, me)
         }
@@ -173,7 +152,7 @@ public final class KWinSource: FocusSource {
         guard let m, sd_bus_message_is_method_call(m, Self.interface, "Activated") > 0 else { return 0 }
         let cls = Self.readString(m) ?? "", caption = Self.readString(m) ?? ""
         gestured_bus_reply(m)
-        focus.report(cls.isEmpty ? nil : FocusedApp(app: cls, title: caption))
+        link.focus.report(cls.isEmpty ? nil : FocusedApp(app: cls, title: caption))
         return 1
     }
 
@@ -181,7 +160,7 @@ public final class KWinSource: FocusSource {
         guard let m, Self.readString(m) == Self.kwin else { return 0 }
         _ = Self.readString(m)
         if let owner = Self.readString(m), !owner.isEmpty {
-            log("KWin (re)started; loading the focus script")
+            link.log("KWin (re)started; loading the focus script")
             loadScript()
         }
         return 0
@@ -210,14 +189,8 @@ public final class KWinSource: FocusSource {
     }
 
 
-    private func wait() {
-        guard let loop else { return }
-        retry.schedule(on: loop) { [weak self] in self?.connect() }
-    }
-
     private func disconnect() {
-        if fd >= 0 { loop?.unwatch(fd) }
-        fd = -1
+        link.closed()
         if let b = bus { sd_bus_close_unref(b) }
         bus = nil
     }

@@ -15,8 +15,8 @@ import Glibc
 /// ```
 public final class X11Source: FocusSource {
     public let name = "x11"
-    public let endpoint: String
-    public var connected: Bool { connection != nil && focus.told }
+    public var endpoint: String { link.endpoint }
+    public var connected: Bool { connection != nil && link.focus.told }
 
     private enum Pending {
         case none
@@ -26,52 +26,41 @@ public final class X11Source: FocusSource {
     }
 
     private var connection: OpaquePointer?
-    private var fd: Int32 = -1
     private var root: xcb_window_t = 0
     private var activeAtom: xcb_atom_t = 0
     private var pending = Pending.none
     /// `_NET_ACTIVE_WINDOW` changed while a read was under way: read it again after.
     private var changedMeanwhile = false
-    private let retry: ReconnectTimer
-    private weak var loop: FocusLoop?
-    private var log: (String) -> Void = { _ in }
-    private var focus = FocusReport()
-    private var quietFailures = false
+    private let link: LibraryConnection
 
     public init(display: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
-        endpoint = display
-        retry = ReconnectTimer(initial: retryInitial, maximum: retryMaximum)
+        link = LibraryConnection(endpoint: display, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
     }
 
     deinit { stop() }
 
     public func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void) {
-        self.loop = loop
-        focus.onChange = onChange
-        self.log = { log("x11: \($0)") }
-        connect()
+        link.connect = { [unowned self] in connect() }
+        link.start(on: loop, onChange: onChange, log: log, prefix: "x11")
     }
 
     public func stop() {
-        retry.cancel()
+        link.cancel()
         disconnect()
     }
 
     private func connect() {
-        guard let loop else { return }
         var screen: Int32 = 0
         let c = xcb_connect(endpoint, &screen)
         guard let c, xcb_connection_has_error(c) == 0 else {
             if let c { xcb_disconnect(c) }
-            if !quietFailures { log("cannot connect to the X server \(endpoint); retrying") }
-            quietFailures = true
-            return wait()
+            return link.failed("cannot connect to the X server \(endpoint)")
         }
         var roots = xcb_setup_roots_iterator(xcb_get_setup(c))
         for _ in 0..<max(0, screen) where roots.rem > 0 { xcb_screen_next(&roots) }
         guard roots.rem > 0, let s = roots.data else {
             xcb_disconnect(c)
-            return wait()
+            return link.failed("the X server \(endpoint) has no screen \(screen)")
         }
         root = s.pointee.root
         var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
@@ -80,16 +69,7 @@ public final class X11Source: FocusSource {
         pending = .atom(xcb_intern_atom(c, 0, UInt16(atomName.utf8.count), atomName).sequence)
         xcb_flush(c)
         connection = c
-        fd = xcb_get_file_descriptor(c)
-        do {
-            try loop.watch(fd) { [weak self] in self?.readable() }
-        } catch {
-            disconnect()
-            return wait()
-        }
-        focus.reset()
-        quietFailures = false
-        log("connected to \(endpoint)")
+        if !link.opened(xcb_get_file_descriptor(c), readable: { [weak self] in self?.readable() }) { disconnect() }
     }
 
     private func readable() {
@@ -106,8 +86,7 @@ public final class X11Source: FocusSource {
         }
         if xcb_connection_has_error(c) != 0 {
             disconnect()
-            log("lost the X server \(endpoint); reconnecting")
-            wait()
+            link.lost("lost the X server \(endpoint)")
         }
     }
 
@@ -140,10 +119,10 @@ public final class X11Source: FocusSource {
         case .activeWindow:
             let window = propertyBytes(reply).flatMap { $0.count >= 4 ? $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) } : nil } ?? 0
             if changedMeanwhile { readActiveWindow() }
-            else if window == 0 { focus.report(nil) }
+            else if window == 0 { link.focus.report(nil) }
             else { readClass(of: window) }
         case .windowClass:
-            if changedMeanwhile { readActiveWindow() } else { focus.report(Self.app(wmClass: propertyBytes(reply) ?? [])) }
+            if changedMeanwhile { readActiveWindow() } else { link.focus.report(Self.app(wmClass: propertyBytes(reply) ?? [])) }
         }
         return true
     }
@@ -178,14 +157,8 @@ public final class X11Source: FocusSource {
     }
 
 
-    private func wait() {
-        guard let loop else { return }
-        retry.schedule(on: loop) { [weak self] in self?.connect() }
-    }
-
     private func disconnect() {
-        if fd >= 0 { loop?.unwatch(fd) }
-        fd = -1
+        link.closed()
         if let c = connection { xcb_disconnect(c) }
         connection = nil
         pending = .none
