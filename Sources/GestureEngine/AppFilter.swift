@@ -1,3 +1,5 @@
+import TouchModel
+
 /// Per-application gestures: which focused applications a gesture listens in.
 ///
 /// The app is the compositor's name for the focused window (sway's `app_id`, an X11
@@ -31,6 +33,7 @@ public struct AppFilter: Sendable, Equatable {
     }
 
     static func matches(_ glob: String, _ app: String) -> Bool {
+        // The project's one glob (TouchModel), on both sides lowercased.
         Glob.matches(glob.lowercased(), app.lowercased())
     }
 

@@ -47,7 +47,7 @@ final class Daemon {
     private let signals: SignalDescriptor
     private let notifier: SystemdNotifier
     private let hotplug: Hotplug
-    private var configWatcher: DirectoryWatcher?
+    private var configWatcher: ConfigWatcher?
     private(set) var configSource: ConfigSource
     private(set) var config: Config
     private var mapper: ActionMapper
@@ -187,7 +187,7 @@ final class Daemon {
     private func wanted(_ path: String, name: String) -> Bool {
         guard !options.deviceFilters.isEmpty else { return true }
         return options.deviceFilters.contains { f in
-            f == path || fnmatch(f, name, 0) == 0 || name == f
+            f == path || Glob.matches(f, name) || name == f
         }
     }
 
@@ -340,22 +340,21 @@ final class Daemon {
 
     private func watchConfig() {
         guard case .file(let path) = configSource else { return }
-        let (dir, name) = DirectoryWatcher.split(path)
         do {
-            let w = try DirectoryWatcher(directory: dir)
-            try loop.add(w.fd) { [unowned self] _ in
-                if w.changedNames().contains(name), access(path, F_OK) == 0 { self.reload(reason: "\(path) changed") }
+            configWatcher = try ConfigWatcher(path: path, loop: loop, logger: logger) { [unowned self] in
+                if FileSystem.exists(path) { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
             }
-            configWatcher = w
         } catch {
-            logger.warning("cannot watch \(dir) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
+            logger.warning("cannot watch \(DirectoryWatcher.split(path).directory) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
         }
     }
 
     /// Parses the config again; a valid one replaces the old between frames (what was
     /// in flight is cancelled), an invalid one is reported and the old one stays (false).
+    /// `keepOnEmpty` (a reload on save): a file with no gestures after one with some is
+    /// most likely an editor's write caught half-way, and is not taken; SIGHUP takes it.
     @discardableResult
-    func reload(reason: String) -> Bool {
+    func reload(reason: String, keepOnEmpty: Bool = false) -> Bool {
         notifier.send("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanoseconds() / 1000)")
         defer { notifier.send("READY=1\nSTATUS=\(status)") }
         let (loaded, diagnostics) = ConfigLoader.load(configSource)
@@ -363,6 +362,10 @@ final class Daemon {
         guard let loaded else {
             let n = diagnostics.filter(\.isError).count
             logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
+            return false
+        }
+        if keepOnEmpty, loaded.specs.isEmpty, !config.specs.isEmpty {
+            logger.warning("reload (\(reason)): the file has no gestures now, likely an editor's write caught half-way; still running the previous \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s") (save again, or reload with SIGHUP to run with none)")
             return false
         }
         runtimeEnabled = runtimeEnabled.filter { name, _ in loaded.specs.contains { $0.name == name } }
