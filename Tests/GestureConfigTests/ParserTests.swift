@@ -83,6 +83,8 @@ import TouchModel
                 command: echo transform
               - name: scrub
                 gesture: scrub
+                apps: [firefox]
+                except-apps: "steam_*"
                 command: echo scrub
             """
         let (config, diagnostics) = ConfigLoader.parse(yaml, file: "every.yaml")
@@ -126,7 +128,9 @@ import TouchModel
         #expect(c.specs[7] == GestureSpec(name: "all", kind: .transform, fingers: 2...3,
                                           thresholds: Thresholds(minScale: 1.2, minRotationDeg: 5)))
         #expect(c.bindings[7].commands == [.began: "echo transform"])
-        #expect(c.specs[8] == GestureSpec(name: "scrub", kind: .scrub, fingers: 1...1))
+        var scrub = GestureSpec(name: "scrub", kind: .scrub, fingers: 1...1)
+        scrub.apps = AppFilter(only: ["firefox"], except: ["steam_*"])
+        #expect(c.specs[8] == scrub)
 
         // The test names every key of the schema, so a new key cannot go untested.
         for key in Schema.topLevel + Schema.settings + Schema.gesture + Schema.region where key.key != "name" {
