@@ -19,6 +19,9 @@ DOCDIR := $(PREFIX)/share/doc/gestured
 SWIFT ?= swift
 # libstdc++-12-dev: the release build links the Swift runtime statically, which needs it.
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev libstdc++-12-dev
+DEB_PACKAGES += libxcb1-dev libsystemd-dev
+# make test also installs the real compositors and clients the focused-app tests drive (sway as nobody via setpriv).
+test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
 
 .PHONY: all build release run test test-deps deps install uninstall clean check-unit bench
 
