@@ -18,6 +18,7 @@ public enum Schema {
     public static let settings: [Entry] = SettingsKey.allCases.map(\.entry)
     public static let gesture: [Entry] = GestureKey.allCases.map(\.entry)
     public static let region: [Entry] = RegionKey.allCases.map(\.entry)
+    public static let action: [Entry] = ActionKey.allCases.map(\.entry)
 
     /// The key reference, as docs/CONFIG.md carries it between its GENERATED markers.
     public static func referenceMarkdown() -> String {
@@ -35,7 +36,8 @@ public enum Schema {
         return [table("Top level", topLevel, appliesTo: false),
                 table("`settings:`", settings, appliesTo: false),
                 table("Each entry of `gestures:`", gesture, appliesTo: true),
-                table("`region:`", region, appliesTo: false)].joined(separator: "\n")
+                table("`region:`", region, appliesTo: false),
+                table("Built-in actions (in place of a command)", action, appliesTo: false)].joined(separator: "\n")
     }
 
     static func kindList(_ kinds: [GestureKind]) -> String {
@@ -61,8 +63,11 @@ enum SettingsKey: String, CaseIterable {
     case maxChildren = "max-children"
     case queueLength = "queue-length"
     case sequenceWindow = "sequence-window"
+    case keyDelay = "key-delay"
 
     static let countRange = 1...64
+    /// Longest `key-delay`, seconds: past this a key press reads as held down.
+    static let maxKeyDelay = 0.2
 
     var entry: Schema.Entry {
         let d = Settings()
@@ -79,6 +84,9 @@ enum SettingsKey: String, CaseIterable {
         case .sequenceWindow:
             return .init(key: rawValue, type: "duration", appliesTo: "", defaultValue: "`\(Int(d.sequenceWindow))s`",
                          summary: "How soon after its `after:` gesture a sequenced gesture must begin, when it gives no `within:`.")
+        case .keyDelay:
+            return .init(key: rawValue, type: "duration, at most 200ms", appliesTo: "", defaultValue: "`\(Int(d.keyDelay * 1000))ms`",
+                         summary: "Time between a key's press and its release (and between the keys of a list) on the virtual device; some desktops drop a press and release that arrive together.")
         }
     }
 }
@@ -112,7 +120,7 @@ enum GestureKey: String, CaseIterable {
     case simultaneousWith = "simultaneous-with"
     case requiresFailureOf = "requires-failure-of"
     case after, within, enabled
-    case command, begin, update, end, cancel, every
+    case command, begin, update, end, cancel, every, hold
 
     static let discreteKinds = GestureKind.allCases.filter(\.isDiscrete)
     static let continuousKinds = GestureKind.allCases.filter { !$0.isDiscrete }
@@ -134,7 +142,7 @@ enum GestureKey: String, CaseIterable {
         case .minDuration: return [.hold]
         case .minScale: return [.pinch, .transform]
         case .minRotation: return [.rotate, .transform]
-        case .begin, .update, .end, .cancel: return Self.continuousKinds
+        case .begin, .update, .end, .cancel, .hold: return Self.continuousKinds
         case .every: return [.pan, .edgePan, .pinch, .rotate, .transform]
         }
     }
@@ -170,12 +178,13 @@ enum GestureKey: String, CaseIterable {
         case .after: return e("name", "none", "Only counts when it begins right after this gesture (hold, then swipe).")
         case .within: return e("duration", "`settings.sequence-window`", "How soon after the `after:` gesture this one must begin.")
         case .enabled: return e("`true` or `false`", "`true`", "A disabled gesture is recognized by no one until enabled at run time.")
-        case .command: return e("shell command", "none", "Runs once: when a discrete gesture is recognized, when a continuous one begins.")
-        case .begin: return e("shell command", "none", "Runs when the gesture begins.")
-        case .update: return e("shell command", "none", "Runs on every change, or once per step with `every:`.")
-        case .end: return e("shell command", "none", "Runs when the fingers lift after the gesture began.")
-        case .cancel: return e("shell command", "none", "Runs when the gesture is cancelled (another gesture won, the device vanished).")
+        case .command: return e("action", "none", "Runs once: when a discrete gesture is recognized, when a continuous one begins. An action is a shell command or a built-in action (below).")
+        case .begin: return e("action", "none", "Runs when the gesture begins.")
+        case .update: return e("action", "none", "Runs on every change, or once per step with `every:`.")
+        case .end: return e("action", "none", "Runs when the fingers lift after the gesture began.")
+        case .cancel: return e("action", "none", "Runs when the gesture is cancelled (another gesture won, the device vanished).")
         case .every: return e("distance, angle or scale", "none", "Step `update:`: one run per step crossed, `GESTURE_STEP` = `1` or `-1` (up, right, clockwise, spread are positive).")
+        case .hold: return e("keys", "none", "Keys held down while the gesture runs, like `alt`: pressed when it begins, released however it ends (lift, cancel, device gone, reload, exit).")
         }
     }
 }

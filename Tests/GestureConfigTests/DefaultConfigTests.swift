@@ -26,7 +26,7 @@ func readText(_ path: String) -> String? {
         #expect(c.specs.map(\.name) == ["workspace-next", "workspace-previous"])
         #expect(c.specs.allSatisfy { $0.kind == .swipe && $0.fingers == 3...3 })
         #expect(c.specs.map(\.directions) == [[.left], [.right]])
-        #expect(c.bindings[0].commands[.recognized] == c.bindings[1].commands[.recognized])
+        #expect(c.bindings[0].actions[.recognized] == c.bindings[1].actions[.recognized])
         #expect(c.settings.commandTimeout == 10)
     }
 

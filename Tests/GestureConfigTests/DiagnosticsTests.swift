@@ -114,9 +114,9 @@ import Testing
         ("gestures:\n  - {name: a, gesture: tap, after: a, command: x}\n", "config.yaml:2:36: error: 'after' names the gesture itself ('a')"),
         ("gestures:\n  - {name: a, gesture: hold, command: x, begin: y}\n", "config.yaml:2:49: error: 'command:' and 'begin:' both run when a hold begins; keep one"),
         ("gestures:\n  - {name: a, gesture: tap, command: ''}\n", "config.yaml:2:38: error: a command is empty"),
-        ("gestures:\n  - {name: a, gesture: tap, command: [x]}\n", "config.yaml:2:38: error: expected text for a command, found a list"),
+        ("gestures:\n  - {name: a, gesture: tap, command: [x]}\n", "config.yaml:2:38: error: expected a command, or a built-in action like {keys: super+Page_Down}, found a list"),
         ("gestures:\n  - {name: a, command: x}\n", "config.yaml:2:5: error: this gesture has no 'gesture:' key (the recognizer: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub)"),
-        ("gestures:\n  - {name: a, gesture: swipe, wibble: 1, command: x}\n", "config.yaml:2:31: error: unknown key 'wibble' in a gesture; expected one of: name, gesture, fingers, direction, axis, edge, taps, device, device-name, region, min-distance, min-velocity, max-angle, max-movement, max-duration, max-interval, min-duration, edge-zone, min-scale, min-rotation, simultaneous-with, requires-failure-of, after, within, enabled, command, begin, update, end, cancel, every"),
+        ("gestures:\n  - {name: a, gesture: swipe, wibble: 1, command: x}\n", "config.yaml:2:31: error: unknown key 'wibble' in a gesture; expected one of: name, gesture, fingers, direction, axis, edge, taps, device, device-name, region, min-distance, min-velocity, max-angle, max-movement, max-duration, max-interval, min-duration, edge-zone, min-scale, min-rotation, simultaneous-with, requires-failure-of, after, within, enabled, command, begin, update, end, cancel, every, hold"),
         ("gestures:\n  - {name: a, gesture: swipe, min-distance: 3 furlongs, command: x}\n", "config.yaml:2:45: error: 'min-distance': unknown unit 'furlongs' for a distance; expected mm or cm, like 20mm"),
         ("gestures:\n  - {name: a, gesture: swipe, min-distance: far, command: x}\n", "config.yaml:2:45: error: 'min-distance': 'far' is not a distance; expected a number with a unit, like 20mm"),
     ])
