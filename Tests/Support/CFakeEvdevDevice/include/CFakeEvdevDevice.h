@@ -22,4 +22,16 @@ void cfake_set_key_state(int fd, unsigned code, int down);
 /// How many ioctls were answered for `fd` (a test can check libevdev really asked).
 int cfake_ioctl_count(int fd);
 
+// The fake /dev/uinput (uinput.c): registered fds answer UI_* ioctls in-process.
+int cfake_uinput_register(int fd);
+void cfake_uinput_unregister(int fd);
+/// 1 after UI_DEV_CREATE, 0 before or after UI_DEV_DESTROY, -1 for an unknown fd.
+int cfake_uinput_created(int fd);
+/// Whether the writer declared `code` of `type` (EV_KEY, EV_REL) with UI_SET_*BIT.
+int cfake_uinput_has(int fd, unsigned type, unsigned code);
+int cfake_uinput_key_count(int fd);
+int cfake_uinput_name(int fd, char *buf, int len);
+/// fake.c's ioctl calls this for 'U' requests; -2 when `fd` is not a fake.
+int cfake_uinput_ioctl(int fd, unsigned long request, void *arg);
+
 #endif
