@@ -123,6 +123,14 @@ public final class VirtualDevice {
         if rc < 0 { throw Failure(call: call(), code: errno) }
     }
 
+    /// Whether /dev/uinput can be opened for writing now (`gestured check`); nil when it can.
+    public static func probe(path: String = VirtualDevice.path) -> Failure? {
+        let fd = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return Failure(call: "open \(path)", code: errno) }
+        close(fd)
+        return nil
+    }
+
     /// What to tell a user whose /dev/uinput cannot be opened, by errno.
     public static func advice(for failure: Failure) -> String {
         switch failure.code {

@@ -26,6 +26,8 @@ final class Daemon {
         var onDecisions: ((DeviceSession, [ArenaDecision]) -> Void)?
         /// No commands at all (watch).
         var runCommands = true
+        /// How the virtual input device's /dev/uinput is opened (tests pass a fake's).
+        var openUinput: ((String) -> Int32)?
     }
 
     let options: Options
@@ -44,6 +46,8 @@ final class Daemon {
     private var mapper: ActionMapper
     private let sink: InvocationSink?
     private let runner: CommandRunner?
+    /// Keys, clicks and scrolls: the virtual device's sink (nil for watch and dry runs).
+    private(set) var virtualInput: VirtualInput?
     private(set) var sessions: [String: DeviceSession] = [:]
     private var invocations: [Invocation] = []
     private(set) var exitCode: GesturedCommand.ExitCode = .success
@@ -76,12 +80,22 @@ final class Daemon {
         } else {
             let logger = self.logger
             let r = try CommandRunner(settings: loaded.settings, log: { logger.log($0, $1) })
+            let open = options.openUinput
+            let input = try VirtualInput(settings: loaded.settings, log: { logger.log($0, $1) }, makeDevice: { c throws(VirtualDevice.Failure) in
+                if let open { return try VirtualDevice(capabilities: c, open: open) }
+                return try VirtualDevice(capabilities: c)
+            })
             runner = r
-            sink = r
+            virtualInput = input
+            sink = ActionRouter(commands: r, input: input)
         }
         try loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
         try loop.add(timer.fd) { [unowned self] _ in self.handleTimer() }
         if let runner { try loop.add(runner.fd) { _ in runner.handleEvents() } }
+        if let virtualInput {
+            try loop.add(virtualInput.fd) { _ in virtualInput.handleTimer() }
+            virtualInput.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
+        }
         watchConfig()
         watchHotplug()
     }
@@ -135,13 +149,16 @@ final class Daemon {
 
     var status: String { "\(sessions.count) device\(sessions.count == 1 ? "" : "s"), \(config.specs.count) gestures" }
 
-    private func shutdown() {
+    /// What SIGTERM and SIGINT end with (tests call it directly: a signal would go to any thread).
+    func shutdown() {
         notifier.send("STOPPING=1")
         let now = Self.now()
         for s in sessions.values {
             s.engine.cancelAll(at: now, into: &s.events)
             dispatch(s)
         }
+        // The releases just queued go out now, not a key delay later, before the device goes.
+        virtualInput?.finish()
         logger.notice("stopped")
     }
 
@@ -177,6 +194,7 @@ final class Daemon {
 
     /// Starts reading an open device with its own engine.
     func adopt(_ device: EvdevDevice, announce: Bool) {
+        guard device.description.name != VirtualDevice.name else { return }  // our own output, never input
         let session = DeviceSession(device: device, specs: config.specs)
         do {
             try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
@@ -311,6 +329,7 @@ final class Daemon {
         config = loaded
         mapper = ActionMapper(config: loaded)
         runner?.update(settings: loaded.settings)
+        virtualInput?.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")

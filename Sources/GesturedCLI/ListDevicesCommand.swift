@@ -1,3 +1,4 @@
+import GestureActions
 import GestureInput
 import TouchModel
 
@@ -44,7 +45,7 @@ enum ListDevicesCommand {
                              + "\(caps.slotCount) slot\(caps.slotCount == 1 ? "" : "s")\(protocolNote(caps.touchProtocol)), "
                              + "up to \(caps.maxFingers) finger\(caps.maxFingers == 1 ? "" : "s")\(caps.isClickpad ? ", clickpad" : "")")
             case .ignored(let reason):
-                lines.append("\(r.path)  not used  \"\(r.name)\": \(reason)")
+                lines.append("\(r.path)  not used  \"\(r.name)\": \(ownReason(r) ?? reason)")
             case .unreadable(let message):
                 denied += 1
                 lines.append("\(r.path)  unreadable: \(message)")
@@ -66,6 +67,11 @@ enum ListDevicesCommand {
         return lines.joined(separator: "\n")
     }
 
+    /// gestured's own virtual device is output, never input: say so rather than "not a touch device".
+    static func ownReason(_ r: DeviceReport) -> String? {
+        r.name == VirtualDevice.name ? "gestured's own virtual device: it writes the keys, clicks and scrolls of built-in actions here" : nil
+    }
+
     static func protocolNote(_ p: TouchProtocol) -> String {
         switch p {
         case .slots: return ""
@@ -85,7 +91,7 @@ enum ListDevicesCommand {
                        ("slots", String(caps.slotCount)), ("max_fingers", String(caps.maxFingers)),
                        ("clickpad", caps.isClickpad ? "true" : "false")]
         case .ignored(let reason):
-            fields += [("used", "false"), ("reason", JSON.string(reason))]
+            fields += [("used", "false"), ("reason", JSON.string(ownReason(r) ?? reason))]
         case .unreadable(let message):
             fields += [("used", "false"), ("reason", JSON.string(message))]
         }

@@ -1,3 +1,4 @@
+import GestureActions
 import GestureConfig
 
 /// `gestured run`: the daemon.
@@ -75,6 +76,9 @@ enum CheckCommand {
             return .invalidConfig
         }
         Output.out("\(name): ok, \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
+        if config.bindings.contains(where: \.needsInput), let failure = VirtualDevice.probe() {
+            Output.out("\(name): warning: key, button and scroll actions cannot be delivered: \(failure): \(VirtualDevice.advice(for: failure))")
+        }
         return .success
     }
 }

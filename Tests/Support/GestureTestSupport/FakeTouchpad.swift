@@ -12,13 +12,13 @@ public final class FakeTouchpad {
     public var writeFD: Int32
     public let device: EvdevDevice
 
-    public init(slots: Int32 = 5) throws {
+    public init(slots: Int32 = 5, name: String = "Fake Touchpad") throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw SystemError(errno) }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         readFD = fds[0]
         writeFD = fds[1]
-        guard cfake_register(readFD, "Fake Touchpad", 0x18, 0x6cb, 0x1234) == 0 else { throw SystemError(EMFILE) }
+        guard cfake_register(readFD, name, 0x18, 0x6cb, 0x1234) == 0 else { throw SystemError(EMFILE) }
         cfake_set_property(readFD, UInt32(InputProperty.pointer))
         cfake_set_property(readFD, UInt32(InputProperty.buttonpad))
         for key in [KeyCode.btnLeft, KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap, KeyCode.btnToolTripleTap] {

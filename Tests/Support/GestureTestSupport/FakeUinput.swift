@@ -11,6 +11,12 @@ public final class FakeUinput {
         public var code: UInt16
         public var value: Int32
 
+        public init(type: UInt16, code: UInt16, value: Int32) {
+            self.type = type
+            self.code = code
+            self.value = value
+        }
+
         public var description: String { "\(type):\(code):\(value)" }
     }
 

@@ -1,0 +1,71 @@
+import CLinux
+import GestureActions
+import GestureInput
+import GestureTestSupport
+import Glibc
+import Testing
+import TouchModel
+@testable import GesturedCLI
+
+/// The Alt+Tab switcher through the whole live path: a fake touchpad read by the real
+/// libevdev, the engine, the mapper, and the virtual device writing into a fake
+/// /dev/uinput. Whatever way the pan ends, Alt comes up.
+@Suite(.serialized) struct HeldKeyTests {
+    static let config = """
+        gestures:
+          - name: switcher
+            gesture: pan
+            fingers: 3
+            axis: horizontal
+            every: 10mm
+            hold: alt
+            update: {keys: tab, reverse: shift+tab}
+        """
+
+    enum WayOut: String, CaseIterable { case lift, unplugged, reload, shutdown }
+
+    @Test(arguments: WayOut.allCases)
+    func altIsReleasedOnEveryWayOut(_ way: WayOut) throws {
+        let dir = TempDir()
+        let fake = FakeUinput()
+        var options = Daemon.Options()
+        options.openUinput = fake.open
+        let daemon = try LiveDeviceTests.makeDaemon(dir, config: Self.config, options: options)
+        #expect(fake.created, "the config uses keys: the device is made at start")
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        var seen: [FakeUinput.Record] = []
+        LiveDeviceTests.swipe(pad, dxMM: 40, lift: way == .lift)
+        let tab = FakeUinput.Record(type: 1, code: 15, value: 1)
+        #expect(LiveDeviceTests.spin(daemon) { seen += fake.events(); return seen.filter { $0 == tab }.count >= 3 }, "\(seen)")
+        switch way {
+        case .lift: break
+        case .unplugged: daemon.remove(pad.device.path, reason: "unplugged")
+        case .reload: daemon.reload(reason: "test")
+        case .shutdown: daemon.shutdown()
+        }
+        let altUp = FakeUinput.Record(type: 1, code: 56, value: 0)
+        if way == .shutdown {
+            seen += fake.events()  // the loop has stopped: nothing may be left for its timer
+            #expect(seen.contains(altUp), "\(seen)")
+        } else {
+            #expect(LiveDeviceTests.spin(daemon) { seen += fake.events(); return seen.contains(altUp) }, "\(seen)")
+        }
+        let keys = seen.filter { $0.type == 1 }.map { "\($0.value == 1 ? "+" : "-")\($0.code)" }
+        #expect(keys.first == "+56", "Alt goes down first")
+        #expect(keys.last == "-56", "and comes up last")
+        #expect(keys.dropFirst().dropLast().allSatisfy { $0 == "+15" || $0 == "-15" }, "\(keys)")
+        #expect(daemon.virtualInput?.heldKeys == [])
+    }
+
+    @Test func gesturedNeverReadsItsOwnDevice() throws {
+        let dir = TempDir()
+        let fake = FakeUinput()
+        var options = Daemon.Options()
+        options.openUinput = fake.open
+        let daemon = try LiveDeviceTests.makeDaemon(dir, config: Self.config, options: options)
+        let pad = try FakeTouchpad(name: "gestured virtual input")
+        daemon.adopt(pad.device, announce: false)
+        #expect(daemon.sessions.isEmpty)
+    }
+}
