@@ -14,6 +14,9 @@ BINDIR := $(PREFIX)/bin
 USERUNITDIR := $(PREFIX)/lib/systemd/user
 MANDIR := $(PREFIX)/share/man
 DOCDIR := $(PREFIX)/share/doc/gestured
+# /dev/uinput for the input group, and the module loaded at boot (keys:, button:, scroll:).
+UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
+MODULESLOADDIR ?= $(SYSCONFDIR)/modules-load.d
 SWIFT ?= swift
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev
 
@@ -75,6 +78,13 @@ install: release
 	install -Dm644 man/gestured.yaml.5 $(DESTDIR)$(MANDIR)/man5/gestured.yaml.5
 	install -Dm644 config/default.yaml $(DESTDIR)$(DOCDIR)/config.yaml.example
 	install -Dm644 docs/CONFIG.md $(DESTDIR)$(DOCDIR)/CONFIG.md
+	install -Dm644 udev/70-gestured-uinput.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured-uinput.rules
+	install -Dm644 udev/gestured-uinput.conf $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
+	@# Takes effect now where we can (root, no DESTDIR): the module, then the rule on its node.
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then \
+	  modprobe uinput 2>/dev/null || true; \
+	  udevadm control --reload 2>/dev/null && udevadm trigger --sysname-match=uinput 2>/dev/null || true; \
+	fi
 	@# The system-wide config is the user's to edit: never overwritten.
 	@if [ ! -e $(DESTDIR)$(SYSCONFDIR)/gestured/config.yaml ]; then \
 	  install -Dm644 config/default.yaml $(DESTDIR)$(SYSCONFDIR)/gestured/config.yaml; fi
@@ -84,6 +94,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(USERUNITDIR)/gestured.service
 	rm -f $(DESTDIR)$(MANDIR)/man1/gestured.1 $(DESTDIR)$(MANDIR)/man5/gestured.yaml.5
 	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-gestured-uinput.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
 	@echo "left $(SYSCONFDIR)/gestured/config.yaml in place (remove it by hand if you wish)"
 
 clean:

@@ -137,7 +137,7 @@ public final class VirtualDevice {
         case ENOENT, ENODEV, ENXIO:
             return "the uinput module is not loaded: run 'sudo modprobe uinput' (make install adds /etc/modules-load.d/gestured-uinput.conf to load it at boot)"
         case EACCES, EPERM:
-            return "this user may not write /dev/uinput: install the udev rule (make install, or put KERNEL==\"uinput\", GROUP=\"input\", MODE=\"0660\", OPTIONS+=\"static_node=uinput\" in /etc/udev/rules.d/70-gestured-uinput.rules), run 'sudo udevadm control --reload && sudo udevadm trigger /dev/uinput', and be in the input group ('sudo usermod -aG input $USER', then log in again)"
+            return "this user may not write /dev/uinput: install the udev rule (make install, or put KERNEL==\"uinput\", GROUP=\"input\", MODE=\"0660\", OPTIONS+=\"static_node=uinput\" in /etc/udev/rules.d/70-gestured-uinput.rules), run 'sudo udevadm control --reload && sudo udevadm trigger --sysname-match=uinput', and be in the input group ('sudo usermod -aG input $USER', then log in again)"
         default:
             return "check that /dev/uinput exists and is writable by this user"
         }

@@ -53,6 +53,8 @@ public struct Binding: Sendable, Equatable {
     public var reverse: Action?
     /// `hold:` — keys pressed when the gesture begins and released however it ends.
     public var hold: KeyChord?
+    /// `desktop:` — only on these desktops (`XDG_CURRENT_DESKTOP` entries); empty: everywhere.
+    public var desktops: [String] = []
 
     public init(name: String, kind: GestureKind, line: Int = 0, actions: [GesturePhase: Action] = [:], step: Step? = nil,
                 reverse: Action? = nil, hold: KeyChord? = nil) {

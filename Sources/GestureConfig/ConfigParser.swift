@@ -224,6 +224,7 @@ struct ConfigParser {
         case .cancel: command(v, .cancelled, &d)
         case .every: d.stepQuantity = step(v)
         case .hold: d.binding.hold = ActionParser.chord(v, log: &log)
+        case .desktop: d.binding.desktops = names(v, k).map(\.0)
         }
     }
 

@@ -120,7 +120,7 @@ enum GestureKey: String, CaseIterable {
     case simultaneousWith = "simultaneous-with"
     case requiresFailureOf = "requires-failure-of"
     case after, within, enabled
-    case command, begin, update, end, cancel, every, hold
+    case command, begin, update, end, cancel, every, hold, desktop
 
     static let discreteKinds = GestureKind.allCases.filter(\.isDiscrete)
     static let continuousKinds = GestureKind.allCases.filter { !$0.isDiscrete }
@@ -129,7 +129,7 @@ enum GestureKey: String, CaseIterable {
     var kinds: [GestureKind] {
         switch self {
         case .name, .gesture, .fingers, .device, .deviceName, .region, .simultaneousWith,
-             .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone:
+             .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone, .desktop:
             return GestureKind.allCases
         case .direction: return [.swipe, .pan]
         case .axis: return [.pan]
@@ -184,6 +184,7 @@ enum GestureKey: String, CaseIterable {
         case .end: return e("action", "none", "Runs when the fingers lift after the gesture began.")
         case .cancel: return e("action", "none", "Runs when the gesture is cancelled (another gesture won, the device vanished).")
         case .every: return e("distance, angle or scale", "none", "Step `update:`: one run per step crossed, `GESTURE_STEP` = `1` or `-1` (up, right, clockwise, spread are positive).")
+        case .desktop: return e("name or list", "any", "Only on these desktops, as `$XDG_CURRENT_DESKTOP` names them (`GNOME`, `KDE`, `sway`), any case; elsewhere the gesture is off and the ones after it may win. For a desktop's own shortcut through `keys:`.")
         case .hold: return e("keys", "none", "Keys held down while the gesture runs, like `alt`: pressed when it begins, released however it ends (lift, cancel, device gone, reload, exit).")
         }
     }

@@ -62,9 +62,9 @@ final class Daemon {
         self.logger = logger
         self.environment = environment
         configSource = resolveConfigPath(explicit: options.configPath, environment: environment)
-        let (loaded, diagnostics) = ConfigLoader.load(configSource)
+        let (parsed, diagnostics) = ConfigLoader.load(configSource)
         for d in diagnostics { logger.log(d.isError ? .error : .warning, d.description) }
-        guard let loaded else { throw StartError.config(diagnostics.filter(\.isError).count) }
+        guard let loaded = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else { throw StartError.config(diagnostics.filter(\.isError).count) }
         config = loaded
         mapper = ActionMapper(config: loaded)
         loop = try EventLoop()
@@ -311,9 +311,9 @@ final class Daemon {
     func reload(reason: String) {
         notifier.send("RELOADING=1\nMONOTONIC_USEC=\(clinux_monotonic_ns() / 1000)")
         defer { notifier.send("READY=1\nSTATUS=\(status)") }
-        let (loaded, diagnostics) = ConfigLoader.load(configSource)
+        let (parsed, diagnostics) = ConfigLoader.load(configSource)
         for d in diagnostics { logger.log(d.isError ? .error : .warning, d.description) }
-        guard let loaded else {
+        guard let loaded = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
             let n = diagnostics.filter(\.isError).count
             logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
             return

@@ -43,7 +43,7 @@ enum ReplayCommand {
             let source = resolveConfigPath(explicit: a.option("config"), environment: Logger.environment())
             let (config, diagnostics) = ConfigLoader.load(source)
             for d in diagnostics { Output.err(d.description) }
-            guard let config else { return .invalidConfig }
+            guard let config = config?.forDesktop(Logger.environment()["XDG_CURRENT_DESKTOP"]) else { return .invalidConfig }
             specs = config.specs
             mapper = ActionMapper(config: config)
         }

@@ -83,6 +83,7 @@ import TouchModel
                 min-scale: 1.2x
                 min-rotation: 5deg
                 command: {button: middle}
+                desktop: [GNOME, KDE]
               - name: scrub
                 gesture: scrub
                 command: {keys: [super+Page_Down, KEY_ENTER]}
@@ -132,6 +133,7 @@ import TouchModel
         #expect(c.specs[7] == GestureSpec(name: "all", kind: .transform, fingers: 2...3,
                                           thresholds: Thresholds(minScale: 1.2, minRotationDeg: 5)))
         #expect(c.bindings[7].actions == [.began: .button(.middle)])
+        #expect(c.bindings[7].desktops == ["GNOME", "KDE"])
         #expect(c.bindings[8].actions == [.recognized: .keys([KeyChord([Key(name: "super", code: 125), Key(name: "Page_Down", code: 109)]),
                                                                KeyChord([Key(name: "KEY_ENTER", code: 28)])])])
         #expect(c.specs[8] == GestureSpec(name: "scrub", kind: .scrub, fingers: 1...1))
