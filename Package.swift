@@ -55,7 +55,8 @@ let package = Package(
         .target(name: "CBenchFloor", path: "Benchmarks/CBenchFloor", linkerSettings: [.linkedLibrary("mtdev")]),
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
-                          dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel"],
+                          dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
+                                         "CFakeEvdevDevice"],
                           path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),

@@ -173,7 +173,7 @@ final class Daemon {
 
     /// Opens a node if it is a touch device we want. `announce`: log it as hotplugged.
     func open(_ node: Udev.Node, announce: Bool) {
-        guard sessions[node.path] == nil else { return }
+        guard sessions[node.path] == nil, !Self.isOwnVirtualDevice(node.path) else { return }
         let device: EvdevDevice
         do throws(DeviceError) {
             device = try EvdevDevice(path: node.path, udevProperties: node.properties)
@@ -190,6 +190,17 @@ final class Daemon {
             return
         }
         adopt(device, announce: announce)
+    }
+
+    /// gestured's own output device, known by its name in sysfs before opening it (so
+    /// not even a permission warning is logged for it while udev sets its group).
+    static func isOwnVirtualDevice(_ path: String) -> Bool {
+        let sysfs = "/sys/class/input/" + (path.split(separator: "/").last.map(String.init) ?? "") + "/device/name"
+        guard let f = fopen(sysfs, "r") else { return false }
+        defer { fclose(f) }
+        var buf = [CChar](repeating: 0, count: 256)
+        guard fgets(&buf, Int32(buf.count), f) != nil else { return false }
+        return String(cString: buf) == VirtualDevice.name + "\n"
     }
 
     /// Starts reading an open device with its own engine.

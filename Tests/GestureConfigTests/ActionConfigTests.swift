@@ -38,15 +38,10 @@ import Testing
     }
 
     @Test func heldKeysAndReverseStepsOnAPan() throws {
+        // Flow style reads as well as block style.
         let (c, d) = ConfigLoader.parse("""
             gestures:
-              - name: switcher
-                gesture: pan
-                fingers: 3
-                axis: horizontal
-                every: 20mm
-                hold: alt
-                update: {keys: tab, reverse: shift+tab}
+              - {name: switcher, gesture: pan, fingers: 3, axis: horizontal, every: 20mm, hold: alt, update: {keys: tab, reverse: shift+tab}}
             """, file: "c.yaml")
         #expect(d.map(\.description) == [])
         let b = try #require(c).bindings[0]

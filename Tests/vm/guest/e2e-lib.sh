@@ -64,6 +64,14 @@ setup() {
   chown -R "$user:$user" "$home"
 }
 
+# allow_uinput: the udev rule `make install` adds (the input group may write
+# /dev/uinput), applied to the node that exists already; checks that it took.
+allow_uinput() {
+  install -D -m 644 "$vm_dir/../../udev/70-gestured-uinput.rules" /etc/udev/rules.d/70-gestured-uinput.rules
+  udevadm control --reload && udevadm trigger --sysname-match=uinput --action=add && udevadm settle --timeout=10
+  [ "$(stat -c %G:%a /dev/uinput)" = input:660 ] || fail "the udev rule did not give /dev/uinput to input (it is $(stat -c %G:%a /dev/uinput))"
+}
+
 # write_config < YAML: the user's config, owned by the user, mode 644. Written to a
 # temporary file and renamed over the old one, as editors do.
 write_config() {
