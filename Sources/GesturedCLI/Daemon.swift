@@ -200,7 +200,7 @@ final class Daemon {
         defer { fclose(f) }
         var buf = [CChar](repeating: 0, count: 256)
         guard fgets(&buf, Int32(buf.count), f) != nil else { return false }
-        return String(cString: buf) == VirtualDevice.name + "\n"
+        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == VirtualDevice.name + "\n"
     }
 
     /// Starts reading an open device with its own engine.

@@ -7,7 +7,8 @@ enum RunCommand {
     usage: gestured run [--config PATH] [--dry-run] [--device PATH|NAME]... [--explain] [-v|-q]
 
     Runs the daemon in the foreground: reads every touchpad and touchscreen,
-    recognizes the configured gestures and runs their commands. Reloads the config
+    recognizes the configured gestures and runs their actions: commands, and keys,
+    clicks and scrolls through its virtual input device. Reloads the config
     when the file changes or on SIGHUP (an invalid new config is reported and the
     old one keeps running); picks up devices plugged in later; exits on SIGTERM or
     Ctrl-C. Logs to standard error (journald priorities when run by systemd).
@@ -15,7 +16,8 @@ enum RunCommand {
       --config PATH     the config file (default: $XDG_CONFIG_HOME/gestured/config.yaml,
                         ~/.config/gestured/config.yaml, /etc/gestured/config.yaml,
                         then the built-in default)
-      --dry-run         print each command and its environment instead of running it
+      --dry-run         print each action (a command with its environment, or
+                        keys super+Page_Down) instead of carrying it out
       --device DEV      only this device: a /dev/input/eventN path or a name glob
                         (repeatable)
       --explain         log every recognized gesture and why the others failed
