@@ -100,8 +100,9 @@ public struct ActionMapper {
                       step: (sign: Int, position: Double)?, into out: inout [Invocation]) {
         guard var action = b.actions[phase] else { return }
         if let step, step.sign < 0, let reverse = b.reverse { action = reverse }
-        out.append(Invocation(gesture: b.name, trigger: Self.trigger(phase),
-                              action: action, environment: Self.environment(e, phase, device, step)))
+        // Keys, clicks and scrolls read no variables: they get none (and cost no strings).
+        out.append(Invocation(gesture: b.name, trigger: Self.trigger(phase), action: action,
+                              environment: action.isInput ? [] : Self.environment(e, phase, device, step)))
     }
 
     static func trigger(_ phase: GesturePhase) -> String {

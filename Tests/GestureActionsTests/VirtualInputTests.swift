@@ -243,3 +243,20 @@ func gesture(_ phase: GesturePhase, _ kind: GestureKind = .pan, index: Int = 0, 
         #expect(input.got == ["button left"])
     }
 }
+
+@Suite struct BuiltInActionMappingTests {
+    /// Dry runs and replay print a built-in action as text, without the variables only commands read.
+    @Test func dryRunPrintsBuiltInActionsAsText() throws {
+        let (c, _) = ConfigLoader.parse(VirtualInputTests.switcher, file: "t.yaml")
+        var mapper = ActionMapper(config: try #require(c))
+        var printed: [String] = []
+        let sink = DryRunSink { printed.append($0) }
+        var out: [Invocation] = []
+        for e in [gesture(.began), gesture(.changed, dx: 21), gesture(.changed, dx: -1), gesture(.cancelled, dx: -1)] {
+            mapper.map(e, device: nil, into: &out)
+        }
+        for inv in out { sink.submit(inv) }
+        #expect(printed == ["[switcher] hold: press alt", "[switcher] update: keys tab", "[switcher] update: keys shift+tab",
+                            "[switcher] hold: release alt"])
+    }
+}
