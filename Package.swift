@@ -44,7 +44,8 @@ let package = Package(
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
 
         // Test support only, never linked into the shipped binary: answers libevdev's
-        // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it.
+        // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it, and
+        // uinput's UI_* ioctls so the real virtual-device writer runs in-process.
         .target(name: "CFakeEvdevDevice", path: "Tests/Support/CFakeEvdevDevice"),
         // Shared test helpers: recordings on disk, scripted event streams, the fake device.
         .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev"],

@@ -2,7 +2,8 @@
 // This target defines `ioctl` itself and answers the EVIOCG* queries for the fds
 // registered here from a description the test gives; every other fd and request goes
 // to the kernel. libevdev then reads events written into the pipe exactly as from a
-// device node, SYN_DROPPED resync included. Never linked into the shipped binary.
+// device node, SYN_DROPPED resync included. It also plays /dev/uinput (uinput.c) for
+// gestured's own virtual device. Never linked into the shipped binary.
 #ifndef CFAKEEVDEVDEVICE_H
 #define CFAKEEVDEVDEVICE_H
 
