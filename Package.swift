@@ -2,8 +2,10 @@
 // gestured: multi-finger gestures on Linux touchpads and touchscreens → commands.
 //
 // One target per layer; imports point one way (see docs/ARCHITECTURE.md):
-//   C wrappers → TouchModel → GestureInput ─┐
-//                TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
+//   C wrappers → LinuxSystem (every system call) → GestureInput, GestureConfig (reading the file),
+//                                                  GestureActions, GesturedCLI
+//   TouchModel → GestureInput ─┐
+//   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
 import PackageDescription
@@ -23,6 +25,9 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
         .target(name: "CLinux"),
+        // The one system-call layer (swift-system's model): owned descriptors, errno
+        // typed and named, EINTR retried in one place. Everything above calls Linux through it.
+        .target(name: "LinuxSystem", dependencies: ["CLinux"]),
         // The one libyaml reader: a node tree with line/column marks, bounded and alias-safe.
         .target(name: "YAMLTree", dependencies: ["CYaml"]),
 
@@ -30,16 +35,16 @@ let package = Package(
         .target(name: "TouchModel", linkerSettings: [.linkedLibrary("m")]),
         // Devices, hotplug, evdev decoding, recordings: evdev → TouchFrame.
         .target(name: "GestureInput",
-                dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "YAMLTree", "CLinux"]),
+                dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "YAMLTree", "CLinux", "LinuxSystem"]),
         // Recognizers and arbitration: TouchFrame → GestureEvent. Pure Swift.
         .target(name: "GestureEngine", dependencies: ["TouchModel"], linkerSettings: [.linkedLibrary("m")]),
         // The YAML config file → GestureSpecs and action bindings.
-        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree"]),
+        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree", "LinuxSystem"]),
         // GestureEvent → commands: the non-blocking process runner.
-        .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
+        .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
-                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux"]),
+                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
 
@@ -48,7 +53,7 @@ let package = Package(
         // uinput's UI_* ioctls so the real virtual-device writer runs in-process.
         .target(name: "CFakeEvdevDevice", path: "Tests/Support/CFakeEvdevDevice"),
         // Shared test helpers: recordings on disk, scripted event streams, the fake device.
-        .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev"],
+        .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev", "LinuxSystem"],
                 path: "Tests/Support/GestureTestSupport"),
 
         // Benchmarks (make bench, docs/PERFORMANCE.md), never linked into gestured: the
@@ -57,18 +62,19 @@ let package = Package(
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
                           dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                         "CFakeEvdevDevice"],
+                                         "LinuxSystem", "CFakeEvdevDevice"],
                           path: "Benchmarks/gestured-bench"),
 
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "GestureInputTests",
                     dependencies: ["GestureInput", "TouchModel", "GestureTestSupport", "CFakeEvdevDevice", "CEvdev"]),
         .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
-        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux",
+        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem",
                                                               "GestureTestSupport", "CFakeEvdevDevice"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux"]),
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem"]),
     ]
 )

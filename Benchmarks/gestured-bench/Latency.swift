@@ -93,7 +93,7 @@ struct Latency {
     private func waitIdle(_ runner: CommandRunner) {
         let deadline = nowNS() + 5_000_000_000
         while !runner.isIdle {
-            var pfd = pollfd(fd: runner.fd, events: Int16(POLLIN), revents: 0)
+            var pfd = pollfd(fd: runner.fd.rawValue, events: Int16(POLLIN), revents: 0)
             _ = poll(&pfd, 1, 100)
             runner.handleEvents()
             if nowNS() > deadline { fail("the command did not finish within 5 s") }

@@ -1,11 +1,11 @@
-import CLinux
 import GestureConfig
 import Glibc
+import LinuxSystem
 
 /// gestured's own input device, made through /dev/uinput: what the compositor (or
 /// X server) reads the keys, clicks and wheel motion of built-in actions from, like
-/// any keyboard and mouse. Every uinput call is in this file; each wrapper names the
-/// ioctl it makes, and failures carry the call and the errno's name.
+/// any keyboard and mouse. Every uinput call is in this file, through LinuxSystem's
+/// owned descriptor and errno path; failures carry the ioctl and the errno's name.
 ///
 /// The kernel destroys the device when its descriptor closes, however the process
 /// ends (even SIGKILL), and releases every key it held then: a reader sees the key-up
@@ -52,14 +52,8 @@ public final class VirtualDevice {
         }
     }
 
-    /// A failed uinput call: which, on what, and the errno.
-    public struct Failure: Error, Equatable, CustomStringConvertible {
-        public var call: String
-        public var code: Int32
-
-        public var errnoName: String { String(cString: clinux_strerrorname(code)) }
-        public var description: String { "\(call): \(errnoName) (\(String(cString: strerror(code))))" }
-    }
+    /// A failed uinput call: which, on what, and the errno ("open /dev/uinput: EACCES (Permission denied)").
+    public typealias Failure = SystemCallError
 
     static let evSyn: UInt16 = 0, evKey: UInt16 = 1, evRel: UInt16 = 2
     static let relHWheel: UInt16 = 0x06, relWheel: UInt16 = 0x08
@@ -68,7 +62,7 @@ public final class VirtualDevice {
     static let busVirtual: UInt16 = 0x06
 
     public let capabilities: Capabilities
-    private let fd: Int32
+    private let file: OwnedFileDescriptor
     /// `/dev/input/eventN`'s parent in sysfs (`input42`), when the kernel says.
     public private(set) var sysname: String?
 
@@ -77,63 +71,49 @@ public final class VirtualDevice {
     public init(capabilities: Capabilities, path: String = VirtualDevice.path,
                 open: (String) -> Int32 = { Glibc.open($0, O_WRONLY | O_NONBLOCK | O_CLOEXEC) }) throws(Failure) {
         self.capabilities = capabilities
-        fd = open(path)
-        guard fd >= 0 else { throw Failure(call: "open \(path)", code: errno) }
-        do {
-            try Self.check(clinux_ui_set_evbit(fd, Int32(Self.evSyn)), "UI_SET_EVBIT EV_SYN")
-            if !capabilities.keys.isEmpty {
-                try Self.check(clinux_ui_set_evbit(fd, Int32(Self.evKey)), "UI_SET_EVBIT EV_KEY")
-                for k in capabilities.keys.sorted() { try Self.check(clinux_ui_set_keybit(fd, Int32(k)), "UI_SET_KEYBIT \(k)") }
-            }
-            if capabilities.wheel {
-                try Self.check(clinux_ui_set_evbit(fd, Int32(Self.evRel)), "UI_SET_EVBIT EV_REL")
-                for r in [Self.relWheel, Self.relHWheel, Self.relWheelHiRes, Self.relHWheelHiRes] {
-                    try Self.check(clinux_ui_set_relbit(fd, Int32(r)), "UI_SET_RELBIT \(r)")
-                }
-            }
-            try Self.check(clinux_ui_dev_setup(fd, Self.name, Self.busVirtual, 0, 0, 1), "UI_DEV_SETUP")
-            try Self.check(clinux_ui_dev_create(fd), "UI_DEV_CREATE")
+        do throws(Errno) {
+            file = try OwnedFileDescriptor { open(path) }
         } catch {
-            close(fd)
-            throw error
+            throw Failure("open \(path)", error)
         }
-        var buf = [CChar](repeating: 0, count: 64)
-        if clinux_ui_get_sysname(fd, &buf, Int32(buf.count)) >= 0, buf[0] != 0 {
-            sysname = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let fd = file.descriptor
+        try Uinput.enable(fd, type: Self.evSyn)
+        if !capabilities.keys.isEmpty {
+            try Uinput.enable(fd, type: Self.evKey)
+            for k in capabilities.keys.sorted() { try Uinput.enable(fd, key: k) }
         }
+        if capabilities.wheel {
+            try Uinput.enable(fd, type: Self.evRel)
+            for r in [Self.relWheel, Self.relHWheel, Self.relWheelHiRes, Self.relHWheelHiRes] { try Uinput.enable(fd, relative: r) }
+        }
+        try Uinput.setup(fd, name: Self.name, bustype: Self.busVirtual)
+        try Uinput.create(fd)
+        sysname = Uinput.sysname(fd)
     }
 
-    /// UI_DEV_DESTROY, then close: the kernel releases whatever is still down.
-    deinit {
-        _ = clinux_ui_dev_destroy(fd)
-        close(fd)
-    }
+    /// UI_DEV_DESTROY, then the owned descriptor closes: the kernel releases whatever is still down.
+    deinit { Uinput.destroy(file.descriptor) }
 
     /// Writes one report (events ending with SYN_REPORT) in one write(2); EINTR retried.
-    public func write(_ events: UnsafeBufferPointer<clinux_input_event>) throws(Failure) {
-        while true {
-            let n = clinux_uinput_write(fd, events.baseAddress, Int32(events.count))
-            if n >= 0 { return }
-            if errno == EINTR { continue }
-            throw Failure(call: "write \(Self.path)", code: errno)
+    public func write(_ events: UnsafeBufferPointer<Uinput.Event>) throws(Failure) {
+        do throws(SystemCallError) { try Uinput.write(file.descriptor, events) } catch {
+            throw Failure("write \(Self.path)", error.errno)
         }
-    }
-
-    private static func check(_ rc: Int32, _ call: @autoclosure () -> String) throws(Failure) {
-        if rc < 0 { throw Failure(call: call(), code: errno) }
     }
 
     /// Whether /dev/uinput can be opened for writing now (`gestured check`); nil when it can.
     public static func probe(path: String = VirtualDevice.path) -> Failure? {
-        let fd = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return Failure(call: "open \(path)", code: errno) }
-        close(fd)
-        return nil
+        do throws(Errno) {
+            _ = try OwnedFileDescriptor(opening: path, O_WRONLY | O_NONBLOCK)
+            return nil
+        } catch {
+            return Failure("open \(path)", error)
+        }
     }
 
     /// What to tell a user whose /dev/uinput cannot be opened, by errno.
     public static func advice(for failure: Failure) -> String {
-        switch failure.code {
+        switch failure.errno.rawValue {
         case ENOENT, ENODEV, ENXIO:
             return "the uinput module is not loaded: run 'sudo modprobe uinput' (make install adds /etc/modules-load.d/gestured-uinput.conf to load it at boot)"
         case EACCES, EPERM:

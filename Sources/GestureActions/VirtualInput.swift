@@ -1,6 +1,5 @@
-import CLinux
 import GestureConfig
-import Glibc
+import LinuxSystem
 
 /// The sink for built-in actions: keys, clicks and wheel motion written to the
 /// virtual device, never blocking its caller.
@@ -21,7 +20,8 @@ import Glibc
 /// held or pending, so a held key is never lost with its device.
 public final class VirtualInput: InvocationSink {
     /// The timerfd to watch for readability; call `handleTimer()` then.
-    public let fd: Int32
+    public var descriptor: FileDescriptor { timer.descriptor }
+    private var timer: MonotonicTimer
     public private(set) var device: VirtualDevice?
     /// Why there is no device, while actions need one (nil otherwise).
     public private(set) var unavailable: VirtualDevice.Failure?
@@ -50,8 +50,7 @@ public final class VirtualInput: InvocationSink {
     private var downCount: [UInt16: Int] = [:]
     /// Leftover high-resolution wheel units (1/120 click) not yet a whole click.
     private var wheelRemainder = (vertical: 0, horizontal: 0)
-    private var armedAt: Int64 = 0
-    private var buffer: [clinux_input_event] = []
+    private var buffer: [Uinput.Event] = []
 
     /// Actions not delivered since the last warning, and when that was.
     private var undelivered = 0
@@ -61,10 +60,9 @@ public final class VirtualInput: InvocationSink {
     static let warningIntervalNS: Int64 = 10_000_000_000
 
     public init(settings: Settings, log: @escaping (LogPriority, String) -> Void,
-                clock: @escaping () -> Int64 = { clinux_monotonic_ns() },
+                clock: @escaping () -> Int64 = { monotonicNanoseconds() },
                 makeDevice: @escaping (VirtualDevice.Capabilities) throws(VirtualDevice.Failure) -> VirtualDevice = { c throws(VirtualDevice.Failure) in try VirtualDevice(capabilities: c) }) throws(VirtualDevice.Failure) {
-        fd = clinux_timerfd_create()
-        guard fd >= 0 else { throw VirtualDevice.Failure(call: "timerfd_create", code: errno) }
+        do throws(Errno) { timer = try MonotonicTimer() } catch { throw VirtualDevice.Failure("timerfd_create", error) }
         keyDelayNS = Self.nanoseconds(settings.keyDelay)
         self.log = log
         self.clock = clock
@@ -72,10 +70,7 @@ public final class VirtualInput: InvocationSink {
         buffer.reserveCapacity(32)
     }
 
-    deinit {
-        finish()
-        close(fd)
-    }
+    deinit { finish() }
 
     private static func nanoseconds(_ s: Double) -> Int64 { Int64((s * 1e9).rounded()) }
 
@@ -154,9 +149,7 @@ public final class VirtualInput: InvocationSink {
 
     /// The timerfd fired: write what is due.
     public func handleTimer() {
-        var count: UInt64 = 0
-        _ = read(fd, &count, 8)
-        armedAt = 0
+        timer.acknowledge()
         writeDue(clock())
     }
 
@@ -189,16 +182,11 @@ public final class VirtualInput: InvocationSink {
         let keys = downCount.keys.sorted(by: >)
         downCount.removeAll()
         buffer.removeAll(keepingCapacity: true)
-        for k in keys { buffer.append(clinux_input_event(type: VirtualDevice.evKey, code: k, value: 0)) }
+        for k in keys { buffer.append(Uinput.event(type: VirtualDevice.evKey, code: k, value: 0)) }
         flush(gesture: "shutdown")
     }
 
-    private func arm() {
-        let target = nextDeadline.map { max($0, 1) } ?? 0
-        guard target != armedAt else { return }
-        armedAt = target
-        _ = clinux_timerfd_arm_absolute(fd, target)
-    }
+    private func arm() { timer.arm(atNanoseconds: nextDeadline) }
 
     // MARK: Events out
 
@@ -209,12 +197,12 @@ public final class VirtualInput: InvocationSink {
             case .press(let k):
                 let n = downCount[k, default: 0]
                 downCount[k] = n + 1
-                if n == 0 { buffer.append(clinux_input_event(type: VirtualDevice.evKey, code: k, value: 1)) }
+                if n == 0 { buffer.append(Uinput.event(type: VirtualDevice.evKey, code: k, value: 1)) }
             case .release(let k):
                 guard let n = downCount[k] else { continue }
                 if n == 1 {
                     downCount[k] = nil
-                    buffer.append(clinux_input_event(type: VirtualDevice.evKey, code: k, value: 0))
+                    buffer.append(Uinput.event(type: VirtualDevice.evKey, code: k, value: 0))
                 } else {
                     downCount[k] = n - 1
                 }
@@ -236,10 +224,10 @@ public final class VirtualInput: InvocationSink {
         let clicks = remainder / 120
         remainder -= clicks * 120
         if vertical { wheelRemainder.vertical = remainder } else { wheelRemainder.horizontal = remainder }
-        buffer.append(clinux_input_event(type: VirtualDevice.evRel, code: vertical ? VirtualDevice.relWheelHiRes : VirtualDevice.relHWheelHiRes,
+        buffer.append(Uinput.event(type: VirtualDevice.evRel, code: vertical ? VirtualDevice.relWheelHiRes : VirtualDevice.relHWheelHiRes,
                                          value: units * sign))
         if clicks != 0 {
-            buffer.append(clinux_input_event(type: VirtualDevice.evRel, code: vertical ? VirtualDevice.relWheel : VirtualDevice.relHWheel,
+            buffer.append(Uinput.event(type: VirtualDevice.evRel, code: vertical ? VirtualDevice.relWheel : VirtualDevice.relHWheel,
                                              value: Int32(clicks)))
         }
     }
@@ -247,7 +235,7 @@ public final class VirtualInput: InvocationSink {
     /// Ends the buffered report with SYN_REPORT and writes it (nothing when empty).
     private func flush(gesture: String) {
         guard !buffer.isEmpty, let device else { return }
-        buffer.append(clinux_input_event(type: VirtualDevice.evSyn, code: 0, value: 0))
+        buffer.append(Uinput.event(type: VirtualDevice.evSyn, code: 0, value: 0))
         do throws(VirtualDevice.Failure) {
             try buffer.withUnsafeBufferPointer { (p) throws(VirtualDevice.Failure) in try device.write(p) }
         } catch {

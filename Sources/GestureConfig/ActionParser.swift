@@ -12,17 +12,12 @@ enum ActionParser {
         var reverseMark: SourceMark?
     }
 
+    /// A built-in action (a command, as text, is the parser's `text()` to read).
     static func parse(_ v: YAMLNode, log: inout DiagnosticLog) -> Parsed? {
         switch v.value {
-        case .scalar(let s):
-            guard !s.trimmingSpaces().isEmpty else {
-                log.error(v.mark, "a command is empty")
-                return nil
-            }
-            return Parsed(action: .command(s))
         case .mapping(let pairs):
             return builtIn(v, pairs, log: &log)
-        default:
+        case .scalar, .sequence:
             log.error(v.mark, "expected a command, or a built-in action like {keys: super+Page_Down}, found \(v.shape)")
             return nil
         }

@@ -37,7 +37,27 @@ public enum Schema {
                 table("`settings:`", settings, appliesTo: false),
                 table("Each entry of `gestures:`", gesture, appliesTo: true),
                 table("`region:`", region, appliesTo: false),
-                table("Built-in actions (in place of a command)", action, appliesTo: false)].joined(separator: "\n")
+                table("Built-in actions (in place of a command)", action, appliesTo: false),
+                quantities(), limits()].joined(separator: "\n")
+    }
+
+    /// Every quantity's units and the range accepted (a key may narrow it, as
+    /// `max-angle` does); outside it a value is an error, not clamped.
+    static func quantities() -> String {
+        var s = "### Quantities\n\n| quantity | units | smallest | largest | example |\n|---|---|---|---|---|\n"
+        for q in Quantity.allCases {
+            s += "| \(q.rawValue) | \(q.units.map { "`\($0.suffix)`" }.joined(separator: ", ")) | `\(q.floor.text)` | `\(format(q.ceiling))\(q.baseSuffix)` | `\(q.example.split(separator: " ").first!)` |\n"
+        }
+        return s
+    }
+
+    /// The limits on a whole file, each an error past it.
+    static func limits() -> String {
+        "### Limits\n\n| what | at most |\n|---|---|\n"
+            + "| file size | \(ConfigLoader.maximumFileSize >> 20) MiB |\n"
+            + "| gestures | \(Config.maximumGestures) |\n"
+            + "| a gesture's name | \(ConfigParser.maximumNameLength) characters |\n"
+            + "| a command | \(Binding.maximumCommandBytes) bytes (Linux's MAX_ARG_STRLEN, less its NUL) |\n"
     }
 
     static func kindList(_ kinds: [GestureKind]) -> String {
@@ -161,7 +181,7 @@ enum GestureKey: String, CaseIterable {
         case .edge: return e("edge or list", "any", "`top`, `bottom`, `left`, `right`: the edges an edge pan starts from; for other gestures, only touches that begin at one of these edges.")
         case .taps: return e("count 1–5", "`1`", "Tap: taps in a row. Hold: counts the press itself, so `1` is a plain press and `2` a tap, then press.")
         case .device: return e("`touchpad`, `touchscreen` or `any`", "`any` (edgepan, or with `region:`: `touchscreen`)", "Which kind of device the gesture listens to.")
-        case .deviceName: return e("glob", "any", "Only devices whose name matches this shell glob (`*`, `?`, `[…]`); see `gestured list-devices`.")
+        case .deviceName: return e("glob", "any", "Only devices whose name matches this shell glob, as fnmatch(3) reads it: `*`, `?`, `[a-z]`, `[!…]`, `[[:digit:]]`, `\\*`; see `gestured list-devices`.")
         case .region: return e("mapping", "whole screen", "Only touches that begin inside this rectangle of a touchscreen (see `region:` below); implies `device: touchscreen`.")
         case .minDistance: return e("distance", "recognizer's", "Distance the fingers travel before the gesture counts (scrub: each stroke).")
         case .minVelocity: return e("speed", "recognizer's", "Slowest swipe that counts, e.g. `100mm/s`.")

@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 import TouchModel
 
 /// A device description plus the events it produced: what `replay` feeds through
@@ -40,24 +41,14 @@ public struct Recording: Sendable {
     public static let maxBytes = 256 << 20
 
     static func readText(_ path: String) throws(RecordingError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw RecordingError(path: path, line: nil, message: SystemError(errno).description) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError(path: path, line: nil, message: SystemError(errno).description)
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            guard bytes.count <= maxBytes else {
-                throw RecordingError(path: path, line: nil, message: "larger than \(maxBytes >> 20) MiB")
-            }
+        do throws(Errno) {
+            let file = try OwnedFileDescriptor(opening: path, O_RDONLY)
+            return String(decoding: try file.descriptor.readToEnd(maximumBytes: maxBytes), as: UTF8.self)
+        } catch .fileTooLarge {
+            throw RecordingError(path: path, line: nil, message: "larger than \(maxBytes >> 20) MiB")
+        } catch {
+            throw RecordingError(path: path, line: nil, message: error.description)
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

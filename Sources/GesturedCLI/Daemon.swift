@@ -1,18 +1,18 @@
-import CLinux
 import GestureActions
 import GestureConfig
 import GestureEngine
 import GestureInput
 import Glibc
+import LinuxSystem
 import TouchModel
 
 /// The running daemon: devices → engines → actions on one epoll loop.
 ///
 /// Sources on the loop: each device's fd, a timerfd armed at the earliest engine
 /// deadline (and disarmed when none), a signalfd (TERM/INT exit, HUP reloads), inotify
-/// on the config file's directory, the udev monitor (or inotify on /dev/input where
-/// udev does not run), and the command runner's fd. Nothing polls: with no finger
-/// down there is nothing to wake for.
+/// on the config file's directory, hotplug (`Hotplug`: the udev monitor, or inotify
+/// on /dev/input where udev does not run), and the command runner's fd. Nothing
+/// polls: with no finger down there is nothing to wake for.
 final class Daemon {
     struct Options {
         var configPath: String?
@@ -34,13 +34,15 @@ final class Daemon {
     let logger: Logger
     let environment: [String: String]
     private let loop: EventLoop
-    private let timer: DeadlineTimer
-    private let signals: SignalSource
+    /// Armed at the earliest engine deadline.
+    private var timer: MonotonicTimer
+    /// SIGTERM, SIGINT and SIGHUP as readable events, not handlers. SIGCHLD is not
+    /// among them: the command runner reaps each child through its own pidfd, which
+    /// cannot race with another waiter, so the loop never wakes for it.
+    private let signals: SignalDescriptor
     private let notifier: SystemdNotifier
-    private let udev = Udev()
-    private var monitor: Udev.Monitor?
-    private var inputWatcher: DirectoryWatcher?
-    private var configWatcher: DirectoryWatcher?
+    private let hotplug: Hotplug
+    private var configWatcher: ConfigWatcher?
     private(set) var configSource: ConfigSource
     private(set) var config: Config
     private var mapper: ActionMapper
@@ -68,8 +70,9 @@ final class Daemon {
         config = loaded
         mapper = ActionMapper(config: loaded)
         loop = try EventLoop()
-        timer = try DeadlineTimer()
-        signals = try SignalSource()
+        timer = try MonotonicTimer()
+        signals = try SignalDescriptor([SIGTERM, SIGINT, SIGHUP])
+        hotplug = Hotplug(inputDirectory: options.inputDirectory)
         notifier = SystemdNotifier(environment: environment)
         if !options.runCommands {
             sink = nil
@@ -89,15 +92,20 @@ final class Daemon {
             virtualInput = input
             sink = ActionRouter(commands: r, input: input)
         }
-        try loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
-        try loop.add(timer.fd) { [unowned self] _ in self.handleTimer() }
+        try loop.add(signals.descriptor) { [unowned self] _ in self.handleSignals() }
+        try loop.add(timer.descriptor) { [unowned self] _ in self.handleTimer() }
         if let runner { try loop.add(runner.fd) { _ in runner.handleEvents() } }
         if let virtualInput {
-            try loop.add(virtualInput.fd) { _ in virtualInput.handleTimer() }
+            try loop.add(virtualInput.descriptor) { _ in virtualInput.handleTimer() }
             virtualInput.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
         }
         watchConfig()
-        watchHotplug()
+        hotplug.watch(on: loop, logger: logger) { [unowned self] change in
+            switch change {
+            case .added(let node): self.open(node, announce: true)
+            case .removed(let path): self.remove(path, reason: "unplugged")
+            }
+        }
     }
 
     enum StartError: Error, CustomStringConvertible {
@@ -113,6 +121,9 @@ final class Daemon {
 
     /// Builds the daemon and runs it to the end: what `run` and `watch` share.
     static func start(options: Options, logger: Logger, environment: [String: String]) -> GesturedCommand.ExitCode {
+        // A log reader that goes away (journald restarted, the terminal closed) must
+        // not kill the daemon at its next line: writes fail with EPIPE instead.
+        Signals.ignoreBrokenPipe()
         let daemon: Daemon
         do {
             daemon = try Daemon(options: options, logger: logger, environment: environment)
@@ -128,7 +139,7 @@ final class Daemon {
 
     /// Opens the devices, says READY=1, and runs until SIGTERM/SIGINT.
     func run() -> GesturedCommand.ExitCode {
-        for node in udev.inputNodes(inputDir: options.inputDirectory) { open(node, announce: false) }
+        for node in hotplug.presentNodes() { open(node, announce: false) }
         let name = configSource == .builtIn ? ConfigLoader.builtInName : config.file
         logger.notice("started: config \(name), \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"), \(sessions.count) device\(sessions.count == 1 ? "" : "s")\(options.dryRun ? ", dry run" : "")")
         if sessions.isEmpty {
@@ -167,7 +178,7 @@ final class Daemon {
     private func wanted(_ path: String, name: String) -> Bool {
         guard !options.deviceFilters.isEmpty else { return true }
         return options.deviceFilters.contains { f in
-            f == path || fnmatch(f, name, 0) == 0 || name == f
+            f == path || Glob.matches(f, name) || name == f
         }
     }
 
@@ -180,7 +191,7 @@ final class Daemon {
         } catch {
             switch error {
             case .unsupported: logger.debug(error.description)
-            case .open(_, let e) where e.code == ENOENT || e.code == ENODEV: logger.debug(error.description)
+            case .open(_, let e) where e == .noSuchFileOrDirectory || e == .noSuchDevice: logger.debug(error.description)
             case .open: logger.warning(error.description)
             }
             return
@@ -265,7 +276,7 @@ final class Daemon {
     // MARK: Time
 
     /// CLOCK_MONOTONIC in the engine's units: the clock live devices stamp events with.
-    static func now() -> Timestamp { Timestamp(microseconds: clinux_monotonic_ns() / 1000) }
+    static func now() -> Timestamp { Timestamp(microseconds: monotonicNanoseconds() / 1000) }
 
     private func rearm() {
         var earliest: Timestamp?
@@ -305,28 +316,31 @@ final class Daemon {
 
     private func watchConfig() {
         guard case .file(let path) = configSource else { return }
-        let (dir, name) = DirectoryWatcher.split(path)
         do {
-            let w = try DirectoryWatcher(directory: dir)
-            try loop.add(w.fd) { [unowned self] _ in
-                if w.changedNames().contains(name), access(path, F_OK) == 0 { self.reload(reason: "\(path) changed") }
+            configWatcher = try ConfigWatcher(path: path, loop: loop, logger: logger) { [unowned self] in
+                if FileSystem.exists(path) { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
             }
-            configWatcher = w
         } catch {
-            logger.warning("cannot watch \(dir) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
+            logger.warning("cannot watch \(DirectoryWatcher.split(path).directory) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
         }
     }
 
     /// Parses the config again; a valid one replaces the old between frames (what was
     /// in flight is cancelled), an invalid one is reported and the old one stays.
-    func reload(reason: String) {
-        notifier.send("RELOADING=1\nMONOTONIC_USEC=\(clinux_monotonic_ns() / 1000)")
+    /// `keepOnEmpty` (a reload on save): a file with no gestures after one with some is
+    /// most likely an editor's write caught half-way, and is not taken; SIGHUP takes it.
+    func reload(reason: String, keepOnEmpty: Bool = false) {
+        notifier.send("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanoseconds() / 1000)")
         defer { notifier.send("READY=1\nSTATUS=\(status)") }
         let (parsed, diagnostics) = ConfigLoader.load(configSource)
         for d in diagnostics { logger.log(d.isError ? .error : .warning, d.description) }
         guard let loaded = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
             let n = diagnostics.filter(\.isError).count
             logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
+            return
+        }
+        if keepOnEmpty, loaded.specs.isEmpty, !config.specs.isEmpty {
+            logger.warning("reload (\(reason)): the file has no gestures now, likely an editor's write caught half-way; still running the previous \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s") (save again, or reload with SIGHUP to run with none)")
             return
         }
         let now = Self.now()
@@ -344,47 +358,5 @@ final class Daemon {
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")
-    }
-
-    // MARK: Hotplug
-
-    private func watchHotplug() {
-        // udev's monitor only hears devices once udevd has processed them; where no
-        // udevd runs (containers, minimal systems) it would stay silent forever.
-        let udevdRunning = access("/run/udev/control", F_OK) == 0
-        if udevdRunning, let m = udev.monitor() {
-            monitor = m
-            do {
-                try loop.add(m.fd) { [unowned self] _ in
-                    for change in m.changes() {
-                        switch change {
-                        case .added(let node): self.open(node, announce: true)
-                        case .removed(let path): self.remove(path, reason: "unplugged")
-                        }
-                    }
-                }
-                return
-            } catch {
-                logger.warning("cannot watch the udev monitor (\(error))")
-            }
-        }
-        // No udevd: watch the device directory itself (IN_ATTRIB catches the moment a
-        // new node becomes readable).
-        do {
-            let w = try DirectoryWatcher(directory: options.inputDirectory)
-            try loop.add(w.fd) { [unowned self] _ in
-                for name in w.changedNames() where name.hasPrefix("event") {
-                    let path = self.options.inputDirectory + "/" + name
-                    if access(path, F_OK) == 0 {
-                        self.open(Udev.Node(path: path, properties: [:]), announce: true)
-                    } else {
-                        self.remove(path, reason: "unplugged")
-                    }
-                }
-            }
-            inputWatcher = w
-        } catch {
-            logger.notice("hotplug unavailable: no udev monitor and cannot watch \(options.inputDirectory) (\(error))")
-        }
     }
 }

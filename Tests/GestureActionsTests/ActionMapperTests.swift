@@ -114,6 +114,28 @@ private func config(_ yaml: String) throws -> Config {
         #expect(out.count == 1)
     }
 
+    /// Issue 10, finding 1: `every: 1e-17mm` trapped the daemon converting GESTURE_STEPS
+    /// to an integer. Now `check` refuses such steps; at the extremes it accepts, no
+    /// value an event can carry traps, and each event still runs at most the cap.
+    @Test(arguments: ["every: 0.01mm", "every: 10000mm", "every: 0.01deg", "every: 360deg", "every: 1.001x", "every: 100x"])
+    func theExtremeStepsCheckAcceptsNeverTrapOnAnyValue(_ every: String) throws {
+        let kind = every.hasSuffix("mm") ? "pan, axis: horizontal" : every.hasSuffix("deg") ? "rotate" : "pinch"
+        let c = try config("gestures:\n  - {name: s, gesture: \(kind), \(every), update: step}\n")
+        let gestureKind: GestureKind = every.hasSuffix("mm") ? .pan : every.hasSuffix("deg") ? .rotate : .pinch
+        let extremes: [Double] = [0, 1e-300, -1e-300, 1, -1, 1e15, -1e15, 1e300, -1e300,
+                                  .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, 0]
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        mapper.map(event(0, gestureKind, .began), device: nil, into: &out)
+        for x in extremes {
+            out.removeAll()
+            mapper.map(event(0, gestureKind, .changed, dx: x, scale: Swift.max(abs(x), .leastNonzeroMagnitude), rotationDeg: x),
+                       device: nil, into: &out)
+            #expect(out.count <= ActionMapper.maxStepsPerEvent)
+            #expect(out.allSatisfy { Int($0.value(of: "GESTURE_STEPS") ?? "") != nil }, "\(every) at \(x)")
+        }
+    }
+
     @Test func absurdJumpsAreBoundedAndNonFiniteValuesIgnored() throws {
         let c = try config("gestures:\n  - {name: h, gesture: pan, axis: horizontal, every: 1mm, update: step}\n")
         var mapper = ActionMapper(config: c)

@@ -55,7 +55,7 @@ private let valid = "gestures:\n  - {name: t, gesture: tap, fingers: 3, command:
                 == "refusing a config file owned by another user (uid 1001): its commands would run as this user (uid 1000); take ownership of it or use your own file")
         #expect(ConfigLoader.ownershipProblem(mode: S_IFREG | 0o644, owner: 0, uid: 1000) == nil)      // /etc/gestured/config.yaml
         #expect(ConfigLoader.ownershipProblem(mode: S_IFREG | 0o600, owner: 1000, uid: 1000) == nil)
-        #expect(ConfigLoader.ownershipProblem(mode: S_IFDIR | 0o755, owner: 1000, uid: 1000) == "not a regular file")
+        #expect(ConfigLoader.ownershipProblem(mode: S_IFDIR | 0o755, owner: 1000, uid: 1000) == "refusing a directory: a config must be a regular file")
 
         let f = TempFile(valid)
         guard chown(f.path, 4242, 4242) == 0 else { return }  // only root can give a file away
@@ -66,7 +66,7 @@ private let valid = "gestures:\n  - {name: t, gesture: tap, fingers: 3, command:
 
     @Test func refusesADirectoryAndAHugeFile() {
         let (_, d) = ConfigLoader.load(path: "/tmp")
-        #expect(d.map(\.description) == ["/tmp: error: not a regular file"])
+        #expect(d.map(\.description) == ["/tmp: error: refusing a directory: a config must be a regular file"])
         let f = TempFile("# " + String(repeating: "x", count: ConfigLoader.maximumFileSize) + "\n")
         let (config, diagnostics) = ConfigLoader.load(path: f.path)
         #expect(config == nil)

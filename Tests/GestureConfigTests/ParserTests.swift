@@ -242,15 +242,15 @@ import TouchModel
         #expect(d == ["bin.yaml:2:38: error: the file is not valid UTF-8 or UTF-16 text: invalid leading UTF-8 octet"])
     }
 
-    @Test func hugeConfigParses() throws {
+    @Test func theLargestConfigAllowedParses() throws {
         var yaml = "gestures:\n"
-        for i in 0..<3000 {
+        for i in 0..<Config.maximumGestures {
             yaml += "  - name: g\(i)\n    gesture: tap\n    fingers: \(i % 5 + 1)\n    taps: \(i % 5 + 1)\n    device-name: \"dev \(i)\"\n    command: echo \(i)\n"
         }
         let (config, diagnostics) = ConfigLoader.parse(yaml, file: "huge.yaml")
         #expect(diagnostics.filter(\.isError).isEmpty)
-        #expect(config?.specs.count == 3000)
-        #expect(config?.bindings.last?.actions[.recognized] == "echo 2999")
+        #expect(config?.specs.count == 1000)
+        #expect(config?.bindings.last?.actions[.recognized] == "echo 999")
     }
 
     @Test func deepNestingIsRefusedNotACrash() {

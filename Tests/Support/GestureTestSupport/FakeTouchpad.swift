@@ -2,6 +2,7 @@ import CEvdev
 import CFakeEvdevDevice
 import GestureInput
 import Glibc
+import LinuxSystem
 import TouchModel
 
 /// The real libevdev code path, in-process: a pipe registered with the fake-device
@@ -14,11 +15,11 @@ public final class FakeTouchpad {
 
     public init(slots: Int32 = 5, name: String = "Fake Touchpad") throws {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw SystemError(errno) }
+        guard pipe(&fds) == 0 else { throw Errno.current }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         readFD = fds[0]
         writeFD = fds[1]
-        guard cfake_register(readFD, name, 0x18, 0x6cb, 0x1234) == 0 else { throw SystemError(EMFILE) }
+        guard cfake_register(readFD, name, 0x18, 0x6cb, 0x1234) == 0 else { throw Errno.tooManyOpenFiles }
         cfake_set_property(readFD, UInt32(InputProperty.pointer))
         cfake_set_property(readFD, UInt32(InputProperty.buttonpad))
         for key in [KeyCode.btnLeft, KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap, KeyCode.btnToolTripleTap] {
@@ -31,7 +32,7 @@ public final class FakeTouchpad {
         cfake_set_absinfo(readFD, UInt32(AbsCode.mtPositionY), 0, 600, 10)
         cfake_set_absinfo(readFD, UInt32(AbsCode.mtTrackingID), 0, 65535, 0)
         do {
-            device = try EvdevDevice(adopting: readFD, path: "fake:\(readFD)", udevProperties: ["ID_INPUT_TOUCHPAD": "1"])
+            device = try EvdevDevice(adopting: OwnedFileDescriptor(adopting: readFD), path: "fake:\(readFD)", udevProperties: ["ID_INPUT_TOUCHPAD": "1"])
         } catch {
             cfake_unregister(readFD)
             close(writeFD)
