@@ -5,14 +5,7 @@
 # reader of the device (a compositor) sees: Alt up and the device gone, or just the
 # device gone (see below).
 . "$(dirname "$0")/../guest/e2e-lib.sh"
-setup
-allow_uinput
-write_config <"$vm_dir/scenario/keys.yaml"
-start_daemon
-wait_for_log 'created gestured virtual input' 1 10
-"$player" --read "gestured virtual input" >"$log/reader" 2>&1 &
-reader_pid=$!
-wait_for_match "$log/reader" '^reading ' 10 || fail "the reader found no gestured virtual input"
+start_with_virtual_input "$vm_dir/scenario/keys.yaml"
 "$player" --script "$vm_dir/timelines/keys-kill-mid-pan.timeline" >>"$log/player" 2>&1 &
 player_pid=$!
 wait_for_log '(using|added) /dev/input/.*touchscreen' 1 30

@@ -5,18 +5,12 @@
 # Alt down, a Tab per step, Shift+Tab going back, Alt up at lift. A touchscreen
 # unplugged mid-pan: Alt comes up, the daemon goes on.
 . "$(dirname "$0")/../guest/e2e-lib.sh"
-setup
-allow_uinput
-write_config <"$vm_dir/scenario/keys.yaml"
-start_daemon
-wait_for_log 'created gestured virtual input' 1 10
+start_with_virtual_input "$vm_dir/scenario/keys.yaml"
 runuser -u "$user" -- "$gestured" list-devices >"$log/list-devices" 2>&1
 grep -q "not used  \"gestured virtual input\": gestured's own virtual device" "$log/list-devices" \
   || fail "list-devices does not show the virtual device as gestured's own: $(cat "$log/list-devices")"
 # reader_keys: what the reader saw, EV_KEY only, as +NAME / -NAME.
 reader_keys() { awk '$1 ~ /^(KEY|BTN)_/ { printf "%s%s ", ($2 == 1 ? "+" : "-"), substr($1, 5) }' "$log/reader"; }
-"$player" --read "gestured virtual input" >"$log/reader" 2>&1 &
-wait_for_match "$log/reader" '^reading ' 10 || fail "the reader found no gestured virtual input"
 "$player" --script "$vm_dir/timelines/keys-swipe.timeline" >>"$log/player" 2>&1 &
 player_pid=$!
 wait_for_log '(using|added) /dev/input/.*touchpad' 1 30
