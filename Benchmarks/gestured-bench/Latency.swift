@@ -78,7 +78,6 @@ struct Latency {
             let t0 = nowNS()
             guard decoder.feed(e) else { continue }
             let frame = decoder.frame
-            if let d = engine.nextDeadline, d < frame.time { engine.advance(to: d, into: &events) }
             engine.process(frame, into: &events)
             for g in events { mapper.map(g, device: engine.device, into: &invocations) }
             events.removeAll(keepingCapacity: true)

@@ -135,7 +135,7 @@ public struct ActionMapper {
             ("GESTURE_KIND", e.kind.rawValue),
             ("GESTURE_PHASE", e.phase.rawValue),
             ("GESTURE_FINGERS", String(e.fingers)),
-            ("GESTURE_DIRECTION", e.direction?.rawValue ?? ""),
+            ("GESTURE_DIRECTION", e.directionWord ?? ""),
             ("GESTURE_X_MM", decimal(e.location.x, 2)),
             ("GESTURE_Y_MM", decimal(e.location.y, 2)),
             ("GESTURE_DX_MM", decimal(e.translation.x, 2)),

@@ -14,7 +14,7 @@ public enum ConfigSource: Sendable, Equatable {
 /// then the built-in default. An explicit path is returned even if missing, so that
 /// loading it reports the problem instead of silently using another file.
 public func resolveConfigPath(explicit: String?, environment: [String: String],
-                              exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> ConfigSource {
+                              exists: (String) -> Bool = FileSystem.exists) -> ConfigSource {
     if let explicit { return .file(explicit) }
     for path in configSearchPath(environment: environment) where exists(path) { return .file(path) }
     return .builtIn
@@ -85,22 +85,21 @@ public enum ConfigLoader {
         // writer came; a device could be read forever. Only a regular file is a config:
         // checked before opening, and opened non-blocking so that one swapped in
         // between cannot block either (fstat below checks again).
-        var before = stat()
-        if stat(path, &before) == 0, let problem = fileTypeProblem(before.st_mode) { return fail(problem) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else {
-            let e = errno
-            return fail("cannot open the config file: \(String(cString: strerror(e)))\(e == ENOENT ? " (looked for it because it was named with --config or found on the search path)" : "")")
+        if let before = try? FileSystem.status(path), let problem = fileTypeProblem(before.mode) { return fail(problem) }
+        let file: OwnedFileDescriptor
+        do throws(Errno) {
+            file = try OwnedFileDescriptor(opening: path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+        } catch {
+            return fail("cannot open the config file: \(error)\(error == .noSuchFileOrDirectory ? " (looked for it because it was named with --config or found on the search path)" : "")")
         }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return fail("cannot stat the config file: \(String(cString: strerror(errno)))") }
-        if let problem = ownershipProblem(mode: st.st_mode, owner: st.st_uid, uid: uid) { return fail(problem) }
-        guard st.st_size <= maximumFileSize else {
-            return fail("the file is \(st.st_size) bytes, more than the \(maximumFileSize >> 20) MiB a config may be")
+        let st: FileStatus
+        do throws(Errno) { st = try file.descriptor.status() } catch { return fail("cannot stat the config file: \(error)") }
+        if let problem = ownershipProblem(mode: st.mode, owner: st.owner, uid: uid) { return fail(problem) }
+        guard st.size <= maximumFileSize else {
+            return fail("the file is \(st.size) bytes, more than the \(maximumFileSize >> 20) MiB a config may be")
         }
         do throws(Errno) {
-            return .success(try FileDescriptor(rawValue: fd).readToEnd(maximumBytes: maximumFileSize))
+            return .success(try file.descriptor.readToEnd(maximumBytes: maximumFileSize))
         } catch .fileTooLarge {
             return fail("the file is more than the \(maximumFileSize >> 20) MiB a config may be")
         } catch {

@@ -157,13 +157,8 @@ struct ConfigParser {
     private func applyDefaults(_ kind: GestureKind, _ d: inout Draft) {
         d.spec.kind = kind
         d.binding.kind = kind
-        switch kind {
-        case .tap, .hold, .swipe, .edgePan, .scrub: d.spec.fingers = 1...1
-        case .pinch, .rotate: d.spec.fingers = 2...2
-        case .pan: d.spec.fingers = 1...5
-        case .transform: d.spec.fingers = 2...5
-        }
-        if kind == .edgePan { d.spec.devices.kind = .touchscreen }
+        d.spec.fingers = kind.traits.fingers
+        if kind.traits.touchscreenOnly { d.spec.devices.kind = .touchscreen }
     }
 
     private mutating func read(_ key: GestureKey, _ v: YAMLNode, into d: inout Draft) {
@@ -176,7 +171,14 @@ struct ConfigParser {
         case .fingers:
             if let f = fingers(v, kind: d.spec.kind) { d.spec.fingers = f }
         case .direction:
-            if let set = list(v, Direction.self, "direction") { d.spec.directions = Set(set) }
+            switch d.spec.kind.traits.directions {
+            case .pinch, .rotation:
+                if let set = senses(v, kind: d.spec.kind) { d.spec.senses = set }
+            case .compass, .none:
+                // .none: the kind is unknown (a known one without directions never gets
+                // here); still check the words, as for a swipe.
+                if let set = list(v, Direction.self, "direction") { d.spec.directions = Set(set) }
+            }
         case .axis:
             if let a = oneOf(v, Axis.self, "axis") { d.spec.axis = a }
         case .edge:
@@ -260,24 +262,25 @@ struct ConfigParser {
             if d.binding.actions[.changed] == nil {
                 log.error(at, "'every:' steps the 'update:' command, and this gesture has none")
             }
+            let steps = kind.traits.steps
             switch (q, kind) {
-            case (.distance, .pan), (.distance, .edgePan):
+            case (.distance, _) where steps.contains(.distance):
                 if let axis = stepAxis(d.spec) { d.binding.step = .distance(mm: size, axis: axis) }
                 else if d.marks[.axis] == nil, d.marks[.direction] == nil, d.marks[.edge] == nil {
                     log.error(at, kind == .pan
                         ? "a distance step needs an axis to measure along; add 'axis: vertical' or 'axis: horizontal', or a direction on one axis"
                         : "a distance step on an edge pan needs its 'edge:' on one axis (left/right or top/bottom)")
                 }
-            case (.angle, .rotate), (.angle, .transform): d.binding.step = .angle(degrees: size)
-            case (.scale, .pinch), (.scale, .transform): d.binding.step = .scale(factor: size)
+            case (.angle, _) where steps.contains(.angle): d.binding.step = .angle(degrees: size)
+            case (.scale, _) where steps.contains(.scale): d.binding.step = .scale(factor: size)
             default:
-                let fits: String
-                switch kind {
-                case .pan, .edgePan: fits = "a distance like 10mm"
-                case .rotate: fits = "an angle like 15deg"
-                case .pinch: fits = "a scale like 1.25x"
-                default: fits = "an angle like 15deg or a scale like 1.25x"
-                }
+                let fits = kind.traits.steps.map { q -> String in
+                    switch q {
+                    case .distance: return "a distance like 10mm"
+                    case .angle: return "an angle like 15deg"
+                    case .scale: return "a scale like 1.25x"
+                    }
+                }.joined(separator: " or ")
                 log.error(at, "\(q.withArticle) step does not fit a \(kind.rawValue) gesture; expected \(fits)")
             }
         }

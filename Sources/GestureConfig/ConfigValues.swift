@@ -109,26 +109,37 @@ extension ConfigParser {
         return n
     }
 
+    /// A pinch's `in`/`out` or a rotation's `clockwise`/`counterclockwise`, one or a list.
+    mutating func senses(_ v: YAMLNode, kind: GestureKind) -> Set<Sense>? {
+        guard let all = list(v, Sense.self, "direction") else { return nil }
+        let words = kind.traits.directions.words
+        for s in all where !words.contains(s.rawValue) {
+            log.error(v.mark, "a \(kind.rawValue) goes \(words.joined(separator: " or ")), not '\(s.rawValue)'")
+            return nil
+        }
+        return Set(all)
+    }
+
     mutating func fingers(_ v: YAMLNode, kind: GestureKind) -> ClosedRange<Int>? {
         guard let s = v.scalar?.trimmingSpaces() else {
-            log.error(v.mark, "'fingers' takes a count like 3 (or a range like 2-4 for pan and transform), found \(v.shape)")
+            log.error(v.mark, "'fingers' takes a count like 3 (or a range like 2-4 for \(GestureKey.rangeKinds)), found \(v.shape)")
             return nil
         }
         let parts = s.split(separator: "-", omittingEmptySubsequences: false).map { Int(String($0).trimmingSpaces()) }
         guard (parts.count == 1 || parts.count == 2), let lo = parts.first!, let hi = parts.last! else {
-            log.error(v.mark, "'fingers' takes a count like 3 (or a range like 2-4 for pan and transform), found '\(s)'")
+            log.error(v.mark, "'fingers' takes a count like 3 (or a range like 2-4 for \(GestureKey.rangeKinds)), found '\(s)'")
             return nil
         }
         guard (1...5).contains(lo), (1...5).contains(hi), lo <= hi else {
             log.error(v.mark, "'fingers' must be from 1 to 5\(parts.count == 2 ? ", the smaller first" : ""), found '\(s)'")
             return nil
         }
-        if lo != hi, kind != .pan, kind != .transform {
-            log.error(v.mark, "a \(kind.rawValue) takes one finger count, found the range '\(s)'; ranges are for pan and transform")
+        if lo != hi, !kind.traits.takesRange {
+            log.error(v.mark, "a \(kind.rawValue) takes one finger count, found the range '\(s)'; ranges are for \(GestureKey.rangeKinds)")
             return nil
         }
-        if kind == .pinch || kind == .rotate || kind == .transform, lo < 2 {
-            log.error(v.mark, "a \(kind.rawValue) needs at least 2 fingers, found '\(s)'")
+        if lo < kind.traits.minFingers {
+            log.error(v.mark, "a \(kind.rawValue) needs at least \(kind.traits.minFingers) fingers, found '\(s)'")
             return nil
         }
         return lo...hi

@@ -142,29 +142,68 @@ enum GestureKey: String, CaseIterable {
     case after, within, enabled
     case command, begin, update, end, cancel, every, hold, desktop
 
-    static let discreteKinds = GestureKind.allCases.filter(\.isDiscrete)
-    static let continuousKinds = GestureKind.allCases.filter { !$0.isDiscrete }
-
-    /// The gesture kinds that accept this key.
-    var kinds: [GestureKind] {
+    /// The kind-specific setting this key sets, if it is one.
+    var parameter: KindTraits.Parameter? {
         switch self {
-        case .name, .gesture, .fingers, .device, .deviceName, .region, .simultaneousWith,
-             .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone, .desktop:
-            return GestureKind.allCases
-        case .direction: return [.swipe, .pan]
-        case .axis: return [.pan]
-        case .taps: return [.tap, .hold]
-        case .minDistance: return [.swipe, .pan, .edgePan, .transform, .scrub]
-        case .minVelocity: return [.swipe]
-        case .maxAngle: return [.swipe, .pan]
-        case .maxMovement: return [.tap, .hold, .scrub]
-        case .maxDuration, .maxInterval: return [.tap, .hold]
-        case .minDuration: return [.hold]
-        case .minScale: return [.pinch, .transform]
-        case .minRotation: return [.rotate, .transform]
-        case .begin, .update, .end, .cancel, .hold: return Self.continuousKinds
-        case .every: return [.pan, .edgePan, .pinch, .rotate, .transform]
+        case .axis: return .axis
+        case .taps: return .taps
+        case .minDistance: return .minDistance
+        case .minVelocity: return .minVelocity
+        case .maxAngle: return .maxAngle
+        case .maxMovement: return .maxMovement
+        case .maxDuration: return .maxDuration
+        case .maxInterval: return .maxInterval
+        case .minDuration: return .minDuration
+        case .minScale: return .minScale
+        case .minRotation: return .minRotation
+        case .name, .gesture, .fingers, .direction, .device, .deviceName, .region, .simultaneousWith,
+             .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone,
+             .begin, .update, .end, .cancel, .every, .hold, .desktop:
+            return nil
         }
+    }
+
+    /// The gesture kinds that accept this key, as each kind's `traits` say.
+    var kinds: [GestureKind] {
+        GestureKind.allCases.filter { kind in
+            let t = kind.traits
+            switch self {
+            case .direction: return t.directions != .none
+            case .begin, .update, .end, .cancel, .hold: return !t.discrete
+            case .every: return !t.steps.isEmpty
+            default: return parameter.map(t.parameters.contains) ?? true
+            }
+        }
+    }
+
+    /// `tap, hold: \`1\`; pinch: \`2\``: each kind's default finger count, grouped.
+    static var fingerDefaults: String {
+        var groups: [(ClosedRange<Int>, [GestureKind])] = []
+        for k in GestureKind.allCases {
+            let f = k.traits.fingers
+            if let i = groups.firstIndex(where: { $0.0 == f }) { groups[i].1.append(k) } else { groups.append((f, [k])) }
+        }
+        return groups.map { f, kinds in
+            Schema.kindList(kinds) + ": `" + (f.lowerBound == f.upperBound ? "\(f.lowerBound)" : "\(f.lowerBound)-\(f.upperBound)") + "`"
+        }.joined(separator: "; ")
+    }
+
+    /// What `direction:` takes, kind by kind.
+    static var directionWords: String {
+        var groups: [(KindTraits.Directions, [GestureKind])] = []
+        for k in GestureKind.allCases where k.traits.directions != .none {
+            let d = k.traits.directions
+            if let i = groups.firstIndex(where: { $0.0 == d }) { groups[i].1.append(k) } else { groups.append((d, [k])) }
+        }
+        return groups.map { d, kinds in
+            Schema.kindList(kinds) + ": " + d.words.map { "`\($0)`" }.joined(separator: ", ")
+        }.joined(separator: "; ")
+    }
+
+    /// "pan and transform".
+    static var rangeKinds: String {
+        let names = GestureKind.allCases.filter(\.traits.takesRange).map(\.rawValue)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     var entry: Schema.Entry {
@@ -175,8 +214,8 @@ enum GestureKey: String, CaseIterable {
         switch self {
         case .name: return e("name", "required", "Unique name: letters, digits, `-`, `_`, `.`. Commands see it as `GESTURE_NAME`; other gestures refer to it.")
         case .gesture: return e("kind", "required", "The recognizer: " + GestureKind.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ") + ".")
-        case .fingers: return e("count 1–5, or a range `2-4`", "tap, hold, swipe, edgepan, scrub: `1`; pinch, rotate: `2`; pan `1-5`; transform `2-5`", "Fingers on the surface. Ranges only for pan and transform.")
-        case .direction: return e("direction or list", "any", "`up`, `down`, `left`, `right`, `up-left`, `up-right`, `down-left`, `down-right`.")
+        case .fingers: return e("count 1–5, or a range `2-4`", Self.fingerDefaults, "Fingers on the surface. Ranges only for \(Self.rangeKinds).")
+        case .direction: return e("direction or list", "any", Self.directionWords + ". A pinch's or rotation's direction is the way it first crossed its threshold (see \"Pinch and rotate directions\").")
         case .axis: return e("`horizontal` or `vertical`", "free", "Lock a pan to one axis; also the axis a distance `every:` measures.")
         case .edge: return e("edge or list", "any", "`top`, `bottom`, `left`, `right`: the edges an edge pan starts from; for other gestures, only touches that begin at one of these edges.")
         case .taps: return e("count 1–5", "`1`", "Tap: taps in a row. Hold: counts the press itself, so `1` is a plain press and `2` a tap, then press.")

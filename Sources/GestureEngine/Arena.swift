@@ -60,6 +60,14 @@ final class Arena {
     /// Each member's `deadline` as of its last evaluation (read once per evaluation
     /// so `nextDeadline`, asked after every frame, is a scan of a flat array).
     @exclusivity(unchecked) private var deadlines: [Timestamp?]
+    /// Each member's `gatedFingers` (lo > hi: none), so a member that cannot act on
+    /// a frame costs two compares, not a call (issue 15: only recognizers that can act
+    /// on a frame do work).
+    private let gateLo: [Int]
+    private let gateHi: [Int]
+    /// The spec of each member with a region or edge filter (nil: none), so a touch-down
+    /// copies no spec for the others.
+    private let touchFilters: [GestureSpec?]
     /// Row-major n×n: may members i and j run together?
     private let compatible: [Bool]
     @exclusivity(unchecked) private(set) var log = DecisionLog()
@@ -70,6 +78,8 @@ final class Arena {
     @exclusivity(unchecked) private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
     /// The current step is the lift: nothing continuous may begin from it.
     @exclusivity(unchecked) private var liftedInput = false
+    /// Members in `waiting`, kept by `apply`.
+    @exclusivity(unchecked) private var waitingCount = 0
     @exclusivity(unchecked) private var resolving = false
     @exclusivity(unchecked) private var resolveAgain = false
 
@@ -111,6 +121,12 @@ final class Arena {
         lastCompletions = Array(repeating: nil, count: n)
         deadlines = Array(repeating: nil, count: n)
         self.compatible = compatible
+        touchFilters = members.map {
+            let spec = specs[$0.specIndex]
+            return spec.region != nil || (spec.kind != .edgePan && !spec.edges.isEmpty) ? spec : nil
+        }
+        gateLo = members.map { $0.recognizer.gatedFingers?.lowerBound ?? 1 }
+        gateHi = members.map { $0.recognizer.gatedFingers?.upperBound ?? 0 }
         failures.reserveCapacity(2 * n + 8)
     }
 
@@ -130,9 +146,10 @@ final class Arena {
     func beginSequence(_ t: TouchSnapshot, device: DeviceInfo, into events: inout [GestureEvent]) {
         now = t.time
         failures.removeAll(keepingCapacity: true)
+        guard device.kind == .touchscreen else { return }
         for i in 0..<memberCount where states[i] == .possible {
-            if let reason = TouchFilter.receives(members[i].recognizer.spec, device,
-                                                 landing: t.landing, normalized: t.landingNormalized) {
+            guard let spec = touchFilters[i] else { continue }
+            if let reason = TouchFilter.receives(spec, device, landing: t.landing, normalized: t.landingNormalized) {
                 fail(i, reason, into: &events)
             }
         }
@@ -150,6 +167,10 @@ final class Arena {
                 if state.isActive { apply(i, .cancel, reason: .disabled, t, into: &events) }
                 else { fail(i, .disabled, into: &events) }
                 continue
+            }
+            if state == .possible, input != .lifted, gateLo[i] <= gateHi[i],
+               !t.isSettled || t.fingers < gateLo[i] || t.fingers > gateHi[i] {
+                continue  // it would only wait (see GestureRecognizer.gatedFingers)
             }
             switch state {
             case .possible, .began, .changed:
@@ -337,6 +358,7 @@ final class Arena {
     /// fail those whose requirement won. Repeats until nothing changes (a release can
     /// fail others, which can release more).
     private func resolveWaiters(into events: inout [GestureEvent]) {
+        guard waitingCount > 0 else { return }  // most failures: nobody waits
         if resolving { resolveAgain = true; return }
         resolving = true
         repeat {
@@ -380,6 +402,8 @@ final class Arena {
             return
         }
         states[i] = new
+        if old == .waiting { waitingCount -= 1 }
+        if new == .waiting { waitingCount += 1 }
         // Resets happen at every lift and changes at every frame: logging them would
         // drown the decisions.
         if transition != .reset && transition != .change {

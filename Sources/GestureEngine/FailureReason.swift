@@ -16,6 +16,8 @@ public enum FailureReason: Sendable, Equatable {
     case wrongDirection(moved: Direction)
     /// Swipe, pan with axis lock: too far off the axis, degrees.
     case offAxis(degrees: Double, maxDegrees: Double)
+    /// Pinch, rotate: went the way the gesture does not accept.
+    case wrongSense(moved: Sense)
     /// Tap: a finger stayed down too long, s.
     case heldTooLong(seconds: Double, maxSeconds: Double)
     /// Multi-tap: the next tap did not come in time, s.
@@ -62,6 +64,8 @@ public enum FailureReason: Sendable, Equatable {
         case let .tooShort(mm, needs): return "moved \(mm.formatted1) mm, needs \(needs.formatted1) mm"
         case let .tooSlow(v, needs): return "moved at \(v.formatted1) mm/s, needs \(needs.formatted1) mm/s"
         case let .wrongDirection(moved): return "moved \(moved.rawValue), which it does not accept"
+        case let .wrongSense(moved):
+            return "\(moved == .in || moved == .out ? "pinched" : "turned") \(moved.rawValue), which it does not accept"
         case let .offAxis(deg, max): return "moved \(deg.formatted1)° off its axis, allows \(max.formatted1)°"
         case let .heldTooLong(s, max):
             // Failed at the deadline (still down) or at a late lift.

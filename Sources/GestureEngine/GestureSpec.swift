@@ -12,6 +12,9 @@ public struct GestureSpec: Sendable, Equatable {
     /// Swipe: the accepted directions (empty = any). Also the direction filter of a
     /// pan, edge pan or scrub where it makes sense.
     public var directions: Set<Direction>
+    /// Pinch (`in`, `out`), rotate (`clockwise`, `counterclockwise`): the accepted
+    /// directions (empty = any).
+    public var senses: Set<Sense>
     /// Pan: lock to one axis.
     public var axis: Axis?
     /// Edge pan: the edges it starts from (empty = any).
@@ -35,7 +38,7 @@ public struct GestureSpec: Sendable, Equatable {
     public var enabled: Bool
 
     public init(name: String, kind: GestureKind, fingers: ClosedRange<Int>,
-                directions: Set<Direction> = [], axis: Axis? = nil, edges: Set<Edge> = [],
+                directions: Set<Direction> = [], senses: Set<Sense> = [], axis: Axis? = nil, edges: Set<Edge> = [],
                 taps: Int = 1, thresholds: Thresholds = Thresholds(), devices: DeviceFilter = DeviceFilter(),
                 region: Region? = nil, simultaneousWith: [String] = [], requiresFailureOf: [String] = [],
                 after: String? = nil, sequenceWindow: Double? = nil, enabled: Bool = true) {
@@ -43,6 +46,7 @@ public struct GestureSpec: Sendable, Equatable {
         self.kind = kind
         self.fingers = fingers
         self.directions = directions
+        self.senses = senses
         self.axis = axis
         self.edges = edges
         self.taps = taps

@@ -182,3 +182,17 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension InputEvent {
+    /// The kernel's `struct input_event` for this event: what mtdev takes and what a
+    /// device (or a test's fake device) carries.
+    public var kernelEvent: input_event {
+        var ev = input_event()
+        ev.time.tv_sec = Int(time.microseconds / 1_000_000)
+        ev.time.tv_usec = Int(time.microseconds % 1_000_000)
+        ev.type = type
+        ev.code = code
+        ev.value = value
+        return ev
+    }
+}

@@ -246,12 +246,7 @@ final class MtdevAdapter {
     /// Puts one event in; at each `SYN_REPORT` drains mtdev's protocol-B output into
     /// `sink`. Returns true when `sink` completed a frame.
     func convert(_ e: InputEvent, _ sink: (InputEvent) -> Bool) -> Bool {
-        var ev = input_event()
-        ev.time.tv_sec = Int(e.time.microseconds / 1_000_000)
-        ev.time.tv_usec = Int(e.time.microseconds % 1_000_000)
-        ev.type = e.type
-        ev.code = e.code
-        ev.value = e.value
+        var ev = e.kernelEvent
         if e.type == EventType.syn && e.code == SynCode.dropped { return sink(e) }
         mtdev_put_event(dev, &ev)
         guard e.type == EventType.syn && e.code == SynCode.report else { return false }

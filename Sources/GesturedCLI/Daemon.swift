@@ -244,8 +244,7 @@ final class Daemon {
 
     private func deviceReadable(_ s: DeviceSession) {
         let result = s.device.readAvailable(log: { [logger] in logger.warning($0) }) { frame in
-            // Deadlines that passed before this frame fire first, in time order.
-            if let d = s.engine.nextDeadline, d < frame.time { s.engine.advance(to: d, into: &s.events) }
+            // The engine fires the deadlines due before this frame itself, in time order.
             s.engine.process(frame, into: &s.events)
             if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
         }
@@ -290,10 +289,8 @@ final class Daemon {
         timer.acknowledge()
         let now = Self.now()
         for s in sessions.values {
-            if let d = s.engine.nextDeadline, d <= now {
-                s.engine.advance(to: now, into: &s.events)
-                dispatch(s)
-            }
+            s.engine.timerFired(at: now, into: &s.events)
+            if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
         }
         rearm()
     }

@@ -99,23 +99,9 @@ enum ReplayCommand {
     }
 }
 
-/// `replay --detect`: every recognizer kind × finger count × direction, competing as
-/// the engine always does, so the output says what a recording contains.
+/// `replay --detect`: every kind that says what `--detect` runs (`KindTraits.detect`)
+/// at every finger count, competing as the engine always does, so the output says
+/// what a recording contains.
 enum DetectCatalogue {
-    static var specs: [GestureSpec] {
-        var specs: [GestureSpec] = []
-        for f in 1...5 {
-            specs.append(GestureSpec(name: "tap-\(f)", kind: .tap, fingers: f...f, requiresFailureOf: ["double-tap-\(f)"]))
-            specs.append(GestureSpec(name: "double-tap-\(f)", kind: .tap, fingers: f...f, taps: 2))
-            specs.append(GestureSpec(name: "hold-\(f)", kind: .hold, fingers: f...f))
-            specs.append(GestureSpec(name: "swipe-\(f)", kind: .swipe, fingers: f...f, directions: Set(Direction.allCases)))
-            if f >= 2 {
-                specs.append(GestureSpec(name: "pinch-\(f)", kind: .pinch, fingers: f...f, simultaneousWith: ["rotate-\(f)"]))
-                specs.append(GestureSpec(name: "rotate-\(f)", kind: .rotate, fingers: f...f, simultaneousWith: ["pinch-\(f)"]))
-            }
-            specs.append(GestureSpec(name: "edgepan-\(f)", kind: .edgePan, fingers: f...f, devices: DeviceFilter(kind: .touchscreen)))
-        }
-        specs.append(GestureSpec(name: "scrub", kind: .scrub, fingers: 1...1))
-        return specs
-    }
+    static var specs: [GestureSpec] { KindTraits.detectCatalogue }
 }

@@ -194,3 +194,25 @@ private func config(_ yaml: String) throws -> Config {
         #expect(printed == ["[next] command: swaymsg workspace next\n    GESTURE_NAME=next\n    GESTURE_FINGERS=3"])
     }
 }
+
+/// A pinch or rotation bound with `command:` alone runs once, when it begins, and
+/// its command sees which way it went.
+@Suite struct PinchDirectionMapperTests {
+    @Test(arguments: [Sense.in, .out, .clockwise, .counterclockwise])
+    func gestureDirectionSaysWhichWay(sense: Sense) throws {
+        let kind: GestureKind = sense == .in || sense == .out ? .pinch : .rotate
+        let c = try config("""
+            gestures:
+              - {name: g, gesture: \(kind.rawValue), direction: \(sense.rawValue), command: zoom}
+            """)
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        for phase in [GesturePhase.began, .changed, .changed, .ended] {
+            var e = event(0, kind, phase)
+            e.sense = sense
+            mapper.map(e, device: touchpad, into: &out)
+        }
+        #expect(out.count == 1)
+        #expect(out.first?.environment.first { $0.name == "GESTURE_DIRECTION" }?.value == sense.rawValue)
+    }
+}

@@ -39,7 +39,7 @@ private let valid = "gestures:\n  - {name: t, gesture: tap, fingers: 3, command:
     @Test func missingFile() {
         let (config, diagnostics) = ConfigLoader.load(path: "/nonexistent/gestured.yaml")
         #expect(config == nil)
-        #expect(diagnostics.map(\.description) == ["/nonexistent/gestured.yaml: error: cannot open the config file: No such file or directory (looked for it because it was named with --config or found on the search path)"])
+        #expect(diagnostics.map(\.description) == ["/nonexistent/gestured.yaml: error: cannot open the config file: ENOENT (No such file or directory) (looked for it because it was named with --config or found on the search path)"])
     }
 
     @Test(arguments: [(mode_t(0o666), "everyone (mode 0666)"), (0o664, "its group (mode 0664)"), (0o602, "everyone (mode 0602)")])

@@ -285,3 +285,31 @@ extension String {
         split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
     }
 }
+
+/// `direction:` for pinch (`in`, `out`) and rotate (`clockwise`, `counterclockwise`).
+@Suite struct PinchRotateDirectionConfigTests {
+    @Test func pinchAndRotateDirectionsAreRead() throws {
+        let c = try #require(parse("""
+            gestures:
+              - {name: zoom-in, gesture: pinch, fingers: 2, direction: in, command: "true"}
+              - {name: zoom-out, gesture: pinch, fingers: 2, direction: out, command: "true"}
+              - {name: turn, gesture: rotate, fingers: 3, direction: [clockwise, counterclockwise], command: "true"}
+            """))
+        #expect(c.specs.map(\.senses) == [[.in], [.out], [.clockwise, .counterclockwise]])
+        #expect(check("""
+            gestures:
+              - {name: zoom-in, gesture: pinch, direction: in, command: "true"}
+              - {name: zoom-out, gesture: pinch, direction: out, command: "true"}
+            """) == [], "pinch in does not hide pinch out")
+    }
+
+    @Test(arguments: [
+        ("{name: a, gesture: pinch, direction: clockwise, command: x}", "config.yaml:2:42: error: a pinch goes in or out, not 'clockwise'"),
+        ("{name: a, gesture: rotate, direction: out, command: x}", "config.yaml:2:43: error: a rotate goes clockwise or counterclockwise, not 'out'"),
+        ("{name: a, gesture: pinch, direction: left, command: x}", "config.yaml:2:42: error: unknown direction 'left', expected one of: in, out, clockwise, counterclockwise"),
+        ("{name: a, gesture: tap, direction: in, command: x}", "config.yaml:2:29: error: 'direction' does not apply to a tap gesture; it applies to: pan, swipe, pinch, rotate"),
+    ])
+    func wrongWordsAreErrors(gesture: String, message: String) {
+        #expect(check("gestures:\n  - \(gesture)\n") == [message])
+    }
+}
