@@ -37,6 +37,25 @@ public struct Invocation: Sendable, Equatable {
     }
 }
 
+extension Invocation {
+    /// Moves each key release of a batch (one frame's gesture events) as early as its
+    /// own gesture's order allows: the arena reports a winner before the gesture it
+    /// cancels, and a key the loser held must not still be down for the winner's keys
+    /// (`super` held by a hold would turn the swipe's Page_Down into super+Page_Down).
+    /// A gesture's own actions keep their order, so a press is never moved past its release.
+    public static func releasesFirst(_ batch: inout [Invocation]) {
+        guard batch.count > 1, batch.contains(where: { if case .release = $0.action { return true } else { return false } }) else { return }
+        var out: [Invocation] = []
+        out.reserveCapacity(batch.count)
+        for inv in batch {
+            guard case .release = inv.action else { out.append(inv); continue }
+            let after = out.lastIndex { $0.gesture == inv.gesture }.map { $0 + 1 } ?? 0
+            out.insert(inv, at: after)
+        }
+        batch = out
+    }
+}
+
 /// Where invocations go: the process runner, the virtual input device, or the dry-run printer.
 public protocol InvocationSink: AnyObject {
     func submit(_ invocation: Invocation)

@@ -264,11 +264,13 @@ final class Daemon {
         guard !s.events.isEmpty else { return }
         for e in s.events {
             options.onGesture?(s, e)
-            guard let sink else { continue }
-            mapper.map(e, device: s.info, into: &invocations)
-            for inv in invocations { sink.submit(inv) }
-            invocations.removeAll(keepingCapacity: true)
+            if sink != nil { mapper.map(e, device: s.info, into: &invocations) }
         }
+        if let sink {
+            Invocation.releasesFirst(&invocations)
+            for inv in invocations { sink.submit(inv) }
+        }
+        invocations.removeAll(keepingCapacity: true)
         s.events.removeAll(keepingCapacity: true)
     }
 

@@ -260,3 +260,17 @@ func gesture(_ phase: GesturePhase, _ kind: GestureKind = .pan, index: Int = 0, 
                             "[switcher] hold: release alt"])
     }
 }
+
+@Suite struct ReleaseOrderTests {
+    private func inv(_ g: String, _ a: Action) -> Invocation { Invocation(gesture: g, trigger: "t", action: a, environment: []) }
+    private let alt = KeyChord([Key(name: "alt", code: 56)])
+
+    @Test func aLosersReleaseGoesBeforeTheWinnersKeysButNeverBeforeItsOwnPress() {
+        var batch = [inv("swipe", .keys([KeyChord([Key(name: "Page_Down", code: 109)])])), inv("hold", .release(alt))]
+        Invocation.releasesFirst(&batch)
+        #expect(batch.map(\.command) == ["release alt", "keys Page_Down"])
+        batch = [inv("other", "echo x"), inv("hold", .press(alt)), inv("swipe", .button(.left)), inv("hold", .release(alt))]
+        Invocation.releasesFirst(&batch)
+        #expect(batch.map(\.command) == ["echo x", "press alt", "release alt", "button left"])
+    }
+}

@@ -58,6 +58,32 @@ import TouchModel
         #expect(daemon.virtualInput?.heldKeys == [])
     }
 
+    /// A hold holding Super loses to the swipe that may follow it (`after: hold`):
+    /// the arena cancels the running hold, and Super comes up with it.
+    @Test func aHeldKeyIsReleasedWhenItsGestureLosesToAnother() throws {
+        let dir = TempDir()
+        let fake = FakeUinput()
+        var options = Daemon.Options()
+        options.openUinput = fake.open
+        let daemon = try LiveDeviceTests.makeDaemon(dir, config: """
+            gestures:
+              - {name: hold, gesture: hold, fingers: 3, hold: super}
+              - {name: swipe, gesture: swipe, fingers: 3, direction: left, after: hold, command: {keys: Page_Down}}
+            """, options: options)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        LiveDeviceTests.swipe(pad, dxMM: -40, stillFor: 0.7)
+        var seen: [String] = []
+        #expect(LiveDeviceTests.spin(daemon) {
+            seen += fake.events().filter { $0.type == 1 }.map { "\($0.value == 1 ? "+" : "-")\($0.code)" }
+            return seen.count >= 4
+        }, "\(seen)")
+        // Super down at the hold, up when the swipe wins, before the swipe's Page_Down
+        // (the arena reports the winner first: the daemon moves the release ahead).
+        #expect(seen == ["+125", "-125", "+109", "-109"])
+        #expect(daemon.virtualInput?.heldKeys == [])
+    }
+
     @Test func gesturedNeverReadsItsOwnDevice() throws {
         let dir = TempDir()
         let fake = FakeUinput()
