@@ -6,6 +6,7 @@
 //                                                  GestureActions, GesturedCLI
 //   TouchModel → GestureInput ─┐
 //   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
+//   CLinux, CXcb, CSystemd → FocusSources (the focused app from the compositor) → GesturedCLI
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
 import PackageDescription
@@ -24,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: debianPackages("libudev-dev")),
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
+        .systemLibrary(name: "CXcb", pkgConfig: "xcb", providers: debianPackages("libxcb1-dev")),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: debianPackages("libsystemd-dev")),
         .target(name: "CLinux"),
         // The one system-call layer (swift-system's model): owned descriptors, errno
         // typed and named, EINTR retried in one place. Everything above calls Linux through it.
@@ -42,9 +45,12 @@ let package = Package(
         .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree", "LinuxSystem"]),
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
+        // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
+        .target(name: "FocusSources", dependencies: ["CLinux", "CXcb", "CSystemd", "LinuxSystem"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
-                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem"]),
+                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
+                               "FocusSources"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
 
@@ -75,6 +81,6 @@ let package = Package(
                                                               "GestureTestSupport", "CFakeEvdevDevice"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem"]),
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd"]),
     ]
 )

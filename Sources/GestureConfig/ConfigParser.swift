@@ -219,6 +219,8 @@ struct ConfigParser {
             }
         case .within: d.within = positive(v, .duration, k)
         case .enabled: if let b = bool(v, k) { d.spec.enabled = b }
+        case .apps: d.spec.apps.only = globs(v, k)
+        case .exceptApps: d.spec.apps.except = globs(v, k)
         case .command: command(v, d.spec.kind.isDiscrete ? .recognized : .began, &d)
         case .begin: command(v, .began, &d)
         case .update: command(v, .changed, &d)

@@ -71,6 +71,14 @@ extension ConfigParser {
         return nodes.compactMap { n in name(n, what).map { ($0, n.mark) } }
     }
 
+    /// One glob or a list of them (`apps:`), none empty.
+    mutating func globs(_ v: YAMLNode, _ what: String) -> [String] {
+        let nodes: [YAMLNode]
+        if case .sequence(let items) = v.value { nodes = items } else { nodes = [v] }
+        if nodes.isEmpty { log.error(v.mark, "'\(what)' is an empty list; give an app id or class like firefox") }
+        return nodes.compactMap { text($0, what) }
+    }
+
     mutating func oneOf<T: RawRepresentable & CaseIterable>(_ v: YAMLNode, _: T.Type, _ what: String) -> T? where T.RawValue == String {
         guard let s = text(v, what) else { return nil }
         if let t = T(rawValue: s) { return t }

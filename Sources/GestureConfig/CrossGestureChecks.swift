@@ -125,7 +125,8 @@ extension ConfigParser {
     }
 
     func shadows(_ a: GestureSpec, _ b: GestureSpec) -> Bool {
-        guard a.kind == b.kind, a.enabled, a.fingers == b.fingers, a.taps == b.taps,
+        // Per-app gestures take turns by the focused app (an app-specific one overrides).
+        guard a.apps.isEmpty, b.apps.isEmpty, a.kind == b.kind, a.enabled, a.fingers == b.fingers, a.taps == b.taps,
               a.thresholds == b.thresholds, a.axis == b.axis, a.after == b.after,
               a.devices.kind == nil || a.devices.kind == b.devices.kind,
               a.devices.nameGlob == nil || a.devices.nameGlob == b.devices.nameGlob,

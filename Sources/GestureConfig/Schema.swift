@@ -140,6 +140,8 @@ enum GestureKey: String, CaseIterable {
     case simultaneousWith = "simultaneous-with"
     case requiresFailureOf = "requires-failure-of"
     case after, within, enabled
+    case apps
+    case exceptApps = "except-apps"
     case command, begin, update, end, cancel, every, hold, desktop
 
     /// The kind-specific setting this key sets, if it is one.
@@ -157,7 +159,7 @@ enum GestureKey: String, CaseIterable {
         case .minScale: return .minScale
         case .minRotation: return .minRotation
         case .name, .gesture, .fingers, .direction, .device, .deviceName, .region, .simultaneousWith,
-             .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone,
+             .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone, .apps, .exceptApps,
              .begin, .update, .end, .cancel, .every, .hold, .desktop:
             return nil
         }
@@ -237,6 +239,8 @@ enum GestureKey: String, CaseIterable {
         case .after: return e("name", "none", "Only counts when it begins right after this gesture (hold, then swipe).")
         case .within: return e("duration", "`settings.sequence-window`", "How soon after the `after:` gesture this one must begin.")
         case .enabled: return e("`true` or `false`", "`true`", "A disabled gesture is recognized by no one until enabled at run time.")
+        case .apps: return e("glob or list", "every app", "Only while one of these apps has the focus: globs on the app id (Wayland) or window class (X11), any case. It overrides the same gesture bound without `apps:` (see Per-application gestures).")
+        case .exceptApps: return e("glob or list", "none", "Never while one of these apps has the focus (a game, a remote desktop).")
         case .command: return e("action", "none", "Runs once: when a discrete gesture is recognized, when a continuous one begins. An action is a shell command or a built-in action (below).")
         case .begin: return e("action", "none", "Runs when the gesture begins.")
         case .update: return e("action", "none", "Runs on every change, or once per step with `every:`.")

@@ -82,6 +82,11 @@ final class Arena {
     @exclusivity(unchecked) private var waitingCount = 0
     @exclusivity(unchecked) private var resolving = false
     @exclusivity(unchecked) private var resolveAgain = false
+    /// Per-application: why each member does not listen in the focused app (nil: it
+    /// does), and the members each one overrides when it does (AppFilter).
+    private var appVerdicts: [FailureReason?]
+    private let appOverrides: [[Int]]
+    private var focusedApp: String?
 
     init(members initial: [Member], specs: [GestureSpec]) {
         var members = initial
@@ -127,6 +132,8 @@ final class Arena {
         }
         gateLo = members.map { $0.recognizer.gatedFingers?.lowerBound ?? 1 }
         gateHi = members.map { $0.recognizer.gatedFingers?.upperBound ?? 0 }
+        appOverrides = AppFilter.overrides(members.map(\.recognizer.spec))
+        appVerdicts = members.map { $0.recognizer.spec.apps.admits(nil) }
         failures.reserveCapacity(2 * n + 8)
     }
 
@@ -146,13 +153,26 @@ final class Arena {
     func beginSequence(_ t: TouchSnapshot, device: DeviceInfo, into events: inout [GestureEvent]) {
         now = t.time
         failures.removeAll(keepingCapacity: true)
-        guard device.kind == .touchscreen else { return }
         for i in 0..<memberCount where states[i] == .possible {
-            guard let spec = touchFilters[i] else { continue }
-            if let reason = TouchFilter.receives(spec, device, landing: t.landing, normalized: t.landingNormalized) {
+            // Regions and edges exist only on touchscreens; the app filter applies everywhere.
+            if device.kind == .touchscreen, let spec = touchFilters[i],
+               let reason = TouchFilter.receives(spec, device, landing: t.landing, normalized: t.landingNormalized) {
+                fail(i, reason, into: &events)
+            } else if let reason = appVerdicts[i] {
                 fail(i, reason, into: &events)
             }
         }
+        for i in 0..<memberCount where states[i] == .possible && isEnabled[i] {
+            for j in appOverrides[i] where states[j] == .possible {
+                fail(j, .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
+            }
+        }
+    }
+
+    /// The focused app for the touch sequences that begin from now on.
+    func setFocusedApp(_ app: String?) {
+        focusedApp = app
+        for i in 0..<memberCount { appVerdicts[i] = members[i].recognizer.spec.apps.admits(app) }
     }
 
     /// Asks every member still in play what it makes of `t`, and arbitrates.

@@ -45,6 +45,12 @@ public enum FailureReason: Sendable, Equatable {
     case requiredGestureRecognized(String)
     case notAfter(String)
     case disabled
+    /// Per-application (`apps:`, `except-apps:`): the app focused as the touches began.
+    case notForApp(String)
+    case excludedApp(String)
+    case noFocusedApp
+    /// The same gesture bound for the focused app wins over this global one.
+    case overriddenForApp(by: String, app: String)
     /// Continuous: the fingers lifted before it could begin (the count was still
     /// settling, or it was waiting on another gesture).
     case liftedBeforeItBegan
@@ -88,6 +94,10 @@ public enum FailureReason: Sendable, Equatable {
         case let .notAfter(other): return "only counts right after \(other)"
         case .liftedBeforeItBegan: return "the fingers lifted before it could begin"
         case .disabled: return "disabled"
+        case let .notForApp(app): return "not for the focused app '\(app)' (see its 'apps:')"
+        case let .excludedApp(app): return "excluded in the focused app '\(app)' ('except-apps:')"
+        case .noFocusedApp: return "only for some apps, and no focused app is known"
+        case let .overriddenForApp(other, app): return "\(other) overrides it in '\(app)'"
         case .resynced: return "the device dropped events (SYN_DROPPED); cancelled"
         case .clicked: return "the pad was clicked; a click is not a gesture"
         case .cancelledByCaller: return "cancelled (device gone or config reloaded)"

@@ -141,6 +141,13 @@ public final class GestureEngine {
         arena.setEnabled(enabled, name: name)
     }
 
+    /// The focused application (nil: none known), taken when a touch sequence begins:
+    /// gestures limited to other apps do not listen to it, and an app-specific gesture
+    /// overrides the same gesture bound globally (`AppFilter`).
+    public var focusedApp: String? {
+        didSet { if focusedApp != oldValue { arena.setFocusedApp(focusedApp) } }
+    }
+
     // MARK: Explain and watch
 
     /// Why each recognizer failed in the current (or, between touches, the last) touch

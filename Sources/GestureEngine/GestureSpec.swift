@@ -36,6 +36,8 @@ public struct GestureSpec: Sendable, Equatable {
     public var sequenceWindow: Double?
     /// Starts enabled; can be switched at run time.
     public var enabled: Bool
+    /// Per-application: the focused apps it listens in (all by default).
+    public var apps = AppFilter()
 
     public init(name: String, kind: GestureKind, fingers: ClosedRange<Int>,
                 directions: Set<Direction> = [], senses: Set<Sense> = [], axis: Axis? = nil, edges: Set<Edge> = [],

@@ -1,3 +1,4 @@
+import FocusSources
 import GestureActions
 import GestureConfig
 import GestureEngine
@@ -28,6 +29,12 @@ final class Daemon {
         var runCommands = true
         /// How the virtual input device's /dev/uinput is opened (tests pass a fake's).
         var openUinput: ((String) -> Int32)?
+        /// Told of every change of the focused app (watch, --explain, --dry-run).
+        var onFocus: ((FocusedApp?) -> Void)?
+        /// The focused-app source; nil: the one the session's environment offers.
+        var focus: FocusMonitor?
+        /// The control socket to claim (`run`: $XDG_RUNTIME_DIR/gestured.sock); nil: none.
+        var controlSocket: String?
     }
 
     let options: Options
@@ -55,6 +62,13 @@ final class Daemon {
     private(set) var exitCode: GesturedCommand.ExitCode = .success
     /// Reloads that took effect (tests watch it).
     private(set) var reloadCount = 0
+    /// Where the focused app comes from (per-application gestures).
+    let focus: FocusMonitor
+    /// `gestured status|enable|disable|reload` (Control/).
+    private var control: ControlServer?
+    var recent = RecentGestures()
+    /// `gestured enable/disable` since start, by gesture name; outlives reloads.
+    private(set) var runtimeEnabled: [String: Bool] = [:]
 
     /// Loads the config and sets up every source; throws a message for the user when
     /// the daemon cannot start (an unusable config at start is fatal: there is no
@@ -74,6 +88,7 @@ final class Daemon {
         signals = try SignalDescriptor([SIGTERM, SIGINT, SIGHUP])
         hotplug = Hotplug(inputDirectory: options.inputDirectory)
         notifier = SystemdNotifier(environment: environment)
+        focus = options.focus ?? FocusMonitor(environment: environment)
         if !options.runCommands {
             sink = nil
             runner = nil
@@ -139,6 +154,14 @@ final class Daemon {
 
     /// Opens the devices, says READY=1, and runs until SIGTERM/SIGINT.
     func run() -> GesturedCommand.ExitCode {
+        if let path = options.controlSocket {
+            do {
+                control = try ControlServer(path: path, loop: loop, log: { [logger] in logger.notice($0) }) { [unowned self] in self.answer($0) }
+            } catch {
+                logger.error("\(error)")
+                return .failure
+            }
+        }
         for node in hotplug.presentNodes() { open(node, announce: false) }
         let name = configSource == .builtIn ? ConfigLoader.builtInName : config.file
         logger.notice("started: config \(name), \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"), \(sessions.count) device\(sessions.count == 1 ? "" : "s")\(options.dryRun ? ", dry run" : "")")
@@ -146,6 +169,7 @@ final class Daemon {
             logger.notice("no touchpad or touchscreen found; waiting for one to be plugged in (gestured list-devices says why devices are not used)")
             logger.notice("to see gestures recognized without a device: gestured replay Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events --detect")
         }
+        startFocus()
         notifier.send("READY=1\nSTATUS=\(status)")
         loop.run()
         shutdown()
@@ -163,6 +187,8 @@ final class Daemon {
     /// What SIGTERM and SIGINT end with (tests call it directly: a signal would go to any thread).
     func shutdown() {
         notifier.send("STOPPING=1")
+        focus.stop()
+        control = nil
         let now = Self.now()
         for s in sessions.values {
             s.engine.cancelAll(at: now, into: &s.events)
@@ -225,6 +251,7 @@ final class Daemon {
             return
         }
         sessions[device.path] = session
+        prepare(session)
         let info = device.info
         logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
         for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
@@ -264,7 +291,12 @@ final class Daemon {
         guard !s.events.isEmpty else { return }
         for e in s.events {
             options.onGesture?(s, e)
-            if sink != nil { mapper.map(e, device: s.info, into: &invocations) }
+            guard sink != nil else { continue }
+            let first = invocations.count
+            mapper.map(e, device: s.info, into: &invocations)
+            if e.phase != .changed {  // what `recent` keeps; updates stay allocation-free
+                recent.record(e, device: s.info.name, app: focus.app?.app, invocations: Array(invocations[first...]))
+            }
         }
         if let sink {
             Invocation.releasesFirst(&invocations)
@@ -272,6 +304,31 @@ final class Daemon {
         }
         invocations.removeAll(keepingCapacity: true)
         s.events.removeAll(keepingCapacity: true)
+    }
+
+    /// Connects the focused-app source (run does; tests driving `runOnce` call it).
+    func startFocus() {
+        focus.start(on: loop, logger: logger) { [unowned self] in self.focusChanged($0) }
+    }
+
+    /// A new engine (device added, config reloaded) takes the focused app and the
+    /// gestures enabled or disabled at run time.
+    private func prepare(_ s: DeviceSession) {
+        s.engine.focusedApp = focus.app?.app
+        for (name, on) in runtimeEnabled { s.engine.setEnabled(on, name: name) }
+    }
+
+    /// `gestured enable/disable NAME`: every device, and devices and reloads to come.
+    func setEnabled(_ on: Bool, name: String) {
+        runtimeEnabled[name] = on
+        for s in sessions.values { s.engine.setEnabled(on, name: name) }
+    }
+
+    /// The engines take the new app for the touch sequences that begin from now on.
+    private func focusChanged(_ app: FocusedApp?) {
+        for s in sessions.values { s.engine.focusedApp = app?.app }
+        logger.debug("focus: \(app?.description ?? "no window")")
+        options.onFocus?(app)
     }
 
     // MARK: Time
@@ -325,10 +382,11 @@ final class Daemon {
     }
 
     /// Parses the config again; a valid one replaces the old between frames (what was
-    /// in flight is cancelled), an invalid one is reported and the old one stays.
+    /// in flight is cancelled), an invalid one is reported and the old one stays (false).
     /// `keepOnEmpty` (a reload on save): a file with no gestures after one with some is
     /// most likely an editor's write caught half-way, and is not taken; SIGHUP takes it.
-    func reload(reason: String, keepOnEmpty: Bool = false) {
+    @discardableResult
+    func reload(reason: String, keepOnEmpty: Bool = false) -> Bool {
         notifier.send("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanoseconds() / 1000)")
         defer { notifier.send("READY=1\nSTATUS=\(status)") }
         let (parsed, diagnostics) = ConfigLoader.load(configSource)
@@ -336,17 +394,19 @@ final class Daemon {
         guard let loaded = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
             let n = diagnostics.filter(\.isError).count
             logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
-            return
+            return false
         }
         if keepOnEmpty, loaded.specs.isEmpty, !config.specs.isEmpty {
             logger.warning("reload (\(reason)): the file has no gestures now, likely an editor's write caught half-way; still running the previous \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s") (save again, or reload with SIGHUP to run with none)")
-            return
+            return false
         }
+        runtimeEnabled = runtimeEnabled.filter { name, _ in loaded.specs.contains { $0.name == name } }
         let now = Self.now()
         var cancelled = 0
         for s in sessions.values {
             for warning in ConfigCheck.warnings(for: loaded, device: s.info) { logger.warning(warning) }
             s.replace(specs: loaded.specs, at: now)
+            prepare(s)
             cancelled += s.events.filter { $0.phase == .cancelled }.count
             dispatch(s)
         }
@@ -357,5 +417,6 @@ final class Daemon {
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")
+        return true
     }
 }

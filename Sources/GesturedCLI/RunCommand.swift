@@ -1,4 +1,5 @@
 import GestureActions
+import FocusSources
 import GestureConfig
 
 /// `gestured run`: the daemon.
@@ -39,11 +40,16 @@ enum RunCommand {
         options.dryRun = a.flag("dry-run")
         options.deviceFilters = a.all("device")
         options.inputDirectory = a.option("input-dir") ?? "/dev/input"
+        options.controlSocket = ControlPath.resolve(environment)
+        if options.controlSocket == nil { logger.notice("XDG_RUNTIME_DIR is not set: no control socket (gestured status, enable, disable, reload)") }
         if a.flag("explain") {
             options.onGesture = { session, event in logger.notice(GestureText.line(event, device: session.info.name)) }
             options.onDecisions = { _, decisions in
                 for d in decisions { if let text = DecisionTrace.explanation(d) { logger.notice(text) } }
             }
+        }
+        if a.flag("explain") || options.dryRun {
+            options.onFocus = { logger.notice("focused app: \($0?.description ?? "none")") }
         }
         return Daemon.start(options: options, logger: logger, environment: environment)
     }
@@ -80,6 +86,10 @@ enum CheckCommand {
         Output.out("\(name): ok, \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
         if config.bindings.contains(where: \.needsInput), let failure = VirtualDevice.probe() {
             Output.out("\(name): warning: key, button and scroll actions cannot be delivered: \(failure): \(VirtualDevice.advice(for: failure))")
+        }
+        // Per-app gestures in a session that cannot say which app has the focus.
+        if config.specs.contains(where: { !$0.apps.only.isEmpty }), case .none(let why) = FocusDetection.detect(Logger.environment()) {
+            Output.out("note: gestures with 'apps:' will not fire in this session: \(why)")
         }
         return .success
     }

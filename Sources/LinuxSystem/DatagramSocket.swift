@@ -16,7 +16,7 @@ public struct DatagramSocket: ~Copyable {
     /// bind(2) to `path`, then non-blocking: `receive` never waits.
     public func bind(to path: String) throws(Errno) {
         let fd = descriptor.rawValue
-        _ = try withAddress(path) { address, length throws(Errno) in try valueOrErrno { Glibc.bind(fd, address, length) } }
+        _ = try withUnixSocketAddress(path) { address, length throws(Errno) in try valueOrErrno { Glibc.bind(fd, address, length) } }
         try descriptor.setNonBlocking()
     }
 
@@ -26,7 +26,7 @@ public struct DatagramSocket: ~Copyable {
         var message = message
         let result: Result<Int, Errno> = message.withUTF8 { bytes in
             Result { () throws(Errno) in
-                try withAddress(path) { address, length throws(Errno) in
+                try withUnixSocketAddress(path) { address, length throws(Errno) in
                     try valueOrErrno { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, length) }
                 }
             }
@@ -47,7 +47,8 @@ public struct DatagramSocket: ~Copyable {
 }
 
 /// `body` with `path` as a `sockaddr_un` and its length; `ENAMETOOLONG` if it does not fit.
-private func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws(Errno) -> R) throws(Errno) -> R {
+/// (Datagram and stream sockets alike: sd_notify, the compositors' IPC, the control socket.)
+public func withUnixSocketAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws(Errno) -> R) throws(Errno) -> R {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     var bytes = Array(path.utf8)

@@ -4,7 +4,7 @@
 /// classes (ASCII), `\x` the character x. An unterminated `[` is the character `[`.
 /// Collating symbols (`[.x.]`) and equivalence classes (`[=x=]`) are not supported.
 ///
-/// The one glob of the project: the engine's device filter, `gestured check` and the
+/// The one glob of the project: the engine's device and app (`apps:`) filters, `gestured check` and the
 /// daemon's `--device` all use it, so they cannot disagree about a name. Matching is
 /// greedy with one backtracking point (the last `*`), so it takes at most
 /// pattern × name steps: `*a*a*a*a*a*a*b` against an 80-character name once took more

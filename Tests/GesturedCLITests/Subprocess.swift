@@ -33,7 +33,8 @@ struct Gestured {
         private(set) var stderr = ""
         private(set) var status: Int32?
 
-        init(_ args: [String], environment: [String] = []) throws {
+        /// `executable` (gestured by default) with `args`; `environment` adds to a bare PATH and HOME.
+        init(_ args: [String], environment: [String] = [], executable: String = Gestured.path) throws {
             var out: [Int32] = [0, 0], err: [Int32] = [0, 0]
             // Close-on-exec: gestured must not hold the read ends of its own output.
             guard clinux_pipe2(&out, O_CLOEXEC) == 0, clinux_pipe2(&err, O_CLOEXEC) == 0 else { throw POSIXError(errno) }
@@ -50,12 +51,12 @@ struct Gestured {
             sigemptyset(&empty)
             posix_spawnattr_setsigmask(&attr, &empty)
             posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK))
-            let argv = ([Gestured.path] + args).map { strdup($0) } + [nil]
+            let argv = ([executable] + args).map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
             let env = (["PATH=/usr/bin:/bin", "HOME=/nonexistent-home"] + environment).map { strdup($0) } + [nil]
             defer { env.forEach { free($0) } }
             var pid: pid_t = 0
-            let rc = posix_spawn(&pid, Gestured.path, &actions, &attr, argv, env)
+            let rc = posix_spawn(&pid, executable, &actions, &attr, argv, env)
             close(out[1]); close(err[1])
             guard rc == 0 else { close(out[0]); close(err[0]); throw POSIXError(rc) }
             self.pid = pid
