@@ -22,15 +22,21 @@ import TouchModel
             update: {keys: tab, reverse: shift+tab}
         """
 
+    /// A daemon running `config` (in `dir`, which must outlive it) whose virtual device
+    /// writes into a fake /dev/uinput.
+    static func daemonWithFakeUinput(_ dir: TempDir, config: String) throws -> (Daemon, FakeUinput) {
+        let fake = FakeUinput()
+        var options = Daemon.Options()
+        options.openUinput = fake.open
+        return (try LiveDeviceTests.makeDaemon(dir, config: config, options: options), fake)
+    }
+
     enum WayOut: String, CaseIterable { case lift, unplugged, reload, shutdown }
 
     @Test(arguments: WayOut.allCases)
     func altIsReleasedOnEveryWayOut(_ way: WayOut) throws {
         let dir = TempDir()
-        let fake = FakeUinput()
-        var options = Daemon.Options()
-        options.openUinput = fake.open
-        let daemon = try LiveDeviceTests.makeDaemon(dir, config: Self.config, options: options)
+        let (daemon, fake) = try Self.daemonWithFakeUinput(dir, config: Self.config)
         #expect(fake.created, "the config uses keys: the device is made at start")
         let pad = try FakeTouchpad()
         daemon.adopt(pad.device, announce: true)
@@ -62,14 +68,11 @@ import TouchModel
     /// the arena cancels the running hold, and Super comes up with it.
     @Test func aHeldKeyIsReleasedWhenItsGestureLosesToAnother() throws {
         let dir = TempDir()
-        let fake = FakeUinput()
-        var options = Daemon.Options()
-        options.openUinput = fake.open
-        let daemon = try LiveDeviceTests.makeDaemon(dir, config: """
+        let (daemon, fake) = try Self.daemonWithFakeUinput(dir, config: """
             gestures:
               - {name: hold, gesture: hold, fingers: 3, hold: super}
               - {name: swipe, gesture: swipe, fingers: 3, direction: left, after: hold, command: {keys: Page_Down}}
-            """, options: options)
+            """)
         let pad = try FakeTouchpad()
         daemon.adopt(pad.device, announce: true)
         LiveDeviceTests.swipe(pad, dxMM: -40, stillFor: 0.7)
@@ -86,10 +89,7 @@ import TouchModel
 
     @Test func gesturedNeverReadsItsOwnDevice() throws {
         let dir = TempDir()
-        let fake = FakeUinput()
-        var options = Daemon.Options()
-        options.openUinput = fake.open
-        let daemon = try LiveDeviceTests.makeDaemon(dir, config: Self.config, options: options)
+        let (daemon, fake) = try Self.daemonWithFakeUinput(dir, config: Self.config)
         let pad = try FakeTouchpad(name: "gestured virtual input")
         daemon.adopt(pad.device, announce: false)
         #expect(daemon.sessions.isEmpty)
