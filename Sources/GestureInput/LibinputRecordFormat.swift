@@ -101,8 +101,8 @@ enum LibinputRecordFormat {
     static func header(for d: DeviceDescription, node: String) -> String {
         var s = "version: 1\nndevices: 1\nlibinput:\n  version: \"gestured\"\n  git: \"unknown\"\n"
         s += "devices:\n- node: \(node)\n  evdev:\n"
-        s += "    # Name: \(d.name)\n"
-        s += "    name: \(quoted(d.name))\n"
+        s += "    # Name: \(d.name.printable)\n"
+        s += "    name: \(d.name.quoted)\n"
         s += "    id: [\(d.id.bustype), \(d.id.vendor), \(d.id.product), \(d.id.version)]\n"
         s += "    codes:\n"
         for type in d.codes.keys.sorted() {
@@ -116,7 +116,7 @@ enum LibinputRecordFormat {
         s += "    properties: [\(d.properties.sorted().map(String.init).joined(separator: ", "))]\n"
         if !d.udevProperties.isEmpty {
             s += "  udev:\n    properties:\n"
-            for key in d.udevProperties.keys.sorted() { s += "    - \(quoted(key + "=" + d.udevProperties[key]!))\n" }
+            for key in d.udevProperties.keys.sorted() { s += "    - \((key + "=" + d.udevProperties[key]!).quoted)\n" }
         }
         s += "  events:\n"
         return s
@@ -136,18 +136,5 @@ enum LibinputRecordFormat {
     private static func pad(_ v: Int64, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
-    }
-
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where ch.value < 0x20: out += "\\x" + (ch.value < 16 ? "0" : "") + String(ch.value, radix: 16)
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out + "\""
     }
 }

@@ -71,8 +71,9 @@ public struct RecordingError: Error, Equatable, CustomStringConvertible {
         self.line = line
         self.message = message
     }
+    /// Escaped: the message quotes the file's own text.
     public var description: String {
-        if let line { return "\(path):\(line): \(message)" }
-        return "\(path): \(message)"
+        if let line { return "\(path):\(line): \(message)".printable }
+        return "\(path): \(message)".printable
     }
 }

@@ -21,7 +21,7 @@ enum GestureText {
         case .pan, .swipe, .edgePan, .scrub:
             s += "  Δ(\(e.translation.x.fixed(1)), \(e.translation.y.fixed(1))) mm  v(\(e.velocity.x.fixed(0)), \(e.velocity.y.fixed(0))) mm/s"
         }
-        if let device { s += "  [\(device)]" }
+        if let device { s += "  [\(device.printable)]" }
         return s
     }
 

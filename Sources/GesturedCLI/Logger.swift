@@ -1,5 +1,6 @@
 import GestureActions
 import Glibc
+import TouchModel
 
 /// The daemon's log: stderr lines, with `<N>` syslog priorities when stderr is the
 /// journal (`JOURNAL_STREAM` set), so journald files each line at its level.
@@ -16,8 +17,11 @@ public final class Logger {
         self.fd = fd
     }
 
+    /// One line per message: control characters in it (a device's name, a file's
+    /// text) are escaped, so nothing can forge a second line or its priority.
     public func log(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
+        let message = message.printable
         if journal {
             Output.write(fd, "<\(level.rawValue)>\(message)\n")
         } else {

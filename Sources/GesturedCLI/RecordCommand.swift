@@ -39,7 +39,7 @@ enum RecordCommand {
         }
         defer { if outFD != 1 { close(outFD) } }
         Output.write(outFD, RecordingWriter.header(for: device.description, node: path))
-        Output.err("recording \(path) (\(device.description.name)); touch the device, then press Ctrl-C")
+        Output.err("recording \(path) (\(device.description.name.printable)); touch the device, then press Ctrl-C")
 
         // Ctrl-C ends the recording cleanly: SIGINT/SIGTERM arrive on a signalfd.
         var mask = sigset_t()

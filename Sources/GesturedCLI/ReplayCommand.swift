@@ -51,7 +51,7 @@ enum ReplayCommand {
         do {
             pipeline = try ReplayPipeline(recording: recording, specs: specs)
         } catch {
-            Output.err("gestured replay: \(recording.path) (\(recording.device.name)): not a touch device: \(error)")
+            Output.err("gestured replay: \(recording.path.printable) (\(recording.device.name.printable)): not a touch device: \(error)")
             return .failure
         }
         let start = recording.events.first?.time ?? Timestamp(microseconds: 0)
@@ -81,6 +81,8 @@ enum ReplayCommand {
                 invocations.removeAll(keepingCapacity: true)
             }
         })
+        let refused = pipeline.decoder.rejections
+        if refused.undeclaredEvents + refused.truncatedFrames > 0 { Output.err("gestured replay: \(recording.path.printable): \(refused)") }
         if !a.flag("json") {
             Output.out(count == 0 ? "no gestures recognized in \(recording.path)" : "\(count) gesture event\(count == 1 ? "" : "s")")
         }

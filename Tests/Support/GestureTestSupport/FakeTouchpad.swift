@@ -12,6 +12,8 @@ public final class FakeTouchpad {
     public var writeFD: Int32
     public let device: EvdevDevice
 
+    /// `slots: 0` makes a protocol-A pad (no `ABS_MT_SLOT`, contacts ended by
+    /// `SYN_MT_REPORT`), which the decoder reads through libmtdev.
     public init(slots: Int32 = 5) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw SystemError(errno) }
@@ -26,10 +28,14 @@ public final class FakeTouchpad {
         }
         cfake_set_absinfo(readFD, UInt32(AbsCode.x), 0, 1000, 10)
         cfake_set_absinfo(readFD, UInt32(AbsCode.y), 0, 600, 10)
-        cfake_set_absinfo(readFD, UInt32(AbsCode.mtSlot), 0, slots - 1, 0)
         cfake_set_absinfo(readFD, UInt32(AbsCode.mtPositionX), 0, 1000, 10)
         cfake_set_absinfo(readFD, UInt32(AbsCode.mtPositionY), 0, 600, 10)
-        cfake_set_absinfo(readFD, UInt32(AbsCode.mtTrackingID), 0, 65535, 0)
+        if slots > 0 {
+            cfake_set_absinfo(readFD, UInt32(AbsCode.mtSlot), 0, slots - 1, 0)
+            cfake_set_absinfo(readFD, UInt32(AbsCode.mtTrackingID), 0, 65535, 0)
+        } else {
+            cfake_set_absinfo(readFD, UInt32(AbsCode.mtTouchMajor), 0, 255, 0)
+        }
         do {
             device = try EvdevDevice(adopting: readFD, path: "fake:\(readFD)", udevProperties: ["ID_INPUT_TOUCHPAD": "1"])
         } catch {
