@@ -111,7 +111,9 @@ public enum YAMLReader {
         }
     }
 
-    private static func reportSyntaxError(_ p: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>, log: inout ProblemLog) {
+    /// `bytes`: the whole text, to turn a reader error's byte offset into a line; a
+    /// stream has no such text and names the offset.
+    static func reportSyntaxError(_ p: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>?, log: inout ProblemLog) {
         let problem = p.problem.map { String(cString: $0) } ?? "malformed YAML"
         var message = "YAML syntax: \(problem)"
         if let context = p.context.map({ String(cString: $0) }) {
@@ -119,6 +121,10 @@ public enum YAMLReader {
         }
         if p.error == YAML_READER_ERROR {
             // The reader reports a byte offset, not a mark.
+            guard let bytes else {
+                log.error(nil, "the file is not valid UTF-8 or UTF-16 text: \(problem) at byte \(p.problem_offset)")
+                return
+            }
             log.error(mark(offset: Int(p.problem_offset), in: bytes), "the file is not valid UTF-8 or UTF-16 text: \(problem)")
             return
         }
@@ -141,15 +147,51 @@ public enum YAMLReader {
 }
 
 /// Builds the tree from events with an explicit stack (no recursion on untrusted depth).
-private struct TreeBuilder {
+/// With a `streamed` path, the items of the sequence there are not added to the tree
+/// but handed out one at a time (`takeItem()`), so the tree stays small however long
+/// that sequence is; the rest of the tree is then bounded by `nodeLimit`.
+struct TreeBuilder {
     private struct Open {
         var node: YAMLNode
         var anchor: String?
         var size: Int
         var pendingKey: YAMLNode?
+        /// How many components of `streamed` this container's path matches; nil once off it.
+        var onPath: Int?
+        /// Inside an item of the streamed sequence: handed out, not kept.
+        var inStream = false
     }
     let fileKind: String
-    init(fileKind: String) { self.fileKind = fileKind }
+    private let streamed: [YAMLPathComponent]?
+    private let nodeLimit: Int
+    private var streamedItem: YAMLNode?
+    private var stored = 0
+    init(fileKind: String, streamed: [YAMLPathComponent]? = nil, nodeLimit: Int = .max) {
+        self.fileKind = fileKind
+        self.streamed = streamed
+        self.nodeLimit = nodeLimit
+    }
+
+    /// The streamed sequence's item completed by the last event, if one was.
+    mutating func takeItem() -> YAMLNode? {
+        defer { streamedItem = nil }
+        return streamedItem
+    }
+
+    /// Where a container opening under the top of the stack lies on the streamed path.
+    private func onPath(ofChildOf parent: Open?) -> Int? {
+        guard let streamed else { return nil }
+        guard let parent else { return 0 }
+        guard let depth = parent.onPath, depth < streamed.count else { return nil }
+        switch (streamed[depth], parent.node.value) {
+        case (.key(let k), .mapping):
+            return parent.pendingKey?.scalar == k ? depth + 1 : nil
+        case (.index(let i), .sequence(let items)):
+            return items.count == i ? depth + 1 : nil
+        default:
+            return nil
+        }
+    }
     private var stack: [Open] = []
     private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     private var expanded = 0
@@ -178,7 +220,8 @@ private struct TreeBuilder {
             let isSeq = e.type == YAML_SEQUENCE_START_EVENT
             let anchor = isSeq ? string(e.data.sequence_start.anchor) : string(e.data.mapping_start.anchor)
             stack.append(Open(node: YAMLNode(mark: at, value: isSeq ? .sequence([]) : .mapping([])),
-                              anchor: anchor, size: 1))
+                              anchor: anchor, size: 1, onPath: onPath(ofChildOf: stack.last),
+                              inStream: stack.last.map { $0.inStream || $0.onPath == streamed?.count } ?? false))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let open = stack.removeLast()
             add(open.node, anchor: open.anchor, size: open.size, log: &log)
@@ -197,14 +240,28 @@ private struct TreeBuilder {
         default:
             break
         }
-        return true
+        return log.problem == nil
     }
 
     private mutating func add(_ node: YAMLNode, anchor: String?, size: Int, log: inout ProblemLog) {
         if let anchor { anchors[anchor] = (node, size) }
         guard !stack.isEmpty else { root = node; return }
-        stack[stack.count - 1].size += size
         let top = stack.count - 1
+        let isItem = streamed.map { stack[top].onPath == $0.count } ?? false
+        if streamed != nil {
+            // What is kept: the tree outside the streamed list (a node at a time), and
+            // anchored nodes anywhere (all they hold).
+            stored += anchor != nil ? size : (isItem || stack[top].inStream ? 0 : 1)
+            guard stored <= nodeLimit else {
+                log.error(node.mark, "more than \(nodeLimit) nodes outside the list of events (or anchored)")
+                return
+            }
+        }
+        if isItem, case .sequence = stack[top].node.value {
+            streamedItem = node
+            return
+        }
+        stack[top].size += size
         switch stack[top].node.value {
         case .sequence(var items):
             stack[top].node.value = .scalar("")  // release the array so the append does not copy it
@@ -227,6 +284,12 @@ private struct TreeBuilder {
     private func string(_ p: UnsafeMutablePointer<yaml_char_t>?) -> String? {
         p.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
     }
+}
+
+/// A step on the path to a streamed sequence: a mapping's key or a sequence's index.
+public enum YAMLPathComponent: Sendable, Equatable {
+    case key(String)
+    case index(Int)
 }
 
 /// The first problem found; reading stops there (libyaml cannot go on after one).

@@ -104,4 +104,101 @@ import TouchModel
         #expect(back.device.name == d.name)
         #expect(back.device.properties == d.properties)
     }
+
+    static func temp(_ text: String) -> String {
+        let path = "/tmp/gestured-hostile-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        return path
+    }
+
+    static func loadError(_ text: String) -> RecordingError? {
+        let path = temp(text)
+        defer { unlink(path) }
+        do { _ = try Recording.load(path: path); return nil } catch { return error }
+    }
+
+    static let evemuHeader = "N: Tiny\nI: 0003 0001 0002 0003\nP: 00\nB: 00 0b\nB: 03 03\nA: 00 0 1000 0 0 10\nA: 01 0 500 0 0 10\n"
+
+    /// Finding 4: a set bit past property byte 8192 trapped ("Not enough bits"). Every
+    /// numeric field of an evemu file is range-checked: an error naming the line.
+    @Test(arguments: [
+        ("P: 00 00 00 00 01", "P: property bit 40 is past INPUT_PROP_MAX"), // after the header's own P: byte
+        ("P: " + String(repeating: "00 ", count: 8192) + "01", "P: property bit 65544 is past INPUT_PROP_MAX"),
+        ("P: " + String(repeating: "00 ", count: 30_000), "line longer than 16384 bytes"),
+        ("I: 10000 0 0 0", "I: needs bustype"),
+        ("B: 20 ff", "B: needs an event type"),
+        ("B: 01 " + String(repeating: "ff ", count: 129), "B: bitmask for type 1 is longer"),
+        ("A: 40 0 1 0 0", "A: needs an axis code"),
+        ("A: 35 0 99999999999 0 0", "A: needs an axis code"),
+        ("E: 99999999999.000000 0003 0000 1", "E: time"),
+        ("E: -1.000000 0003 0000 1", "E: time"),
+        ("E: 1.1234567 0003 0000 1", "E: time"),
+        ("E: 1.000000 10000 0000 1", "E: type and code"),
+        ("E: 1.000000 0003 0000 2147483648", "E: type and code"),
+    ])
+    func anEvemuNumberOutOfRangeIsAnError(_ line: String, _ message: String) throws {
+        let error = try #require(Self.loadError(Self.evemuHeader + line + "\nE: 1.000000 0000 0000 0\n"))
+        #expect(error.line == 8)
+        #expect(error.message.hasPrefix(message), "\(error)")
+    }
+
+    static func libinputRecord(id: String = "[3, 1, 2, 3]", codes: String = "{0: [0], 3: [0, 1]}",
+                               absinfo: String = "{0: [0, 1000, 0, 0, 10], 1: [0, 500, 0, 0, 10]}",
+                               properties: String = "[]", event: String = "[0, 0, 3, 0, 5]") -> String {
+        """
+        version: 1
+        ndevices: 1
+        devices:
+        - node: /dev/input/event3
+          evdev:
+            name: "Tiny"
+            id: \(id)
+            codes: \(codes)
+            absinfo: \(absinfo)
+            properties: \(properties)
+          events:
+          - evdev:
+            - \(event)
+            - [0, 0, 0, 0, 0]
+
+        """
+    }
+
+    /// The same for `libinput record` YAML: numbers that used to be truncated or
+    /// silently dropped are errors naming the line.
+    @Test(arguments: [
+        (libinputRecord(id: "[70000, 1, 2, 3]"), "id: must be"),
+        (libinputRecord(codes: "{40: [0]}"), "codes: '40'"),
+        (libinputRecord(codes: "{1: [70000]}"), "codes: '1'"),
+        (libinputRecord(absinfo: "{64: [0, 1, 0, 0]}"), "absinfo: '64'"),
+        (libinputRecord(absinfo: "{0: [0, 4294967296, 0, 0]}"), "absinfo: '0'"),
+        (libinputRecord(properties: "[99999]"), "properties: must be"),
+        (libinputRecord(event: "[99999999999, 0, 3, 0, 5]"), "an evdev event must be"),
+        (libinputRecord(event: "[0, -1, 3, 0, 5]"), "an evdev event must be"),
+        (libinputRecord(event: "[0, 0, 65536, 0, 5]"), "an evdev event must be"),
+        (libinputRecord(event: "[0, 0, 3, 0, 99999999999999999999]"), "an evdev event must be"),
+    ])
+    func aLibinputRecordNumberOutOfRangeIsAnError(_ text: String, _ message: String) throws {
+        let error = try #require(Self.loadError(text))
+        #expect(error.line != nil)
+        #expect(error.message.hasPrefix(message), "\(error)")
+    }
+
+    /// Finding 13: a 70 MB libinput record file took 903 MB as one YAML tree. Events
+    /// are streamed now: a file whose event list alone has more nodes than the tree
+    /// may keep (`YAMLStream.nodeLimit`) loads, and replays every event, in order.
+    @Test func eventsAreStreamedNotKeptAsATree() throws {
+        var text = Self.libinputRecord()
+        let groups = 20_000 // × 6 nodes: past YAMLStream.nodeLimit (100 000)
+        for i in 0..<groups { text += "  - evdev:\n    - [\(i / 1000), \(i % 1000), 0, 0, 0]\n" }
+        let path = Self.temp(text)
+        defer { unlink(path) }
+        let r = try Recording.load(path: path)
+        #expect(r.events.count == groups + 2)
+        var n = 0, last: Int64 = -1, ordered = true
+        for e in r.events { n += 1; ordered = ordered && e.time.microseconds >= last; last = e.time.microseconds }
+        #expect(n == groups + 2 && ordered)
+    }
 }
