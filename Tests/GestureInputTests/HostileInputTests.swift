@@ -95,10 +95,7 @@ import TouchModel
             if let group = writer.add(e) { text += group }
         }
         #expect(!text.contains("\n    name: Injected"))
-        let path = "/tmp/gestured-hostile-name-\(getpid()).yaml"
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        _ = text.withCString { write(fd, $0, strlen($0)) }
-        close(fd)
+        let path = Self.temp(text)
         defer { unlink(path) }
         let back = try Recording.load(path: path)
         #expect(back.device.name == d.name)

@@ -1,20 +1,10 @@
+import GestureTestSupport
+
 /// Seeded mutations of recordings and configs: text-level, line-aware, aimed at the
 /// places that crashed or hung before (issue 10): numbers at their limits, huge and
 /// negative times, event codes out of range, very long lines, truncation, garbage
 /// bytes, repeated blocks (many contacts in one frame, many gestures), YAML tags,
 /// anchors and deep nesting.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 struct Mutator {
     enum Kind: String, CaseIterable {
         case number, time, code, longLine, truncate, garbage, repeatBlock, contacts, deleteLines, swapLines, yaml
