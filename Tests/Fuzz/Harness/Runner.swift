@@ -1,4 +1,5 @@
 import CLinux
+import GestureTestSupport
 import Glibc
 
 /// Runs cases as child processes, a few at a time, each with a wall-time limit: a
@@ -71,8 +72,7 @@ struct Runner {
                        hung: r.killed, maxRSSKB: usage.ru_maxrss, seconds: Double(t - r.started) / 1e9)
     }
 
-    /// posix_spawn with stdin, stdout and stderr on /dev/null, an empty signal mask and
-    /// a minimal environment.
+    /// `spawnChild` with stdin, stdout and stderr on /dev/null.
     private func spawn(_ args: [String], index: Int) -> Running? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -80,20 +80,7 @@ struct Runner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = ([binary] + args).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let environment: [String] = ["PATH=/usr/bin:/bin", "HOME=/nonexistent-home"]
-        let env = environment.map { strdup($0) } + [nil]
-        defer { env.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, binary, &actions, &attr, argv, env) == 0 else { return nil }
+        guard case .success(let pid) = spawnChild(binary, args, actions: &actions) else { return nil }
         let fd = clinux_pidfd_open(pid)
         guard fd >= 0 else {
             kill(pid, SIGKILL)
