@@ -42,7 +42,7 @@ enum ReplayCommand {
         } else {
             let source = resolveConfigPath(explicit: a.option("config"), environment: Logger.environment())
             let (config, diagnostics) = ConfigLoader.load(source)
-            for d in diagnostics { Output.err(d.description) }
+            for d in diagnostics { Output.err(d.description.printable) }
             guard let config else { return .invalidConfig }
             specs = config.specs
             mapper = ActionMapper(config: config)

@@ -96,6 +96,25 @@ import TouchModel
         #expect(text.hasPrefix(#"/dev/input/event3  not used  "kbd\n\u001b]0;owned\u0007": no touch axes"# + "\n"))
     }
 
+    /// A config's own text echoed in a diagnostic (an unknown key written with YAML's
+    /// `\e`) reaches the terminal escaped, from `check` and from `replay`.
+    @Test func configTextInADiagnosticIsEscaped() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", """
+        gestures:
+          - name: x
+            gesture: swipe
+            fingers: 3
+            "\\e[2Jevil\\r": 1
+            command: "true"
+        """)
+        let check = try Gestured.run(["check", "--config", config])
+        #expect(check.stdout.contains(#"unknown key '\u001b[2Jevil\r'"#), "\(check.stdout)")
+        #expect(!check.stdout.contains("\u{1b}") && !check.stdout.contains("\r"))
+        let replay = try Gestured.run(["replay", Recordings.path("touchpads_CyPS2_Cypress_Trackpad.three_finger_tap.events"), "--config", config])
+        #expect(replay.stderr.contains(#"unknown key '\u001b[2Jevil\r'"#), "\(replay.stderr)")
+    }
+
     /// Findings 2 and 3 through `replay`, in a child process with a bounded wait: the
     /// frame libmtdev hung on, and axis codes that made it write onto its stack.
     @Test(arguments: ["0080", "00ff", "0100", "8000", "ffff", "32-contacts"])
