@@ -178,6 +178,12 @@ struct TreeBuilder {
         return streamedItem
     }
 
+    /// The sequence whose items are handed out rather than kept.
+    private func isStreamed(_ open: Open) -> Bool {
+        guard let streamed, open.onPath == streamed.count, case .sequence = open.node.value else { return false }
+        return true
+    }
+
     /// Where a container opening under the top of the stack lies on the streamed path.
     private func onPath(ofChildOf parent: Open?) -> Int? {
         guard let streamed else { return nil }
@@ -221,7 +227,7 @@ struct TreeBuilder {
             let anchor = isSeq ? string(e.data.sequence_start.anchor) : string(e.data.mapping_start.anchor)
             stack.append(Open(node: YAMLNode(mark: at, value: isSeq ? .sequence([]) : .mapping([])),
                               anchor: anchor, size: 1, onPath: onPath(ofChildOf: stack.last),
-                              inStream: stack.last.map { $0.inStream || $0.onPath == streamed?.count } ?? false))
+                              inStream: stack.last.map { $0.inStream || isStreamed($0) } ?? false))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let open = stack.removeLast()
             add(open.node, anchor: open.anchor, size: open.size, log: &log)
@@ -247,17 +253,17 @@ struct TreeBuilder {
         if let anchor { anchors[anchor] = (node, size) }
         guard !stack.isEmpty else { root = node; return }
         let top = stack.count - 1
-        let isItem = streamed.map { stack[top].onPath == $0.count } ?? false
+        let isItem = isStreamed(stack[top])
         if streamed != nil {
             // What is kept: the tree outside the streamed list (a node at a time), and
             // anchored nodes anywhere (all they hold).
             stored += anchor != nil ? size : (isItem || stack[top].inStream ? 0 : 1)
             guard stored <= nodeLimit else {
-                log.error(node.mark, "more than \(nodeLimit) nodes outside the list of events (or anchored)")
+                log.error(node.mark, "more than \(nodeLimit) nodes kept besides the streamed list; \(fileKind) needs far fewer")
                 return
             }
         }
-        if isItem, case .sequence = stack[top].node.value {
+        if isItem {
             streamedItem = node
             return
         }
