@@ -7,9 +7,10 @@ import Glibc
 /// returned nil. For `libinput record` files, whose event list is most of the file:
 /// a 70 MB recording read as one tree took 903 MB.
 public final class YAMLStream {
-    /// Nodes kept outside the streamed sequence (a device description is a few
-    /// hundred; a file past this is refused rather than held in memory).
-    public static let nodeLimit = 100_000
+    /// What may be held at once, outside the streamed sequence and in one item of it:
+    /// a device description is a few hundred nodes and kilobytes, an event group a
+    /// few dozen rows; a file past this is refused rather than held in memory.
+    public static let limit = (nodes: 100_000, bytes: 16 << 20)
 
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private var builder: TreeBuilder
@@ -23,7 +24,7 @@ public final class YAMLStream {
     /// Reads from `fd` (not closed here) with libyaml's `yaml_parser_set_input`.
     public init(fd: Int32, fileKind: String, streamed: [YAMLPathComponent]) {
         parser = .allocate(capacity: 1)
-        builder = TreeBuilder(fileKind: fileKind, streamed: streamed, nodeLimit: Self.nodeLimit)
+        builder = TreeBuilder(fileKind: fileKind, streamed: streamed, limit: Self.limit)
         guard yaml_parser_initialize(parser) != 0 else {
             log.error(nil, "out of memory starting the YAML parser")
             done = true

@@ -149,7 +149,9 @@ public enum YAMLReader {
 /// Builds the tree from events with an explicit stack (no recursion on untrusted depth).
 /// With a `streamed` path, the items of the sequence there are not added to the tree
 /// but handed out one at a time (`takeItem()`), so the tree stays small however long
-/// that sequence is; the rest of the tree is then bounded by `nodeLimit`.
+/// that sequence is. What is held then has a budget, `limit`: the rest of the tree
+/// (with anchored nodes), and each item while it is built, each count at most
+/// `limit.nodes` nodes and `limit.bytes` bytes of scalar text.
 struct TreeBuilder {
     private struct Open {
         var node: YAMLNode
@@ -163,13 +165,15 @@ struct TreeBuilder {
     }
     let fileKind: String
     private let streamed: [YAMLPathComponent]?
-    private let nodeLimit: Int
+    private let limit: (nodes: Int, bytes: Int)
     private var streamedItem: YAMLNode?
-    private var stored = 0
-    init(fileKind: String, streamed: [YAMLPathComponent]? = nil, nodeLimit: Int = .max) {
+    /// Nodes and scalar bytes held: outside the streamed list, and in the item being built.
+    private var kept = (nodes: 0, bytes: 0)
+    private var item = (nodes: 0, bytes: 0)
+    init(fileKind: String, streamed: [YAMLPathComponent]? = nil, limit: (nodes: Int, bytes: Int) = (.max, .max)) {
         self.fileKind = fileKind
         self.streamed = streamed
-        self.nodeLimit = nodeLimit
+        self.limit = limit
     }
 
     /// The streamed sequence's item completed by the last event, if one was.
@@ -255,16 +259,25 @@ struct TreeBuilder {
         let top = stack.count - 1
         let isItem = isStreamed(stack[top])
         if streamed != nil {
-            // What is kept: the tree outside the streamed list (a node at a time), and
-            // anchored nodes anywhere (all they hold).
-            stored += anchor != nil ? size : (isItem || stack[top].inStream ? 0 : 1)
-            guard stored <= nodeLimit else {
-                log.error(node.mark, "more than \(nodeLimit) nodes kept besides the streamed list; \(fileKind) needs far fewer")
+            // Counted a node at a time as it is added (an anchored one with all it holds).
+            let bytes = node.scalar?.utf8.count ?? 0
+            if isItem || stack[top].inStream {
+                item.nodes += 1
+                item.bytes += bytes
+            }
+            if !(isItem || stack[top].inStream) || anchor != nil {
+                kept.nodes += anchor != nil ? size : 1
+                kept.bytes += bytes
+            }
+            guard kept.nodes <= limit.nodes, kept.bytes <= limit.bytes, item.nodes <= limit.nodes, item.bytes <= limit.bytes else {
+                log.error(node.mark, "more than \(limit.nodes) nodes or \(limit.bytes >> 20) MiB of text in one item or besides the "
+                          + "streamed list; \(fileKind) needs far less")
                 return
             }
         }
         if isItem {
             streamedItem = node
+            item = (0, 0)
             return
         }
         stack[top].size += size

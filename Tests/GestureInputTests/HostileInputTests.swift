@@ -188,7 +188,7 @@ import TouchModel
     /// may keep (`YAMLStream.nodeLimit`) loads, and replays every event, in order.
     @Test func eventsAreStreamedNotKeptAsATree() throws {
         var text = Self.libinputRecord()
-        let groups = 20_000 // × 6 nodes: past YAMLStream.nodeLimit (100 000)
+        let groups = 20_000 // × 6 nodes: past YAMLStream.limit.nodes (100 000)
         for i in 0..<groups { text += "  - evdev:\n    - [\(i / 1000), \(i % 1000), 0, 0, 0]\n" }
         let path = Self.temp(text)
         defer { unlink(path) }

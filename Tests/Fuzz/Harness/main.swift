@@ -161,6 +161,9 @@ func makeCase(_ index: Int, options: Options, corpus: (recordings: [Seed], confi
     return Case(target: target, seed: seed.name, mutations: kinds, file: file, argv: argv)
 }
 
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "--measure" {
+    Runner.measure(Array(CommandLine.arguments.dropFirst(2)))
+}
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let root = options.root
 let binary = options.binary ?? root + "/.build/debug/gestured"
@@ -176,7 +179,11 @@ var counts: [Case.Target: Int] = [:]
 var crashes = 0, hangs = 0, maxRSS = 0, maxRSSCase = -1, slowest = 0.0, slowestCase = -1
 let indices = options.only.map { [$0] } ?? Array(0..<options.cases)
 let t0 = clinux_monotonic_ns()
-let runner = Runner(binary: binary, timeoutNS: Int64(options.timeout * 1e9), jobs: options.jobs)
+var selfPath = [CChar](repeating: 0, count: 4096)
+let selfLength = readlink("/proc/self/exe", &selfPath, selfPath.count - 1)
+guard selfLength > 0 else { usage("cannot find this executable (/proc/self/exe)") }
+let runner = Runner(binary: binary, timeoutNS: Int64(options.timeout * 1e9), jobs: options.jobs, workDir: workDir,
+                    harness: String(decoding: selfPath[..<selfLength].map { UInt8(bitPattern: $0) }, as: UTF8.self))
 runner.run(indices.count, argv: { i in
     let c = makeCase(indices[i], options: options, corpus: seeds, dir: workDir, root: root)
     cases[i] = c
