@@ -17,6 +17,9 @@ MANDIR := $(PREFIX)/share/man
 DOCDIR := $(PREFIX)/share/doc/gestured
 SWIFT ?= swift
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev
+DEB_PACKAGES += libxcb1-dev libsystemd-dev
+# make test also installs the real compositors and clients the focused-app tests drive (sway as nobody via setpriv).
+test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
 
 .PHONY: all build release run test deps install uninstall clean check-unit bench fuzz fuzz-quick
 

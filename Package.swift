@@ -2,8 +2,11 @@
 // gestured: multi-finger gestures on Linux touchpads and touchscreens → commands.
 //
 // One target per layer; imports point one way (see docs/ARCHITECTURE.md):
-//   C wrappers → TouchModel → GestureInput ─┐
-//                TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
+//   C wrappers → LinuxSystem (every system call) → GestureInput, GestureConfig (reading the file),
+//                                                  GestureActions, GesturedCLI
+//   TouchModel → GestureInput ─┐
+//   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
+//   CLinux, CXcb, CSystemd → FocusSources (the focused app from the compositor) → GesturedCLI
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
 import PackageDescription
@@ -22,7 +25,12 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: debianPackages("libudev-dev")),
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
+        .systemLibrary(name: "CXcb", pkgConfig: "xcb", providers: debianPackages("libxcb1-dev")),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: debianPackages("libsystemd-dev")),
         .target(name: "CLinux"),
+        // The one system-call layer (swift-system's model): owned descriptors, errno
+        // typed and named, EINTR retried in one place. Everything above calls Linux through it.
+        .target(name: "LinuxSystem", dependencies: ["CLinux"]),
         // The one libyaml reader: a node tree with line/column marks, bounded and alias-safe.
         .target(name: "YAMLTree", dependencies: ["CYaml"]),
 
@@ -30,16 +38,19 @@ let package = Package(
         .target(name: "TouchModel", linkerSettings: [.linkedLibrary("m")]),
         // Devices, hotplug, evdev decoding, recordings: evdev → TouchFrame.
         .target(name: "GestureInput",
-                dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "YAMLTree", "CLinux"]),
+                dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "YAMLTree", "CLinux", "LinuxSystem"]),
         // Recognizers and arbitration: TouchFrame → GestureEvent. Pure Swift.
         .target(name: "GestureEngine", dependencies: ["TouchModel"], linkerSettings: [.linkedLibrary("m")]),
         // The YAML config file → GestureSpecs and action bindings.
-        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree"]),
+        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree", "LinuxSystem"]),
         // GestureEvent → commands: the non-blocking process runner.
-        .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
+        .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
+        // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
+        .target(name: "FocusSources", dependencies: ["CLinux", "CXcb", "CSystemd", "LinuxSystem"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
-                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux"]),
+                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
+                               "FocusSources"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
         // Mutation fuzzing of replay and check in child processes (make fuzz; issue 10).
@@ -49,7 +60,7 @@ let package = Package(
         // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it.
         .target(name: "CFakeEvdevDevice", path: "Tests/Support/CFakeEvdevDevice"),
         // Shared test helpers: recordings on disk, scripted event streams, the fake device.
-        .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev"],
+        .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev", "LinuxSystem"],
                 path: "Tests/Support/GestureTestSupport"),
 
         // Benchmarks (make bench, docs/PERFORMANCE.md), never linked into gestured: the
@@ -57,17 +68,19 @@ let package = Package(
         .target(name: "CBenchFloor", path: "Benchmarks/CBenchFloor", linkerSettings: [.linkedLibrary("mtdev")]),
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
-                          dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel"],
+                          dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
+                                         "LinuxSystem"],
                           path: "Benchmarks/gestured-bench"),
 
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "GestureInputTests",
                     dependencies: ["GestureInput", "TouchModel", "GestureTestSupport", "CFakeEvdevDevice", "CEvdev"]),
         .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
-        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux"]),
+        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux"]),
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 
 /// The real `gestured run` binary, started the way systemd starts it: a datagram
 /// socket in `$NOTIFY_SOCKET` that receives `READY=1`.
@@ -17,18 +18,14 @@ struct DaemonProbe {
     func start() -> Started {
         let socketPath = directory + "/notify"
         unlink(socketPath)
-        let sock = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard sock >= 0 else { fail("socket: \(String(cString: strerror(errno)))") }
-        defer { close(sock); unlink(socketPath) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in socketPath.utf8.enumerated() { raw[i] = b }
+        let sock: DatagramSocket
+        do throws(Errno) {
+            sock = try DatagramSocket()
+            try sock.bind(to: socketPath)
+        } catch {
+            fail("notify socket \(socketPath): \(error)")
         }
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(sock, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { fail("bind \(socketPath): \(String(cString: strerror(errno)))") }
+        defer { unlink(socketPath) }
 
         let argv = [binary, "run", "--config", config]
         // A minimal environment: the daemon's own config search and logging only.
@@ -44,19 +41,16 @@ struct DaemonProbe {
         let rc = withCStrings(argv) { a in withCStrings(envp) { e in posix_spawn(&pid, binary, &actions, nil, a, e) } }
         guard rc == 0 else { fail("posix_spawn \(binary): \(String(cString: strerror(rc)))") }
 
-        var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            var pfd = pollfd(fd: sock, events: Int16(POLLIN), revents: 0)
+            var pfd = pollfd(fd: sock.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             let waited = (nowNS() - t0) / 1_000_000
             guard waited < 5000, poll(&pfd, 1, Int32(5000 - waited)) > 0 else {
                 kill(pid, SIGKILL)
                 fail("gestured did not send READY=1 within 5 s (its log: \(directory)/daemon.log)")
             }
-            let n = recv(sock, &buffer, buffer.count, 0)
+            let messages = sock.receiveAll()
             let t1 = nowNS()
-            guard n > 0 else { continue }
-            let message = String(decoding: buffer[0..<n], as: UTF8.self)
-            if message.split(separator: "\n").contains("READY=1") {
+            if messages.contains(where: { $0.split(separator: "\n").contains("READY=1") }) {
                 return Started(pid: pid, startupMS: Double(t1 - t0) / 1e6)
             }
         }
@@ -64,8 +58,7 @@ struct DaemonProbe {
 
     func stop(_ pid: pid_t) {
         kill(pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = try? Process.reap(pid, blocking: true)
     }
 
     /// Context switches (voluntary + involuntary) of every thread of `pid`: each one is

@@ -77,7 +77,6 @@ struct Latency {
             let t0 = nowNS()
             guard decoder.feed(e) else { continue }
             let frame = decoder.frame
-            if let d = engine.nextDeadline, d < frame.time { engine.advance(to: d, into: &events) }
             engine.process(frame, into: &events)
             for g in events { mapper.map(g, device: engine.device, into: &invocations) }
             events.removeAll(keepingCapacity: true)
@@ -92,7 +91,7 @@ struct Latency {
     private func waitIdle(_ runner: CommandRunner) {
         let deadline = nowNS() + 5_000_000_000
         while !runner.isIdle {
-            var pfd = pollfd(fd: runner.fd, events: Int16(POLLIN), revents: 0)
+            var pfd = pollfd(fd: runner.fd.rawValue, events: Int16(POLLIN), revents: 0)
             _ = poll(&pfd, 1, 100)
             runner.handleEvents()
             if nowNS() > deadline { fail("the command did not finish within 5 s") }

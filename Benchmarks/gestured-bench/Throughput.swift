@@ -151,23 +151,12 @@ struct Lane {
             guard decoder.feed(e) else { continue }
             let frame = decoder.frame
             r.frames += 1
-            fireDeadlines(upTo: frame.time)
             engine.process(frame, into: &events)
             if !events.isEmpty { flush(withMapper, &r) }
         }
         // Pending deadlines fire in the 1 s pause between passes.
-        fireDeadlines(upTo: Timestamp(microseconds: (workload.events.last?.time.microseconds ?? 0) + offset + 999_999))
+        engine.timerFired(at: Timestamp(microseconds: (workload.events.last?.time.microseconds ?? 0) + offset + 999_999), into: &events)
         if !events.isEmpty { flush(withMapper, &r) }
-    }
-
-    @inline(__always)
-    private mutating func fireDeadlines(upTo limit: Timestamp) {
-        // Bounded, as in ReplayPipeline: an engine asking for the same instant again must not spin us.
-        for _ in 0..<1000 {
-            guard let d = engine.nextDeadline, d <= limit else { return }
-            engine.advance(to: d, into: &events)
-            if let again = engine.nextDeadline, again <= d { return }
-        }
     }
 
     private mutating func flush(_ withMapper: Bool, _ r: inout Run) {

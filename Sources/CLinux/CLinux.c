@@ -90,6 +90,12 @@ int clinux_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *act
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
+const char *clinux_strerrorname(int err) { return strerrorname_np(err); }
+
+const char *clinux_strerrordesc(int err) { return strerrordesc_np(err); }
+
+const char *clinux_sigabbrev(int sig) { return sigabbrev_np(sig); }
+
 int64_t clinux_monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

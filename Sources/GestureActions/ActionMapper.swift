@@ -14,8 +14,9 @@ import TouchModel
 /// wheel emulation works alike).
 public struct ActionMapper {
     public let bindings: [Binding]
-    /// Anchors of stepped gestures in flight, by (binding index, device name).
-    private var anchors: [AnchorKey: Double] = [:]
+    /// Anchors of stepped gestures in flight, in whole steps from where the gesture
+    /// began, by (binding index, device name).
+    private var anchors: [AnchorKey: Int] = [:]
 
     private struct AnchorKey: Hashable { var index: Int; var device: String }
 
@@ -41,24 +42,26 @@ public struct ActionMapper {
                 emit(binding, .changed, event, device, step: nil, into: &out)
                 return
             }
-            var anchor = anchors[key] ?? 0
-            let value = Self.measure(step, event)
-            let size = Self.size(step)
+            // Whole steps from the start; the value in steps is a Double that any finite
+            // value and any step `check` accepts keep finite, and is clamped before it
+            // becomes a count, so no event can trap the conversion.
+            let value = Self.measure(step, event) / Self.size(step)
             guard value.isFinite else { return }  // a malformed event must not loop forever
+            var anchor = anchors[key] ?? 0
             var steps = 0
-            while value - anchor >= size, steps < Self.maxStepsPerEvent {
-                anchor += size
+            while value - Double(anchor) >= 1, steps < Self.maxStepsPerEvent {
+                anchor += 1
                 steps += 1
-                emit(binding, .changed, event, device, step: (1, anchor / size), into: &out)
+                emit(binding, .changed, event, device, step: (1, anchor), into: &out)
             }
-            while anchor - value >= size, steps < Self.maxStepsPerEvent {
-                anchor -= size
+            while Double(anchor) - value >= 1, steps < Self.maxStepsPerEvent {
+                anchor -= 1
                 steps += 1
-                emit(binding, .changed, event, device, step: (-1, anchor / size), into: &out)
+                emit(binding, .changed, event, device, step: (-1, anchor), into: &out)
             }
             if steps == Self.maxStepsPerEvent {
                 // A jump no finger makes (a glitching device): skip the rest rather than flood the runner.
-                anchor = (value / size).rounded(.towardZero) * size
+                anchor = Self.wholeSteps(value)
             }
             anchors[key] = anchor
         case .ended, .cancelled:
@@ -82,6 +85,13 @@ public struct ActionMapper {
         }
     }
 
+    /// The whole steps in `x`, toward zero, clamped to ±2⁵³ (where a Double still counts
+    /// every integer), so the conversion cannot trap.
+    static func wholeSteps(_ x: Double) -> Int {
+        let limit = 9_007_199_254_740_992.0
+        return Int(Swift.max(-limit, Swift.min(limit, x.rounded(.towardZero))))
+    }
+
     static func size(_ step: Step) -> Double {
         switch step {
         case .distance(let mm, _): return mm
@@ -91,7 +101,7 @@ public struct ActionMapper {
     }
 
     private func emit(_ b: Binding, _ phase: GesturePhase, _ e: GestureEvent, _ device: DeviceInfo?,
-                      step: (sign: Int, position: Double)?, into out: inout [Invocation]) {
+                      step: (sign: Int, position: Int)?, into out: inout [Invocation]) {
         guard let command = b.commands[phase] else { return }
         out.append(Invocation(gesture: b.name, trigger: Self.trigger(phase),
                               command: command, environment: Self.environment(e, phase, device, step)))
@@ -111,13 +121,13 @@ public struct ActionMapper {
     /// words, except GESTURE_NAME and GESTURE_DEVICE, which come from the config and
     /// the kernel; none is ever spliced into the command text.
     static func environment(_ e: GestureEvent, _ phase: GesturePhase, _ device: DeviceInfo?,
-                            _ step: (sign: Int, position: Double)?) -> [(name: String, value: String)] {
+                            _ step: (sign: Int, position: Int)?) -> [(name: String, value: String)] {
         var env: [(name: String, value: String)] = [
             ("GESTURE_NAME", e.name),
             ("GESTURE_KIND", e.kind.rawValue),
             ("GESTURE_PHASE", e.phase.rawValue),
             ("GESTURE_FINGERS", String(e.fingers)),
-            ("GESTURE_DIRECTION", e.direction?.rawValue ?? ""),
+            ("GESTURE_DIRECTION", e.directionWord ?? ""),
             ("GESTURE_X_MM", decimal(e.location.x, 2)),
             ("GESTURE_Y_MM", decimal(e.location.y, 2)),
             ("GESTURE_DX_MM", decimal(e.translation.x, 2)),
@@ -134,7 +144,7 @@ public struct ActionMapper {
         if let step {
             env.append(("GESTURE_STEP", String(step.sign)))
             env.append(("GESTURE_STEP_SIGN", step.sign > 0 ? "+" : "-"))
-            env.append(("GESTURE_STEPS", String(Int(step.position.rounded()))))
+            env.append(("GESTURE_STEPS", String(step.position)))
         }
         return env
     }

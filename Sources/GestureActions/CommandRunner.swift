@@ -1,14 +1,13 @@
-import CLinux
 import GestureConfig
 import Glibc
+import LinuxSystem
 
 /// Runs commands without ever blocking its caller.
 ///
-/// Each command is `/bin/sh -c COMMAND` (a plain one, without the shell: see
-/// `plainArgv`), started with `posix_spawn` in its own
-/// process group, with an empty signal mask and default signal dispositions, stdin
-/// from /dev/null and stdout/stderr piped into `log` line by line, tagged with the
-/// gesture's name. The commands of one gesture run one after another (a bounded
+/// Each command is started by `CommandSpawner` (`/bin/sh -c COMMAND`, or a plain
+/// command without the shell) in its own process group, its stdout/stderr piped
+/// into `log` line by line, tagged with the gesture's name. This type decides when
+/// and for how long: the commands of one gesture run one after another (a bounded
 /// queue each); at most `maxChildren` run at once and past that new commands are
 /// dropped with a warning; a command still running after `commandTimeout` is killed
 /// with its whole process group.
@@ -21,26 +20,36 @@ import Glibc
 /// `waitpid(-1, …)` nor set SIGCHLD to SIG_IGN.
 public final class CommandRunner: InvocationSink {
     public private(set) var settings: Settings
+    private let epoll: Epoll
     /// The epoll descriptor to watch for readability.
-    public let fd: Int32
+    public var fd: FileDescriptor { epoll.descriptor }
 
     private let log: (LogPriority, String) -> Void
     private let clock: () -> Int64
-    private let shell: String
-    private let baseEnvironment: [String]
-    private let timerFD: Int32
+    private let spawner: CommandSpawner
+    private var timer: MonotonicTimer
     /// Seconds between a timed-out command's SIGTERM and its SIGKILL.
     private let killGrace: Double
 
-    private struct Child {
-        var pid: pid_t
-        var pidfd: Int32
-        var gesture: String
-        var trigger: String
-        var started: Int64
+    private final class Child {
+        let pid: pid_t
+        /// Readable when the child exits; closed when it is reaped.
+        let pidfd: OwnedFileDescriptor
+        let gesture: String
+        let trigger: String
+        let started: Int64
         /// When the timeout strikes; after a SIGTERM, when the grace ends.
         var deadline: Int64
         var stage = Stage.running
+
+        init(pid: pid_t, pidfd: consuming OwnedFileDescriptor, gesture: String, trigger: String, started: Int64, deadline: Int64) {
+            self.pid = pid
+            self.pidfd = pidfd
+            self.gesture = gesture
+            self.trigger = trigger
+            self.started = started
+            self.deadline = deadline
+        }
     }
     /// A command past its timeout gets SIGTERM (a chance to clean up), then SIGKILL
     /// once `killGrace` has passed, each to its whole process group.
@@ -56,7 +65,7 @@ public final class CommandRunner: InvocationSink {
     /// Commands dropped since a gesture's first drop was logged: a fast pan against a
     /// slow command would otherwise log a warning per step.
     private var dropped: [String: Int] = [:]
-    private var armedDeadline: Int64 = 0
+    private var events = [Epoll.Event](repeating: Epoll.Event(), count: 64)
 
     private static let timerTag: UInt64 = 0
     private static let childTag: UInt64 = 1 << 32
@@ -74,36 +83,19 @@ public final class CommandRunner: InvocationSink {
     ///   - environment: `NAME=value` entries every command inherits; the daemon's own by default.
     ///   - killGrace: seconds a timed-out command has between SIGTERM and SIGKILL.
     public init(settings: Settings, log: @escaping (LogPriority, String) -> Void,
-                clock: @escaping () -> Int64 = { clinux_monotonic_ns() },
-                shell: String = "/bin/sh", environment: [String]? = nil, killGrace: Double = 2) throws(RunnerError) {
+                clock: @escaping () -> Int64 = monotonicNanoseconds,
+                shell: String = "/bin/sh", environment: [String]? = nil, killGrace: Double = 2) throws(SystemCallError) {
         self.settings = settings
         self.killGrace = killGrace
         self.log = log
         self.clock = clock
-        self.shell = shell
-        self.baseEnvironment = (environment ?? Self.processEnvironment()).filter { !$0.hasPrefix("GESTURE_") }
-        let ep = clinux_epoll_create()
-        guard ep >= 0 else { throw RunnerError(call: "epoll_create1", errno: errno) }
-        let tfd = clinux_timerfd_create()
-        guard tfd >= 0 else {
-            let e = errno
-            close(ep)
-            throw RunnerError(call: "timerfd_create", errno: e)
-        }
-        guard clinux_epoll_add(ep, tfd, CLINUX_EPOLLIN, Self.timerTag) == 0 else {
-            let e = errno
-            close(ep); close(tfd)
-            throw RunnerError(call: "epoll_ctl", errno: e)
-        }
-        fd = ep
-        timerFD = tfd
+        spawner = CommandSpawner(shell: shell, environment: environment ?? Process.environment())
+        do throws(Errno) { epoll = try Epoll() } catch { throw SystemCallError("epoll_create1", error) }
+        do throws(Errno) { timer = try MonotonicTimer() } catch { throw SystemCallError("timerfd_create", error) }
+        do throws(Errno) { try epoll.add(timer.descriptor, tag: Self.timerTag) } catch { throw SystemCallError("epoll_ctl", error) }
     }
 
-    deinit {
-        terminateAll()
-        close(timerFD)
-        close(fd)
-    }
+    deinit { terminateAll() }
 
     /// New limits after a config reload; running commands keep their deadlines.
     public func update(settings: Settings) { self.settings = settings }
@@ -162,12 +154,10 @@ public final class CommandRunner: InvocationSink {
 
     /// Handles whatever is ready: output, exits, timeouts. Never blocks.
     public func handleEvents() {
-        var events = [clinux_epoll_event](repeating: clinux_epoll_event(), count: 64)
         while true {
-            let n = clinux_epoll_wait(fd, &events, Int32(events.count), 0)
-            if n < 0, errno == EINTR { continue }
+            let n = (try? epoll.wait(into: &events, timeoutMS: 0)) ?? 0
             guard n > 0 else { return }
-            for e in events[0..<Int(n)] {
+            for e in events[0..<n] {
                 let id = Int(e.data & 0xffff_ffff)
                 switch e.data & ~0xffff_ffff {
                 case Self.timerTag: expireTimeouts()
@@ -175,7 +165,7 @@ public final class CommandRunner: InvocationSink {
                 default: readOutput(id)
                 }
             }
-            if n < Int32(events.count) { return }
+            if n < events.count { return }
         }
     }
 
@@ -186,25 +176,28 @@ public final class CommandRunner: InvocationSink {
 
     private func closeReader(_ id: Int) {
         guard let r = readers.removeValue(forKey: id) else { return }
-        clinux_epoll_del(fd, r.fd)
-        close(r.fd)
+        epoll.remove(r.fd)   // the reader closes its pipe as it goes
     }
 
     private func reap(_ id: Int) {
         guard let c = children[id] else { return }
-        var status: Int32 = 0
-        let r = waitpid(c.pid, &status, WNOHANG)
-        guard r == c.pid || (r < 0 && errno == ECHILD) else { return }
+        let status: Int32?
+        do throws(Errno) {
+            guard let s = try Process.reap(c.pid, blocking: false) else { return }
+            status = s
+        } catch {
+            guard error == .noChildProcess else { return }
+            status = nil
+        }
         children[id] = nil
-        clinux_epoll_del(fd, c.pidfd)
-        close(c.pidfd)
+        epoll.remove(c.pidfd.descriptor)
         // Output written before the exit comes before the next command's.
         for (rid, reader) in readers where reader.child == id {
             reader.child = nil
             if !reader.drain(now: clock(), log: log) { closeReader(rid) }
         }
         limitOrphans()
-        logExit(c, status: r < 0 ? nil : status)
+        logExit(c, status: status)
         armTimer()
         startNext(of: c.gesture)
     }
@@ -219,7 +212,7 @@ public final class CommandRunner: InvocationSink {
     }
 
     private func logExit(_ c: Child, status: Int32?) {
-        let ms = (clinux_monotonic_ns() - c.started) / 1_000_000
+        let ms = (monotonicNanoseconds() - c.started) / 1_000_000
         let what = "[\(c.gesture)] '\(c.trigger)' command"
         guard let status else {
             log(.warning, "\(what) was reaped by someone else; its exit status is unknown")
@@ -235,28 +228,26 @@ public final class CommandRunner: InvocationSink {
             default: log(.warning, "\(what) exited with status \(code)")
             }
         } else if c.stage == .running {
-            log(.warning, "\(what) was killed by signal \(signal) (\(signalName(signal)))")
+            log(.warning, "\(what) was killed by signal \(signal) (\(Signals.name(signal)))")
         }
     }
 
     // MARK: Timeouts
 
     private func expireTimeouts() {
-        var expirations: UInt64 = 0
-        _ = read(timerFD, &expirations, 8)
-        armedDeadline = 0
-        let now = clinux_monotonic_ns()
-        for (id, c) in children where c.stage != .killed && c.deadline <= now {
+        timer.acknowledge()
+        let now = monotonicNanoseconds()
+        for c in children.values where c.stage != .killed && c.deadline <= now {
             let what = "[\(c.gesture)] '\(c.trigger)' command"
             switch c.stage {
             case .running:
-                children[id]?.stage = .terminated
-                children[id]?.deadline = now + Int64(killGrace * 1e9)
-                kill(-c.pid, SIGTERM)
+                c.stage = .terminated
+                c.deadline = now + Int64(killGrace * 1e9)
+                Process.signalGroup(c.pid, SIGTERM)
                 log(.warning, "\(what) still running after \(formatSeconds(settings.commandTimeout)); sent SIGTERM to its process group")
             case .terminated:
-                children[id]?.stage = .killed
-                kill(-c.pid, SIGKILL)
+                c.stage = .killed
+                Process.signalGroup(c.pid, SIGKILL)
                 log(.warning, "\(what) ignored SIGTERM for \(formatSeconds(killGrace)); killed its process group")
             case .killed:
                 break
@@ -266,10 +257,7 @@ public final class CommandRunner: InvocationSink {
     }
 
     private func armTimer() {
-        let next = children.values.filter { $0.stage != .killed }.map(\.deadline).min() ?? 0
-        guard next != armedDeadline else { return }
-        armedDeadline = next
-        _ = clinux_timerfd_arm_absolute(timerFD, next)
+        timer.arm(atNanoseconds: children.values.filter { $0.stage != .killed }.map(\.deadline).min())
     }
 
     // MARK: Shutting down
@@ -278,11 +266,9 @@ public final class CommandRunner: InvocationSink {
     /// for the moment SIGKILL takes.
     public func terminateAll() {
         for (id, c) in children {
-            kill(-c.pid, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(c.pid, &status, 0) < 0 && errno == EINTR {}
-            clinux_epoll_del(fd, c.pidfd)
-            close(c.pidfd)
+            Process.signalGroup(c.pid, SIGKILL)
+            _ = try? Process.reap(c.pid, blocking: true)
+            epoll.remove(c.pidfd.descriptor)
             children[id] = nil
         }
         for id in Array(readers.keys) { closeReader(id) }
@@ -301,166 +287,30 @@ public final class CommandRunner: InvocationSink {
 
     // MARK: Spawning
 
-    private func spawn(_ inv: Invocation) -> Result<Int, RunnerError> {
-        var out: [Int32] = [0, 0], err: [Int32] = [0, 0]
-        guard clinux_pipe2(&out, O_CLOEXEC) == 0 else { return .failure(RunnerError(call: "pipe2", errno: errno)) }
-        guard clinux_pipe2(&err, O_CLOEXEC) == 0 else {
-            let e = errno
-            close(out[0]); close(out[1])
-            return .failure(RunnerError(call: "pipe2", errno: e))
-        }
-        defer { close(out[1]); close(err[1]) }
-        let result = posixSpawn(inv, stdout: out[1], stderr: err[1])
-        guard case .success(let pid) = result else {
-            close(out[0]); close(err[0])
-            return result.map { _ in 0 }
-        }
-        let pidfd = clinux_pidfd_open(pid)
-        guard pidfd >= 0 else {
-            let e = errno
-            kill(-pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            close(out[0]); close(err[0])
-            return .failure(RunnerError(call: "pidfd_open", errno: e))
-        }
+    private func spawn(_ inv: Invocation) -> Result<Int, SystemCallError> {
+        let spawned: CommandSpawner.Spawned
+        do throws(SystemCallError) { spawned = try spawner.spawn(inv) } catch { return .failure(error) }
         let id = nextID
         nextID += 1
-        let now = clinux_monotonic_ns()
-        children[id] = Child(pid: pid, pidfd: pidfd, gesture: inv.gesture, trigger: inv.trigger, started: now,
-                             deadline: now + Int64(settings.commandTimeout * 1e9))
-        clinux_epoll_add(fd, pidfd, CLINUX_EPOLLIN, Self.childTag | UInt64(id))
-        for (pipeFD, priority) in [(out[0], LogPriority.info), (err[0], LogPriority.notice)] {
-            _ = fcntl(pipeFD, F_SETFL, fcntl(pipeFD, F_GETFL) | O_NONBLOCK)
-            let rid = nextID
-            nextID += 1
-            readers[rid] = OutputReader(fd: pipeFD, gesture: inv.gesture, priority: priority, child: id)
-            clinux_epoll_add(fd, pipeFD, CLINUX_EPOLLIN, Self.readerTag | UInt64(rid))
-        }
+        let now = monotonicNanoseconds()
+        let pid = spawned.pid
+        let child = Child(pid: pid, pidfd: spawned.pidfd, gesture: inv.gesture, trigger: inv.trigger, started: now,
+                          deadline: now + Int64(settings.commandTimeout * 1e9))
+        children[id] = child
+        try? epoll.add(child.pidfd.descriptor, tag: Self.childTag | UInt64(id))
+        watchOutput(spawned.stdout, of: id, gesture: inv.gesture, priority: .info)
+        watchOutput(spawned.stderr, of: id, gesture: inv.gesture, priority: .notice)
         armTimer()
         log(.debug, "[\(inv.gesture)] running its '\(inv.trigger)' command (pid \(pid))")
         return .success(id)
     }
 
-    /// posix_spawn(3) of `shell -c command` with the child set up as the type comment says.
-    private func posixSpawn(_ inv: Invocation, stdout: Int32, stderr: Int32) -> Result<pid_t, RunnerError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        // Descriptors the daemon opened without O_CLOEXEC must not leak into commands.
-        clinux_posix_spawn_file_actions_addclosefrom(&actions, 3)
-
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attr, &none)     // the daemon blocks signals for its signalfd
-        posix_spawnattr_setsigdefault(&attr, &all)   // and may ignore some (SIGPIPE)
-        posix_spawnattr_setpgroup(&attr, 0)          // own group: a timeout kills grandchildren too
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let envp = baseEnvironment + inv.environment.map { "\($0.name)=\($0.value)" }
-        // A plain command skips the shell (see `plainArgv`); one the PATH cannot find goes
-        // through the shell after all, which reports it as users expect ("not found", 127).
-        var program = shell
-        var argv = [shell, "-c", inv.command]
-        if let words = Self.plainArgv(inv.command), let path = Self.resolve(words[0], environment: envp) {
-            program = path
-            argv = words
-        }
-        var pid: pid_t = 0
-        let rc = withCStrings(argv) { cargv in
-            withCStrings(envp) { cenvp in
-                posix_spawn(&pid, program, &actions, &attr, cargv, cenvp)
-            }
-        }
-        guard rc == 0 else { return .failure(RunnerError(call: "posix_spawn \(program)", errno: rc)) }
-        return .success(pid)
-    }
-
-    /// Words a shell would pass through untouched: no quoting, expansion, globbing,
-    /// redirection, operators or assignments, and not a shell builtin or keyword. Such
-    /// a command runs without `/bin/sh`: one process start instead of two (the shell,
-    /// then the command), which is most of the gesture-to-command latency. Anything
-    /// else goes through `sh -c`, as written.
-    static func plainArgv(_ command: String) -> [String]? {
-        guard !command.isEmpty, command.utf8.count <= 4096 else { return nil }
-        var words: [String] = []
-        for word in command.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-            guard word.unicodeScalars.allSatisfy(isPlain) else { return nil }
-            words.append(String(word))
-        }
-        guard let first = words.first, !first.contains("="), !shellOnlyWords.contains(first) else { return nil }
-        return words
-    }
-
-    private static func isPlain(_ c: Unicode.Scalar) -> Bool {
-        switch c {
-        case "a"..."z", "A"..."Z", "0"..."9", "_", ".", "/", ":", "+", ",", "@", "%", "=", "-": return true
-        default: return false
-        }
-    }
-
-    /// Builtins and keywords: no program of that name would do what the shell does.
-    static let shellOnlyWords: Set<String> = [
-        "cd", "exit", "export", "unset", "set", "alias", "unalias", "eval", "exec", ".", "source", "read",
-        "wait", "trap", "shift", "return", "break", "continue", "local", "readonly", "times", "type",
-        "ulimit", "umask", "command", "hash", "getopts", "jobs", "fg", "bg", "if", "then", "else", "elif",
-        "fi", "for", "while", "until", "do", "done", "case", "esac", "in", "function", "select",
-    ]
-
-    /// The executable `name` names, searched on the command's own PATH as the shell would.
-    static func resolve(_ name: String, environment: [String]) -> String? {
-        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-        let path = environment.last { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) } ?? "/usr/local/bin:/usr/bin:/bin"
-        for dir in path.split(separator: ":", omittingEmptySubsequences: false) {
-            let candidate = (dir.isEmpty ? "." : String(dir)) + "/" + name
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
-    }
-
-    /// The process's environment, `NAME=value` entries in order.
-    public static func processEnvironment() -> [String] {
-        var out: [String] = []
-        var p = environ
-        while let entry = p.pointee {
-            out.append(String(cString: entry))
-            p += 1
-        }
-        return out
-    }
-}
-
-/// A system call that failed, with the errno's name and text.
-public struct RunnerError: Error, CustomStringConvertible, Sendable {
-    public var call: String
-    public var errno: Int32
-    public var description: String { "\(call): \(String(cString: strerror(errno)))" }
-}
-
-/// A NULL-terminated `char *[]` for the duration of `body`.
-private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    let c = strings.map { strdup($0) } + [nil]
-    defer { c.forEach { free($0) } }
-    return body(c)
-}
-
-private func signalName(_ s: Int32) -> String {
-    switch s {
-    case SIGKILL: return "SIGKILL"
-    case SIGTERM: return "SIGTERM"
-    case SIGINT: return "SIGINT"
-    case SIGSEGV: return "SIGSEGV"
-    case SIGABRT: return "SIGABRT"
-    case SIGPIPE: return "SIGPIPE"
-    case SIGHUP: return "SIGHUP"
-    default: return "signal \(s)"
+    private func watchOutput(_ pipe: consuming OwnedFileDescriptor, of child: Int, gesture: String, priority: LogPriority) {
+        let rid = nextID
+        nextID += 1
+        let reader = OutputReader(pipe: pipe, gesture: gesture, priority: priority, child: child)
+        readers[rid] = reader
+        try? epoll.add(reader.fd, tag: Self.readerTag | UInt64(rid))
     }
 }
 

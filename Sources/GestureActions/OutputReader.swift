@@ -1,4 +1,4 @@
-import Glibc
+import LinuxSystem
 import TouchModel
 
 /// Reads one child's stdout or stderr pipe and turns it into log lines, safely
@@ -6,7 +6,8 @@ import TouchModel
 /// per second reach the log (the rest are counted and reported), and one call
 /// reads at most `readBudget` bytes so a chatty child cannot starve the loop.
 final class OutputReader {
-    let fd: Int32
+    /// The pipe's read end, non-blocking; closed when the reader goes.
+    private let pipe: OwnedFileDescriptor
     let gesture: String
     let priority: LogPriority
     /// The child it belongs to; nil once the child is reaped (a grandchild may still hold the pipe).
@@ -23,28 +24,33 @@ final class OutputReader {
     private var linesInWindow = 0
     private var suppressed = 0
 
-    init(fd: Int32, gesture: String, priority: LogPriority, child: Int) {
-        self.fd = fd
+    init(pipe: consuming OwnedFileDescriptor, gesture: String, priority: LogPriority, child: Int) {
+        self.pipe = pipe
         self.gesture = gesture
         self.priority = priority
         self.child = child
     }
+
+    var fd: FileDescriptor { pipe.descriptor }
 
     /// Reads what is available; returns false at end of file or on error (the caller closes).
     func drain(now: Int64, log: (LogPriority, String) -> Void) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var total = 0
         while total < Self.readBudget {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                total += n
-                for byte in buffer[0..<n] { take(byte, now: now, log: log) }
-                continue
+            let n: Int
+            do throws(Errno) {
+                n = try fd.read(into: &buffer)
+            } catch {
+                if error == .wouldBlock { return true }
+                n = 0  // any other error ends the stream, as end of file does
             }
-            if n < 0, errno == EINTR { continue }
-            if n < 0, errno == EAGAIN { return true }
-            finish(now: now, log: log)
-            return false
+            guard n > 0 else {
+                finish(now: now, log: log)
+                return false
+            }
+            total += n
+            for byte in buffer[0..<n] { take(byte, now: now, log: log) }
         }
         return true
     }

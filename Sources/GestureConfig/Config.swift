@@ -12,6 +12,11 @@ public struct Config: Sendable, Equatable {
     /// `bindings[i]` holds the actions of `specs[i]` (`GestureEvent.index`).
     public var bindings: [Binding]
 
+    /// Most gestures a file may configure: far more than anyone binds (the default
+    /// config has a dozen), few enough that every touch frame, which goes through each
+    /// gesture's recognizer, and every check of the file stay fast.
+    public static let maximumGestures = 1000
+
     public init(file: String, settings: Settings = Settings(), specs: [GestureSpec] = [], bindings: [Binding] = []) {
         self.file = file
         self.settings = settings
@@ -45,6 +50,11 @@ public struct Binding: Sendable, Equatable {
     public var commands: [GesturePhase: String]
     /// `every:` — run `update` once per step crossed instead of on every change.
     public var step: Step?
+
+    /// Longest command, in bytes. It runs as one argument of `/bin/sh -c`, and Linux
+    /// refuses any one argument longer than MAX_ARG_STRLEN (32 pages of 4 KiB, with its
+    /// NUL) with E2BIG; `check` refuses it rather than have it fail at every gesture.
+    public static let maximumCommandBytes = 32 * 4096 - 1
 
     public init(name: String, kind: GestureKind, line: Int = 0, commands: [GesturePhase: String] = [:], step: Step? = nil) {
         self.name = name

@@ -1,5 +1,4 @@
 import GestureEngine
-import Glibc
 import TouchModel
 
 /// Checks of a loaded config against what only a real device reveals (`gestured
@@ -28,7 +27,7 @@ public enum ConfigCheck {
 
     static func applies(_ filter: DeviceFilter, to device: DeviceInfo) -> Bool {
         if let kind = filter.kind, kind != device.kind { return false }
-        if let glob = filter.nameGlob { return fnmatch(glob, device.name, 0) == 0 }
+        if let glob = filter.nameGlob { return Glob.matches(glob, device.name) }
         return true
     }
 }

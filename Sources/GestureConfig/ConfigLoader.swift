@@ -1,5 +1,6 @@
 import YAMLTree
 import Glibc
+import LinuxSystem
 
 /// Where the config comes from.
 public enum ConfigSource: Sendable, Equatable {
@@ -13,7 +14,7 @@ public enum ConfigSource: Sendable, Equatable {
 /// then the built-in default. An explicit path is returned even if missing, so that
 /// loading it reports the problem instead of silently using another file.
 public func resolveConfigPath(explicit: String?, environment: [String: String],
-                              exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> ConfigSource {
+                              exists: (String) -> Bool = FileSystem.exists) -> ConfigSource {
     if let explicit { return .file(explicit) }
     for path in configSearchPath(environment: environment) where exists(path) { return .file(path) }
     return .builtIn
@@ -80,40 +81,35 @@ public enum ConfigLoader {
         func fail(_ message: String) -> Result<[UInt8], Diagnostic> {
             .failure(Diagnostic(.error, file: path, mark: nil, message))
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            let e = errno
-            return fail("cannot open the config file: \(String(cString: strerror(e)))\(e == ENOENT ? " (looked for it because it was named with --config or found on the search path)" : "")")
+        // A FIFO would block open() (and the daemon with it, deaf to SIGTERM) until a
+        // writer came; a device could be read forever. Only a regular file is a config:
+        // checked before opening, and opened non-blocking so that one swapped in
+        // between cannot block either (fstat below checks again).
+        if let before = try? FileSystem.status(path), let problem = fileTypeProblem(before.mode) { return fail(problem) }
+        let file: OwnedFileDescriptor
+        do throws(Errno) {
+            file = try OwnedFileDescriptor(opening: path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+        } catch {
+            return fail("cannot open the config file: \(error)\(error == .noSuchFileOrDirectory ? " (looked for it because it was named with --config or found on the search path)" : "")")
         }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return fail("cannot stat the config file: \(String(cString: strerror(errno)))") }
-        if let problem = ownershipProblem(mode: st.st_mode, owner: st.st_uid, uid: uid) { return fail(problem) }
-        guard st.st_size <= maximumFileSize else {
-            return fail("the file is \(st.st_size) bytes, more than the \(maximumFileSize >> 20) MiB a config may be")
+        let st: FileStatus
+        do throws(Errno) { st = try file.descriptor.status() } catch { return fail("cannot stat the config file: \(error)") }
+        if let problem = ownershipProblem(mode: st.mode, owner: st.owner, uid: uid) { return fail(problem) }
+        guard st.size <= maximumFileSize else {
+            return fail("the file is \(st.size) bytes, more than the \(maximumFileSize >> 20) MiB a config may be")
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return fail("cannot read the config file: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > maximumFileSize {
-                return fail("the file is more than the \(maximumFileSize >> 20) MiB a config may be")
-            }
+        do throws(Errno) {
+            return .success(try file.descriptor.readToEnd(maximumBytes: maximumFileSize))
+        } catch .fileTooLarge {
+            return fail("the file is more than the \(maximumFileSize >> 20) MiB a config may be")
+        } catch {
+            return fail("cannot read the config file: \(error)")
         }
-        return .success(bytes)
     }
 
     /// The reason a file with this mode and owner must not be trusted, or nil.
     static func ownershipProblem(mode: mode_t, owner: uid_t, uid: uid_t) -> String? {
-        if (mode & S_IFMT) != S_IFREG {
-            return "not a regular file"
-        }
+        if let problem = fileTypeProblem(mode) { return problem }
         if mode & (S_IWGRP | S_IWOTH) != 0 {
             let who = mode & S_IWOTH != 0 ? "everyone" : "its group"
             return "refusing a config file writable by \(who) (mode \(octal(mode & 0o7777))): its commands run as this user; fix it with 'chmod go-w'"
@@ -122,6 +118,21 @@ public enum ConfigLoader {
             return "refusing a config file owned by another user (uid \(owner)): its commands would run as this user (uid \(uid)); take ownership of it or use your own file"
         }
         return nil
+    }
+
+    /// Why a file of this type cannot be a config, or nil for a regular file.
+    static func fileTypeProblem(_ mode: mode_t) -> String? {
+        let type: String
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: type = "a FIFO (named pipe)"
+        case S_IFDIR: type = "a directory"
+        case S_IFCHR: type = "a character device"
+        case S_IFBLK: type = "a block device"
+        case S_IFSOCK: type = "a socket"
+        default: type = "a file of an unknown type"
+        }
+        return "refusing \(type): a config must be a regular file"
     }
 
     private static func octal(_ m: mode_t) -> String {

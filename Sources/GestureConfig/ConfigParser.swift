@@ -5,8 +5,8 @@ import TouchModel
 /// Turns a YAML tree into a `Config`, reporting every problem it finds.
 struct ConfigParser {
     var log: DiagnosticLog
-    private var settings = Settings()
-    private var drafts: [Draft] = []
+    var settings = Settings()
+    var drafts: [Draft] = []
 
     /// One gesture as read, with where its parts were written for cross-checks.
     struct Draft {
@@ -24,6 +24,7 @@ struct ConfigParser {
 
     mutating func parse(_ root: YAMLNode?) -> Config? {
         if let root {
+            refuseTags(root)
             if case .scalar(let s) = root.value, s.isEmpty {
                 log.warning(root.mark, "the file is empty; no gestures are configured")
             } else if let pairs = mapping(root, TopKey.self, what: "the top level") {
@@ -49,7 +50,7 @@ struct ConfigParser {
     // MARK: Mappings and keys
 
     /// The pairs of a mapping whose keys are `K`'s cases; unknown and repeated keys are reported and skipped.
-    private mutating func mapping<K: RawRepresentable & CaseIterable>(
+    mutating func mapping<K: RawRepresentable & CaseIterable>(
         _ node: YAMLNode, _: K.Type, what: String
     ) -> [(K, SourceMark, YAMLNode)]? where K.RawValue == String {
         guard case .mapping(let pairs) = node.value else {
@@ -106,7 +107,10 @@ struct ConfigParser {
             log.error(node.mark, "'gestures' must be a list of gestures (each starting with '- name:'), found \(node.shape)")
             return
         }
-        for item in items { parseGesture(item) }
+        for item in items.prefix(Config.maximumGestures) { parseGesture(item) }
+        if items.count > Config.maximumGestures {
+            log.error(items[Config.maximumGestures].mark, "this is gesture \(Config.maximumGestures + 1) of \(items.count); a config may have at most \(Config.maximumGestures) gestures (each one is a recognizer every touch goes through)")
+        }
     }
 
     private mutating func parseGesture(_ node: YAMLNode) {
@@ -150,13 +154,8 @@ struct ConfigParser {
     private func applyDefaults(_ kind: GestureKind, _ d: inout Draft) {
         d.spec.kind = kind
         d.binding.kind = kind
-        switch kind {
-        case .tap, .hold, .swipe, .edgePan, .scrub: d.spec.fingers = 1...1
-        case .pinch, .rotate: d.spec.fingers = 2...2
-        case .pan: d.spec.fingers = 1...5
-        case .transform: d.spec.fingers = 2...5
-        }
-        if kind == .edgePan { d.spec.devices.kind = .touchscreen }
+        d.spec.fingers = kind.traits.fingers
+        if kind.traits.touchscreenOnly { d.spec.devices.kind = .touchscreen }
     }
 
     private mutating func read(_ key: GestureKey, _ v: YAMLNode, into d: inout Draft) {
@@ -169,7 +168,14 @@ struct ConfigParser {
         case .fingers:
             if let f = fingers(v, kind: d.spec.kind) { d.spec.fingers = f }
         case .direction:
-            if let set = list(v, Direction.self, "direction") { d.spec.directions = Set(set) }
+            switch d.spec.kind.traits.directions {
+            case .pinch, .rotation:
+                if let set = senses(v, kind: d.spec.kind) { d.spec.senses = set }
+            case .compass, .none:
+                // .none: the kind is unknown (a known one without directions never gets
+                // here); still check the words, as for a swipe.
+                if let set = list(v, Direction.self, "direction") { d.spec.directions = Set(set) }
+            }
         case .axis:
             if let a = oneOf(v, Axis.self, "axis") { d.spec.axis = a }
         case .edge:
@@ -197,11 +203,7 @@ struct ConfigParser {
         case .maxInterval: d.spec.thresholds.maxTapInterval = positive(v, .duration, k)
         case .minDuration: d.spec.thresholds.minDuration = positive(v, .duration, k)
         case .edgeZone: d.spec.thresholds.edgeZoneMM = positive(v, .distance, k)
-        case .minScale:
-            if let s = positive(v, .scale, k) {
-                if s <= 1 { log.error(v.mark, "'min-scale' must be more than 1x (1x is no change), like 1.1x") }
-                else { d.spec.thresholds.minScale = s }
-            }
+        case .minScale: d.spec.thresholds.minScale = positive(v, .scale, k)
         case .minRotation: d.spec.thresholds.minRotationDeg = positive(v, .angle, k, max: 180)
         case .simultaneousWith, .requiresFailureOf, .after:
             let refs = key == .after ? name(v, k).map { [($0, v.mark)] } ?? [] : names(v, k)
@@ -214,6 +216,8 @@ struct ConfigParser {
             }
         case .within: d.within = positive(v, .duration, k)
         case .enabled: if let b = bool(v, k) { d.spec.enabled = b }
+        case .apps: d.spec.apps.only = globs(v, k)
+        case .exceptApps: d.spec.apps.except = globs(v, k)
         case .command: command(v, d.spec.kind.isDiscrete ? .recognized : .began, &d)
         case .begin: command(v, .began, &d)
         case .update: command(v, .changed, &d)
@@ -225,6 +229,10 @@ struct ConfigParser {
 
     private mutating func command(_ v: YAMLNode, _ phase: GesturePhase, _ d: inout Draft) {
         guard let s = text(v, "a command") else { return }
+        guard s.utf8.count <= Binding.maximumCommandBytes else {
+            log.error(v.mark, "the command is \(s.utf8.count) bytes; the kernel refuses one argument of more than \(Binding.maximumCommandBytes) (MAX_ARG_STRLEN), so it could never run: put it in a script and run that")
+            return
+        }
         if d.binding.commands[phase] != nil {
             log.error(v.mark, "'command:' and 'begin:' both run when a \(d.spec.kind.rawValue) begins; keep one")
             return
@@ -240,26 +248,25 @@ struct ConfigParser {
             if d.binding.commands[.changed] == nil {
                 log.error(at, "'every:' steps the 'update:' command, and this gesture has none")
             }
+            let steps = kind.traits.steps
             switch (q, kind) {
-            case (.distance, .pan), (.distance, .edgePan):
+            case (.distance, _) where steps.contains(.distance):
                 if let axis = stepAxis(d.spec) { d.binding.step = .distance(mm: size, axis: axis) }
                 else if d.marks[.axis] == nil, d.marks[.direction] == nil, d.marks[.edge] == nil {
                     log.error(at, kind == .pan
                         ? "a distance step needs an axis to measure along; add 'axis: vertical' or 'axis: horizontal', or a direction on one axis"
                         : "a distance step on an edge pan needs its 'edge:' on one axis (left/right or top/bottom)")
                 }
-            case (.angle, .rotate), (.angle, .transform): d.binding.step = .angle(degrees: size)
-            case (.scale, .pinch), (.scale, .transform):
-                if size <= 1 { log.error(at, "a scale step must be more than 1x, like 1.25x") }
-                else { d.binding.step = .scale(factor: size) }
+            case (.angle, _) where steps.contains(.angle): d.binding.step = .angle(degrees: size)
+            case (.scale, _) where steps.contains(.scale): d.binding.step = .scale(factor: size)
             default:
-                let fits: String
-                switch kind {
-                case .pan, .edgePan: fits = "a distance like 10mm"
-                case .rotate: fits = "an angle like 15deg"
-                case .pinch: fits = "a scale like 1.25x"
-                default: fits = "an angle like 15deg or a scale like 1.25x"
-                }
+                let fits = kind.traits.steps.map { q -> String in
+                    switch q {
+                    case .distance: return "a distance like 10mm"
+                    case .angle: return "an angle like 15deg"
+                    case .scale: return "a scale like 1.25x"
+                    }
+                }.joined(separator: " or ")
                 log.error(at, "\(q.withArticle) step does not fit a \(kind.rawValue) gesture; expected \(fits)")
             }
         }
@@ -322,281 +329,4 @@ struct ConfigParser {
             log.warning(d.marks[.every], "a step of \(format(mm))mm is below touch sensor noise; each tremor would run 'update'")
         }
     }
-
-    // MARK: Across gestures
-
-    private mutating func crossCheck() {
-        var byName: [String: Int] = [:]
-        for (i, d) in drafts.enumerated() where !d.spec.name.isEmpty {
-            if let first = byName[d.spec.name] {
-                log.error(d.marks[.name] ?? d.mark, "duplicate gesture name '\(d.spec.name)' (first used at line \(drafts[first].mark.line)); names must be unique")
-            } else {
-                byName[d.spec.name] = i
-            }
-        }
-        let names = drafts.map(\.spec.name).filter { !$0.isEmpty }
-        var referenced = Set<String>()
-        for d in drafts {
-            for key in [GestureKey.simultaneousWith, .requiresFailureOf, .after] {
-                for (n, at) in d.references[key] ?? [] {
-                    referenced.insert(n)
-                    if n == d.spec.name {
-                        log.error(at, "'\(key.rawValue)' names the gesture itself ('\(n)')")
-                    } else if byName[n] == nil {
-                        log.error(at, "'\(key.rawValue)' names no gesture: '\(n)'\(DidYouMean.hint(for: n, among: names))")
-                    }
-                }
-            }
-        }
-        checkFailureCycles(byName)
-        for d in drafts where d.valid && d.binding.commands.isEmpty && !referenced.contains(d.spec.name) {
-            log.warning(d.mark, "gesture '\(d.spec.name)' runs no command; add 'command:' (or 'begin:'/'update:'/'end:')")
-        }
-        warnShadowed()
-    }
-
-    /// `a requires-failure-of b` and `b requires-failure-of a` would wait on each other
-    /// forever. Depth-first with an explicit stack: a hostile file's long chain cannot
-    /// overflow the call stack.
-    private mutating func checkFailureCycles(_ byName: [String: Int]) {
-        let edges = drafts.map { $0.spec.requiresFailureOf.compactMap { byName[$0] } }
-        var state = [UInt8](repeating: 0, count: drafts.count)  // 0 unvisited, 1 on the path, 2 done
-        for root in drafts.indices where state[root] == 0 {
-            var path: [(node: Int, next: Int)] = [(root, 0)]
-            state[root] = 1
-            while let (i, e) = path.last {
-                guard e < edges[i].count else {
-                    state[i] = 2
-                    path.removeLast()
-                    continue
-                }
-                path[path.count - 1].next += 1
-                let j = edges[i][e]
-                if state[j] == 1 {
-                    let cycle = path.map(\.node).drop(while: { $0 != j }).map { drafts[$0].spec.name } + [drafts[j].spec.name]
-                    log.error(drafts[i].marks[.requiresFailureOf] ?? drafts[i].mark,
-                              "'requires-failure-of' forms a cycle: \(cycle.joined(separator: " → ")); each would wait for the other forever")
-                } else if state[j] == 0 {
-                    state[j] = 1
-                    path.append((j, 0))
-                }
-            }
-        }
-    }
-
-    /// An earlier gesture that recognizes everything a later one does wins every time
-    /// (config order breaks ties). Candidates are bucketed by what must be equal, so a
-    /// huge file stays linear rather than comparing every pair.
-    private mutating func warnShadowed() {
-        struct Bucket: Hashable {
-            var kind: GestureKind, fingers: ClosedRange<Int>, taps: Int, glob: String?
-        }
-        var buckets: [Bucket: [Int]] = [:]
-        for (j, b) in drafts.enumerated() where b.valid {
-            var key = Bucket(kind: b.spec.kind, fingers: b.spec.fingers, taps: b.spec.taps, glob: nil)
-            var candidates = buckets[key] ?? []
-            if let glob = b.spec.devices.nameGlob {
-                key.glob = glob
-                candidates += buckets[key] ?? []
-            }
-            if let i = candidates.filter({ shadows(drafts[$0].spec, b.spec) }).min() {
-                let a = drafts[i]
-                log.warning(b.mark, "gesture '\(b.spec.name)' can never fire: '\(a.spec.name)' (line \(a.mark.line)) is the same \(b.spec.kind.rawValue) and comes first; add 'simultaneous-with' or change one of them")
-            }
-            buckets[key, default: []].append(j)
-        }
-    }
-
-    private func shadows(_ a: GestureSpec, _ b: GestureSpec) -> Bool {
-        guard a.kind == b.kind, a.enabled, a.fingers == b.fingers, a.taps == b.taps,
-              a.thresholds == b.thresholds, a.axis == b.axis, a.after == b.after,
-              a.devices.kind == nil || a.devices.kind == b.devices.kind,
-              a.devices.nameGlob == nil || a.devices.nameGlob == b.devices.nameGlob,
-              a.region == nil || a.region == b.region,
-              a.directions.isEmpty || (!b.directions.isEmpty && b.directions.isSubset(of: a.directions)),
-              a.edges.isEmpty || (!b.edges.isEmpty && b.edges.isSubset(of: a.edges)) else { return false }
-        let related = a.simultaneousWith.contains(b.name) || b.simultaneousWith.contains(a.name)
-            || b.requiresFailureOf.contains(a.name) || a.requiresFailureOf.contains(b.name)
-        return !related
-    }
-
-    // MARK: Values
-
-    private mutating func text(_ v: YAMLNode, _ what: String) -> String? {
-        guard let s = v.scalar else {
-            log.error(v.mark, "expected text for \(what), found \(v.shape)")
-            return nil
-        }
-        guard !s.trimmingSpaces().isEmpty else {
-            log.error(v.mark, "\(what) is empty")
-            return nil
-        }
-        return s
-    }
-
-    private mutating func name(_ v: YAMLNode, _ what: String) -> String? {
-        guard let s = text(v, what) else { return nil }
-        let ok = s.unicodeScalars.allSatisfy { c in
-            c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "_" || c == "."
-        }
-        guard ok else {
-            log.error(v.mark, "'\(s)' is not a usable name; expected letters, digits, '-', '_' or '.'")
-            return nil
-        }
-        return s
-    }
-
-    /// One name or a list of them, each with where it is written.
-    private mutating func names(_ v: YAMLNode, _ what: String) -> [(String, SourceMark)] {
-        let nodes: [YAMLNode]
-        if case .sequence(let items) = v.value { nodes = items } else { nodes = [v] }
-        return nodes.compactMap { n in name(n, what).map { ($0, n.mark) } }
-    }
-
-    private mutating func oneOf<T: RawRepresentable & CaseIterable>(_ v: YAMLNode, _: T.Type, _ what: String) -> T? where T.RawValue == String {
-        guard let s = text(v, what) else { return nil }
-        if let t = T(rawValue: s) { return t }
-        let options = T.allCases.map(\.rawValue)
-        log.error(v.mark, "unknown \(what) '\(s)', expected one of: \(options.joined(separator: ", "))\(DidYouMean.hint(for: s, among: options))")
-        return nil
-    }
-
-    private mutating func list<T: RawRepresentable & CaseIterable>(_ v: YAMLNode, _: T.Type, _ what: String) -> [T]? where T.RawValue == String {
-        if case .sequence(let items) = v.value {
-            let values = items.map { oneOf($0, T.self, what) }
-            return values.contains { $0 == nil } ? nil : values.compactMap { $0 }
-        }
-        return oneOf(v, T.self, what).map { [$0] }
-    }
-
-    private mutating func bool(_ v: YAMLNode, _ what: String) -> Bool? {
-        switch v.scalar {
-        case "true": return true
-        case "false": return false
-        default:
-            log.error(v.mark, "'\(what)' takes true or false, found \(v.shape)")
-            return nil
-        }
-    }
-
-    private mutating func count(_ v: YAMLNode, _ range: ClosedRange<Int>, _ what: String) -> Int? {
-        guard let s = v.scalar, let n = Int(s.trimmingSpaces()) else {
-            log.error(v.mark, "'\(what)' takes a whole number from \(range.lowerBound) to \(range.upperBound), found \(v.shape)")
-            return nil
-        }
-        guard range.contains(n) else {
-            log.error(v.mark, "'\(what)' must be from \(range.lowerBound) to \(range.upperBound), found \(n)")
-            return nil
-        }
-        return n
-    }
-
-    private mutating func fingers(_ v: YAMLNode, kind: GestureKind) -> ClosedRange<Int>? {
-        guard let s = v.scalar?.trimmingSpaces() else {
-            log.error(v.mark, "'fingers' takes a count like 3 (or a range like 2-4 for pan and transform), found \(v.shape)")
-            return nil
-        }
-        let parts = s.split(separator: "-", omittingEmptySubsequences: false).map { Int(String($0).trimmingSpaces()) }
-        guard (parts.count == 1 || parts.count == 2), let lo = parts.first!, let hi = parts.last! else {
-            log.error(v.mark, "'fingers' takes a count like 3 (or a range like 2-4 for pan and transform), found '\(s)'")
-            return nil
-        }
-        guard (1...5).contains(lo), (1...5).contains(hi), lo <= hi else {
-            log.error(v.mark, "'fingers' must be from 1 to 5\(parts.count == 2 ? ", the smaller first" : ""), found '\(s)'")
-            return nil
-        }
-        if lo != hi, kind != .pan, kind != .transform {
-            log.error(v.mark, "a \(kind.rawValue) takes one finger count, found the range '\(s)'; ranges are for pan and transform")
-            return nil
-        }
-        if kind == .pinch || kind == .rotate || kind == .transform, lo < 2 {
-            log.error(v.mark, "a \(kind.rawValue) needs at least 2 fingers, found '\(s)'")
-            return nil
-        }
-        return lo...hi
-    }
-
-    private mutating func quantity(_ v: YAMLNode, _ q: Quantity, _ what: String) -> Double? {
-        guard let s = v.scalar else {
-            log.error(v.mark, "'\(what)' takes \(q.withArticle) like \(q.example), found \(v.shape)")
-            return nil
-        }
-        switch q.parse(s) {
-        case .success(let x): return x
-        case .failure(let e):
-            log.error(v.mark, "'\(what)': \(e.message)")
-            return nil
-        }
-    }
-
-    private mutating func positive(_ v: YAMLNode, _ q: Quantity, _ what: String, max: Double? = nil) -> Double? {
-        guard let x = quantity(v, q, what) else { return nil }
-        guard x > 0 else {
-            log.error(v.mark, "'\(what)' must be more than zero, found '\(v.scalar ?? "")'")
-            return nil
-        }
-        let limit = max ?? q.ceiling
-        if x > limit {
-            log.error(v.mark, "'\(what)' must be at most \(format(limit))\(q.baseSuffix), found '\(v.scalar ?? "")'")
-            return nil
-        }
-        return x
-    }
-
-    /// `every:` takes whichever quantity its unit names.
-    private mutating func step(_ v: YAMLNode) -> (Quantity, Double)? {
-        guard let s = v.scalar else {
-            log.error(v.mark, "'every' takes a step like 10mm, 15deg or 1.25x, found \(v.shape)")
-            return nil
-        }
-        for q in [Quantity.distance, .angle, .scale] {
-            if case .success(let x) = q.parse(s) {
-                guard x > 0, x <= q.ceiling else {
-                    log.error(v.mark, "'every' must be more than zero and at most \(format(q.ceiling))\(q.baseSuffix), found '\(s)'")
-                    return nil
-                }
-                return (q, x)
-            }
-        }
-        log.error(v.mark, "'every' takes a step like 10mm, 15deg or 1.25x, found '\(s)'")
-        return nil
-    }
-
-    private mutating func region(_ v: YAMLNode) -> Region? {
-        guard let pairs = mapping(v, RegionKey.self, what: "a region") else { return nil }
-        var edges: [RegionKey: Double] = [.left: 0, .top: 0, .right: 1, .bottom: 1]
-        var ok = true
-        for (key, _, value) in pairs {
-            if let f = fraction(value, key.rawValue) { edges[key] = f } else { ok = false }
-        }
-        guard ok else { return nil }
-        guard edges[.left]! < edges[.right]!, edges[.top]! < edges[.bottom]! else {
-            log.error(v.mark, "the region is empty: 'left' must be less than 'right' and 'top' less than 'bottom'")
-            return nil
-        }
-        return Region(x: edges[.left]!...edges[.right]!, y: edges[.top]!...edges[.bottom]!)
-    }
-
-    private mutating func fraction(_ v: YAMLNode, _ what: String) -> Double? {
-        guard var s = v.scalar?.trimmingSpaces() else {
-            log.error(v.mark, "'\(what)' takes a fraction like 0.5 or 50%, found \(v.shape)")
-            return nil
-        }
-        var scale = 1.0
-        if s.hasSuffix("%") { s.removeLast(); scale = 100 }
-        guard let x = Double(s.trimmingSpaces()), x.isFinite, (0...1).contains(x / scale) else {
-            log.error(v.mark, "'\(what)' takes a fraction from 0 to 1 (or 0% to 100%), found '\(v.scalar ?? "")'")
-            return nil
-        }
-        return x / scale
-    }
-}
-
-/// A short decimal for messages: at most two decimals, no trailing zeros.
-func format(_ x: Double) -> String {
-    let hundredths = Int64((x * 100).rounded())
-    let whole = hundredths / 100, frac = abs(hundredths % 100)
-    if frac == 0 { return String(whole) }
-    let f = frac % 10 == 0 ? String(frac / 10) : (frac < 10 ? "0\(frac)" : String(frac))
-    return (x < 0 && whole == 0 ? "-" : "") + "\(whole).\(f)"
 }

@@ -8,6 +8,8 @@ enum DidYouMean {
         let limit = max(2, w.count / 3)
         var best: (String, Int)?
         for c in candidates {
+            // The distance is at least the difference in length: skip the costly count.
+            guard abs(c.unicodeScalars.count - w.count) <= limit else { continue }
             let d = distance(w, Array(c.lowercased().unicodeScalars))
             if d <= limit, best == nil || d < best!.1 { best = (c, d) }
         }

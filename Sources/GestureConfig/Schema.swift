@@ -35,7 +35,27 @@ public enum Schema {
         return [table("Top level", topLevel, appliesTo: false),
                 table("`settings:`", settings, appliesTo: false),
                 table("Each entry of `gestures:`", gesture, appliesTo: true),
-                table("`region:`", region, appliesTo: false)].joined(separator: "\n")
+                table("`region:`", region, appliesTo: false),
+                quantities(), limits()].joined(separator: "\n")
+    }
+
+    /// Every quantity's units and the range accepted (a key may narrow it, as
+    /// `max-angle` does); outside it a value is an error, not clamped.
+    static func quantities() -> String {
+        var s = "### Quantities\n\n| quantity | units | smallest | largest | example |\n|---|---|---|---|---|\n"
+        for q in Quantity.allCases {
+            s += "| \(q.rawValue) | \(q.units.map { "`\($0.suffix)`" }.joined(separator: ", ")) | `\(q.floor.text)` | `\(format(q.ceiling))\(q.baseSuffix)` | `\(q.example.split(separator: " ").first!)` |\n"
+        }
+        return s
+    }
+
+    /// The limits on a whole file, each an error past it.
+    static func limits() -> String {
+        "### Limits\n\n| what | at most |\n|---|---|\n"
+            + "| file size | \(ConfigLoader.maximumFileSize >> 20) MiB |\n"
+            + "| gestures | \(Config.maximumGestures) |\n"
+            + "| a gesture's name | \(ConfigParser.maximumNameLength) characters |\n"
+            + "| a command | \(Binding.maximumCommandBytes) bytes (Linux's MAX_ARG_STRLEN, less its NUL) |\n"
     }
 
     static func kindList(_ kinds: [GestureKind]) -> String {
@@ -112,31 +132,72 @@ enum GestureKey: String, CaseIterable {
     case simultaneousWith = "simultaneous-with"
     case requiresFailureOf = "requires-failure-of"
     case after, within, enabled
+    case apps
+    case exceptApps = "except-apps"
     case command, begin, update, end, cancel, every
 
-    static let discreteKinds = GestureKind.allCases.filter(\.isDiscrete)
-    static let continuousKinds = GestureKind.allCases.filter { !$0.isDiscrete }
-
-    /// The gesture kinds that accept this key.
-    var kinds: [GestureKind] {
+    /// The kind-specific setting this key sets, if it is one.
+    var parameter: KindTraits.Parameter? {
         switch self {
-        case .name, .gesture, .fingers, .device, .deviceName, .region, .simultaneousWith,
-             .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone:
-            return GestureKind.allCases
-        case .direction: return [.swipe, .pan]
-        case .axis: return [.pan]
-        case .taps: return [.tap, .hold]
-        case .minDistance: return [.swipe, .pan, .edgePan, .transform, .scrub]
-        case .minVelocity: return [.swipe]
-        case .maxAngle: return [.swipe, .pan]
-        case .maxMovement: return [.tap, .hold, .scrub]
-        case .maxDuration, .maxInterval: return [.tap, .hold]
-        case .minDuration: return [.hold]
-        case .minScale: return [.pinch, .transform]
-        case .minRotation: return [.rotate, .transform]
-        case .begin, .update, .end, .cancel: return Self.continuousKinds
-        case .every: return [.pan, .edgePan, .pinch, .rotate, .transform]
+        case .axis: return .axis
+        case .taps: return .taps
+        case .minDistance: return .minDistance
+        case .minVelocity: return .minVelocity
+        case .maxAngle: return .maxAngle
+        case .maxMovement: return .maxMovement
+        case .maxDuration: return .maxDuration
+        case .maxInterval: return .maxInterval
+        case .minDuration: return .minDuration
+        case .minScale: return .minScale
+        case .minRotation: return .minRotation
+        case .name, .gesture, .fingers, .direction, .device, .deviceName, .region, .simultaneousWith,
+             .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone, .apps, .exceptApps,
+             .begin, .update, .end, .cancel, .every:
+            return nil
         }
+    }
+
+    /// The gesture kinds that accept this key, as each kind's `traits` say.
+    var kinds: [GestureKind] {
+        GestureKind.allCases.filter { kind in
+            let t = kind.traits
+            switch self {
+            case .direction: return t.directions != .none
+            case .begin, .update, .end, .cancel: return !t.discrete
+            case .every: return !t.steps.isEmpty
+            default: return parameter.map(t.parameters.contains) ?? true
+            }
+        }
+    }
+
+    /// `tap, hold: \`1\`; pinch: \`2\``: each kind's default finger count, grouped.
+    static var fingerDefaults: String {
+        var groups: [(ClosedRange<Int>, [GestureKind])] = []
+        for k in GestureKind.allCases {
+            let f = k.traits.fingers
+            if let i = groups.firstIndex(where: { $0.0 == f }) { groups[i].1.append(k) } else { groups.append((f, [k])) }
+        }
+        return groups.map { f, kinds in
+            Schema.kindList(kinds) + ": `" + (f.lowerBound == f.upperBound ? "\(f.lowerBound)" : "\(f.lowerBound)-\(f.upperBound)") + "`"
+        }.joined(separator: "; ")
+    }
+
+    /// What `direction:` takes, kind by kind.
+    static var directionWords: String {
+        var groups: [(KindTraits.Directions, [GestureKind])] = []
+        for k in GestureKind.allCases where k.traits.directions != .none {
+            let d = k.traits.directions
+            if let i = groups.firstIndex(where: { $0.0 == d }) { groups[i].1.append(k) } else { groups.append((d, [k])) }
+        }
+        return groups.map { d, kinds in
+            Schema.kindList(kinds) + ": " + d.words.map { "`\($0)`" }.joined(separator: ", ")
+        }.joined(separator: "; ")
+    }
+
+    /// "pan and transform".
+    static var rangeKinds: String {
+        let names = GestureKind.allCases.filter(\.traits.takesRange).map(\.rawValue)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     var entry: Schema.Entry {
@@ -147,13 +208,13 @@ enum GestureKey: String, CaseIterable {
         switch self {
         case .name: return e("name", "required", "Unique name: letters, digits, `-`, `_`, `.`. Commands see it as `GESTURE_NAME`; other gestures refer to it.")
         case .gesture: return e("kind", "required", "The recognizer: " + GestureKind.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ") + ".")
-        case .fingers: return e("count 1–5, or a range `2-4`", "tap, hold, swipe, edgepan, scrub: `1`; pinch, rotate: `2`; pan `1-5`; transform `2-5`", "Fingers on the surface. Ranges only for pan and transform.")
-        case .direction: return e("direction or list", "any", "`up`, `down`, `left`, `right`, `up-left`, `up-right`, `down-left`, `down-right`.")
+        case .fingers: return e("count 1–5, or a range `2-4`", Self.fingerDefaults, "Fingers on the surface. Ranges only for \(Self.rangeKinds).")
+        case .direction: return e("direction or list", "any", Self.directionWords + ". A pinch's or rotation's direction is the way it first crossed its threshold (see \"Pinch and rotate directions\").")
         case .axis: return e("`horizontal` or `vertical`", "free", "Lock a pan to one axis; also the axis a distance `every:` measures.")
         case .edge: return e("edge or list", "any", "`top`, `bottom`, `left`, `right`: the edges an edge pan starts from; for other gestures, only touches that begin at one of these edges.")
         case .taps: return e("count 1–5", "`1`", "Tap: taps in a row. Hold: counts the press itself, so `1` is a plain press and `2` a tap, then press.")
         case .device: return e("`touchpad`, `touchscreen` or `any`", "`any` (edgepan, or with `region:`: `touchscreen`)", "Which kind of device the gesture listens to.")
-        case .deviceName: return e("glob", "any", "Only devices whose name matches this shell glob (`*`, `?`, `[…]`); see `gestured list-devices`.")
+        case .deviceName: return e("glob", "any", "Only devices whose name matches this shell glob, as fnmatch(3) reads it: `*`, `?`, `[a-z]`, `[!…]`, `[[:digit:]]`, `\\*`; see `gestured list-devices`.")
         case .region: return e("mapping", "whole screen", "Only touches that begin inside this rectangle of a touchscreen (see `region:` below); implies `device: touchscreen`.")
         case .minDistance: return e("distance", "recognizer's", "Distance the fingers travel before the gesture counts (scrub: each stroke).")
         case .minVelocity: return e("speed", "recognizer's", "Slowest swipe that counts, e.g. `100mm/s`.")
@@ -170,6 +231,8 @@ enum GestureKey: String, CaseIterable {
         case .after: return e("name", "none", "Only counts when it begins right after this gesture (hold, then swipe).")
         case .within: return e("duration", "`settings.sequence-window`", "How soon after the `after:` gesture this one must begin.")
         case .enabled: return e("`true` or `false`", "`true`", "A disabled gesture is recognized by no one until enabled at run time.")
+        case .apps: return e("glob or list", "every app", "Only while one of these apps has the focus: globs on the app id (Wayland) or window class (X11), any case. It overrides the same gesture bound without `apps:` (see Per-application gestures).")
+        case .exceptApps: return e("glob or list", "none", "Never while one of these apps has the focus (a game, a remote desktop).")
         case .command: return e("shell command", "none", "Runs once: when a discrete gesture is recognized, when a continuous one begins.")
         case .begin: return e("shell command", "none", "Runs when the gesture begins.")
         case .update: return e("shell command", "none", "Runs on every change, or once per step with `every:`.")

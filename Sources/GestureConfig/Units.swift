@@ -34,6 +34,21 @@ enum Quantity: String, CaseIterable {
         }
     }
 
+    /// Smallest value accepted, in the spec unit, as written in messages, and why.
+    /// Below these a value is no setting a person makes but a typo or a probe, and
+    /// the arithmetic it feeds (steps per millimetre, timeouts in nanoseconds) would
+    /// leave the range where it means anything: `every: 1e-17mm` once trapped the
+    /// daemon counting steps. Scales are factors, so theirs is a factor above 1x.
+    var floor: (value: Double, text: String, reason: String) {
+        switch self {
+        case .distance: return (0.01, "0.01mm", "finer than any touch sensor resolves")
+        case .duration: return (0.001, "1ms", "too short for a gesture or a command to notice")
+        case .angle: return (0.01, "0.01deg", "finer than any touch sensor resolves")
+        case .scale: return (1.001, "1.001x", "a change of 0.1 %, finer than any touch sensor resolves")
+        case .speed: return (0.01, "0.01mm/s", "slower than any finger moves")
+        }
+    }
+
     var example: String {
         switch self {
         case .distance: return "20mm"

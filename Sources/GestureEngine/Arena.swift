@@ -60,6 +60,14 @@ final class Arena {
     /// Each member's `deadline` as of its last evaluation (read once per evaluation
     /// so `nextDeadline`, asked after every frame, is a scan of a flat array).
     @exclusivity(unchecked) private var deadlines: [Timestamp?]
+    /// Each member's `gatedFingers` (lo > hi: none), so a member that cannot act on
+    /// a frame costs two compares, not a call (issue 15: only recognizers that can act
+    /// on a frame do work).
+    private let gateLo: [Int]
+    private let gateHi: [Int]
+    /// The spec of each member with a region or edge filter (nil: none), so a touch-down
+    /// copies no spec for the others.
+    private let touchFilters: [GestureSpec?]
     /// Row-major n×n: may members i and j run together?
     private let compatible: [Bool]
     @exclusivity(unchecked) private(set) var log = DecisionLog()
@@ -70,14 +78,31 @@ final class Arena {
     @exclusivity(unchecked) private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
     /// The current step is the lift: nothing continuous may begin from it.
     @exclusivity(unchecked) private var liftedInput = false
+    /// Members in `waiting`, kept by `apply`.
+    @exclusivity(unchecked) private var waitingCount = 0
     @exclusivity(unchecked) private var resolving = false
     @exclusivity(unchecked) private var resolveAgain = false
+    /// Per-application: why each member does not listen in the focused app (nil: it
+    /// does), and the members each one overrides when it does (AppFilter).
+    private var appVerdicts: [FailureReason?]
+    private let appOverrides: [[Int]]
+    private var focusedApp: String?
 
     init(members initial: [Member], specs: [GestureSpec]) {
         var members = initial
         let n = members.count
         var compatible = [Bool](repeating: false, count: n * n)
-        func index(_ name: String) -> Int? { members.firstIndex { $0.name == name } }
+        var byName: [String: Int] = [:]
+        for (i, m) in members.enumerated() where byName[m.name] == nil { byName[m.name] = i }
+        func index(_ name: String) -> Int? { byName[name] }
+        let requirements = members.indices.map { i in
+            specs[members[i].specIndex].requiresFailureOf.compactMap(index).filter { $0 != i }
+        }
+        // Without a cycle (the config refuses them) every requirement stands: one
+        // depth-first pass says so, where testing each requirement alone is quartic in
+        // gestures (700 gestures each waiting for all earlier ones took 274 s).
+        var acyclic = true
+        CycleSearch.cycles(in: requirements) { _ in acyclic = false; return false }
         for i in 0..<n {
             let spec = specs[members[i].specIndex]
             for other in spec.simultaneousWith {
@@ -87,7 +112,7 @@ final class Arena {
             // A requirement that would close a cycle (A waits for B, B waits for A) would
             // leave both waiting forever, as it does in UIKit: the earlier gesture in
             // config order keeps its requirement, the later one drops it.
-            for r in spec.requiresFailureOf.compactMap(index) where r != i && !Arena.waits(r, for: i, in: members) {
+            for r in requirements[i] where acyclic || !Arena.waits(r, for: i, in: members) {
                 members[i].requires.append(r)
             }
             if let after = spec.after { members[i].after = index(after) ?? -1 }
@@ -101,6 +126,14 @@ final class Arena {
         lastCompletions = Array(repeating: nil, count: n)
         deadlines = Array(repeating: nil, count: n)
         self.compatible = compatible
+        touchFilters = members.map {
+            let spec = specs[$0.specIndex]
+            return spec.region != nil || (spec.kind != .edgePan && !spec.edges.isEmpty) ? spec : nil
+        }
+        gateLo = members.map { $0.recognizer.gatedFingers?.lowerBound ?? 1 }
+        gateHi = members.map { $0.recognizer.gatedFingers?.upperBound ?? 0 }
+        appOverrides = AppFilter.overrides(members.map(\.recognizer.spec))
+        appVerdicts = members.map { $0.recognizer.spec.apps.admits(nil) }
         failures.reserveCapacity(2 * n + 8)
     }
 
@@ -121,11 +154,25 @@ final class Arena {
         now = t.time
         failures.removeAll(keepingCapacity: true)
         for i in 0..<memberCount where states[i] == .possible {
-            if let reason = TouchFilter.receives(members[i].recognizer.spec, device,
-                                                 landing: t.landing, normalized: t.landingNormalized) {
+            // Regions and edges exist only on touchscreens; the app filter applies everywhere.
+            if device.kind == .touchscreen, let spec = touchFilters[i],
+               let reason = TouchFilter.receives(spec, device, landing: t.landing, normalized: t.landingNormalized) {
+                fail(i, reason, into: &events)
+            } else if let reason = appVerdicts[i] {
                 fail(i, reason, into: &events)
             }
         }
+        for i in 0..<memberCount where states[i] == .possible && isEnabled[i] {
+            for j in appOverrides[i] where states[j] == .possible {
+                fail(j, .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
+            }
+        }
+    }
+
+    /// The focused app for the touch sequences that begin from now on.
+    func setFocusedApp(_ app: String?) {
+        focusedApp = app
+        for i in 0..<memberCount { appVerdicts[i] = members[i].recognizer.spec.apps.admits(app) }
     }
 
     /// Asks every member still in play what it makes of `t`, and arbitrates.
@@ -140,6 +187,10 @@ final class Arena {
                 if state.isActive { apply(i, .cancel, reason: .disabled, t, into: &events) }
                 else { fail(i, .disabled, into: &events) }
                 continue
+            }
+            if state == .possible, input != .lifted, gateLo[i] <= gateHi[i],
+               !t.isSettled || t.fingers < gateLo[i] || t.fingers > gateHi[i] {
+                continue  // it would only wait (see GestureRecognizer.gatedFingers)
             }
             switch state {
             case .possible, .began, .changed:
@@ -327,6 +378,7 @@ final class Arena {
     /// fail those whose requirement won. Repeats until nothing changes (a release can
     /// fail others, which can release more).
     private func resolveWaiters(into events: inout [GestureEvent]) {
+        guard waitingCount > 0 else { return }  // most failures: nobody waits
         if resolving { resolveAgain = true; return }
         resolving = true
         repeat {
@@ -370,6 +422,8 @@ final class Arena {
             return
         }
         states[i] = new
+        if old == .waiting { waitingCount -= 1 }
+        if new == .waiting { waitingCount += 1 }
         // Resets happen at every lift and changes at every frame: logging them would
         // drown the decisions.
         if transition != .reset && transition != .change {

@@ -16,6 +16,8 @@ public enum FailureReason: Sendable, Equatable {
     case wrongDirection(moved: Direction)
     /// Swipe, pan with axis lock: too far off the axis, degrees.
     case offAxis(degrees: Double, maxDegrees: Double)
+    /// Pinch, rotate: went the way the gesture does not accept.
+    case wrongSense(moved: Sense)
     /// Tap: a finger stayed down too long, s.
     case heldTooLong(seconds: Double, maxSeconds: Double)
     /// Multi-tap: the next tap did not come in time, s.
@@ -43,6 +45,12 @@ public enum FailureReason: Sendable, Equatable {
     case requiredGestureRecognized(String)
     case notAfter(String)
     case disabled
+    /// Per-application (`apps:`, `except-apps:`): the app focused as the touches began.
+    case notForApp(String)
+    case excludedApp(String)
+    case noFocusedApp
+    /// The same gesture bound for the focused app wins over this global one.
+    case overriddenForApp(by: String, app: String)
     /// Continuous: the fingers lifted before it could begin (the count was still
     /// settling, or it was waiting on another gesture).
     case liftedBeforeItBegan
@@ -62,6 +70,8 @@ public enum FailureReason: Sendable, Equatable {
         case let .tooShort(mm, needs): return "moved \(mm.formatted1) mm, needs \(needs.formatted1) mm"
         case let .tooSlow(v, needs): return "moved at \(v.formatted1) mm/s, needs \(needs.formatted1) mm/s"
         case let .wrongDirection(moved): return "moved \(moved.rawValue), which it does not accept"
+        case let .wrongSense(moved):
+            return "\(moved == .in || moved == .out ? "pinched" : "turned") \(moved.rawValue), which it does not accept"
         case let .offAxis(deg, max): return "moved \(deg.formatted1)° off its axis, allows \(max.formatted1)°"
         case let .heldTooLong(s, max):
             // Failed at the deadline (still down) or at a late lift.
@@ -84,6 +94,10 @@ public enum FailureReason: Sendable, Equatable {
         case let .notAfter(other): return "only counts right after \(other)"
         case .liftedBeforeItBegan: return "the fingers lifted before it could begin"
         case .disabled: return "disabled"
+        case let .notForApp(app): return "not for the focused app '\(app)' (see its 'apps:')"
+        case let .excludedApp(app): return "excluded in the focused app '\(app)' ('except-apps:')"
+        case .noFocusedApp: return "only for some apps, and no focused app is known"
+        case let .overriddenForApp(other, app): return "\(other) overrides it in '\(app)'"
         case .resynced: return "the device dropped events (SYN_DROPPED); cancelled"
         case .clicked: return "the pad was clicked; a click is not a gesture"
         case .cancelledByCaller: return "cancelled (device gone or config reloaded)"

@@ -48,7 +48,13 @@ extension Direction {
 
     /// The nearest of the eight compass directions to a displacement.
     static func nearest(to v: Point) -> Direction {
-        nearest(to: v, among: compass).direction
+        // Sectors of 45° centred on each direction: compare against tan 22.5°, no atan2
+        // (a pan annotates every change with it).
+        let tan22 = 0.41421356237309503
+        let ax = abs(v.x), ay = abs(v.y)
+        if ay <= ax * tan22 { return v.x < 0 ? .left : .right }
+        if ax <= ay * tan22 { return v.y < 0 ? .up : .down }
+        return v.y < 0 ? (v.x < 0 ? .upLeft : .upRight) : (v.x < 0 ? .downLeft : .downRight)
     }
 
     /// The nearest direction of `candidates` and the angle between it and `v`, in degrees.

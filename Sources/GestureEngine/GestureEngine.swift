@@ -27,32 +27,37 @@ public final class GestureEngine {
         self.device = device
         self.specs = specs
         tracker = TouchTracker(device: device)
+        let here = specs.indices.filter { TouchFilter.admits(specs[$0].devices, device) }
         var members: [Arena.Member] = []
-        for (index, spec) in specs.enumerated() where TouchFilter.admits(spec.devices, device) {
-            members.append(Arena.Member(recognizer: Self.makeRecognizer(spec, device: device), specIndex: index,
+        for index in here {
+            let spec = specs[index]
+            let context = KindTraits.Context(device: device, competingTranslation: Self.competesWithTranslation(index, here, specs))
+            members.append(Arena.Member(recognizer: spec.kind.traits.make(spec, context), specIndex: index,
                                         name: spec.name, kind: spec.kind, enabledAtStart: spec.enabled,
                                         sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow))
         }
         arena = Arena(members: members, specs: specs)
     }
 
-    /// The recognizer of each kind; add a case here for a new kind.
-    static func makeRecognizer(_ spec: GestureSpec, device: DeviceInfo) -> any GestureRecognizer {
-        switch spec.kind {
-        case .tap: return TapRecognizer(spec: spec)
-        case .hold: return HoldRecognizer(spec: spec, device: device)
-        case .pan: return PanRecognizer(spec: spec)
-        case .swipe: return SwipeRecognizer(spec: spec)
-        case .pinch: return PinchRecognizer(spec: spec)
-        case .rotate: return RotateRecognizer(spec: spec)
-        case .edgePan: return EdgePanRecognizer(spec: spec, device: device)
-        case .transform: return TransformRecognizer(spec: spec)
-        case .scrub: return ScrubRecognizer(spec: spec)
+    /// Whether another gesture on this device takes the same fingers moving together
+    /// and may not run with spec `i`: only then does a pinch or rotation have to lose
+    /// the early swipe-vs-pinch decision. With nothing to choose between, a pinch or
+    /// rotation that starts with a drift stays possible (UIKit's have no such failure).
+    static func competesWithTranslation(_ i: Int, _ here: [Int], _ specs: [GestureSpec]) -> Bool {
+        let spec = specs[i]
+        return here.contains { j in
+            let other = specs[j]
+            return j != i && other.kind.traits.takesTranslation && other.fingers.overlaps(spec.fingers)
+                && !spec.simultaneousWith.contains(other.name) && !other.simultaneousWith.contains(spec.name)
         }
     }
 
-    /// Feeds one frame; appends the resulting events to `events` (the caller reuses the buffer).
+    /// Feeds one frame; appends the resulting events to `events` (the caller reuses the
+    /// buffer). Every deadline due at or before the frame's time fires first, each at its
+    /// own instant and in order (keyd's core does the same): a caller whose timer has
+    /// not fired yet, or a replay with no timer at all, gets what a punctual timer gives.
     public func process(_ frame: TouchFrame, into events: inout [GestureEvent]) {
+        fireDeadlines(through: frame.time, into: &events)
         clock = max(clock, frame.time)
         if frame.flags.contains(.resynced) {
             arena.cancelAll(at: frame.time, reason: .resynced, into: &events)
@@ -84,8 +89,28 @@ public final class GestureEngine {
         }
     }
 
-    /// Time has reached `time` with no new frame (the caller's timer fired).
-    public func advance(to time: Timestamp, into events: inout [GestureEvent]) {
+    /// The caller's timer fired: time has reached `now` with no new frame. Every
+    /// deadline due at or before `now` fires, each at its own instant (not at `now`, so
+    /// a late wake-up gives the same events at the same times as a punctual one, and as
+    /// `replay`). The one call for time besides `process`.
+    public func timerFired(at now: Timestamp, into events: inout [GestureEvent]) {
+        fireDeadlines(through: now, into: &events)
+    }
+
+    /// Fires every deadline at or before `limit`, earliest first. Each one moves the
+    /// clock past itself (`nextDeadline` only reports later instants), so this ends;
+    /// the bound guards against a recognizer whose deadline never moves on.
+    @inline(__always)
+    private func fireDeadlines(through limit: Timestamp, into events: inout [GestureEvent]) {
+        var fired = 0
+        while let d = nextDeadline, d <= limit, fired < 1000 {
+            advance(to: d, into: &events)
+            fired += 1
+        }
+    }
+
+    /// Time has reached `time` with no new frame: one timer step.
+    private func advance(to time: Timestamp, into events: inout [GestureEvent]) {
         clock = max(clock, time)
         guard !poisoned else { return }
         tracker.advance(to: time)
@@ -102,7 +127,7 @@ public final class GestureEngine {
         tracker.reset()
     }
 
-    /// The next instant at which `advance(to:)` must be called, or nil when idle.
+    /// The next instant at which `timerFired(at:)` must be called, or nil when idle.
     public var nextDeadline: Timestamp? {
         guard !poisoned else { return nil }
         var next = arena.deadline(after: clock)
@@ -114,6 +139,13 @@ public final class GestureEngine {
     /// disabled gesture that is running is cancelled at the next frame or timer.
     public func setEnabled(_ enabled: Bool, name: String) {
         arena.setEnabled(enabled, name: name)
+    }
+
+    /// The focused application (nil: none known), taken when a touch sequence begins:
+    /// gestures limited to other apps do not listen to it, and an app-specific gesture
+    /// overrides the same gesture bound globally (`AppFilter`).
+    public var focusedApp: String? {
+        didSet { if focusedApp != oldValue { arena.setFocusedApp(focusedApp) } }
     }
 
     // MARK: Explain and watch

@@ -1,18 +1,5 @@
 import TouchModel
 
-/// The recognizer families. Raw values are what the config file and `--json` say.
-public enum GestureKind: String, Sendable, CaseIterable {
-    case tap, hold, pan, swipe, pinch, rotate
-    case edgePan = "edgepan"
-    case transform
-    /// The worked example of a custom recognizer: a horizontal stroke that reverses
-    /// direction three or more times.
-    case scrub
-
-    /// Discrete kinds fire once (`recognized`); continuous ones begin, change and end.
-    public var isDiscrete: Bool { self == .tap || self == .swipe || self == .scrub }
-}
-
 /// The UIKit phases a recognizer reports.
 public enum GesturePhase: String, Sendable, CaseIterable {
     case recognized, began, changed, ended, cancelled
@@ -22,6 +9,15 @@ public enum GesturePhase: String, Sendable, CaseIterable {
 public enum Direction: String, Sendable, CaseIterable {
     case up, down, left, right
     case upLeft = "up-left", upRight = "up-right", downLeft = "down-left", downRight = "down-right"
+}
+
+/// Which way a pinch or a rotation went: a pinch's and a rotation's `direction`.
+/// Decided once per gesture, when it crosses its threshold (see `PinchRecognizer`).
+public enum Sense: String, Sendable, CaseIterable {
+    /// Pinch: the fingers came closer (scale below 1) / moved apart (above 1).
+    case `in`, out
+    /// Rotation, as seen on the surface (clockwise is a positive `rotation`).
+    case clockwise, counterclockwise
 }
 
 public enum Axis: String, Sendable, CaseIterable { case horizontal, vertical }
@@ -42,6 +38,8 @@ public struct GestureEvent: Sendable, Equatable {
     public var time: Timestamp
     public var fingers: Int
     public var direction: Direction?
+    /// Pinch and rotate: which way, decided when the gesture began.
+    public var sense: Sense?
     /// Centroid of the contacts, mm.
     public var location: Point
     /// Translation of the centroid since the gesture began, mm.
@@ -59,7 +57,7 @@ public struct GestureEvent: Sendable, Equatable {
     public var duration: Double
 
     public init(name: String, index: Int, kind: GestureKind, phase: GesturePhase, time: Timestamp,
-                fingers: Int, direction: Direction? = nil, location: Point = .zero,
+                fingers: Int, direction: Direction? = nil, sense: Sense? = nil, location: Point = .zero,
                 translation: Point = .zero, velocity: Point = .zero, scale: Double = 1,
                 scaleVelocity: Double = 0, rotation: Double = 0, rotationVelocity: Double = 0,
                 duration: Double = 0) {
@@ -70,6 +68,7 @@ public struct GestureEvent: Sendable, Equatable {
         self.time = time
         self.fingers = fingers
         self.direction = direction
+        self.sense = sense
         self.location = location
         self.translation = translation
         self.velocity = velocity
@@ -79,4 +78,10 @@ public struct GestureEvent: Sendable, Equatable {
         self.rotationVelocity = rotationVelocity
         self.duration = duration
     }
+}
+
+extension GestureEvent {
+    /// The direction as users write it (`GESTURE_DIRECTION`, `replay`, `--json`):
+    /// a compass direction, `in`/`out` or `clockwise`/`counterclockwise`; nil for none.
+    public var directionWord: String? { direction?.rawValue ?? sense?.rawValue }
 }

@@ -26,7 +26,7 @@ public enum Evaluation: Sendable, Equatable {
 /// (`RecognizerState`) and arbitration live in the `Arena`, once for all kinds.
 ///
 /// To add a kind (see `ScrubRecognizer`, the worked example): conform to this
-/// protocol, add a `GestureKind` case, and build it in `GestureEngine.makeRecognizer`.
+/// protocol, add a `GestureKind` case and its `traits` entry (the compiler asks for it).
 /// Keep what `evaluate` needs in stored `let`s (not `spec` read per frame) and mark
 /// mutable state `@exclusivity(unchecked)` like the others (docs/ENGINE.md, "Performance").
 public protocol GestureRecognizer: AnyObject {
@@ -41,10 +41,16 @@ public protocol GestureRecognizer: AnyObject {
     func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot)
     /// Forget the touch sequence (UIKit's `reset()`): back to possible.
     func reset()
+    /// Kinds whose `evaluate`, while possible, starts with `MotionGate.check` return
+    /// their finger range here: until the count has settled inside it (or the fingers
+    /// lift) they propose nothing and change nothing, so the arena does not ask them.
+    /// nil (the default): asked on every frame.
+    var gatedFingers: ClosedRange<Int>? { get }
 }
 
 extension GestureRecognizer {
     public var deadline: Timestamp? { nil }
+    public var gatedFingers: ClosedRange<Int>? { nil }
     public func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot) {}
 
 }
@@ -66,9 +72,12 @@ enum MotionGate: Equatable {
     /// Go on to the kind's own thresholds.
     case open
 
-    /// `needs` nil accepts any motion (transform, scrub).
+    /// `needs` nil accepts any motion (transform, scrub). `decides` false: a pinch or
+    /// rotation with no competing translation gesture does not fail when the fingers
+    /// moved together first; it waits for its own threshold (except on pads that can
+    /// only translate).
     static func check(_ t: TouchSnapshot, _ input: RecognizerInput, fingers: ClosedRange<Int>,
-                      needs: MotionClass?) -> MotionGate {
+                      needs: MotionClass?, decides: Bool = true) -> MotionGate {
         switch input {
         case .lifted:
             // The final word: the settled count stands even if a finger lifted early.
@@ -79,7 +88,7 @@ enum MotionGate: Equatable {
         switch (needs, t.motion) {
         case (nil, _): return .open
         case (.translation?, .deformation): return .fail(.fingersMovedApart)
-        case (.deformation?, .translation): return .fail(.fingersMovedTogether)
+        case (.deformation?, .translation): return decides || t.isSemiMT ? .fail(.fingersMovedTogether) : .open
         case (_?, .undecided): return input == .lifted ? .open : .wait
         case (.translation?, .translation), (.deformation?, .deformation): return .open
         case (.undecided?, _): return .open

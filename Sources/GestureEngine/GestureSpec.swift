@@ -12,6 +12,9 @@ public struct GestureSpec: Sendable, Equatable {
     /// Swipe: the accepted directions (empty = any). Also the direction filter of a
     /// pan, edge pan or scrub where it makes sense.
     public var directions: Set<Direction>
+    /// Pinch (`in`, `out`), rotate (`clockwise`, `counterclockwise`): the accepted
+    /// directions (empty = any).
+    public var senses: Set<Sense>
     /// Pan: lock to one axis.
     public var axis: Axis?
     /// Edge pan: the edges it starts from (empty = any).
@@ -33,9 +36,11 @@ public struct GestureSpec: Sendable, Equatable {
     public var sequenceWindow: Double?
     /// Starts enabled; can be switched at run time.
     public var enabled: Bool
+    /// Per-application: the focused apps it listens in (all by default).
+    public var apps = AppFilter()
 
     public init(name: String, kind: GestureKind, fingers: ClosedRange<Int>,
-                directions: Set<Direction> = [], axis: Axis? = nil, edges: Set<Edge> = [],
+                directions: Set<Direction> = [], senses: Set<Sense> = [], axis: Axis? = nil, edges: Set<Edge> = [],
                 taps: Int = 1, thresholds: Thresholds = Thresholds(), devices: DeviceFilter = DeviceFilter(),
                 region: Region? = nil, simultaneousWith: [String] = [], requiresFailureOf: [String] = [],
                 after: String? = nil, sequenceWindow: Double? = nil, enabled: Bool = true) {
@@ -43,6 +48,7 @@ public struct GestureSpec: Sendable, Equatable {
         self.kind = kind
         self.fingers = fingers
         self.directions = directions
+        self.senses = senses
         self.axis = axis
         self.edges = edges
         self.taps = taps

@@ -44,6 +44,7 @@ public final class HoldRecognizer: GestureRecognizer {
 
     public init(spec: GestureSpec, device: DeviceInfo) {
         self.spec = spec
+        tapsBefore = max(0, spec.taps - 1)
         fingers = fingerRange(of: spec)
         minDuration = spec.thresholds.minDuration ?? defaultHoldMinDuration
         allowableMovement = spec.thresholds.maxMovementMM ?? defaultHoldAllowableMovementMM[device.kind] ?? 3
@@ -53,7 +54,7 @@ public final class HoldRecognizer: GestureRecognizer {
         reset()
     }
 
-    private var tapsBefore: Int { max(0, spec.taps - 1) }
+    private let tapsBefore: Int
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         nextDeadline = nil

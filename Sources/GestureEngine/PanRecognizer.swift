@@ -15,12 +15,16 @@ public final class PanRecognizer: GestureRecognizer {
     private let fingers: ClosedRange<Int>
     private let minDistance: Double
     private let axisTolerance: Double
+    private let axis: Axis?
+    private let directions: Set<Direction>
 
     public init(spec: GestureSpec) {
         self.spec = spec
         fingers = fingerRange(of: spec)
         minDistance = spec.thresholds.minDistanceMM ?? defaultPanMinDistanceMM
         axisTolerance = spec.thresholds.maxAngleDeg ?? defaultPanAxisToleranceDeg
+        axis = spec.axis
+        directions = spec.directions
     }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
@@ -34,21 +38,21 @@ public final class PanRecognizer: GestureRecognizer {
         guard distance >= minDistance else {
             return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
         }
-        if let axis = spec.axis {
+        if let axis {
             let along = axis == .horizontal ? abs(t.translation.x) : abs(t.translation.y)
             let off = Angle.atan2(along == 0 ? distance : (distance * distance - along * along).squareRoot(), along)
                 / Geometry.radiansPerDegree
             if off > axisTolerance { return .fail(.offAxis(degrees: off, maxDegrees: axisTolerance)) }
         }
-        if !spec.directions.isEmpty {
+        if !directions.isEmpty {
             let moved = Direction.nearest(to: t.translation)
-            if !spec.directions.contains(moved) { return .fail(.wrongDirection(moved: moved)) }
+            if !directions.contains(moved) { return .fail(.wrongDirection(moved: moved)) }
         }
         return .begin
     }
 
     public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
-        switch spec.axis {
+        switch axis {
         case .horizontal?:
             event.translation.y = 0
             event.velocity.y = 0
@@ -60,6 +64,8 @@ public final class PanRecognizer: GestureRecognizer {
         }
         if event.translation != .zero { event.direction = Direction.nearest(to: event.translation) }
     }
+
+    public var gatedFingers: ClosedRange<Int>? { fingers }
 
     public func reset() {}
 }

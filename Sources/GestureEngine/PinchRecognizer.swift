@@ -8,20 +8,33 @@ let defaultPinchMinScale = 1.1
 /// UIPinchGestureRecognizer for 2–5 fingers: the outermost fingers move apart or
 /// together. Continuous, reporting scale (relative to the fingers' spread when their
 /// count settled, as UIKit's is relative to touch-down) and its velocity.
+///
+/// Direction (`in` or `out`) is decided once, when the scale first crosses the
+/// threshold either way, and stays for the whole gesture: a pinch that closes 10 %
+/// and then spreads is a pinch `in` (reporting scale both ways until the lift), as a
+/// swipe's direction is the one it had when it crossed its distance. A binding for
+/// the other direction fails then ("pinched in, which it does not accept").
 public final class PinchRecognizer: GestureRecognizer {
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
     private let minScale: Double
+    private let accepts: (in: Bool, out: Bool)
+    private let decides: Bool
+    @exclusivity(unchecked) private var matched: Sense?
 
-    public init(spec: GestureSpec) {
+    /// `decidesAgainstTranslation` false when no gesture on the device competes for the
+    /// fingers moving together: then a drift before the pinch does not fail it.
+    public init(spec: GestureSpec, decidesAgainstTranslation: Bool = true) {
         self.spec = spec
         fingers = fingerRange(of: spec, atLeast: 2)
         minScale = max(1.0001, spec.thresholds.minScale ?? defaultPinchMinScale)
+        accepts = (spec.senses.isEmpty || spec.senses.contains(.in), spec.senses.isEmpty || spec.senses.contains(.out))
+        decides = decidesAgainstTranslation
     }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
-        switch MotionGate.check(t, input, fingers: fingers, needs: .deformation) {
+        switch MotionGate.check(t, input, fingers: fingers, needs: .deformation, decides: decides) {
         case .wait: return .undecided
         case let .fail(reason): return .fail(reason)
         case .open: break
@@ -31,8 +44,15 @@ public final class PinchRecognizer: GestureRecognizer {
         guard amount >= minScale else {
             return input == .lifted ? .fail(.tooLittleScale(scale: t.scale, needs: minScale)) : .undecided
         }
+        let sense: Sense = t.scale >= 1 ? .out : .in
+        guard sense == .in ? accepts.in : accepts.out else { return .fail(.wrongSense(moved: sense)) }
+        matched = sense
         return .begin
     }
 
-    public func reset() {}
+    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
+
+    public var gatedFingers: ClosedRange<Int>? { fingers }
+
+    public func reset() { matched = nil }
 }

@@ -6,21 +6,29 @@ let defaultRotateMinDegrees = 10.0
 
 /// UIRotationGestureRecognizer for 2–5 fingers: the outermost fingers turn around
 /// each other. Continuous, reporting rotation in radians (clockwise positive, as on
-/// screen) and its velocity.
+/// screen) and its velocity. Its direction (`clockwise` or `counterclockwise`) is the
+/// way it turned when it crossed its threshold, as for a pinch (`PinchRecognizer`).
 public final class RotateRecognizer: GestureRecognizer {
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
     private let minDegrees: Double
+    private let accepts: (clockwise: Bool, counterclockwise: Bool)
+    private let decides: Bool
+    @exclusivity(unchecked) private var matched: Sense?
 
-    public init(spec: GestureSpec) {
+    /// `decidesAgainstTranslation`: as for `PinchRecognizer`.
+    public init(spec: GestureSpec, decidesAgainstTranslation: Bool = true) {
         self.spec = spec
         fingers = fingerRange(of: spec, atLeast: 2)
         minDegrees = spec.thresholds.minRotationDeg ?? defaultRotateMinDegrees
+        accepts = (spec.senses.isEmpty || spec.senses.contains(.clockwise),
+                   spec.senses.isEmpty || spec.senses.contains(.counterclockwise))
+        decides = decidesAgainstTranslation
     }
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
-        switch MotionGate.check(t, input, fingers: fingers, needs: .deformation) {
+        switch MotionGate.check(t, input, fingers: fingers, needs: .deformation, decides: decides) {
         case .wait: return .undecided
         case let .fail(reason): return .fail(reason)
         case .open: break
@@ -29,8 +37,17 @@ public final class RotateRecognizer: GestureRecognizer {
         guard degrees >= minDegrees else {
             return input == .lifted ? .fail(.tooLittleRotation(degrees: degrees, needsDegrees: minDegrees)) : .undecided
         }
+        let sense: Sense = t.rotation > 0 ? .clockwise : .counterclockwise
+        guard sense == .clockwise ? accepts.clockwise : accepts.counterclockwise else {
+            return .fail(.wrongSense(moved: sense))
+        }
+        matched = sense
         return .begin
     }
 
-    public func reset() {}
+    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
+
+    public var gatedFingers: ClosedRange<Int>? { fingers }
+
+    public func reset() { matched = nil }
 }

@@ -22,6 +22,7 @@ public final class SwipeRecognizer: GestureRecognizer {
     private let minDistance: Double
     private let minVelocity: Double
     private let maxAngle: Double
+    private let directions: Set<Direction>
     @exclusivity(unchecked) private var matched: Direction?
 
     public init(spec: GestureSpec) {
@@ -29,6 +30,7 @@ public final class SwipeRecognizer: GestureRecognizer {
         fingers = fingerRange(of: spec)
         minDistance = spec.thresholds.minDistanceMM ?? defaultSwipeMinDistanceMM
         minVelocity = spec.thresholds.minVelocityMMPerS ?? defaultSwipeMinVelocityMMPerS
+        directions = spec.directions
         let diagonals = spec.directions.isEmpty || spec.directions.contains { $0.isDiagonal }
         maxAngle = spec.thresholds.maxAngleDeg
             ?? (diagonals ? defaultSwipeMaxAngleWithDiagonalsDeg : defaultSwipeMaxAngleDeg)
@@ -45,11 +47,11 @@ public final class SwipeRecognizer: GestureRecognizer {
             return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
         }
         let moved = Direction.nearest(to: t.translation)
-        let (direction, off) = spec.directions.isEmpty
+        let (direction, off) = directions.isEmpty
             ? Direction.nearest(to: t.translation, among: Direction.compass)
-            : Direction.nearest(to: t.translation, among: spec.directions)
+            : Direction.nearest(to: t.translation, among: directions)
         if off > maxAngle {
-            let accepted = spec.directions.isEmpty || spec.directions.contains(moved)
+            let accepted = directions.isEmpty || directions.contains(moved)
             return .fail(accepted ? .offAxis(degrees: off, maxDegrees: maxAngle) : .wrongDirection(moved: moved))
         }
         let speed = t.velocity.length
@@ -61,6 +63,8 @@ public final class SwipeRecognizer: GestureRecognizer {
     public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         event.direction = matched ?? Direction.nearest(to: t.translation)
     }
+
+    public var gatedFingers: ClosedRange<Int>? { fingers }
 
     public func reset() { matched = nil }
 }

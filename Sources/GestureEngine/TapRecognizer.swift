@@ -36,13 +36,14 @@ public final class TapRecognizer: GestureRecognizer {
 
     public init(spec: GestureSpec) {
         self.spec = spec
+        tapsNeeded = max(1, spec.taps)
         fingers = fingerRange(of: spec)
         maxMovement = spec.thresholds.maxMovementMM ?? defaultTapMaxMovementMM
         maxDuration = spec.thresholds.maxTapDuration ?? defaultTapMaxDuration
         maxInterval = spec.thresholds.maxTapInterval ?? defaultTapMaxInterval
     }
 
-    private var tapsNeeded: Int { max(1, spec.taps) }
+    private let tapsNeeded: Int
 
     public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         switch (phase, input) {

@@ -17,7 +17,7 @@ public enum RecognizerInput: String, Sendable, CaseIterable {
     case touches
     /// Every finger has lifted: the last word on this touch sequence.
     case lifted
-    /// Time passed with no frame (`GestureEngine.advance(to:)`): deadlines.
+    /// Time passed with no frame (`GestureEngine.timerFired(at:)`, or a frame's `process` catching up): deadlines.
     case timer
 }
 

@@ -33,5 +33,7 @@ public final class TransformRecognizer: GestureRecognizer {
         return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
     }
 
+    public var gatedFingers: ClosedRange<Int>? { fingers }
+
     public func reset() {}
 }

@@ -1,13 +1,14 @@
 import CEvdev
 import CLinux
 import Glibc
+import LinuxSystem
 import TouchModel
 
 /// A live evdev device read through libevdev, non-blocking: the only file that
 /// calls libevdev's reading API. Feeds its decoder; the caller gets frames.
 public final class EvdevDevice {
     public let path: String
-    public let fd: Int32
+    private let file: OwnedFileDescriptor
     public let description: DeviceDescription
     public let decoder: TouchDecoder
     private let dev: OpaquePointer
@@ -23,25 +24,31 @@ public final class EvdevDevice {
         /// The device is gone (`ENODEV`): forget it.
         case gone
         /// Any other read error.
-        case failed(SystemError)
+        case failed(Errno)
     }
 
     /// Opens `path` read-only and non-blocking and classifies it. Throws `DeviceError`
     /// naming the node (permission denied → the input-group fix) or why it is unused.
     public convenience init(path: String, udevProperties: [String: String] = [:]) throws(DeviceError) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw DeviceError.open(path: path, SystemError(errno)) }
-        try self.init(adopting: fd, path: path, udevProperties: udevProperties)
+        let file: OwnedFileDescriptor
+        do throws(Errno) {
+            file = try OwnedFileDescriptor(opening: path, O_RDONLY | O_NONBLOCK)
+        } catch {
+            throw DeviceError.open(path: path, error)
+        }
+        try self.init(adopting: file, path: path, udevProperties: udevProperties)
     }
 
     /// Takes ownership of an open, non-blocking evdev fd (closed on failure too).
-    public init(adopting fd: Int32, path: String, udevProperties: [String: String] = [:]) throws(DeviceError) {
+    public init(adopting file: consuming OwnedFileDescriptor, path: String, udevProperties: [String: String] = [:]) throws(DeviceError) {
+        let fd = file.descriptor
         var dev: OpaquePointer?
-        let rc = libevdev_new_from_fd(fd, &dev)
-        guard rc == 0, let dev else {
-            close(fd)
-            throw DeviceError.open(path: path, SystemError(-rc))
+        do throws(Errno) {
+            _ = try valueOrNegatedErrno { libevdev_new_from_fd(fd.rawValue, &dev) }
+        } catch {
+            throw DeviceError.open(path: path, error)
         }
+        guard let dev else { throw DeviceError.open(path: path, .noSuchDevice) }
         var description = Self.describe(dev)
         description.udevProperties = udevProperties
         let decoder: TouchDecoder
@@ -49,22 +56,21 @@ public final class EvdevDevice {
             decoder = try TouchDecoder(description: description)
         } catch {
             libevdev_free(dev)
-            close(fd)
             throw DeviceError.unsupported(path: path, name: description.name, reason: error.reason)
         }
         // Kernel timestamps on CLOCK_MONOTONIC, the clock the daemon's timerfd uses.
-        _ = clinux_evdev_set_clock_monotonic(fd)
+        _ = try? fd.ioctl(clinux_evdev_set_clock_monotonic)
         self.path = path
-        self.fd = fd
+        self.file = file
         self.dev = dev
         self.description = description
         self.decoder = decoder
     }
 
-    deinit {
-        libevdev_free(dev)
-        close(fd)
-    }
+    deinit { libevdev_free(dev) }
+
+    /// The open node, for the event loop to watch; closed when the device goes.
+    public var fd: FileDescriptor { file.descriptor }
 
     public var info: DeviceInfo { decoder.capabilities.deviceInfo(name: description.name) }
 
@@ -75,37 +81,29 @@ public final class EvdevDevice {
         var ev = input_event()
         var flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         while true {
-            let rc = libevdev_next_event(dev, flag, &ev)
-            if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
-                if flag == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
-                    // The SYN_DROPPED itself: start draining libevdev's sync events.
-                    decoder.markResync()
-                    flag = LIBEVDEV_READ_FLAG_SYNC.rawValue
-                    let now = clinux_monotonic_ns()
-                    if lastDropLog.map({ now - $0 > 30_000_000_000 }) ?? true {
-                        lastDropLog = now
-                        log("\(path): kernel dropped events (SYN_DROPPED); resynchronized, gestures in flight cancelled")
-                    }
-                    continue
-                }
-                if decoder.feed(Self.event(ev)) { onFrame(decoder.frame) }
-                continue
-            }
-            if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue {
-                if decoder.feed(Self.event(ev)) { onFrame(decoder.frame) }
-                continue
-            }
-            if rc == -EAGAIN {
-                if flag == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+            let rc: Int32
+            do throws(Errno) {
+                rc = try valueOrNegatedErrno { libevdev_next_event(dev, flag, &ev) }
+            } catch {
+                if error == .wouldBlock && flag == LIBEVDEV_READ_FLAG_SYNC.rawValue {
                     flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue // sync done, back to normal events
                     continue
                 }
                 logRejections(log)
-                return .drained
+                return Self.result(of: error)
             }
-            if rc == -EINTR { continue }
-            if rc == -ENODEV { return .gone }
-            return .failed(SystemError(-rc))
+            if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue && flag == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
+                // The SYN_DROPPED itself: start draining libevdev's sync events.
+                decoder.markResync()
+                flag = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                let now = monotonicNanoseconds()
+                if lastDropLog.map({ now - $0 > 30_000_000_000 }) ?? true {
+                    lastDropLog = now
+                    log("\(path): kernel dropped events (SYN_DROPPED); resynchronized, gestures in flight cancelled")
+                }
+                continue
+            }
+            if decoder.feed(Self.event(ev)) { onFrame(decoder.frame) }
         }
     }
 
@@ -126,19 +124,26 @@ public final class EvdevDevice {
         var ev = input_event()
         var flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         while true {
-            let rc = libevdev_next_event(dev, flag, &ev)
-            if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue || rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
+            do throws(Errno) {
+                let rc = try valueOrNegatedErrno { libevdev_next_event(dev, flag, &ev) }
                 if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue { flag = LIBEVDEV_READ_FLAG_SYNC.rawValue }
                 onEvent(Self.event(ev))
-                continue
+            } catch {
+                if error == .wouldBlock && flag == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+                    continue
+                }
+                return Self.result(of: error)
             }
-            if rc == -EAGAIN {
-                if flag == LIBEVDEV_READ_FLAG_SYNC.rawValue { flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue; continue }
-                return .drained
-            }
-            if rc == -EINTR { continue }
-            if rc == -ENODEV { return .gone }
-            return .failed(SystemError(-rc))
+        }
+    }
+
+    /// How a read that stopped with `error` ended: `EAGAIN` means drained.
+    private static func result(of error: Errno) -> ReadResult {
+        switch error {
+        case .wouldBlock: return .drained
+        case .noSuchDevice: return .gone
+        default: return .failed(error)
         }
     }
 
@@ -179,17 +184,31 @@ public final class EvdevDevice {
 
 /// Why a device node could not be used, naming the node.
 public enum DeviceError: Error, Equatable, CustomStringConvertible {
-    case open(path: String, SystemError)
+    case open(path: String, Errno)
     case unsupported(path: String, name: String, reason: String)
 
     public var description: String {
         switch self {
-        case .open(let path, let err) where err.code == EACCES || err.code == EPERM:
+        case .open(let path, let err) where err == .permissionDenied || err == .notPermitted:
             return "\(path): permission denied: add yourself to the input group (sudo usermod -aG input $USER), then log out and in again"
         case .open(let path, let err):
             return "\(path): cannot open: \(err)"
         case .unsupported(let path, let name, let reason):
             return "\(path) (\(name)): not used: \(reason)"
         }
+    }
+}
+
+extension InputEvent {
+    /// The kernel's `struct input_event` for this event: what mtdev takes and what a
+    /// device (or a test's fake device) carries.
+    public var kernelEvent: input_event {
+        var ev = input_event()
+        ev.time.tv_sec = Int(time.microseconds / 1_000_000)
+        ev.time.tv_usec = Int(time.microseconds % 1_000_000)
+        ev.type = type
+        ev.code = code
+        ev.value = value
+        return ev
     }
 }

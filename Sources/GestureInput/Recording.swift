@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 import TouchModel
 
 /// A device description plus the events it produced: what `replay` feeds through
@@ -132,7 +133,7 @@ final class RecordingFile {
         self.path = path
         fd = open(path, O_RDONLY | O_CLOEXEC)
         // Thrown after every property is set: deinit still runs, and frees the buffer.
-        guard fd >= 0 else { throw RecordingError(path: path, line: nil, message: SystemError(errno).description) }
+        guard fd >= 0 else { throw RecordingError(path: path, line: nil, message: Errno.current.description) }
     }
 
     deinit {
@@ -179,7 +180,7 @@ final class RecordingFile {
         while true {
             let n = read(fd, buffer.baseAddress! + end, Self.capacity - end)
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw RecordingError(path: path, line: nil, message: SystemError(errno).description) }
+            guard n >= 0 else { throw RecordingError(path: path, line: nil, message: Errno.current.description) }
             end += n
             if n == 0 { atEnd = true }
             return n > 0

@@ -352,12 +352,7 @@ final class MtdevAdapter {
     }
 
     private func put(_ e: InputEvent) {
-        var ev = input_event()
-        ev.time.tv_sec = Int(e.time.microseconds / 1_000_000)
-        ev.time.tv_usec = Int(e.time.microseconds % 1_000_000)
-        ev.type = e.type
-        ev.code = e.code
-        ev.value = e.value
+        var ev = e.kernelEvent
         mtdev_put_event(dev, &ev)
     }
 

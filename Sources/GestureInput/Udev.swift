@@ -1,5 +1,5 @@
 import CUdev
-import Glibc
+import LinuxSystem
 
 /// The input devices udev knows (or, without udev, the nodes in `/dev/input`), and
 /// hotplug through the udev monitor: the only file that calls libudev.
@@ -47,16 +47,7 @@ public final class Udev {
     }
 
     static func listDirectory(_ dir: String) -> [String] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
-        var out: [String] = []
-        while let entry = readdir(d) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix("event") { out.append(dir + "/" + name) }
-        }
-        return out
+        FileSystem.entries(of: dir).filter { $0.hasPrefix("event") }.map { dir + "/" + $0 }
     }
 
     static func eventNumber(_ path: String) -> Int {
@@ -80,7 +71,8 @@ public final class Udev {
 
     public final class Monitor {
         private let monitor: OpaquePointer
-        public let fd: Int32
+        /// The monitor's netlink socket; libudev owns it.
+        public let fd: FileDescriptor
 
         public enum Change: Equatable {
             case added(Node)
@@ -91,10 +83,9 @@ public final class Udev {
             guard let udev, let m = udev_monitor_new_from_netlink(udev, "udev") else { return nil }
             udev_monitor_filter_add_match_subsystem_devtype(m, "input", nil)
             guard udev_monitor_enable_receiving(m) == 0 else { udev_monitor_unref(m); return nil }
-            let fd = udev_monitor_get_fd(m)
+            let fd = FileDescriptor(rawValue: udev_monitor_get_fd(m))
             // The monitor's socket must not block the loop.
-            let flags = fcntl(fd, F_GETFL)
-            _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+            try? fd.setNonBlocking()
             self.monitor = m
             self.fd = fd
         }

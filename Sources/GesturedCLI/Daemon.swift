@@ -1,18 +1,19 @@
-import CLinux
+import FocusSources
 import GestureActions
 import GestureConfig
 import GestureEngine
 import GestureInput
 import Glibc
+import LinuxSystem
 import TouchModel
 
 /// The running daemon: devices → engines → actions on one epoll loop.
 ///
 /// Sources on the loop: each device's fd, a timerfd armed at the earliest engine
 /// deadline (and disarmed when none), a signalfd (TERM/INT exit, HUP reloads), inotify
-/// on the config file's directory, the udev monitor (or inotify on /dev/input where
-/// udev does not run), and the command runner's fd. Nothing polls: with no finger
-/// down there is nothing to wake for.
+/// on the config file's directory, hotplug (`Hotplug`: the udev monitor, or inotify
+/// on /dev/input where udev does not run), and the command runner's fd. Nothing
+/// polls: with no finger down there is nothing to wake for.
 final class Daemon {
     struct Options {
         var configPath: String?
@@ -26,19 +27,27 @@ final class Daemon {
         var onDecisions: ((DeviceSession, [ArenaDecision]) -> Void)?
         /// No commands at all (watch).
         var runCommands = true
+        /// Told of every change of the focused app (watch, --explain, --dry-run).
+        var onFocus: ((FocusedApp?) -> Void)?
+        /// The focused-app source; nil: the one the session's environment offers.
+        var focus: FocusMonitor?
+        /// The control socket to claim (`run`: $XDG_RUNTIME_DIR/gestured.sock); nil: none.
+        var controlSocket: String?
     }
 
     let options: Options
     let logger: Logger
     let environment: [String: String]
     private let loop: EventLoop
-    private let timer: DeadlineTimer
-    private let signals: SignalSource
+    /// Armed at the earliest engine deadline.
+    private var timer: MonotonicTimer
+    /// SIGTERM, SIGINT and SIGHUP as readable events, not handlers. SIGCHLD is not
+    /// among them: the command runner reaps each child through its own pidfd, which
+    /// cannot race with another waiter, so the loop never wakes for it.
+    private let signals: SignalDescriptor
     private let notifier: SystemdNotifier
-    private let udev = Udev()
-    private var monitor: Udev.Monitor?
-    private var inputWatcher: DirectoryWatcher?
-    private var configWatcher: DirectoryWatcher?
+    private let hotplug: Hotplug
+    private var configWatcher: ConfigWatcher?
     private(set) var configSource: ConfigSource
     private(set) var config: Config
     private var mapper: ActionMapper
@@ -49,6 +58,13 @@ final class Daemon {
     private(set) var exitCode: GesturedCommand.ExitCode = .success
     /// Reloads that took effect (tests watch it).
     private(set) var reloadCount = 0
+    /// Where the focused app comes from (per-application gestures).
+    let focus: FocusMonitor
+    /// `gestured status|enable|disable|reload` (Control/).
+    private var control: ControlServer?
+    var recent = RecentGestures()
+    /// `gestured enable/disable` since start, by gesture name; outlives reloads.
+    private(set) var runtimeEnabled: [String: Bool] = [:]
 
     /// Loads the config and sets up every source; throws a message for the user when
     /// the daemon cannot start (an unusable config at start is fatal: there is no
@@ -64,9 +80,11 @@ final class Daemon {
         config = loaded
         mapper = ActionMapper(config: loaded)
         loop = try EventLoop()
-        timer = try DeadlineTimer()
-        signals = try SignalSource()
+        timer = try MonotonicTimer()
+        signals = try SignalDescriptor([SIGTERM, SIGINT, SIGHUP])
+        hotplug = Hotplug(inputDirectory: options.inputDirectory)
         notifier = SystemdNotifier(environment: environment)
+        focus = options.focus ?? FocusMonitor(environment: environment)
         if !options.runCommands {
             sink = nil
             runner = nil
@@ -79,11 +97,16 @@ final class Daemon {
             runner = r
             sink = r
         }
-        try loop.add(signals.fd) { [unowned self] _ in self.handleSignals() }
-        try loop.add(timer.fd) { [unowned self] _ in self.handleTimer() }
+        try loop.add(signals.descriptor) { [unowned self] _ in self.handleSignals() }
+        try loop.add(timer.descriptor) { [unowned self] _ in self.handleTimer() }
         if let runner { try loop.add(runner.fd) { _ in runner.handleEvents() } }
         watchConfig()
-        watchHotplug()
+        hotplug.watch(on: loop, logger: logger) { [unowned self] change in
+            switch change {
+            case .added(let node): self.open(node, announce: true)
+            case .removed(let path): self.remove(path, reason: "unplugged")
+            }
+        }
     }
 
     enum StartError: Error, CustomStringConvertible {
@@ -99,6 +122,9 @@ final class Daemon {
 
     /// Builds the daemon and runs it to the end: what `run` and `watch` share.
     static func start(options: Options, logger: Logger, environment: [String: String]) -> GesturedCommand.ExitCode {
+        // A log reader that goes away (journald restarted, the terminal closed) must
+        // not kill the daemon at its next line: writes fail with EPIPE instead.
+        Signals.ignoreBrokenPipe()
         let daemon: Daemon
         do {
             daemon = try Daemon(options: options, logger: logger, environment: environment)
@@ -114,13 +140,22 @@ final class Daemon {
 
     /// Opens the devices, says READY=1, and runs until SIGTERM/SIGINT.
     func run() -> GesturedCommand.ExitCode {
-        for node in udev.inputNodes(inputDir: options.inputDirectory) { open(node, announce: false) }
+        if let path = options.controlSocket {
+            do {
+                control = try ControlServer(path: path, loop: loop, log: { [logger] in logger.notice($0) }) { [unowned self] in self.answer($0) }
+            } catch {
+                logger.error("\(error)")
+                return .failure
+            }
+        }
+        for node in hotplug.presentNodes() { open(node, announce: false) }
         let name = configSource == .builtIn ? ConfigLoader.builtInName : config.file
         logger.notice("started: config \(name), \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"), \(sessions.count) device\(sessions.count == 1 ? "" : "s")\(options.dryRun ? ", dry run" : "")")
         if sessions.isEmpty {
             logger.notice("no touchpad or touchscreen found; waiting for one to be plugged in (gestured list-devices says why devices are not used)")
             logger.notice("to see gestures recognized without a device: gestured replay Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events --detect")
         }
+        startFocus()
         notifier.send("READY=1\nSTATUS=\(status)")
         loop.run()
         shutdown()
@@ -137,6 +172,8 @@ final class Daemon {
 
     private func shutdown() {
         notifier.send("STOPPING=1")
+        focus.stop()
+        control = nil
         let now = Self.now()
         for s in sessions.values {
             s.engine.cancelAll(at: now, into: &s.events)
@@ -150,7 +187,7 @@ final class Daemon {
     private func wanted(_ path: String, name: String) -> Bool {
         guard !options.deviceFilters.isEmpty else { return true }
         return options.deviceFilters.contains { f in
-            f == path || fnmatch(f, name, 0) == 0 || name == f
+            f == path || Glob.matches(f, name) || name == f
         }
     }
 
@@ -163,7 +200,7 @@ final class Daemon {
         } catch {
             switch error {
             case .unsupported: logger.debug(error.description)
-            case .open(_, let e) where e.code == ENOENT || e.code == ENODEV: logger.debug(error.description)
+            case .open(_, let e) where e == .noSuchFileOrDirectory || e == .noSuchDevice: logger.debug(error.description)
             case .open: logger.warning(error.description)
             }
             return
@@ -185,6 +222,7 @@ final class Daemon {
             return
         }
         sessions[device.path] = session
+        prepare(session)
         let info = device.info
         logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
         for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
@@ -204,8 +242,7 @@ final class Daemon {
 
     private func deviceReadable(_ s: DeviceSession) {
         let result = s.device.readAvailable(log: { [logger] in logger.warning($0) }) { frame in
-            // Deadlines that passed before this frame fire first, in time order.
-            if let d = s.engine.nextDeadline, d < frame.time { s.engine.advance(to: d, into: &s.events) }
+            // The engine fires the deadlines due before this frame itself, in time order.
             s.engine.process(frame, into: &s.events)
             if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
         }
@@ -227,16 +264,42 @@ final class Daemon {
             options.onGesture?(s, e)
             guard let sink else { continue }
             mapper.map(e, device: s.info, into: &invocations)
+            recent.record(e, device: s.info.name, app: focus.app?.app, invocations: invocations)
             for inv in invocations { sink.submit(inv) }
             invocations.removeAll(keepingCapacity: true)
         }
         s.events.removeAll(keepingCapacity: true)
     }
 
+    /// Connects the focused-app source (run does; tests driving `runOnce` call it).
+    func startFocus() {
+        focus.start(on: loop, logger: logger) { [unowned self] in self.focusChanged($0) }
+    }
+
+    /// A new engine (device added, config reloaded) takes the focused app and the
+    /// gestures enabled or disabled at run time.
+    private func prepare(_ s: DeviceSession) {
+        s.engine.focusedApp = focus.app?.app
+        for (name, on) in runtimeEnabled { s.engine.setEnabled(on, name: name) }
+    }
+
+    /// `gestured enable/disable NAME`: every device, and devices and reloads to come.
+    func setEnabled(_ on: Bool, name: String) {
+        runtimeEnabled[name] = on
+        for s in sessions.values { s.engine.setEnabled(on, name: name) }
+    }
+
+    /// The engines take the new app for the touch sequences that begin from now on.
+    private func focusChanged(_ app: FocusedApp?) {
+        for s in sessions.values { s.engine.focusedApp = app?.app }
+        logger.debug("focus: \(app?.description ?? "no window")")
+        options.onFocus?(app)
+    }
+
     // MARK: Time
 
     /// CLOCK_MONOTONIC in the engine's units: the clock live devices stamp events with.
-    static func now() -> Timestamp { Timestamp(microseconds: clinux_monotonic_ns() / 1000) }
+    static func now() -> Timestamp { Timestamp(microseconds: monotonicNanoseconds() / 1000) }
 
     private func rearm() {
         var earliest: Timestamp?
@@ -250,10 +313,8 @@ final class Daemon {
         timer.acknowledge()
         let now = Self.now()
         for s in sessions.values {
-            if let d = s.engine.nextDeadline, d <= now {
-                s.engine.advance(to: now, into: &s.events)
-                dispatch(s)
-            }
+            s.engine.timerFired(at: now, into: &s.events)
+            if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
         }
         rearm()
     }
@@ -276,35 +337,41 @@ final class Daemon {
 
     private func watchConfig() {
         guard case .file(let path) = configSource else { return }
-        let (dir, name) = DirectoryWatcher.split(path)
         do {
-            let w = try DirectoryWatcher(directory: dir)
-            try loop.add(w.fd) { [unowned self] _ in
-                if w.changedNames().contains(name), access(path, F_OK) == 0 { self.reload(reason: "\(path) changed") }
+            configWatcher = try ConfigWatcher(path: path, loop: loop, logger: logger) { [unowned self] in
+                if FileSystem.exists(path) { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
             }
-            configWatcher = w
         } catch {
-            logger.warning("cannot watch \(dir) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
+            logger.warning("cannot watch \(DirectoryWatcher.split(path).directory) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
         }
     }
 
     /// Parses the config again; a valid one replaces the old between frames (what was
-    /// in flight is cancelled), an invalid one is reported and the old one stays.
-    func reload(reason: String) {
-        notifier.send("RELOADING=1\nMONOTONIC_USEC=\(clinux_monotonic_ns() / 1000)")
+    /// in flight is cancelled), an invalid one is reported and the old one stays (false).
+    /// `keepOnEmpty` (a reload on save): a file with no gestures after one with some is
+    /// most likely an editor's write caught half-way, and is not taken; SIGHUP takes it.
+    @discardableResult
+    func reload(reason: String, keepOnEmpty: Bool = false) -> Bool {
+        notifier.send("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanoseconds() / 1000)")
         defer { notifier.send("READY=1\nSTATUS=\(status)") }
         let (loaded, diagnostics) = ConfigLoader.load(configSource)
         for d in diagnostics { logger.log(d.isError ? .error : .warning, d.description) }
         guard let loaded else {
             let n = diagnostics.filter(\.isError).count
             logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
-            return
+            return false
         }
+        if keepOnEmpty, loaded.specs.isEmpty, !config.specs.isEmpty {
+            logger.warning("reload (\(reason)): the file has no gestures now, likely an editor's write caught half-way; still running the previous \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s") (save again, or reload with SIGHUP to run with none)")
+            return false
+        }
+        runtimeEnabled = runtimeEnabled.filter { name, _ in loaded.specs.contains { $0.name == name } }
         let now = Self.now()
         var cancelled = 0
         for s in sessions.values {
             for warning in ConfigCheck.warnings(for: loaded, device: s.info) { logger.warning(warning) }
             s.replace(specs: loaded.specs, at: now)
+            prepare(s)
             cancelled += s.events.filter { $0.phase == .cancelled }.count
             dispatch(s)
         }
@@ -314,47 +381,6 @@ final class Daemon {
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")
-    }
-
-    // MARK: Hotplug
-
-    private func watchHotplug() {
-        // udev's monitor only hears devices once udevd has processed them; where no
-        // udevd runs (containers, minimal systems) it would stay silent forever.
-        let udevdRunning = access("/run/udev/control", F_OK) == 0
-        if udevdRunning, let m = udev.monitor() {
-            monitor = m
-            do {
-                try loop.add(m.fd) { [unowned self] _ in
-                    for change in m.changes() {
-                        switch change {
-                        case .added(let node): self.open(node, announce: true)
-                        case .removed(let path): self.remove(path, reason: "unplugged")
-                        }
-                    }
-                }
-                return
-            } catch {
-                logger.warning("cannot watch the udev monitor (\(error))")
-            }
-        }
-        // No udevd: watch the device directory itself (IN_ATTRIB catches the moment a
-        // new node becomes readable).
-        do {
-            let w = try DirectoryWatcher(directory: options.inputDirectory)
-            try loop.add(w.fd) { [unowned self] _ in
-                for name in w.changedNames() where name.hasPrefix("event") {
-                    let path = self.options.inputDirectory + "/" + name
-                    if access(path, F_OK) == 0 {
-                        self.open(Udev.Node(path: path, properties: [:]), announce: true)
-                    } else {
-                        self.remove(path, reason: "unplugged")
-                    }
-                }
-            }
-            inputWatcher = w
-        } catch {
-            logger.notice("hotplug unavailable: no udev monitor and cannot watch \(options.inputDirectory) (\(error))")
-        }
+        return true
     }
 }

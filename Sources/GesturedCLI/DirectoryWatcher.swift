@@ -1,47 +1,49 @@
 import CLinux
-import GestureInput
-import Glibc
+import LinuxSystem
 
 /// inotify on one directory: the names that were created, deleted, renamed or
 /// changed there. Serves the config file (editors that write a temp file and rename
 /// it, or delete and recreate) and, where no udev daemon runs, `/dev/input`.
 final class DirectoryWatcher {
-    let fd: Int32
+    private let inotify: OwnedFileDescriptor
     let directory: String
 
-    init(directory: String) throws {
+    var fd: FileDescriptor { inotify.descriptor }
+
+    static let everyChange = CLINUX_IN_CLOSE_WRITE | CLINUX_IN_MOVED_TO | CLINUX_IN_CREATE | CLINUX_IN_DELETE | CLINUX_IN_MOVED_FROM | CLINUX_IN_ATTRIB
+
+    /// inotify_init1(2), then inotify_add_watch(2) on `directory` for the events in
+    /// `mask` (the directory's own removal, `IN_DELETE_SELF`/`IN_MOVE_SELF`/`IN_IGNORED`,
+    /// always comes with them).
+    init(directory: String, mask: UInt32 = everyChange) throws(Errno) {
         self.directory = directory
-        fd = clinux_inotify_init()
-        guard fd >= 0 else { throw SystemError(errno) }
-        let mask = CLINUX_IN_CLOSE_WRITE | CLINUX_IN_MOVED_TO | CLINUX_IN_CREATE | CLINUX_IN_DELETE | CLINUX_IN_MOVED_FROM | CLINUX_IN_ATTRIB
-        guard clinux_inotify_add_watch(fd, directory, mask) >= 0 else {
-            let e = errno
-            close(fd)
-            throw SystemError(e)
-        }
+        inotify = try OwnedFileDescriptor { clinux_inotify_init() }
+        let fd = inotify.descriptor
+        _ = try valueOrErrno { clinux_inotify_add_watch(fd.rawValue, directory, mask | CLINUX_IN_DELETE_SELF | CLINUX_IN_MOVE_SELF) }
     }
 
-    deinit { close(fd) }
-
     /// Drains the queue: the names that changed, each once, in order.
-    func changedNames() -> [String] {
-        var names: [String] = []
+    func changedNames() -> [String] { changes().map(\.name).filter { !$0.isEmpty } }
+
+    /// Drains the queue: each name that changed once, in order, with the events it
+    /// had; the empty name is the directory itself.
+    func changes() -> [(name: String, mask: UInt32)] {
+        var out: [(name: String, mask: UInt32)] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
+        while let n = try? fd.read(into: &buffer), n > 0 {
             var offset = 0
             while offset + 16 <= n {
-                let (len, name) = buffer.withUnsafeBytes { raw -> (Int, String) in
+                let (mask, len, name) = buffer.withUnsafeBytes { raw -> (UInt32, Int, String) in
+                    let mask = raw.load(fromByteOffset: offset + 4, as: UInt32.self)
                     let len = Int(raw.load(fromByteOffset: offset + 12, as: UInt32.self))
                     let bytes = raw[(offset + 16)..<min(offset + 16 + len, n)]
-                    return (len, String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self))
+                    return (mask, len, String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self))
                 }
-                if !name.isEmpty && !names.contains(name) { names.append(name) }
+                if let i = out.firstIndex(where: { $0.name == name }) { out[i].mask |= mask } else { out.append((name, mask)) }
                 offset += 16 + len
             }
         }
-        return names
+        return out
     }
 
     /// Splits a path into its directory and file name.

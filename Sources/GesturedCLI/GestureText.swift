@@ -6,20 +6,16 @@ enum GestureText {
     /// `swipe-left  swipe recognized  3 fingers  left  Δ(-42.1, 1.3) mm  v(-310, 8) mm/s`
     static func line(_ e: GestureEvent, device: String? = nil) -> String {
         var s = "\(e.name)  \(e.kind.rawValue) \(e.phase.rawValue)  \(e.fingers) finger\(e.fingers == 1 ? "" : "s")"
-        if let d = e.direction { s += "  \(d.rawValue)" }
-        switch e.kind {
-        case .tap:
-            s += "  at (\(e.location.x.fixed(1)), \(e.location.y.fixed(1))) mm"
-        case .hold:
-            s += "  \(e.duration.fixed(2)) s at (\(e.location.x.fixed(1)), \(e.location.y.fixed(1))) mm"
-        case .pinch:
-            s += "  scale \(e.scale.fixed(3))"
-        case .rotate:
-            s += "  rotation \((e.rotation * 180 / .pi).fixed(1))°"
-        case .transform:
-            s += "  Δ(\(e.translation.x.fixed(1)), \(e.translation.y.fixed(1))) mm  scale \(e.scale.fixed(3))  rotation \((e.rotation * 180 / .pi).fixed(1))°"
-        case .pan, .swipe, .edgePan, .scrub:
-            s += "  Δ(\(e.translation.x.fixed(1)), \(e.translation.y.fixed(1))) mm  v(\(e.velocity.x.fixed(0)), \(e.velocity.y.fixed(0))) mm/s"
+        if let d = e.directionWord { s += "  \(d)" }
+        for value in e.kind.traits.reports {
+            switch value {
+            case .location: s += "  at (\(e.location.x.fixed(1)), \(e.location.y.fixed(1))) mm"
+            case .duration: s += "  \(e.duration.fixed(2)) s"
+            case .translation: s += "  Δ(\(e.translation.x.fixed(1)), \(e.translation.y.fixed(1))) mm"
+            case .velocity: s += "  v(\(e.velocity.x.fixed(0)), \(e.velocity.y.fixed(0))) mm/s"
+            case .scale: s += "  scale \(e.scale.fixed(3))"
+            case .rotation: s += "  rotation \((e.rotation * 180 / .pi).fixed(1))°"
+            }
         }
         if let device { s += "  [\(device.printable)]" }
         return s
@@ -34,7 +30,7 @@ enum GestureText {
             ("kind", JSON.string(e.kind.rawValue)),
             ("phase", JSON.string(e.phase.rawValue)),
             ("fingers", String(e.fingers)),
-            ("direction", e.direction.map { JSON.string($0.rawValue) } ?? "null"),
+            ("direction", e.directionWord.map(JSON.string) ?? "null"),
             ("x_mm", JSON.number(e.location.x, 2)), ("y_mm", JSON.number(e.location.y, 2)),
             ("dx_mm", JSON.number(e.translation.x, 2)), ("dy_mm", JSON.number(e.translation.y, 2)),
             ("vx_mm_s", JSON.number(e.velocity.x, 1)), ("vy_mm_s", JSON.number(e.velocity.y, 1)),

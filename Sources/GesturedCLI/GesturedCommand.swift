@@ -37,6 +37,14 @@ public enum GesturedCommand {
                        run: ReplayCommand.run, help: ReplayCommand.help),
             Subcommand(name: "record", summary: "record a device's events to a file for a bug report",
                        run: RecordCommand.run, help: RecordCommand.help),
+            Subcommand(name: "status", summary: "what the running daemon is doing: config, devices, gestures, focused app",
+                       run: ControlCommand.status, help: ControlCommand.statusHelp),
+            Subcommand(name: "enable", summary: "enable a gesture in the running daemon",
+                       run: ControlCommand.enable, help: ControlCommand.enableHelp),
+            Subcommand(name: "disable", summary: "disable a gesture in the running daemon",
+                       run: ControlCommand.disable, help: ControlCommand.disableHelp),
+            Subcommand(name: "reload", summary: "make the running daemon read its config again",
+                       run: ControlCommand.reload, help: ControlCommand.reloadHelp),
         ]
     }
 

@@ -1,5 +1,5 @@
 import GestureActions
-import Glibc
+import LinuxSystem
 import TouchModel
 
 /// The daemon's log: stderr lines, with `<N>` syslog priorities when stderr is the
@@ -9,9 +9,13 @@ public final class Logger {
 
     public var threshold: Level
     let journal: Bool
-    let fd: Int32
+    let fd: FileDescriptor
+    /// Set when a write failed with EPIPE: nobody reads the log any more (journald
+    /// restarted, the terminal closed), so the daemon stops writing it and goes on.
+    public private(set) var readerGone = false
 
-    public init(threshold: Level = .info, environment: [String: String] = Logger.environment(), fd: Int32 = 2) {
+    public init(threshold: Level = .info, environment: [String: String] = Logger.environment(),
+                fd: FileDescriptor = .standardError) {
         self.threshold = threshold
         self.journal = environment["JOURNAL_STREAM"] != nil
         self.fd = fd
@@ -20,12 +24,14 @@ public final class Logger {
     /// One line per message: control characters in it (a device's name, a file's
     /// text) are escaped, so nothing can forge a second line or its priority.
     public func log(_ level: Level, _ message: String) {
-        guard level <= threshold else { return }
+        guard level <= threshold, !readerGone else { return }
         let message = message.printable
-        if journal {
-            Output.write(fd, "<\(level.rawValue)>\(message)\n")
-        } else {
-            Output.write(fd, level <= .warning ? "gestured: \(level == .error ? "error" : "warning"): \(message)\n" : "gestured: \(message)\n")
+        let line = journal ? "<\(level.rawValue)>\(message)\n"
+            : level <= .warning ? "gestured: \(level == .error ? "error" : "warning"): \(message)\n" : "gestured: \(message)\n"
+        do {
+            try fd.writeAll(line)
+        } catch {
+            if error == .brokenPipe { readerGone = true }
         }
     }
 
@@ -38,7 +44,7 @@ public final class Logger {
     /// The process environment as a dictionary.
     public static func environment() -> [String: String] {
         var env: [String: String] = [:]
-        for s in CommandRunner.processEnvironment() {
+        for s in Process.environment() {
             if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
         }
         return env

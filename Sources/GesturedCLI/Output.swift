@@ -1,22 +1,20 @@
-import Glibc
+import LinuxSystem
 import TouchModel
 
-/// Unbuffered-enough output for a daemon: whole lines, straight to the fd.
+/// Unbuffered-enough output for a command: whole lines, straight to the fd.
 enum Output {
-    static func out(_ s: String) { write(1, s + "\n") }
-    static func err(_ s: String) { write(2, s + "\n") }
-
-    static func write(_ fd: Int32, _ s: String) {
-        var s = s
-        s.withUTF8 { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 { if errno == EINTR { continue }; return }
-                off += n
-            }
+    /// Standard output is what a command produces (`watch`, `run --dry-run`): when its
+    /// reader has gone (`| head`), the command ends as a filter would, by SIGPIPE, even
+    /// in the daemon, which ignores SIGPIPE only so that its *log* can lose its reader.
+    static func out(_ s: String) {
+        do {
+            try FileDescriptor.standardOutput.writeAll(s + "\n")
+        } catch {
+            if error == .brokenPipe { Signals.dieOfBrokenPipe() }
         }
     }
+
+    static func err(_ s: String) { try? FileDescriptor.standardError.writeAll(s + "\n") }
 }
 
 /// JSON text without Foundation: strings escaped, numbers as given.

@@ -1,6 +1,6 @@
-import CLinux
 import GestureInput
 import Glibc
+import LinuxSystem
 import TouchModel
 
 /// `gestured record /dev/input/eventN [-o FILE]`
@@ -29,40 +29,39 @@ enum RecordCommand {
             }
             return .failure
         }
-        var outFD: Int32 = 1
-        if let file = a.option("output") {
-            outFD = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard outFD >= 0 else {
-                Output.err("gestured record: \(file): cannot create: \(SystemError(errno))")
+        var file: OwnedFileDescriptor?
+        if let name = a.option("output") {
+            do throws(Errno) {
+                file = try OwnedFileDescriptor(opening: name, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+            } catch {
+                Output.err("gestured record: \(name): cannot create: \(error)")
                 return .failure
             }
         }
-        defer { if outFD != 1 { close(outFD) } }
-        Output.write(outFD, RecordingWriter.header(for: device.description, node: path))
+        let out = file?.descriptor ?? .standardOutput
+        try? out.writeAll(RecordingWriter.header(for: device.description, node: path))
         Output.err("recording \(path) (\(device.description.name.printable)); touch the device, then press Ctrl-C")
 
         // Ctrl-C ends the recording cleanly: SIGINT/SIGTERM arrive on a signalfd.
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        sigaddset(&mask, SIGINT)
-        sigaddset(&mask, SIGTERM)
-        sigprocmask(SIG_BLOCK, &mask, nil)
-        let sfd = clinux_signalfd(&mask)
+        let signals = try SignalDescriptor([SIGINT, SIGTERM])
         var writer = RecordingWriter()
-        var fds = [pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: sfd, events: Int16(POLLIN), revents: 0)]
-        while true {
-            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { break }
-            if fds[1].revents != 0 { break }
-            guard fds[0].revents != 0 else { continue }
+        let epoll = try Epoll()
+        try epoll.add(device.fd, tag: 0)
+        try epoll.add(signals.descriptor, tag: 1)
+        var events = [Epoll.Event](repeating: Epoll.Event(), count: 2)
+        recording: while true {
+            let n = try epoll.wait(into: &events, timeoutMS: -1)
+            for event in events[0..<n] {
+                if event.data == 1 { break recording }
+            }
             let result = device.readRaw { e in
-                if let text = writer.add(e) { Output.write(outFD, text) }
+                if let text = writer.add(e) { try? out.writeAll(text) }
             }
             if result != .drained {
                 Output.err("gestured record: \(path): device gone")
                 break
             }
         }
-        close(sfd)
         return .success
     }
 }

@@ -7,7 +7,7 @@ import TouchModel
 /// `gestured replay FILE`: a recording through the whole pipeline.
 enum ReplayCommand {
     static let help = """
-    usage: gestured replay FILE [--description FILE] [--config PATH | --detect] [--json] [--frames] [--explain]
+    usage: gestured replay FILE [--description FILE] [--config PATH | --detect] [--app APP] [--json] [--frames] [--explain]
 
     Feeds a recording (evemu-record text, or libinput record YAML) through the whole
     pipeline — decoder, recognizers, actions — on the recording's own clock, and
@@ -17,6 +17,8 @@ enum ReplayCommand {
       --config PATH       the config to use (default: the one `gestured run` would use)
       --detect            no config: run every recognizer kind × finger count × direction,
                           competing as usual, and say what the recording contains
+      --app APP           as if APP had the focus (an app id or window class), for
+                          gestures with 'apps:' or 'except-apps:'; default: no app
       --json              one JSON object per gesture event: time, device, gesture, kind,
                           phase, fingers, direction and the gesture's values
       --frames            print each decoded frame: time, finger count, each contact's
@@ -25,7 +27,7 @@ enum ReplayCommand {
     """
 
     static func run(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
-        let a = try Arguments(args, spec: .init(flags: ["frames", "json", "detect", "explain"], options: ["description", "config"]))
+        let a = try Arguments(args, spec: .init(flags: ["frames", "json", "detect", "explain"], options: ["description", "config", "app"]))
         guard a.positionals.count == 1 else { throw UsageError("needs exactly one recording FILE") }
         if a.flag("detect") && a.option("config") != nil { throw UsageError("--detect uses no config; give one or the other") }
         let recording: Recording
@@ -53,6 +55,10 @@ enum ReplayCommand {
         } catch {
             Output.err("gestured replay: \(recording.path.printable) (\(recording.device.name.printable)): not a touch device: \(error)")
             return .failure
+        }
+        pipeline.engine.focusedApp = a.option("app")
+        if !a.flag("json") && specs.contains(where: { !$0.apps.isEmpty }) {
+            Output.out("focused app: \(a.option("app") ?? "none (give one with --app)")")
         }
         let start = recording.events.first?.time ?? Timestamp(microseconds: 0)
         let deviceName = recording.device.name
@@ -101,23 +107,9 @@ enum ReplayCommand {
     }
 }
 
-/// `replay --detect`: every recognizer kind × finger count × direction, competing as
-/// the engine always does, so the output says what a recording contains.
+/// `replay --detect`: every kind that says what `--detect` runs (`KindTraits.detect`)
+/// at every finger count, competing as the engine always does, so the output says
+/// what a recording contains.
 enum DetectCatalogue {
-    static var specs: [GestureSpec] {
-        var specs: [GestureSpec] = []
-        for f in 1...5 {
-            specs.append(GestureSpec(name: "tap-\(f)", kind: .tap, fingers: f...f, requiresFailureOf: ["double-tap-\(f)"]))
-            specs.append(GestureSpec(name: "double-tap-\(f)", kind: .tap, fingers: f...f, taps: 2))
-            specs.append(GestureSpec(name: "hold-\(f)", kind: .hold, fingers: f...f))
-            specs.append(GestureSpec(name: "swipe-\(f)", kind: .swipe, fingers: f...f, directions: Set(Direction.allCases)))
-            if f >= 2 {
-                specs.append(GestureSpec(name: "pinch-\(f)", kind: .pinch, fingers: f...f, simultaneousWith: ["rotate-\(f)"]))
-                specs.append(GestureSpec(name: "rotate-\(f)", kind: .rotate, fingers: f...f, simultaneousWith: ["pinch-\(f)"]))
-            }
-            specs.append(GestureSpec(name: "edgepan-\(f)", kind: .edgePan, fingers: f...f, devices: DeviceFilter(kind: .touchscreen)))
-        }
-        specs.append(GestureSpec(name: "scrub", kind: .scrub, fingers: 1...1))
-        return specs
-    }
+    static var specs: [GestureSpec] { KindTraits.detectCatalogue }
 }

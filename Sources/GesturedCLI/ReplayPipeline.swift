@@ -18,8 +18,8 @@ struct ReplayPipeline {
     var device: DeviceInfo { engine.device }
 
     /// Feeds every event; `onFrame` sees each frame, `onEvents` each batch of gesture
-    /// events, in time order. Deadlines due before a frame fire before it, as the
-    /// daemon's timer would; after the last frame, pending deadlines fire too.
+    /// events, in time order. The engine fires deadlines due before a frame itself, as
+    /// it does in the daemon; after the last frame, pending deadlines fire too.
     func run(onFrame: (TouchFrame) -> Void = { _ in }, onDecisions: (([ArenaDecision]) -> Void)? = nil,
              onEvents: ([GestureEvent]) -> Void) {
         var events: [GestureEvent] = []
@@ -31,22 +31,18 @@ struct ReplayPipeline {
             }
             if !events.isEmpty { onEvents(events); events.removeAll(keepingCapacity: true) }
         }
-        func fireDeadlines(upTo limit: Timestamp?) {
-            // Bounded: an engine asking for the same instant again must not spin us.
-            for _ in 0..<1000 {
-                guard let d = engine.nextDeadline, limit == nil || d <= limit! else { return }
-                engine.advance(to: d, into: &events)
-                flush()
-                if let again = engine.nextDeadline, again <= d { return }
-            }
-        }
         for e in recording.events where decoder.feed(e) {
             let frame = decoder.frame
-            fireDeadlines(upTo: frame.time)
+            // What `process` would fire first anyway, flushed before the frame is shown
+            // so `--frames` output stays in time order.
+            engine.timerFired(at: frame.time, into: &events)
+            flush()
             onFrame(frame)
             engine.process(frame, into: &events)
             flush()
         }
-        fireDeadlines(upTo: nil)
+        // After the last frame the timer would still fire for what is pending.
+        engine.timerFired(at: Timestamp(microseconds: .max), into: &events)
+        flush()
     }
 }

@@ -1,3 +1,4 @@
+import FocusSources
 import GestureConfig
 import TouchModel
 
@@ -37,11 +38,16 @@ enum RunCommand {
         options.dryRun = a.flag("dry-run")
         options.deviceFilters = a.all("device")
         options.inputDirectory = a.option("input-dir") ?? "/dev/input"
+        options.controlSocket = ControlPath.resolve(environment)
+        if options.controlSocket == nil { logger.notice("XDG_RUNTIME_DIR is not set: no control socket (gestured status, enable, disable, reload)") }
         if a.flag("explain") {
             options.onGesture = { session, event in logger.notice(GestureText.line(event, device: session.info.name)) }
             options.onDecisions = { _, decisions in
                 for d in decisions { if let text = DecisionTrace.explanation(d) { logger.notice(text) } }
             }
+        }
+        if a.flag("explain") || options.dryRun {
+            options.onFocus = { logger.notice("focused app: \($0?.description ?? "none")") }
         }
         return Daemon.start(options: options, logger: logger, environment: environment)
     }
@@ -76,6 +82,10 @@ enum CheckCommand {
             return .invalidConfig
         }
         Output.out("\(name): ok, \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
+        // Per-app gestures in a session that cannot say which app has the focus.
+        if config.specs.contains(where: { !$0.apps.only.isEmpty }), case .none(let why) = FocusDetection.detect(Logger.environment()) {
+            Output.out("note: gestures with 'apps:' will not fire in this session: \(why)")
+        }
         return .success
     }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import LinuxSystem
 
 /// `sd_notify` without libsystemd: one datagram to `$NOTIFY_SOCKET` (a path, or an
 /// abstract socket when it starts with '@').
@@ -8,27 +8,7 @@ struct SystemdNotifier {
     init(environment: [String: String]) { socketPath = environment["NOTIFY_SOCKET"] }
 
     func send(_ state: String) {
-        guard let socketPath, !socketPath.isEmpty else { return }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(socketPath.utf8)
-        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: addr.sun_path)
-        guard bytes.count < capacity else { return }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
-        var message = state
-        message.withUTF8 { buf in
-            withUnsafePointer(to: &addr) { ptr in
-                ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                    _ = sendto(fd, buf.baseAddress, buf.count, Int32(MSG_NOSIGNAL), sa, length)
-                }
-            }
-        }
+        guard let socketPath, !socketPath.isEmpty, let socket = try? DatagramSocket() else { return }
+        try? socket.send(state, to: socketPath)
     }
 }

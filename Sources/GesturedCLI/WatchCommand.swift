@@ -37,6 +37,7 @@ enum WatchCommand {
                 }
             }
         }
+        options.onFocus = { Output.out("focused app: \($0?.description ?? "none")") }
         return Daemon.start(options: options, logger: logger, environment: environment)
     }
 }

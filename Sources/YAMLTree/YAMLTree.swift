@@ -29,10 +29,26 @@ public struct YAMLNode: Sendable {
     }
     public var mark: YAMLMark
     public var value: Value
+    /// An explicit tag as libyaml resolves it (`!!binary` is `tag:yaml.org,2002:binary`);
+    /// nil when none was written. Readers that take values as written refuse tags
+    /// rather than silently ignore what they ask for.
+    public var tag: String?
+    /// A scalar written without quotes or block style: only such a `~` or `null` is
+    /// YAML's null; a quoted `"~"` is the text `~`.
+    public var isPlain: Bool
 
-    public init(mark: YAMLMark, value: Value) {
+    public init(mark: YAMLMark, value: Value, tag: String? = nil, isPlain: Bool = true) {
         self.mark = mark
         self.value = value
+        self.tag = tag
+        self.isPlain = isPlain
+    }
+
+    /// YAML's null written as a plain scalar (`~`, `null`, `Null`, `NULL`), which a
+    /// reader of text would otherwise take as the word itself.
+    public var isNull: Bool {
+        guard isPlain, case .scalar(let s) = value else { return false }
+        return s == "~" || s == "null" || s == "Null" || s == "NULL"
     }
 
     public var scalar: String? {
@@ -221,7 +237,8 @@ struct TreeBuilder {
         case YAML_SCALAR_EVENT:
             let s = e.data.scalar
             let text = String(decoding: UnsafeBufferPointer(start: s.value, count: Int(s.length)), as: UTF8.self)
-            add(YAMLNode(mark: at, value: .scalar(text)), anchor: string(s.anchor), size: 1, log: &log)
+            add(YAMLNode(mark: at, value: .scalar(text), tag: string(s.tag), isPlain: s.style == YAML_PLAIN_SCALAR_STYLE),
+                anchor: string(s.anchor), size: 1, log: &log)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             guard stack.count < YAMLReader.maximumDepth else {
                 log.error(at, "nested more than \(YAMLReader.maximumDepth) levels deep")
@@ -229,7 +246,8 @@ struct TreeBuilder {
             }
             let isSeq = e.type == YAML_SEQUENCE_START_EVENT
             let anchor = isSeq ? string(e.data.sequence_start.anchor) : string(e.data.mapping_start.anchor)
-            stack.append(Open(node: YAMLNode(mark: at, value: isSeq ? .sequence([]) : .mapping([])),
+            let tag = isSeq ? string(e.data.sequence_start.tag) : string(e.data.mapping_start.tag)
+            stack.append(Open(node: YAMLNode(mark: at, value: isSeq ? .sequence([]) : .mapping([]), tag: tag),
                               anchor: anchor, size: 1, onPath: onPath(ofChildOf: stack.last),
                               inStream: stack.last.map { $0.inStream || isStreamed($0) } ?? false))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:

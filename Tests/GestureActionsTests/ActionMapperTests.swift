@@ -114,6 +114,28 @@ private func config(_ yaml: String) throws -> Config {
         #expect(out.count == 1)
     }
 
+    /// Issue 10, finding 1: `every: 1e-17mm` trapped the daemon converting GESTURE_STEPS
+    /// to an integer. Now `check` refuses such steps; at the extremes it accepts, no
+    /// value an event can carry traps, and each event still runs at most the cap.
+    @Test(arguments: ["every: 0.01mm", "every: 10000mm", "every: 0.01deg", "every: 360deg", "every: 1.001x", "every: 100x"])
+    func theExtremeStepsCheckAcceptsNeverTrapOnAnyValue(_ every: String) throws {
+        let kind = every.hasSuffix("mm") ? "pan, axis: horizontal" : every.hasSuffix("deg") ? "rotate" : "pinch"
+        let c = try config("gestures:\n  - {name: s, gesture: \(kind), \(every), update: step}\n")
+        let gestureKind: GestureKind = every.hasSuffix("mm") ? .pan : every.hasSuffix("deg") ? .rotate : .pinch
+        let extremes: [Double] = [0, 1e-300, -1e-300, 1, -1, 1e15, -1e15, 1e300, -1e300,
+                                  .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, 0]
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        mapper.map(event(0, gestureKind, .began), device: nil, into: &out)
+        for x in extremes {
+            out.removeAll()
+            mapper.map(event(0, gestureKind, .changed, dx: x, scale: Swift.max(abs(x), .leastNonzeroMagnitude), rotationDeg: x),
+                       device: nil, into: &out)
+            #expect(out.count <= ActionMapper.maxStepsPerEvent)
+            #expect(out.allSatisfy { Int($0.value(of: "GESTURE_STEPS") ?? "") != nil }, "\(every) at \(x)")
+        }
+    }
+
     @Test func absurdJumpsAreBoundedAndNonFiniteValuesIgnored() throws {
         let c = try config("gestures:\n  - {name: h, gesture: pan, axis: horizontal, every: 1mm, update: step}\n")
         var mapper = ActionMapper(config: c)
@@ -170,5 +192,27 @@ private func config(_ yaml: String) throws -> Config {
         sink.submit(Invocation(gesture: "next", trigger: "command", command: "swaymsg workspace next",
                                environment: [(name: "GESTURE_NAME", value: "next"), (name: "GESTURE_FINGERS", value: "3")]))
         #expect(printed == ["[next] command: swaymsg workspace next\n    GESTURE_NAME=next\n    GESTURE_FINGERS=3"])
+    }
+}
+
+/// A pinch or rotation bound with `command:` alone runs once, when it begins, and
+/// its command sees which way it went.
+@Suite struct PinchDirectionMapperTests {
+    @Test(arguments: [Sense.in, .out, .clockwise, .counterclockwise])
+    func gestureDirectionSaysWhichWay(sense: Sense) throws {
+        let kind: GestureKind = sense == .in || sense == .out ? .pinch : .rotate
+        let c = try config("""
+            gestures:
+              - {name: g, gesture: \(kind.rawValue), direction: \(sense.rawValue), command: zoom}
+            """)
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        for phase in [GesturePhase.began, .changed, .changed, .ended] {
+            var e = event(0, kind, phase)
+            e.sense = sense
+            mapper.map(e, device: touchpad, into: &out)
+        }
+        #expect(out.count == 1)
+        #expect(out.first?.environment.first { $0.name == "GESTURE_DIRECTION" }?.value == sense.rawValue)
     }
 }

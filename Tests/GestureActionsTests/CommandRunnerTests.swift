@@ -205,7 +205,7 @@ import Testing
         runner.submit(invocation("x", "true; true"))
         runner.submit(invocation("x", "true; true"))
         #expect(runner.isIdle)
-        #expect(log.texts(at: .error) == Array(repeating: "[x] cannot run its 'command' command: posix_spawn /nonexistent/sh: No such file or directory", count: 2))
+        #expect(log.texts(at: .error) == Array(repeating: "[x] cannot run its 'command' command: posix_spawn /nonexistent/sh: ENOENT (No such file or directory)", count: 2))
         #expect(leftovers(log) == [])
     }
 
@@ -230,9 +230,25 @@ import Testing
         ("echo $GESTURE_STEP", nil), ("echo 'a b'", nil), ("a; b", nil), ("a | b", nil), ("a > f", nil),
         ("FOO=1 cmd", nil), ("cd /tmp", nil), ("ls *", nil), ("ls ~", nil), ("a && b", nil), ("", nil),
         ("echo `id`", nil), ("wpctl set-volume @DEFAULT_AUDIO_SINK@ 5%+", ["wpctl", "set-volume", "@DEFAULT_AUDIO_SINK@", "5%+"]),
+        // Builtins whose /bin program behaves differently, and reserved words: the shell's.
+        ("echo -e hello", nil), ("echo hello", nil), ("printf %s x", nil), ("test -n x", nil), ("kill -l", nil),
+        ("pwd", nil), ("time ls", nil), ("type ls", nil), ("command -v ls", nil), ("true", ["true"]),
     ] as [(String, [String]?)])
     func whatCountsAsPlain(command: String, argv: [String]?) {
-        #expect(CommandRunner.plainArgv(command) == argv)
+        #expect(CommandSpawner.plainArgv(command) == argv)
+    }
+
+    /// dash's `echo` has no `-e` and prints it; coreutils' /bin/echo takes it as an
+    /// option. A command must do what `/bin/sh -c` does with it, shortcut or not.
+    @Test func echoBehavesAsTheShellsOwn() throws {
+        let log = LogLines()
+        let runner = try makeRunner(log)
+        runner.submit(invocation("x", "echo -e hello"))
+        runner.submit(invocation("x", "echo -e hello;"))  // `;`: certainly through the shell
+        #expect(pumpUntilIdle(runner))
+        let lines = log.texts(at: .info)
+        #expect(lines.count == 2 && lines.first == lines.last, "\(lines)")
+        #expect(leftovers(log) == [])
     }
 
     @Test func terminateAllKillsAndReapsEverything() throws {

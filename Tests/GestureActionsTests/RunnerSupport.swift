@@ -25,7 +25,7 @@ func pump(_ runner: CommandRunner, timeoutMS: Int64 = 10_000, until done: () -> 
     while !done() {
         let left = deadline - monotonicMS()
         if left <= 0 { return false }
-        var p = pollfd(fd: runner.fd, events: Int16(POLLIN), revents: 0)
+        var p = pollfd(fd: runner.fd.rawValue, events: Int16(POLLIN), revents: 0)
         _ = poll(&p, 1, Int32(left))
         runner.handleEvents()
     }

@@ -97,12 +97,12 @@ import Testing
         ("gestures:\n  - {name: a, gesture: pan, fingers: 4-2, update: x}\n", "config.yaml:2:38: error: 'fingers' must be from 1 to 5, the smaller first, found '4-2'"),
         ("gestures:\n  - {name: a, gesture: pinch, fingers: 1, begin: x}\n", "config.yaml:2:40: error: a pinch needs at least 2 fingers, found '1'"),
         ("gestures:\n  - {name: a, gesture: swipe, max-angle: 120deg, command: x}\n", "config.yaml:2:42: error: 'max-angle' must be at most 90deg, found '120deg'"),
-        ("gestures:\n  - {name: a, gesture: pinch, min-scale: 0.9x, begin: x}\n", "config.yaml:2:42: error: 'min-scale' must be more than 1x (1x is no change), like 1.1x"),
-        ("gestures:\n  - {name: a, gesture: pinch, every: 0.8x, update: x}\n", "config.yaml:2:31: error: a scale step must be more than 1x, like 1.25x"),
+        ("gestures:\n  - {name: a, gesture: pinch, min-scale: 0.9x, begin: x}\n", "config.yaml:2:42: error: 'min-scale' must be more than 1x (1x is no change), like 1.25x, found '0.9x'"),
+        ("gestures:\n  - {name: a, gesture: pinch, every: 0.8x, update: x}\n", "config.yaml:2:38: error: 'every' must be more than 1x (1x is no change), like 1.25x, found '0.8x'"),
         ("gestures:\n  - {name: a, gesture: rotate, every: 2x, update: x}\n", "config.yaml:2:32: error: a scale step does not fit a rotate gesture; expected an angle like 15deg"),
         ("settings: {command-timeout: 1e30s}\n", "config.yaml:1:29: error: 'command-timeout' must be at most 86400s, found '1e30s'"),
         ("gestures:\n  - {name: a, gesture: pan, axis: vertical, every: 20m, update: x}\n", "config.yaml:2:52: error: 'every' takes a step like 10mm, 15deg or 1.25x, found '20m'"),
-        ("gestures:\n  - {name: a, gesture: pan, axis: vertical, every: 1e9mm, update: x}\n", "config.yaml:2:52: error: 'every' must be more than zero and at most 10000mm, found '1e9mm'"),
+        ("gestures:\n  - {name: a, gesture: pan, axis: vertical, every: 1e9mm, update: x}\n", "config.yaml:2:52: error: 'every' must be at most 10000mm, found '1e9mm'"),
         ("gestures:\n  - {name: a, gesture: edgepan, device: any, begin: x}\n", "config.yaml:2:33: error: an edge pan starts at a screen edge: it needs 'device: touchscreen'"),
         ("gestures:\n  - {name: a, gesture: pan, every: lots, update: x}\n", "config.yaml:2:36: error: 'every' takes a step like 10mm, 15deg or 1.25x, found 'lots'"),
         ("gestures:\n  - {name: a, gesture: pan, axis: vertical, direction: left, update: x}\n", "config.yaml:2:45: error: a direction is off the pan's vertical axis; it could never be seen"),
@@ -116,7 +116,7 @@ import Testing
         ("gestures:\n  - {name: a, gesture: tap, command: ''}\n", "config.yaml:2:38: error: a command is empty"),
         ("gestures:\n  - {name: a, gesture: tap, command: [x]}\n", "config.yaml:2:38: error: expected text for a command, found a list"),
         ("gestures:\n  - {name: a, command: x}\n", "config.yaml:2:5: error: this gesture has no 'gesture:' key (the recognizer: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub)"),
-        ("gestures:\n  - {name: a, gesture: swipe, wibble: 1, command: x}\n", "config.yaml:2:31: error: unknown key 'wibble' in a gesture; expected one of: name, gesture, fingers, direction, axis, edge, taps, device, device-name, region, min-distance, min-velocity, max-angle, max-movement, max-duration, max-interval, min-duration, edge-zone, min-scale, min-rotation, simultaneous-with, requires-failure-of, after, within, enabled, command, begin, update, end, cancel, every"),
+        ("gestures:\n  - {name: a, gesture: swipe, wibble: 1, command: x}\n", "config.yaml:2:31: error: unknown key 'wibble' in a gesture; expected one of: name, gesture, fingers, direction, axis, edge, taps, device, device-name, region, min-distance, min-velocity, max-angle, max-movement, max-duration, max-interval, min-duration, edge-zone, min-scale, min-rotation, simultaneous-with, requires-failure-of, after, within, enabled, apps, except-apps, command, begin, update, end, cancel, every"),
         ("gestures:\n  - {name: a, gesture: swipe, min-distance: 3 furlongs, command: x}\n", "config.yaml:2:45: error: 'min-distance': unknown unit 'furlongs' for a distance; expected mm or cm, like 20mm"),
         ("gestures:\n  - {name: a, gesture: swipe, min-distance: far, command: x}\n", "config.yaml:2:45: error: 'min-distance': 'far' is not a distance; expected a number with a unit, like 20mm"),
     ])
@@ -137,12 +137,12 @@ import Testing
 
     @Test func longRequiresFailureChainIsNoProblem() {
         var yaml = "gestures:\n"
-        for i in 0..<5000 { yaml += "  - {name: g\(i), gesture: tap, device-name: d\(i), requires-failure-of: g\(i + 1), command: x}\n" }
-        yaml += "  - {name: g5000, gesture: tap, requires-failure-of: g0, command: x}\n"
+        for i in 0..<999 { yaml += "  - {name: g\(i), gesture: tap, device-name: d\(i), requires-failure-of: g\(i + 1), command: x}\n" }
+        yaml += "  - {name: g999, gesture: tap, requires-failure-of: g0, command: x}\n"
         let lines = check(yaml)
         #expect(lines.count == 1)
-        #expect(lines.first?.hasPrefix("config.yaml:5002:") == true)
-        #expect(lines.first?.hasSuffix("g4999 → g5000 → g0; each would wait for the other forever") == true)
+        #expect(lines.first?.hasPrefix("config.yaml:1001:") == true)
+        #expect(lines.first?.hasSuffix("forms a cycle: g0 → g1 → g2 → … 994 more → g997 → g998 → g999 → g0; each would wait for the other forever") == true, "\(lines)")
     }
 
     @Test func warningsForSuspiciousButValidSettings() {

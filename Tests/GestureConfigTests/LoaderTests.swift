@@ -39,7 +39,7 @@ private let valid = "gestures:\n  - {name: t, gesture: tap, fingers: 3, command:
     @Test func missingFile() {
         let (config, diagnostics) = ConfigLoader.load(path: "/nonexistent/gestured.yaml")
         #expect(config == nil)
-        #expect(diagnostics.map(\.description) == ["/nonexistent/gestured.yaml: error: cannot open the config file: No such file or directory (looked for it because it was named with --config or found on the search path)"])
+        #expect(diagnostics.map(\.description) == ["/nonexistent/gestured.yaml: error: cannot open the config file: ENOENT (No such file or directory) (looked for it because it was named with --config or found on the search path)"])
     }
 
     @Test(arguments: [(mode_t(0o666), "everyone (mode 0666)"), (0o664, "its group (mode 0664)"), (0o602, "everyone (mode 0602)")])
@@ -55,7 +55,7 @@ private let valid = "gestures:\n  - {name: t, gesture: tap, fingers: 3, command:
                 == "refusing a config file owned by another user (uid 1001): its commands would run as this user (uid 1000); take ownership of it or use your own file")
         #expect(ConfigLoader.ownershipProblem(mode: S_IFREG | 0o644, owner: 0, uid: 1000) == nil)      // /etc/gestured/config.yaml
         #expect(ConfigLoader.ownershipProblem(mode: S_IFREG | 0o600, owner: 1000, uid: 1000) == nil)
-        #expect(ConfigLoader.ownershipProblem(mode: S_IFDIR | 0o755, owner: 1000, uid: 1000) == "not a regular file")
+        #expect(ConfigLoader.ownershipProblem(mode: S_IFDIR | 0o755, owner: 1000, uid: 1000) == "refusing a directory: a config must be a regular file")
 
         let f = TempFile(valid)
         guard chown(f.path, 4242, 4242) == 0 else { return }  // only root can give a file away
@@ -66,7 +66,7 @@ private let valid = "gestures:\n  - {name: t, gesture: tap, fingers: 3, command:
 
     @Test func refusesADirectoryAndAHugeFile() {
         let (_, d) = ConfigLoader.load(path: "/tmp")
-        #expect(d.map(\.description) == ["/tmp: error: not a regular file"])
+        #expect(d.map(\.description) == ["/tmp: error: refusing a directory: a config must be a regular file"])
         let f = TempFile("# " + String(repeating: "x", count: ConfigLoader.maximumFileSize) + "\n")
         let (config, diagnostics) = ConfigLoader.load(path: f.path)
         #expect(config == nil)

@@ -17,8 +17,8 @@ import Testing
         #expect(hand.engine.nextDeadline == nil)
     }
 
-    /// Hold fires at 0.5 s from `advance(to:)` alone.
-    @Test func holdFiresFromAdvanceWithNoFrame() throws {
+    /// Hold fires at 0.5 s from `timerFired(at:)` alone.
+    @Test func holdFiresFromTheTimerWithNoFrame() throws {
         let engine = GestureEngine(device: TestDevice.touchpad.info, specs: [Spec.hold(2, name: "hold")])
         var events: [GestureEvent] = []
         let t0 = Timestamp(seconds: 50)
@@ -28,25 +28,27 @@ import Testing
         #expect(events.isEmpty)
         // The settle window first, then the press.
         #expect(engine.nextDeadline == t0.adding(seconds: 0.1))
-        engine.advance(to: t0.adding(seconds: 0.1), into: &events)
+        engine.timerFired(at: t0.adding(seconds: 0.1), into: &events)
         #expect(engine.nextDeadline == t0.adding(seconds: 0.5))
-        engine.advance(to: t0.adding(seconds: 0.499), into: &events)
+        engine.timerFired(at: t0.adding(seconds: 0.499), into: &events)
         #expect(events.isEmpty)
-        engine.advance(to: t0.adding(seconds: 0.5), into: &events)
+        engine.timerFired(at: t0.adding(seconds: 0.5), into: &events)
         let e = try #require(events.first)
         #expect(e.name == "hold" && e.phase == .began && e.time == t0.adding(seconds: 0.5))
         #expect(engine.nextDeadline == nil)
     }
 
-    /// Late wakeups are fine: a hold whose timer fired late begins at the late time.
-    @Test func aLateTimerStillFires() {
+    /// Late wakeups are fine: a hold whose timer fired late begins when it was due,
+    /// as it would have with a punctual timer (and as `replay` says).
+    @Test func aLateTimerFiresAtTheDeadline() {
         let engine = GestureEngine(device: TestDevice.touchscreen.info, specs: [Spec.hold(1, name: "hold")])
         var events: [GestureEvent] = []
         let t0 = Timestamp(seconds: 1)
         engine.process(TouchFrame(time: t0, contacts: ContactList([Contact(id: 7, position: Point(x: 10, y: 10))])), into: &events)
-        engine.advance(to: t0.adding(seconds: 2), into: &events)
+        engine.timerFired(at: t0.adding(seconds: 2), into: &events)
         #expect(events.map(\.phase) == [.began])
-        #expect(events.first?.duration == 2)
+        #expect(events.first?.time == t0.adding(seconds: 0.5))
+        #expect(events.first?.duration == 0.5)
     }
 
     /// Deadlines are always in the future: a caller that arms a timer for each one

@@ -26,9 +26,9 @@ enum TestDevice: String, CaseIterable, CustomTestStringConvertible {
 ///     hand.lift(earlyBy: 0.008)          // one finger lifts 8 ms before the others
 ///     #expect(hand.recognized == ["swipe-3-left"])
 ///
-/// It keeps a manual clock, emits a `TouchFrame` per step at `rate` Hz, and — like the
-/// daemon's timerfd — calls `advance(to:)` whenever the engine's deadline comes before
-/// the next frame. It never sleeps.
+/// It keeps a manual clock and emits a `TouchFrame` per step at `rate` Hz; the engine
+/// fires the deadlines due before each frame itself, and `wait` calls `timerFired(at:)`
+/// as the daemon's timerfd does. It never sleeps.
 final class Hand {
     struct Finger {
         var id: Int32
@@ -192,22 +192,16 @@ final class Hand {
         }
     }
 
-    /// Moves the clock to `t`, waking the engine at any deadline on the way.
+    /// Moves the clock to `t`; the next frame's `process` fires the deadlines on the way.
     private func step(to t: Timestamp) {
-        fireDeadlines(upTo: t)
         now = t
     }
 
+    /// The daemon's timer firing at `t`.
     private func fireDeadlines(upTo t: Timestamp) {
-        var guardCount = 0
-        while let d = engine.nextDeadline, d <= t {
-            buffer.removeAll(keepingCapacity: true)
-            engine.advance(to: d, into: &buffer)
-            events += buffer
-            now = max(now, d)
-            guardCount += 1
-            precondition(guardCount < 10_000, "engine deadline does not move on")
-        }
+        buffer.removeAll(keepingCapacity: true)
+        engine.timerFired(at: t, into: &buffer)
+        events += buffer
     }
 
     private func send(flags: TouchFrame.Flags = []) {
@@ -257,11 +251,13 @@ enum Spec {
     static func pan(_ fingers: ClosedRange<Int>, axis: Axis? = nil, name: String? = nil) -> GestureSpec {
         GestureSpec(name: name ?? "pan-\(fingers.lowerBound)", kind: .pan, fingers: fingers, axis: axis)
     }
-    static func pinch(_ fingers: Int, name: String? = nil) -> GestureSpec {
-        GestureSpec(name: name ?? "pinch-\(fingers)", kind: .pinch, fingers: fingers...fingers)
+    static func pinch(_ fingers: Int, _ senses: Set<Sense> = [], name: String? = nil) -> GestureSpec {
+        GestureSpec(name: name ?? "pinch-\(fingers)" + (senses.count == 1 ? "-\(senses.first!.rawValue)" : ""),
+                    kind: .pinch, fingers: fingers...fingers, senses: senses)
     }
-    static func rotate(_ fingers: Int, name: String? = nil) -> GestureSpec {
-        GestureSpec(name: name ?? "rotate-\(fingers)", kind: .rotate, fingers: fingers...fingers)
+    static func rotate(_ fingers: Int, _ senses: Set<Sense> = [], name: String? = nil) -> GestureSpec {
+        GestureSpec(name: name ?? "rotate-\(fingers)" + (senses.count == 1 ? "-\(senses.first!.rawValue)" : ""),
+                    kind: .rotate, fingers: fingers...fingers, senses: senses)
     }
     static func edgePan(_ fingers: Int, _ edges: Set<Edge> = [], name: String? = nil) -> GestureSpec {
         GestureSpec(name: name ?? "edge-\(fingers)", kind: .edgePan, fingers: fingers...fingers, edges: edges)

@@ -63,15 +63,17 @@ import Testing
         #expect(hand.recognized.isEmpty)
     }
 
-    /// With no timer (a caller that never calls advance), the lift says how long it was.
-    @Test func aLateLiftWithoutATimerSaysHowLong() {
+    /// With no timer (a caller that never calls `timerFired`), the next frame fires
+    /// what was due before it: the tap failed when it was held too long, not at the lift.
+    @Test func withoutATimerTheNextFrameFiresWhatWasDue() {
         let engine = GestureEngine(device: TestDevice.touchpad.info, specs: [Spec.tap(1)])
         var events: [GestureEvent] = []
         let t0 = Timestamp(seconds: 5)
         engine.process(TouchFrame(time: t0, contacts: ContactList([Contact(id: 1, position: Point(x: 50, y: 30))])), into: &events)
         engine.process(TouchFrame(time: t0.adding(seconds: 0.42)), into: &events)
         #expect(events.isEmpty)
-        #expect(engine.explanations == ["tap-1: held 0.42 s, a tap allows 0.30 s"])
+        #expect(engine.explanations == ["tap-1: still down after 0.30 s, too long for a tap"])
+        #expect(engine.failures.map(\.time) == [t0.adding(seconds: 0.300001)])
     }
 
     @Test func theSecondTapMustComeInTime() {

@@ -18,6 +18,10 @@ import Testing
           list-devices  show touchpads and touchscreens, and why other devices are not used
           replay        feed a recording through the pipeline
           record        record a device's events to a file for a bug report
+          status        what the running daemon is doing: config, devices, gestures, focused app
+          enable        enable a gesture in the running daemon
+          disable       disable a gesture in the running daemon
+          reload        make the running daemon read its config again
 
         gestured <command> --help shows a command's options.
 

@@ -110,35 +110,119 @@ import Testing
     @Test func journalPrioritiesAndReadinessReachSystemd() throws {
         let dir = TempDir()
         let config = dir.write("config.yaml", Self.validConfig)
-        let socketPath = dir.path + "/notify"
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in socketPath.utf8.enumerated() { raw[i] = b }
-        }
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0)
-        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        let p = try start(dir, config: config, environment: ["NOTIFY_SOCKET=\(socketPath)", "JOURNAL_STREAM=8:1234"])
+        let notify = try NotifySocket(in: dir)
+        let p = try start(dir, config: config, environment: ["NOTIFY_SOCKET=\(notify.path)", "JOURNAL_STREAM=8:1234"])
         #expect(p.waitForLog("<5>started:"), "journald priority prefixes: \(p.stderr)")
         kill(p.pid, SIGHUP)
         #expect(p.waitForLog("reloaded (SIGHUP)"))
         kill(p.pid, SIGTERM)
         #expect(p.wait() == 0)
-        var messages: [String] = []
-        var buf = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buf, buf.count, 0)
-            if n <= 0 { break }
-            messages.append(String(decoding: buf[0..<n], as: UTF8.self))
-        }
+        let messages = notify.received()
         #expect(messages.first?.hasPrefix("READY=1\nSTATUS=0 devices, 1 gestures") == true, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") })
         #expect(messages.last == "STOPPING=1")
+    }
+
+    /// Finding 10 of issue 10: a log reader that goes away (journald restarted, the
+    /// terminal closed) used to kill the daemon with SIGPIPE at its next log line.
+    @Test func aLogReaderThatGoesAwayDoesNotKillTheDaemon() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig)
+        let notify = try NotifySocket(in: dir)
+        let p = try start(dir, config: config, environment: ["NOTIFY_SOCKET=\(notify.path)"])
+        #expect(notify.waitFor("READY=1"))
+        p.closeStderr()
+        kill(p.pid, SIGHUP)  // a reload, which logs
+        #expect(notify.waitFor("READY=1"), "the daemon finished reloading after logging into the broken pipe")
+        #expect(p.poll() == nil, "still running")
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0, "a clean exit, not death by SIGPIPE (141)")
+    }
+
+    // MARK: Issue 10
+
+    /// Finding 1: `every: 1e-17mm` started, then trapped at the first pan.
+    @Test func aNonsensicalStepStopsTheStartWithItsPlace() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", "gestures:\n  - {name: v, gesture: pan, axis: vertical, every: 1e-17mm, update: x}\n")
+        let p = try start(dir, config: config)
+        #expect(p.wait() == 3)
+        #expect(p.stderr.contains("\(config):2:52: error: 'every' must be at least 0.01mm"), "\(p.stderr)")
+    }
+
+    /// Finding 5: a FIFO hung `check` in open(), and the daemon's reload too, deaf to SIGTERM.
+    @Test func aFIFOHangsNeitherCheckNorTheDaemon() throws {
+        let dir = TempDir()
+        let fifo = dir.path + "/fifo.yaml"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let r = try Gestured.run(["check", "--config", fifo])
+        #expect(r.status == 3)
+        #expect(r.stdout.contains("\(fifo): error: refusing a FIFO (named pipe): a config must be a regular file"), "\(r.stdout)")
+
+        let config = dir.write("config.yaml", Self.validConfig)
+        let p = try start(dir, config: config)
+        #expect(p.waitForLog("started:"))
+        try #require(rename(fifo, config) == 0)
+        #expect(p.waitForLog("still running the previous one"))
+        kill(p.pid, SIGTERM)
+        #expect(p.wait(timeoutMS: 2000) == 0)
+    }
+
+    /// Finding 11: an editor that truncates and writes in place. Nothing is read
+    /// until the writer closes the file; an empty file closed half-way is not taken.
+    @Test func anInPlaceRewriteNeverLeavesZeroGestures() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.validConfig)
+        let p = try start(dir, config: config)
+        #expect(p.waitForLog("started:"))
+        // One open: truncate, a pause, then the text, then close.
+        let fd = open(config, O_WRONLY | O_TRUNC)
+        try #require(fd >= 0)
+        p.pump(ms: 100)
+        _ = Self.otherValidConfig.withCString { Glibc.write(fd, $0, strlen($0)) }
+        p.pump(ms: 100)
+        close(fd)
+        #expect(p.waitForLog("reloaded (\(config) changed): 2 gestures"))
+        #expect(!p.stderr.contains("error"), "\(p.stderr)")
+        // Two opens: truncate and close, then write.
+        dir.write("config.yaml", "")
+        #expect(p.waitForLog("likely an editor's write caught half-way; still running the previous 2 gestures"))
+        dir.write("config.yaml", Self.validConfig)
+        #expect(p.waitForLog("reloaded (\(config) changed): 1 gestures"))
+        #expect(!p.stderr.contains(": 0 gestures"))
+        // SIGHUP means it: an empty file is then taken.
+        dir.write("config.yaml", "")
+        #expect(p.waitForLog("still running the previous 1 gesture "))
+        kill(p.pid, SIGHUP)
+        #expect(p.waitForLog("reloaded (SIGHUP): 0 gestures"))
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0)
+    }
+
+    /// Finding 12: after the config's directory was deleted and made again,
+    /// reload-on-save silently stopped.
+    @Test func aConfigDirectoryRemovedAndMadeAgainIsWatchedAgain() throws {
+        let dir = TempDir()
+        let sub = dir.path + "/gestured"
+        mkdir(sub, 0o700)
+        let config = dir.write("gestured/config.yaml", Self.validConfig)
+        let p = try start(dir, config: config)
+        #expect(p.waitForLog("started:"))
+        unlink(config)
+        rmdir(sub)
+        #expect(p.waitForLog("the config directory \(sub) was removed or moved; reload-on-save waits for it to come back"))
+        mkdir(sub, 0o700)
+        #expect(p.waitForLog("the config directory \(sub) is back; watching it for changes again"))
+        dir.write("gestured/config.yaml", Self.otherValidConfig)
+        #expect(p.waitForLog("reloaded (\(config) changed): 2 gestures"))
+        // And once more, moved away and a new one moved in with the file already there.
+        #expect(rename(sub, dir.path + "/old") == 0)
+        #expect(p.waitForLog("was removed or moved"))
+        mkdir(dir.path + "/new", 0o700)
+        dir.write("new/config.yaml", Self.validConfig)
+        #expect(rename(dir.path + "/new", sub) == 0)
+        #expect(p.waitForLog("reloaded (\(config) changed): 1 gestures"))
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0)
     }
 }

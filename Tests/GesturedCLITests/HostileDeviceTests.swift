@@ -2,6 +2,7 @@ import CLinux
 import GestureInput
 import GestureTestSupport
 import Glibc
+import LinuxSystem
 import Testing
 import TouchModel
 @testable import GesturedCLI
@@ -30,6 +31,24 @@ import TouchModel
             return text
         }
     }
+
+    /// The fake 100 × 60 mm clickpad without slots: protocol A (contacts ended by
+    /// `SYN_MT_REPORT`), read through libmtdev, with a touch-major axis.
+    static let protocolAPad: DeviceDescription = {
+        let abs: [UInt16: AbsInfo] = [
+            AbsCode.x: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
+            AbsCode.y: AbsInfo(minimum: 0, maximum: 600, resolution: 10),
+            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
+            AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 600, resolution: 10),
+            AbsCode.mtTouchMajor: AbsInfo(minimum: 0, maximum: 255),
+        ]
+        return DeviceDescription(name: "Fake Touchpad", id: InputID(bustype: 0x18, vendor: 0x6cb, product: 0x1234),
+                                 properties: [InputProperty.pointer, InputProperty.buttonpad],
+                                 codes: [EventType.key: [KeyCode.btnLeft, KeyCode.btnTouch, KeyCode.btnToolFinger,
+                                                         KeyCode.btnToolDoubleTap, KeyCode.btnToolTripleTap],
+                                         EventType.abs: Set(abs.keys)],
+                                 absinfo: abs, udevProperties: ["ID_INPUT_TOUCHPAD": "1"])
+    }()
 
     /// One protocol-A frame: each contact's position then SYN_MT_REPORT.
     static func frame(_ pad: FakeTouchpad, _ xs: [Int32], major: Bool = false, at t: Timestamp) {
@@ -63,8 +82,8 @@ import TouchModel
         options.inputDirectory = dir.path + "/input"
         mkdir(options.inputDirectory, 0o700)
         let log = LogPipe()
-        let daemon = try Daemon(options: options, logger: Logger(threshold: .info, environment: [:], fd: log.writeFD), environment: [:])
-        let pad = try FakeTouchpad(slots: 0)
+        let daemon = try Daemon(options: options, logger: Logger(threshold: .info, environment: [:], fd: FileDescriptor(rawValue: log.writeFD)), environment: [:])
+        let pad = try FakeTouchpad(description: Self.protocolAPad)
         daemon.adopt(pad.device, announce: true)
 
         // Sent together, stamped in the recent past, so the engine's clock never
@@ -85,7 +104,7 @@ import TouchModel
     /// Finding 8: a name with `\n<0>` made a second journal line at emergency priority.
     @Test func aDeviceNameCannotForgeAJournalLine() {
         let log = LogPipe()
-        let logger = Logger(threshold: .info, environment: ["JOURNAL_STREAM": "8:1"], fd: log.writeFD)
+        let logger = Logger(threshold: .info, environment: ["JOURNAL_STREAM": "8:1"], fd: FileDescriptor(rawValue: log.writeFD))
         logger.notice("added /dev/input/event9: touchpad \"pad\n<0>gestured: forged\r\u{1b}[2K\"")
         let text = log.drain()
         #expect(text == #"<5>added /dev/input/event9: touchpad "pad\n<0>gestured: forged\r\u001b[2K""# + "\n")

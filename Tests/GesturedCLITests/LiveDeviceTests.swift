@@ -2,6 +2,7 @@ import CLinux
 import GestureInput
 import GestureTestSupport
 import Glibc
+import LinuxSystem
 import Testing
 import TouchModel
 @testable import GesturedCLI
@@ -44,13 +45,14 @@ import TouchModel
         send(EventType.syn, SynCode.report, 0)
     }
 
-    static func makeDaemon(_ dir: TempDir, config: String, options: Daemon.Options = Daemon.Options()) throws -> Daemon {
+    static func makeDaemon(_ dir: TempDir, config: String, options: Daemon.Options = Daemon.Options(),
+                           logger: Logger = Logger(threshold: .warning, environment: [:])) throws -> Daemon {
         var options = options
         options.configPath = dir.write("config.yaml", config)
         let empty = dir.path + "/input"
         mkdir(empty, 0o700)
         options.inputDirectory = empty
-        return try Daemon(options: options, logger: Logger(threshold: .warning, environment: [:]), environment: [:])
+        return try Daemon(options: options, logger: logger, environment: [:])
     }
 
     /// Runs the daemon's loop until `done` (bounded by `seconds`).
@@ -192,5 +194,100 @@ import TouchModel
         #expect(seen.contains { $0.hasPrefix("left: possible → ") && $0.hasSuffix("recognized") }, "\(seen)")
         #expect(seen.contains { $0.hasPrefix("two-finger-tap: possible → ") && $0.contains("(3 fingers, needs 2)") }, "\(seen)")
         #expect(daemon.runningCommands == 0, "watch runs no commands")
+    }
+
+    // MARK: Issue 10, on the live path
+
+    /// A daemon with the fake touchpad adopted, its log in a pipe, and a file its
+    /// commands write to (`config` gets that file's path).
+    struct Live {
+        let dir = TempDir()
+        let log: LogPipe
+        let daemon: Daemon
+        let pad: FakeTouchpad
+        var out: String { dir.path + "/out" }
+
+        init(config: (String) -> String) throws {
+            log = try LogPipe()
+            daemon = try LiveDeviceTests.makeDaemon(dir, config: config(dir.path + "/out"), logger: log.logger)
+            pad = try FakeTouchpad()
+            daemon.adopt(pad.device, announce: true)
+        }
+
+        func write(_ config: (String) -> String) { dir.write("config.yaml", config(out)) }
+        func spin(until done: () -> Bool) -> Bool { LiveDeviceTests.spin(daemon, until: done) }
+        var output: String? { LiveDeviceTests.read(out) }
+    }
+
+    static func panConfig(every step: String) -> (String) -> String {
+        { out in "gestures:\n  - name: scrub\n    gesture: pan\n    fingers: 3\n    axis: horizontal\n    every: \(step)\n    update: echo \"$GESTURE_STEPS\" >> \(out)\n" }
+    }
+
+    static func swipeConfig(_ direction: String) -> (String) -> String {
+        { out in "gestures:\n  - {name: next, gesture: swipe, fingers: 3, direction: \(direction), command: echo next >> \(out)}\n" }
+    }
+
+    /// Finding 1: `every: 1e-17mm` trapped the daemon at the first pan. The smallest
+    /// step `check` now accepts runs (at most the per-event cap) without a trap, and a
+    /// save that brings the old value back is refused with its place in the file while
+    /// the running config keeps working.
+    @Test func theSmallestStepRunsAndANonsensicalOneIsRefusedOnReload() throws {
+        let live = try Live(config: Self.panConfig(every: "0.01mm"))
+        Self.swipe(live.pad, dxMM: 20)
+        #expect(live.spin { live.output?.hasPrefix("1\n2\n") == true }, "\(live.output ?? "no file")")
+        #expect(live.output?.split(separator: "\n").allSatisfy { Int($0) != nil } == true)
+
+        live.write(Self.panConfig(every: "1e-17mm"))
+        #expect(live.spin { live.log.text.contains("still running the previous one") })
+        #expect(live.log.text.contains("config.yaml:6:12: error: 'every' must be at least 0.01mm (less is finer than any touch sensor resolves), found '1e-17mm'"), "\(live.log.text)")
+        #expect(live.daemon.config.bindings.first?.step == .distance(mm: 0.01, axis: .horizontal))
+    }
+
+    /// Finding 5: a FIFO renamed over the config blocked the reload in open(), and the
+    /// daemon with it. Now it is refused at once and the device's gestures go on.
+    @Test func aFIFORenamedOverTheConfigIsRefusedAndGesturesGoOn() throws {
+        let live = try Live(config: Self.swipeConfig("left"))
+        let fifo = live.dir.path + "/fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        try #require(rename(fifo, live.dir.path + "/config.yaml") == 0)
+        #expect(live.spin { live.log.text.contains("still running the previous one") })
+        #expect(live.log.text.contains("config.yaml: error: refusing a FIFO (named pipe): a config must be a regular file"), "\(live.log.text)")
+        Self.swipe(live.pad, dxMM: -40)
+        #expect(live.spin { live.output == "next\n" })
+    }
+
+    /// Finding 11: an editor that truncates, closes, then writes in place left the
+    /// daemon with 0 gestures. The empty file is now taken for a write in progress.
+    @Test func anEmptyFileAfterAGoodOneKeepsTheGesturesRunning() throws {
+        let live = try Live(config: Self.swipeConfig("left"))
+        live.write { _ in "" }
+        #expect(live.spin { live.log.text.contains("likely an editor's write caught half-way") })
+        #expect(live.daemon.config.specs.count == 1)
+        Self.swipe(live.pad, dxMM: -40)
+        #expect(live.spin { live.output == "next\n" })
+        live.write(Self.swipeConfig("right"))
+        #expect(live.spin { live.daemon.reloadCount == 1 })
+        #expect(live.daemon.config.specs.first?.directions == [.right])
+    }
+}
+
+/// A logger writing into a pipe the test reads back.
+final class LogPipe {
+    let logger: Logger
+    private let pipe: Pipe
+    private var collected = ""
+
+    init() throws {
+        pipe = try Pipe(flags: O_NONBLOCK)
+        logger = Logger(threshold: .info, environment: [:], fd: pipe.writeEnd.descriptor)
+    }
+
+    /// Everything logged so far.
+    var text: String {
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while let n = try? pipe.readEnd.descriptor.read(into: &buf), n > 0 {
+            collected += String(decoding: buf[0..<n], as: UTF8.self)
+        }
+        return collected
     }
 }

@@ -95,3 +95,35 @@ struct JSONLine {
         return "\(self["gesture"] ?? "?") \(self["phase"] ?? "?") \(self["fingers"] ?? "?") \(d == "null" ? "-" : d)"
     }
 }
+
+/// `replay --app`: the same recording runs the binding of the app given as focused.
+@Suite struct ReplayAppTests {
+    static let config = """
+        gestures:
+          - name: global
+            gesture: swipe
+            fingers: 4
+            direction: down
+            command: echo global
+          - name: in-browser
+            gesture: swipe
+            fingers: 4
+            direction: down
+            apps: "*firefox"
+            command: echo browser
+        """
+
+    @Test(arguments: [(["--app", "org.mozilla.firefox"], "in-browser"), (["--app", "foot"], "global"), ([], "global")])
+    func theFocusedAppPicksTheBinding(app: [String], expected: String) throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", Self.config)
+        let r = try Gestured.run(["replay", CommandLineTests.recordings + "/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events",
+                                  "--config", config, "--explain"] + app)
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("focused app: \(app.last ?? "none (give one with --app)")\n"))
+        #expect(r.stdout.contains("  \(expected)  swipe recognized"), "\(r.stdout)")
+        let loser = expected == "global" ? "in-browser" : "global"
+        #expect(r.stdout.contains(loser + " failed: " + (app.isEmpty ? "only for some apps, and no focused app is known"
+            : expected == "global" ? "not for the focused app 'foot'" : "in-browser overrides it in 'org.mozilla.firefox'")), "\(r.stdout)")
+    }
+}

@@ -1,6 +1,7 @@
 import CLinux
 import GestureTestSupport
 import Glibc
+import LinuxSystem
 import Testing
 
 /// The built `gestured` binary run as a user would, with its output collected.
@@ -33,16 +34,18 @@ struct Gestured {
         private(set) var stderr = ""
         private(set) var status: Int32?
 
-        init(_ args: [String], environment: [String] = []) throws {
+        /// `executable` (gestured by default) with `args`; `environment` adds to a bare PATH and HOME.
+        init(_ args: [String], environment: [String] = [], executable: String = Gestured.path) throws {
             var out: [Int32] = [0, 0], err: [Int32] = [0, 0]
-            guard pipe(&out) == 0, pipe(&err) == 0 else { throw POSIXError(errno) }
+            // Close-on-exec: gestured must not hold the read ends of its own output.
+            guard clinux_pipe2(&out, O_CLOEXEC) == 0, clinux_pipe2(&err, O_CLOEXEC) == 0 else { throw POSIXError(errno) }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, out[1], 1)
             posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-            let spawned = spawnChild(Gestured.path, args, environment: environment, actions: &actions)
+            let spawned = spawnChild(executable, args, environment: environment, actions: &actions)
             close(out[1]); close(err[1])
             switch spawned {
             case .success(let pid): self.pid = pid
@@ -83,6 +86,13 @@ struct Gestured {
                 bytes += buf[0..<n]
             }
             return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Closes our end of its stderr, as a restarted journald or a closed terminal
+        /// would: its next log line meets a pipe with no reader.
+        func closeStderr() {
+            if errFD >= 0 { close(errFD) }
+            errFD = -1
         }
 
         /// Waits (bounded) until `stderr` contains `text`; true if it did.
@@ -129,6 +139,32 @@ struct POSIXError: Error, CustomStringConvertible {
     var code: Int32
     init(_ code: Int32) { self.code = code }
     var description: String { String(cString: strerror(code)) }
+}
+
+/// A `NOTIFY_SOCKET` for the daemon: the sd_notify messages it sends, as systemd gets them.
+final class NotifySocket {
+    let path: String
+    private let socket: DatagramSocket
+
+    init(in dir: TempDir) throws {
+        path = dir.path + "/notify"
+        socket = try DatagramSocket()
+        try socket.bind(to: path)
+    }
+
+    /// The messages waiting now.
+    func received() -> [String] { socket.receiveAll() }
+
+    /// Waits (bounded, on the socket) for a message starting with `prefix`; true if one came.
+    func waitFor(_ prefix: String, timeoutMS: Int64 = 10_000) -> Bool {
+        let deadline = clinux_monotonic_ns() / 1_000_000 + timeoutMS
+        while clinux_monotonic_ns() / 1_000_000 < deadline {
+            if received().contains(where: { $0.hasPrefix(prefix) }) { return true }
+            var p = pollfd(fd: socket.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = Glibc.poll(&p, 1, Int32(max(1, deadline - clinux_monotonic_ns() / 1_000_000)))
+        }
+        return false
+    }
 }
 
 /// A scratch directory, removed with everything in it.

@@ -53,6 +53,13 @@ int clinux_pipe2(int fds[2], int flags);
 // which Swift's Glibc module does not set. Closes every fd >= `from` in the child.
 int clinux_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from);
 
+// strerrorname_np(3), strerrordesc_np(3) (glibc 2.32): declared under _GNU_SOURCE only.
+// "ENOENT" and "No such file or directory"; NULL for a number that is no errno.
+const char *clinux_strerrorname(int err);
+const char *clinux_strerrordesc(int err);
+// sigabbrev_np(3): "TERM" for SIGTERM, NULL for no signal.
+const char *clinux_sigabbrev(int sig);
+
 /// Current CLOCK_MONOTONIC in nanoseconds (the daemon's clock; the engine never reads it).
 int64_t clinux_monotonic_ns(void);
 

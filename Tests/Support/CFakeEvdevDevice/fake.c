@@ -78,6 +78,10 @@ void cfake_set_absinfo(int fd, unsigned code, int32_t minimum, int32_t maximum, 
     });
 }
 
+void cfake_set_absinfo_noise(int fd, unsigned code, int32_t fuzz, int32_t flat) {
+    WITH_FAKE(fd, if (code < ABS_CNT) { f->abs[code].fuzz = fuzz; f->abs[code].flat = flat; });
+}
+
 void cfake_set_abs_value(int fd, unsigned code, int32_t value) { WITH_FAKE(fd, if (code < ABS_CNT) f->abs[code].value = value); }
 
 void cfake_set_slot_value(int fd, unsigned slot, unsigned code, int32_t value) {

@@ -15,6 +15,8 @@ void cfake_unregister(int fd);
 void cfake_set_property(int fd, unsigned property);
 void cfake_set_code(int fd, unsigned type, unsigned code);
 void cfake_set_absinfo(int fd, unsigned code, int32_t minimum, int32_t maximum, int32_t resolution);
+/// The same with the noise filter values (a recorded device's axes as they were).
+void cfake_set_absinfo_noise(int fd, unsigned code, int32_t fuzz, int32_t flat);
 /// The state the fake reports when libevdev re-queries it (after SYN_DROPPED).
 void cfake_set_abs_value(int fd, unsigned code, int32_t value);
 void cfake_set_slot_value(int fd, unsigned slot, unsigned code, int32_t value);

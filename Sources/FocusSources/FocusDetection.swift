@@ -1,0 +1,34 @@
+/// Which focused-app source the session offers, from its environment. Each desktop
+/// announces itself there: sway and i3 export their IPC socket, Hyprland its instance
+/// signature, Plasma and GNOME `XDG_CURRENT_DESKTOP`, X11 `DISPLAY`.
+public enum FocusDetection {
+    public enum Outcome {
+        case source(any FocusSource)
+        /// No source on this desktop: the reason, for the log and `gestured status`.
+        case none(String)
+    }
+
+    public static func detect(_ env: [String: String]) -> Outcome {
+        if let path = env["SWAYSOCK"], !path.isEmpty { return .source(I3IPCSource(name: "sway", socketPath: path)) }
+        if let sig = env["HYPRLAND_INSTANCE_SIGNATURE"], !sig.isEmpty {
+            return .source(HyprlandSource(directory: HyprlandSource.directory(signature: sig, environment: env)))
+        }
+        if let path = env["I3SOCK"], !path.isEmpty { return .source(I3IPCSource(name: "i3", socketPath: path)) }
+        let desktop = (env["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.uppercased() }
+        let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty || env["XDG_SESSION_TYPE"] == "wayland"
+        if wayland, desktop.contains("KDE") {
+            guard let bus = KWinSource.busAddress(env) else {
+                return .none("KDE Plasma on Wayland, but no session bus in the environment (DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR) to load the focus script over; per-application gestures are off")
+            }
+            return .source(KWinSource(busAddress: bus, scriptDirectory: env["XDG_RUNTIME_DIR"] ?? "/tmp"))
+        }
+        if wayland, desktop.contains("GNOME") {
+            return .none("GNOME on Wayland tells no other program which window has the focus (that needs a GNOME Shell extension); per-application gestures are off, gestures without 'apps:' work as usual")
+        }
+        if let display = env["DISPLAY"], !display.isEmpty, !wayland { return .source(X11Source(display: display)) }
+        if wayland {
+            return .none("this Wayland compositor (\(env["XDG_CURRENT_DESKTOP"] ?? "unknown")) has no focused-window source gestured knows (sway, Hyprland, KDE Plasma have); per-application gestures are off")
+        }
+        return .none("no desktop session in the environment (no SWAYSOCK, I3SOCK, HYPRLAND_INSTANCE_SIGNATURE, WAYLAND_DISPLAY or DISPLAY); per-application gestures are off")
+    }
+}

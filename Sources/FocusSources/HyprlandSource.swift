@@ -1,0 +1,135 @@
+import Glibc
+
+/// Hyprland: its event socket (`.socket2.sock`) sends one line per event;
+/// `activewindow>>CLASS,TITLE` on every change of focus (`activewindow>>,` when no
+/// window has it). The focus at connect comes from the request socket
+/// (`.socket.sock`): write `j/activewindow`, read the JSON reply until Hyprland
+/// closes, take its `class`. Both sockets are in
+/// `$XDG_RUNTIME_DIR/hypr/$HYPRLAND_INSTANCE_SIGNATURE/` (`/tmp/hypr/…` before 0.40).
+public final class HyprlandSource: FocusSource {
+    public let name = "hyprland"
+    public var endpoint: String { events.path }
+    public var connected: Bool { events.fd != nil && focus.told }
+
+    private let events: StreamConnection
+    private let requestPath: String
+    private var query: OneShotQuery?
+    private var focus = FocusReport()
+    /// Longest event line accepted.
+    static let maxLine = 64 << 10
+
+    /// The directory of an instance's sockets.
+    public static func directory(signature: String, environment: [String: String]) -> String {
+        let candidates = [environment["XDG_RUNTIME_DIR"].map { "\($0)/hypr/\(signature)" }, "/tmp/hypr/\(signature)"].compactMap { $0 }
+        return candidates.first { access($0 + "/.socket2.sock", F_OK) == 0 } ?? candidates[0]
+    }
+
+    public init(directory: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
+        events = StreamConnection(path: directory + "/.socket2.sock", limit: Self.maxLine,
+                                  retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
+        requestPath = directory + "/.socket.sock"
+    }
+
+    public func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void) {
+        focus.onChange = onChange
+        let say: (String) -> Void = { log("hyprland: \($0)") }
+        events.log = say
+        events.onConnect = { [unowned self, unowned loop] in
+            focus.reset()
+            // Subscribed first, then asked: an event that comes before the reply is newer than it.
+            query = OneShotQuery(path: requestPath, request: Array("j/activewindow".utf8), loop: loop) { [unowned self] reply in
+                query = nil
+                guard let reply else { return say("no reply to j/activewindow on \(requestPath); waiting for the next focus change") }
+                guard !focus.told else { return }
+                focus.report(JSONValue.parse(reply).flatMap(Self.app))
+            }
+            return true
+        }
+        events.onBytes = { [unowned self] in self.consume(&$0) }
+        events.start(on: loop)
+    }
+
+    public func stop() {
+        query = nil
+        events.stop()
+    }
+
+    func consume(_ buffer: inout [UInt8]) -> String? {
+        var start = 0
+        while let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            handle(line: String(decoding: buffer[start..<nl], as: UTF8.self))
+            start = nl + 1
+        }
+        buffer.removeFirst(start)
+        return nil
+    }
+
+    private func handle(line: String) {
+        guard line.hasPrefix("activewindow>>") else { return }
+        let value = line.dropFirst("activewindow>>".count)
+        let comma = value.firstIndex(of: ",") ?? value.endIndex
+        let cls = String(value[..<comma])
+        let title = comma < value.endIndex ? String(value[value.index(after: comma)...]) : ""
+        focus.report(cls.isEmpty ? nil : FocusedApp(app: cls, title: title))
+    }
+
+
+    /// `j/activewindow`'s reply: the window's fields, or `{}` when none has the focus.
+    static func app(_ json: JSONValue) -> FocusedApp? {
+        guard let cls = json["class"]?.string, !cls.isEmpty else { return nil }
+        return FocusedApp(app: cls, title: json["title"]?.string ?? "")
+    }
+}
+
+/// A request on a socket that answers once and closes (Hyprland's `.socket.sock`):
+/// connect, write, read until end of stream, on the loop, never blocking.
+final class OneShotQuery {
+    private var fd: Int32 = -1
+    private var reply: [UInt8] = []
+    private weak var loop: FocusLoop?
+    private var done: (([UInt8]?) -> Void)?
+    static let limit = 1 << 20
+
+    init(path: String, request: [UInt8], loop: FocusLoop, done: @escaping ([UInt8]?) -> Void) {
+        self.loop = loop
+        self.done = done
+        guard case .connected(let fd) = UnixSocket.connect(path) else {
+            finish(nil)
+            return
+        }
+        self.fd = fd
+        guard UnixSocket.writeAll(fd, request) else {
+            finish(nil)
+            return
+        }
+        do {
+            try loop.watch(fd) { [weak self] in self?.readable() }
+        } catch {
+            finish(nil)
+        }
+    }
+
+    deinit { closeSocket() }
+
+    private func readable() {
+        switch UnixSocket.readAvailable(fd, into: &reply, limit: Self.limit) {
+        case .drained: if reply.count >= Self.limit { finish(nil) }
+        case .closed: finish(reply)
+        case .failed: finish(nil)
+        }
+    }
+
+    private func finish(_ result: [UInt8]?) {
+        closeSocket()
+        let done = self.done
+        self.done = nil
+        done?(result)
+    }
+
+    private func closeSocket() {
+        guard fd >= 0 else { return }
+        loop?.unwatch(fd)
+        close(fd)
+        fd = -1
+    }
+}

@@ -1,0 +1,197 @@
+import CSystemd
+import Glibc
+
+/// KDE Plasma on Wayland. KWin has no focus signal on D-Bus, but it loads scripts
+/// over D-Bus (`org.kde.KWin /Scripting`, `loadScript(path, name)`, then `start()`);
+/// the script we give it calls us back on every window activation with the window's
+/// class and caption. Through sd-bus (libsystemd), on the loop:
+///
+/// ```
+///  connect ─→ own io.github.gestured.Focus.p<pid> ─→ unloadScript + loadScript ─→ start ─→ Activated(class, caption)…
+///                                   ↑ NameOwnerChanged: org.kde.KWin has a new owner (KWin restarted)
+/// ```
+///
+/// sd-bus writes its messages as it sends them; it is processed whenever the bus
+/// socket is readable, which is when KWin answers or calls back.
+public final class KWinSource: FocusSource {
+    public let name = "kwin"
+    public var endpoint: String { link.endpoint }
+    public var connected: Bool { bus != nil && link.focus.told }
+
+    static let objectPath = "/io/github/gestured/Focus"
+    static let interface = "io.github.gestured.Focus"
+    static let kwin = "org.kde.KWin"
+    /// Our name on the bus, which the script calls: one per process.
+    public let serviceName = "io.github.gestured.Focus.p\(getpid())"
+    public let pluginName = "gestured-focus"
+    public let scriptPath: String
+
+    private var bus: OpaquePointer?
+    private let link: LibraryConnection
+
+    /// `busAddress`: the session bus (`DBUS_SESSION_BUS_ADDRESS`); the script is
+    /// written to `scriptDirectory` (the user's runtime directory), where KWin reads it.
+    public init(busAddress: String, scriptDirectory: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
+        link = LibraryConnection(endpoint: busAddress, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
+        scriptPath = scriptDirectory + "/gestured-kwin-focus.js"
+    }
+
+    deinit { stop() }
+
+    /// The session bus address from the environment, as sd-bus and libdbus find it.
+    public static func busAddress(_ env: [String: String]) -> String? {
+        if let a = env["DBUS_SESSION_BUS_ADDRESS"], !a.isEmpty { return a }
+        return env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
+    }
+
+    /// The script KWin runs: Plasma 6 names it windowActivated, Plasma 5 clientActivated.
+    var script: String {
+        """
+        // Written by gestured: reports the focused window's class for per-application gestures.
+        function report(w) {
+            callDBus("\(serviceName)", "\(Self.objectPath)", "\(Self.interface)", "Activated",
+                     w ? String(w.resourceClass) : "", w ? String(w.caption) : "");
+        }
+        if (workspace.windowActivated) {
+            workspace.windowActivated.connect(report);
+            report(workspace.activeWindow);
+        } else {
+            workspace.clientActivated.connect(report);
+            report(workspace.activeClient);
+        }
+
+        """
+    }
+
+    public func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void) {
+        link.connect = { [unowned self] in connect() }
+        link.start(on: loop, onChange: onChange, log: log, prefix: "kwin")
+    }
+
+    public func stop() {
+        link.cancel()
+        disconnect()
+        unlink(scriptPath)
+    }
+
+    private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private static func source(_ userdata: UnsafeMutableRawPointer?) -> KWinSource {
+        Unmanaged<KWinSource>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    private func connect() {
+        var b: OpaquePointer?
+        guard sd_bus_new(&b) >= 0, let b else { return link.failed("cannot create an sd-bus connection") }
+        sd_bus_set_address(b, endpoint)
+        sd_bus_set_bus_client(b, 1)
+        let r = sd_bus_start(b)
+        guard r >= 0 else {
+            sd_bus_unref(b)
+            return link.failed("cannot connect to the session bus \(endpoint): \(String(cString: strerror(-r)))")
+        }
+        bus = b
+        guard link.opened(sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
+        sd_bus_add_object(b, nil, Self.objectPath, { m, ud, _ in KWinSource.source(ud).methodCall(m) }, me)
+        sd_bus_match_signal_async(b, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                  "NameOwnerChanged", { m, ud, _ in KWinSource.source(ud).ownerChanged(m) }, nil, me)
+        sd_bus_request_name_async(b, nil, serviceName, 0, { m, ud, _ in KWinSource.source(ud).nameAcquired(m) }, me)
+        process()
+    }
+
+    /// Runs sd-bus until it has nothing more to do: reads, dispatches, writes what is queued.
+    private func process() {
+        while let b = bus {
+            let r = sd_bus_process(b, nil)
+            if r < 0 {
+                disconnect()
+                return link.lost("lost the session bus: \(String(cString: strerror(-r)))")
+            }
+            if r == 0 { return }
+        }
+    }
+
+    // MARK: The exchange
+
+    private func nameAcquired(_ m: OpaquePointer?) -> Int32 {
+        if let error = Self.error(m) {
+            link.log("cannot own \(serviceName) on the bus: \(error)")
+            return 0
+        }
+        loadScript()
+        return 0
+    }
+
+    private func loadScript() {
+        guard let b = bus else { return }
+        guard write(script, to: scriptPath) else {
+            return link.log("cannot write the KWin script \(scriptPath): \(String(cString: strerror(errno)))")
+        }
+        // A script of this name left by an earlier run is replaced (KWin keeps one per name).
+        gestured_bus_call_s(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "unloadScript", { _, _, _ in 0 }, nil, pluginName)
+        gestured_bus_call_ss(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "loadScript",
+                             { m, ud, _ in KWinSource.source(ud).scriptLoaded(m) }, me, scriptPath, pluginName)
+    }
+
+    private func scriptLoaded(_ m: OpaquePointer?) -> Int32 {
+        if let error = Self.error(m) {
+            link.log("KWin did not load the focus script: \(error)")
+            return 0
+        }
+        if let b = bus {
+            gestured_bus_call(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "start", { m, ud, _ in
+                if let error = KWinSource.error(m) { KWinSource.source(ud).link.log("KWin did not start the focus script: \(error)") }
+                return 0
+            }, me)
+        }
+        return 0
+    }
+
+    /// `Activated(class, caption)` from the script.
+    private func methodCall(_ m: OpaquePointer?) -> Int32 {
+        guard let m, sd_bus_message_is_method_call(m, Self.interface, "Activated") > 0 else { return 0 }
+        let cls = Self.readString(m) ?? "", caption = Self.readString(m) ?? ""
+        gestured_bus_reply(m)
+        link.focus.report(cls.isEmpty ? nil : FocusedApp(app: cls, title: caption))
+        return 1
+    }
+
+    private func ownerChanged(_ m: OpaquePointer?) -> Int32 {
+        guard let m, Self.readString(m) == Self.kwin else { return 0 }
+        _ = Self.readString(m)
+        if let owner = Self.readString(m), !owner.isEmpty {
+            link.log("KWin (re)started; loading the focus script")
+            loadScript()
+        }
+        return 0
+    }
+
+    // MARK: Helpers
+
+    static func readString(_ m: OpaquePointer) -> String? {
+        var p: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p) > 0, let p else { return nil }
+        return String(cString: p)
+    }
+
+    /// The error a reply carries, as "org.x.Error: message", or nil for a method return.
+    static func error(_ m: OpaquePointer?) -> String? {
+        guard let m, sd_bus_message_is_method_error(m, nil) > 0, let e = sd_bus_message_get_error(m) else { return nil }
+        return "\(e.pointee.name.map { String(cString: $0) } ?? "error"): \(e.pointee.message.map { String(cString: $0) } ?? "")"
+    }
+
+    private func write(_ text: String, to path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
+    }
+
+
+    private func disconnect() {
+        link.closed()
+        if let b = bus { sd_bus_close_unref(b) }
+        bus = nil
+    }
+}

@@ -1,0 +1,125 @@
+import Glibc
+
+/// The life of one IPC connection, shared by the socket sources (sway/i3, Hyprland):
+///
+/// ```
+///  stopped ─start→ connecting ─ok→ connected ─EOF, error, bad frame→ waiting ─timer→ connecting
+///                      └─fail (no socket yet, refused)→ waiting
+/// ```
+///
+/// The source gives the protocol: what to send on connecting, and how to take frames
+/// off the buffer. Reads are drained on each wakeup; the buffer is bounded, so a peer
+/// that sends a frame larger than `limit` is dropped, not followed into memory.
+final class StreamConnection {
+    enum State: Equatable {
+        case stopped
+        case waiting
+        case connected(Int32)
+    }
+
+    let path: String
+    let limit: Int
+    private(set) var state = State.stopped
+    private var buffer: [UInt8] = []
+    private let retry: ReconnectTimer
+    private weak var loop: FocusLoop?
+    /// Set by the source: sends its greeting; false drops the connection.
+    var onConnect: () -> Bool = { true }
+    /// Set by the source: consumes whole frames from the front of the buffer; a
+    /// message for the log drops the connection (a protocol error).
+    var onBytes: (inout [UInt8]) -> String? = { _ in nil }
+    var log: (String) -> Void = { _ in }
+    /// Whether the last failure was already logged (a missing compositor is said once).
+    private var quietFailures = false
+
+    init(path: String, limit: Int = 16 << 20, retry: ReconnectTimer) {
+        self.path = path
+        self.limit = limit
+        self.retry = retry
+    }
+
+    deinit { stop() }
+
+    var fd: Int32? {
+        if case .connected(let fd) = state { return fd }
+        return nil
+    }
+
+    func start(on loop: FocusLoop) {
+        self.loop = loop
+        connect()
+    }
+
+    func stop() {
+        retry.cancel()
+        closeSocket()
+        state = .stopped
+    }
+
+    /// Sends a request on the open connection; a failure drops it (and reconnects).
+    func send(_ bytes: [UInt8]) {
+        guard let fd else { return }
+        if !UnixSocket.writeAll(fd, bytes) { lose("cannot write: \(UnixSocket.errorText(errno))") }
+    }
+
+    private func connect() {
+        guard let loop else { return }
+        switch UnixSocket.connect(path) {
+        case .failed(let e):
+            if !quietFailures { log("cannot connect to \(path): \(UnixSocket.errorText(e)); retrying") }
+            quietFailures = true
+            wait()
+        case .connected(let fd):
+            do {
+                try loop.watch(fd) { [weak self] in self?.readable() }
+            } catch {
+                close(fd)
+                wait()
+                return
+            }
+            state = .connected(fd)
+            buffer.removeAll(keepingCapacity: true)
+            log("connected to \(path)")
+            quietFailures = false
+            if !onConnect() { lose("the greeting could not be sent") }
+        }
+    }
+
+    private func readable() {
+        guard let fd else { return }
+        let result = UnixSocket.readAvailable(fd, into: &buffer, limit: limit)
+        if !buffer.isEmpty {
+            if let problem = onBytes(&buffer) { return lose(problem) }
+            if buffer.count >= limit { return lose("a message larger than \(limit) bytes") }
+            retry.succeeded()
+        }
+        switch result {
+        case .drained: break
+        case .closed: lose("the compositor closed the connection")
+        case .failed(let e): lose("read error: \(UnixSocket.errorText(e))")
+        }
+    }
+
+    private func lose(_ why: String) {
+        guard fd != nil else { return }
+        closeSocket()
+        log("lost \(path): \(why); reconnecting")
+        wait()
+    }
+
+    private func wait() {
+        state = .waiting
+        guard let loop else { return }
+        retry.schedule(on: loop) { [weak self] in
+            guard let self, self.state == .waiting else { return }
+            self.connect()
+        }
+    }
+
+    private func closeSocket() {
+        guard let fd else { return }
+        loop?.unwatch(fd)
+        close(fd)
+        state = .waiting
+    }
+}

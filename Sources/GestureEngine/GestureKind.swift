@@ -1,0 +1,164 @@
+import TouchModel
+
+/// The recognizer families. Raw values are what the config file and `--json` say.
+///
+/// Everything that makes one kind differ from another — its recognizer, discrete or
+/// continuous, fingers, which settings and steps it takes, its direction words, what
+/// `replay --detect` runs — is in `traits`, one exhaustive switch. The config parser,
+/// the schema and the generated docs/CONFIG.md tables, the action mapper and
+/// `--detect` all read it, so a new kind is one recognizer file, one case here, and
+/// the one `traits` entry the compiler then demands (docs/ENGINE.md, "Adding a kind").
+public enum GestureKind: String, Sendable, CaseIterable {
+    case tap, hold, pan, swipe, pinch, rotate
+    case edgePan = "edgepan"
+    case transform
+    /// The worked example of a custom recognizer: a horizontal stroke that reverses
+    /// direction three or more times.
+    case scrub
+
+    /// This kind's entry, built once (a `Set` literal allocates: not per call).
+    public var traits: KindTraits { Self.table[self]! }
+
+    private static let table = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.entry) })
+
+    /// The one entry per kind.
+    private var entry: KindTraits {
+        switch self {
+        case .tap:
+            return KindTraits(discrete: true, fingers: 1...1, parameters: [.taps, .maxMovement, .maxDuration, .maxInterval],
+                              reports: [.location],
+                              detect: { f in [GestureSpec(name: "tap-\(f)", kind: .tap, fingers: f...f, requiresFailureOf: ["double-tap-\(f)"]),
+                                              GestureSpec(name: "double-tap-\(f)", kind: .tap, fingers: f...f, taps: 2)] },
+                              make: { spec, _ in TapRecognizer(spec: spec) })
+        case .hold:
+            return KindTraits(discrete: false, fingers: 1...1, parameters: [.taps, .maxMovement, .maxDuration, .maxInterval, .minDuration],
+                              reports: [.duration, .location],
+                              detect: { f in [GestureSpec(name: "hold-\(f)", kind: .hold, fingers: f...f)] },
+                              make: { spec, c in HoldRecognizer(spec: spec, device: c.device) })
+        case .pan:
+            return KindTraits(discrete: false, fingers: 1...5, takesRange: true, motion: .translation, directions: .compass,
+                              parameters: [.axis, .minDistance, .maxAngle], steps: [.distance],
+                              reports: [.translation, .velocity],
+                              make: { spec, _ in PanRecognizer(spec: spec) })
+        case .swipe:
+            return KindTraits(discrete: true, fingers: 1...1, motion: .translation, directions: .compass,
+                              parameters: [.minDistance, .minVelocity, .maxAngle],
+                              reports: [.translation, .velocity],
+                              detect: { f in [GestureSpec(name: "swipe-\(f)", kind: .swipe, fingers: f...f, directions: Set(Direction.allCases))] },
+                              make: { spec, _ in SwipeRecognizer(spec: spec) })
+        case .pinch:
+            return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation, directions: .pinch,
+                              parameters: [.minScale], steps: [.scale],
+                              reports: [.scale],
+                              detect: { f in [GestureSpec(name: "pinch-\(f)", kind: .pinch, fingers: f...f, simultaneousWith: ["rotate-\(f)"])] },
+                              make: { spec, c in PinchRecognizer(spec: spec, decidesAgainstTranslation: c.competingTranslation) })
+        case .rotate:
+            return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation, directions: .rotation,
+                              parameters: [.minRotation], steps: [.angle],
+                              reports: [.rotation],
+                              detect: { f in [GestureSpec(name: "rotate-\(f)", kind: .rotate, fingers: f...f, simultaneousWith: ["pinch-\(f)"])] },
+                              make: { spec, c in RotateRecognizer(spec: spec, decidesAgainstTranslation: c.competingTranslation) })
+        case .edgePan:
+            return KindTraits(discrete: false, fingers: 1...1, touchscreenOnly: true, motion: .translation,
+                              parameters: [.minDistance], steps: [.distance],
+                              reports: [.translation, .velocity],
+                              detect: { f in [GestureSpec(name: "edgepan-\(f)", kind: .edgePan, fingers: f...f, devices: DeviceFilter(kind: .touchscreen))] },
+                              make: { spec, c in EdgePanRecognizer(spec: spec, device: c.device) })
+        case .transform:
+            return KindTraits(discrete: false, fingers: 2...5, minFingers: 2, takesRange: true, motion: .any,
+                              parameters: [.minDistance, .minScale, .minRotation], steps: [.angle, .scale],
+                              reports: [.translation, .scale, .rotation],
+                              make: { spec, _ in TransformRecognizer(spec: spec) })
+        case .scrub:
+            return KindTraits(discrete: true, fingers: 1...1, motion: .translation, parameters: [.minDistance, .maxMovement],
+                              reports: [.translation, .velocity],
+                              detect: { f in f == 1 ? [GestureSpec(name: "scrub", kind: .scrub, fingers: 1...1)] : [] },
+                              make: { spec, _ in ScrubRecognizer(spec: spec) })
+        }
+    }
+
+    /// Discrete kinds fire once (`recognized`); continuous ones begin, change and end.
+    public var isDiscrete: Bool { traits.discrete }
+}
+
+/// What one gesture kind is, for everyone who needs to know (see `GestureKind.traits`).
+public struct KindTraits: Sendable {
+    /// The motion a kind acts on, for arbitration between kinds.
+    public enum Motion: Sendable { case none, translation, deformation, any }
+    /// The words its `direction:` takes.
+    public enum Directions: Sendable {
+        case none, compass, pinch, rotation
+        /// The words, in the order the docs list them.
+        public var words: [String] {
+            switch self {
+            case .none: return []
+            case .compass: return Direction.allCases.map(\.rawValue)
+            case .pinch: return [Sense.in, .out].map(\.rawValue)
+            case .rotation: return [Sense.clockwise, .counterclockwise].map(\.rawValue)
+            }
+        }
+    }
+    /// The kind-specific settings of a `GestureSpec` (the config's keys of the same names).
+    public enum Parameter: Sendable, CaseIterable {
+        case axis, taps, minDistance, minVelocity, maxAngle, maxMovement, maxDuration, maxInterval, minDuration
+        case minScale, minRotation
+    }
+    /// The values that say what a gesture of this kind did (`replay` and `watch` lines).
+    public enum Report: Sendable { case location, duration, translation, velocity, scale, rotation }
+    /// What a stepped `update:` (`every:`) may count.
+    public enum StepQuantity: Sendable { case distance, angle, scale }
+    /// What a recognizer may know of the device and the other gestures when it is built.
+    public struct Context: Sendable {
+        public var device: DeviceInfo
+        /// A gesture taking fingers moving together (swipe, pan, edge pan, transform,
+        /// scrub) is bound for the same fingers on this device and may not run together
+        /// with this one: the early swipe-vs-pinch decision then applies.
+        public var competingTranslation: Bool
+    }
+
+    public var discrete: Bool
+    /// Fingers when the config says none.
+    public var fingers: ClosedRange<Int>
+    /// Fewest fingers it can work with.
+    public var minFingers: Int
+    /// Whether `fingers:` may be a range (`2-4`).
+    public var takesRange: Bool
+    /// Touchscreens only (the edge of a touchpad is not a place a finger starts from).
+    public var touchscreenOnly: Bool
+    public var motion: Motion
+    public var directions: Directions
+    public var parameters: Set<Parameter>
+    public var steps: [StepQuantity]
+    public var reports: [Report]
+    /// What `replay --detect` runs for a finger count: named specs, in arbitration order.
+    public var detect: @Sendable (Int) -> [GestureSpec]
+    public var make: @Sendable (GestureSpec, Context) -> any GestureRecognizer
+
+    init(discrete: Bool, fingers: ClosedRange<Int>, minFingers: Int = 1, takesRange: Bool = false,
+         touchscreenOnly: Bool = false, motion: Motion = .none, directions: Directions = .none,
+         parameters: Set<Parameter> = [], steps: [StepQuantity] = [], reports: [Report],
+         detect: @escaping @Sendable (Int) -> [GestureSpec] = { _ in [] },
+         make: @escaping @Sendable (GestureSpec, Context) -> any GestureRecognizer) {
+        self.discrete = discrete
+        self.fingers = fingers
+        self.minFingers = minFingers
+        self.takesRange = takesRange
+        self.touchscreenOnly = touchscreenOnly
+        self.motion = motion
+        self.directions = directions
+        self.parameters = parameters
+        self.steps = steps
+        self.reports = reports
+        self.detect = detect
+        self.make = make
+    }
+
+    /// Takes fingers moving together (competes with a pinch or rotation for them).
+    public var takesTranslation: Bool { motion == .translation || motion == .any }
+
+    /// `replay --detect`'s gestures: every detected kind at every finger count, in the
+    /// order they compete.
+    public static var detectCatalogue: [GestureSpec] {
+        (1...5).flatMap { f in GestureKind.allCases.flatMap { $0.traits.detect(f) } }
+    }
+}

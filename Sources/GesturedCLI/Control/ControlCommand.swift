@@ -1,0 +1,125 @@
+import CLinux
+import FocusSources
+import Glibc
+import LinuxSystem
+
+/// `gestured status|enable|disable|reload`: one request to the running daemon over
+/// its control socket (ControlProtocol.swift), and its answer on stdout.
+enum ControlCommand {
+    static let statusHelp = """
+    usage: gestured status [--json]
+
+    Asks the running daemon (this user's) what it is doing: the config in use, the
+    devices, every gesture and whether it is enabled, the focused app and where it
+    comes from, and the last gestures with the commands they ran.
+
+      --json   the same as one JSON object
+    """
+
+    static let enableHelp = """
+    usage: gestured enable NAME
+
+    Enables the gesture NAME in the running daemon until it stops (a config with
+    'enabled: false' starts it disabled). Survives config reloads.
+    """
+
+    static let disableHelp = """
+    usage: gestured disable NAME
+
+    Disables the gesture NAME in the running daemon until it stops or
+    'gestured enable NAME'. A disabled app-specific gesture gives the gesture back
+    to the global binding of it.
+    """
+
+    static let reloadHelp = """
+    usage: gestured reload
+
+    Makes the running daemon read its config again (as SIGHUP) and says whether the
+    new config was taken; an invalid one is reported and the old one keeps running.
+    """
+
+    static func status(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
+        let a = try Arguments(args, spec: .init(flags: ["json"], options: []))
+        guard a.positionals.isEmpty else { throw UsageError("unexpected argument '\(a.positionals[0])'") }
+        return send(.status(json: a.flag("json")))
+    }
+
+    static func enable(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
+        try send(.enable(name(args)))
+    }
+
+    static func disable(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
+        try send(.disable(name(args)))
+    }
+
+    static func reload(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
+        let a = try Arguments(args, spec: .init(flags: [], options: []))
+        guard a.positionals.isEmpty else { throw UsageError("unexpected argument '\(a.positionals[0])'") }
+        return send(.reload)
+    }
+
+    private static func name(_ args: ArraySlice<String>) throws -> String {
+        let a = try Arguments(args, spec: .init(flags: [], options: []))
+        guard a.positionals.count == 1 else { throw UsageError("needs one gesture NAME (gestured status lists them)") }
+        return a.positionals[0]
+    }
+
+    /// Longest wait for the daemon's answer.
+    static let timeoutMS: Int32 = 5000
+
+    static func send(_ request: ControlRequest) -> GesturedCommand.ExitCode {
+        switch exchange(request, environment: Logger.environment()) {
+        case .failure(let error):
+            Output.err("gestured: \(error)")
+            return .failure
+        case .success(let reply):
+            try? FileDescriptor.standardOutput.writeAll(reply.body)
+            if !reply.ok { Output.err("gestured: \(reply.message)") }
+            return reply.ok ? .success : .failure
+        }
+    }
+
+    static func exchange(_ request: ControlRequest, environment: [String: String]) -> Result<ControlReply, ControlError> {
+        guard let path = ControlPath.resolve(environment) else {
+            return .failure(ControlError("XDG_RUNTIME_DIR is not set, so there is no control socket to find; run this in the desktop session that runs gestured"))
+        }
+        let fd: Int32
+        switch UnixSocket.connect(path) {
+        case .connected(let c): fd = c
+        case .failed(ENOENT):
+            return .failure(ControlError("no gestured is running for this user (no control socket at \(path)); start it: systemctl --user start gestured"))
+        case .failed(ECONNREFUSED):
+            return .failure(ControlError("no gestured is running: \(path) is a stale socket left by a daemon that did not exit cleanly; starting gestured replaces it"))
+        case .failed(EACCES), .failed(EPERM):
+            var st = stat()
+            let owner = stat(path, &st) == 0 ? "uid \(st.st_uid)" : "another user"
+            return .failure(ControlError("permission denied: \(path) belongs to \(owner); the control socket answers only the user the daemon runs as"))
+        case .failed(let e):
+            return .failure(ControlError("cannot connect to \(path): \(UnixSocket.errorText(e))"))
+        }
+        defer { close(fd) }
+        // A daemon that refuses us answers and closes before reading: its answer is
+        // still there to read after a failed write (EPIPE).
+        if !UnixSocket.writeAll(fd, Array((request.line + "\n").utf8)), errno != EPIPE {
+            return .failure(ControlError("cannot send the request to \(path): \(UnixSocket.errorText(errno))"))
+        }
+        var reply: [UInt8] = []
+        let deadline = clinux_monotonic_ns() / 1_000_000 + Int64(timeoutMS)
+        while true {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let left = Int32(max(0, deadline - clinux_monotonic_ns() / 1_000_000))
+            guard poll(&p, 1, left) > 0 else {
+                return .failure(ControlError("the daemon did not answer within \(timeoutMS / 1000) s"))
+            }
+            switch UnixSocket.readAvailable(fd, into: &reply, limit: 16 << 20) {
+            case .drained: continue
+            case .failed(let e): return .failure(ControlError("reading the answer: \(UnixSocket.errorText(e))"))
+            case .closed:
+                guard let r = ControlReply.parse(String(decoding: reply, as: UTF8.self)) else {
+                    return .failure(ControlError("the daemon's answer is not one this gestured understands"))
+                }
+                return .success(r)
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Glibc
+
+/// The control socket's protocol (docs/CONTROL.md). A client connects to
+/// `$XDG_RUNTIME_DIR/gestured.sock`, writes one request line, and reads the answer
+/// until the daemon closes: a first line `ok` or `error: MESSAGE`, then the body.
+///
+///     status            the daemon's state as text
+///     status --json     the same as one JSON object
+///     enable NAME       enable a gesture until the daemon stops
+///     disable NAME      disable it
+///     reload            read the config again (as SIGHUP)
+enum ControlRequest: Equatable {
+    case status(json: Bool)
+    case enable(String)
+    case disable(String)
+    case reload
+
+    /// A request longer than this is refused unread.
+    static let maxLength = 4096
+
+    static let usage = "expected one of: status, status --json, enable NAME, disable NAME, reload"
+
+    /// Parses one request line; the error is the answer to send.
+    static func parse(_ line: String) -> Result<ControlRequest, ControlError> {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+        switch (words.first, words.count) {
+        case ("status", 1): return .success(.status(json: false))
+        case ("status", 2) where words[1] == "--json": return .success(.status(json: true))
+        case ("enable", 2): return .success(.enable(words[1]))
+        case ("disable", 2): return .success(.disable(words[1]))
+        case ("reload", 1): return .success(.reload)
+        case ("enable", _), ("disable", _): return .failure(ControlError("'\(words[0])' takes one gesture name"))
+        default:
+            let shown = line.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) }
+            return .failure(ControlError("unknown request '\(String(shown))'; \(usage)"))
+        }
+    }
+
+    var line: String {
+        switch self {
+        case .status(let json): return json ? "status --json" : "status"
+        case .enable(let name): return "enable \(name)"
+        case .disable(let name): return "disable \(name)"
+        case .reload: return "reload"
+        }
+    }
+}
+
+struct ControlError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}
+
+/// The answer to one request.
+struct ControlReply: Equatable {
+    var ok: Bool
+    var message: String
+    var body: String
+
+    static func ok(_ body: String) -> ControlReply { ControlReply(ok: true, message: "", body: body) }
+    static func error(_ message: String) -> ControlReply { ControlReply(ok: false, message: message, body: "") }
+
+    var wire: String { (ok ? "ok\n" : "error: \(message)\n") + body }
+
+    /// Reads a reply from its wire form.
+    static func parse(_ text: String) -> ControlReply? {
+        guard let nl = text.firstIndex(of: "\n") else { return nil }
+        let first = text[..<nl], body = String(text[text.index(after: nl)...])
+        if first == "ok" { return .ok(body) }
+        if first.hasPrefix("error: ") { return ControlReply(ok: false, message: String(first.dropFirst(7)), body: body) }
+        return nil
+    }
+}
+
+enum ControlPath {
+    /// `$XDG_RUNTIME_DIR/gestured.sock`, or nil where there is no runtime directory.
+    static func resolve(_ environment: [String: String]) -> String? {
+        guard let dir = environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/") else { return nil }
+        return dir + "/gestured.sock"
+    }
+}
+
+/// The uid and pid at the other end of a connected Unix socket (SO_PEERCRED).
+func peerCredentials(_ fd: Int32) -> (pid: pid_t, uid: uid_t)? {
+    // struct ucred { pid_t pid; uid_t uid; gid_t gid; }: Glibc hides it behind _GNU_SOURCE.
+    var cred: (Int32, UInt32, UInt32) = (0, 0, 0)
+    var len = socklen_t(MemoryLayout.size(ofValue: cred))
+    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 else { return nil }
+    return (cred.0, cred.1)
+}

@@ -1,0 +1,171 @@
+import FocusSources
+import Glibc
+import LinuxSystem
+
+/// The daemon's control socket: a listening Unix socket in the user's runtime
+/// directory, mode 0600, on the event loop. Each client writes one request line and
+/// gets one answer; the daemon closes the connection after it. Nothing a client
+/// does can stop or stall the daemon:
+///
+/// - another user (SO_PEERCRED) is answered "permission denied" and closed, even if
+///   the socket's mode was loosened;
+/// - a request is at most `ControlRequest.maxLength` bytes; a longer one, or one
+///   that is not a request, is answered with an error;
+/// - at most `maxClients` connections are open at once; one more is told "busy";
+/// - answers are written without blocking into a send buffer sized for them; a
+///   client that does not read is dropped, never waited for.
+final class ControlServer {
+    let path: String
+    private let listener: Int32
+    private unowned let loop: EventLoop
+    /// Open connections: what each has sent, and the refusal it will get (another
+    /// user's client is answered after its request is read, so that closing with the
+    /// request unread cannot turn our answer into ECONNRESET at the client).
+    private var clients: [Int32: (buffer: [UInt8], refusal: ControlReply?)] = [:]
+    private let handle: (ControlRequest) -> ControlReply
+    private let log: (String) -> Void
+    static let maxClients = 16
+    static let sendBuffer: Int32 = 1 << 20
+
+    enum ClaimError: Error, CustomStringConvertible {
+        case anotherDaemon(path: String, pid: pid_t?)
+        case unusable(path: String, why: String)
+
+        var description: String {
+            switch self {
+            case let .anotherDaemon(path, pid):
+                return "another gestured\(pid.map { " (pid \($0))" } ?? "") is already running for this user (its control socket is \(path)); stop it first (systemctl --user stop gestured), or use 'gestured reload'"
+            case let .unusable(path, why):
+                return "cannot create the control socket \(path): \(why)"
+            }
+        }
+    }
+
+    /// Claims `path`: a live daemon there is an error; a socket nobody listens on
+    /// (left by a daemon that crashed) is replaced, and `log` says so.
+    init(path: String, loop: EventLoop, log: @escaping (String) -> Void, handle: @escaping (ControlRequest) -> ControlReply) throws {
+        self.path = path
+        self.loop = loop
+        self.log = log
+        self.handle = handle
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw ClaimError.unusable(path: path, why: "a file that is not a socket is in the way") }
+            switch UnixSocket.connect(path) {
+            case .connected(let fd):
+                let pid = peerCredentials(fd)?.pid
+                close(fd)
+                throw ClaimError.anotherDaemon(path: path, pid: pid)
+            case .failed(ECONNREFUSED):
+                unlink(path)
+                log("removed a stale control socket \(path) (left by a gestured that did not exit cleanly)")
+            case .failed(let e):
+                throw ClaimError.unusable(path: path, why: UnixSocket.errorText(e))
+            }
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ClaimError.unusable(path: path, why: UnixSocket.errorText(errno)) }
+        // The socket is created 0600 (umask), never briefly open to others.
+        let old = umask(0o177)
+        let bound = (try? withUnixSocketAddress(path) { address, length throws(Errno) in Glibc.bind(fd, address, length) }) ?? -1
+        umask(old)
+        guard bound == 0, listen(fd, 16) == 0 else {
+            let e = errno
+            close(fd)
+            if e == EADDRINUSE { throw ClaimError.anotherDaemon(path: path, pid: nil) }
+            throw ClaimError.unusable(path: path, why: UnixSocket.errorText(e))
+        }
+        listener = fd
+        try loop.add(FileDescriptor(rawValue: fd)) { [unowned self] _ in self.acceptClients() }
+    }
+
+    deinit {
+        for fd in clients.keys { loop.remove(FileDescriptor(rawValue: fd)); close(fd) }
+        loop.remove(FileDescriptor(rawValue: listener))
+        close(listener)
+        unlink(path)
+    }
+
+    private func acceptClients() {
+        while true {
+            // accept4(2) is hidden behind _GNU_SOURCE; the flags follow at once, on one thread.
+            let fd = accept(listener, nil, nil)
+            if fd < 0 { return }
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            var size = Self.sendBuffer
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            let me = getuid()
+            var refusal: ControlReply?
+            if let peer = peerCredentials(fd), peer.uid == me {
+                refusal = nil
+            } else {
+                let who = peerCredentials(fd).map { "uid \($0.uid)" } ?? "an unknown user"
+                log("control: refused a client of \(who) (the daemon belongs to uid \(me))")
+                refusal = .error("permission denied: this gestured belongs to uid \(me), and the control socket answers only its own user (you are \(who))")
+            }
+            guard clients.count < Self.maxClients else {
+                finish(fd, .error("busy: \(Self.maxClients) control connections are open; try again"))
+                continue
+            }
+            do {
+                try loop.add(FileDescriptor(rawValue: fd)) { [unowned self] _ in self.readable(fd) }
+                clients[fd] = ([], refusal)
+            } catch {
+                close(fd)
+            }
+        }
+    }
+
+    private func readable(_ fd: Int32) {
+        guard var (buffer, refusal) = clients[fd] else { return }
+        let result = UnixSocket.readAvailable(fd, into: &buffer, limit: ControlRequest.maxLength + 1)
+        clients[fd] = (buffer, refusal)
+        if let refusal, buffer.contains(UInt8(ascii: "\n")) || buffer.count > ControlRequest.maxLength || result.ended {
+            return answer(fd, reply: refusal)
+        }
+        if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            return answer(fd, String(decoding: buffer[..<nl], as: UTF8.self))
+        }
+        if buffer.count > ControlRequest.maxLength {
+            return answer(fd, reply: .error("request too long: more than \(ControlRequest.maxLength) bytes without a newline"))
+        }
+        switch result {
+        case .drained: break
+        case .closed:
+            // A request without its newline, then end of stream, still counts.
+            if buffer.isEmpty { drop(fd) } else { answer(fd, String(decoding: buffer, as: UTF8.self)) }
+        case .failed: drop(fd)
+        }
+    }
+
+    private func answer(_ fd: Int32, _ line: String) {
+        switch ControlRequest.parse(line) {
+        case .success(let request): answer(fd, reply: handle(request))
+        case .failure(let error): answer(fd, reply: .error(error.description))
+        }
+    }
+
+    private func answer(_ fd: Int32, reply: ControlReply) {
+        loop.remove(FileDescriptor(rawValue: fd))
+        clients[fd] = nil
+        finish(fd, reply)
+    }
+
+    /// Writes the answer without blocking and closes. What the client sent beyond its
+    /// request is read first (bounded), so the close does not reset the connection
+    /// under the answer.
+    private func finish(_ fd: Int32, _ reply: ControlReply) {
+        if !UnixSocket.writeAll(fd, Array(reply.wire.utf8)) { log("control: a client did not take its answer; dropped") }
+        shutdown(fd, Int32(SHUT_WR))
+        var rest: [UInt8] = []
+        _ = UnixSocket.readAvailable(fd, into: &rest, limit: 1 << 16)
+        close(fd)
+    }
+
+    private func drop(_ fd: Int32) {
+        loop.remove(FileDescriptor(rawValue: fd))
+        clients[fd] = nil
+        close(fd)
+    }
+}

@@ -1,0 +1,127 @@
+import FocusSources
+import GestureActions
+import GestureConfig
+import GestureEngine
+import Glibc
+import TouchModel
+
+/// The last gestures the daemon saw and what ran for them, for `gestured status`.
+struct RecentGestures {
+    struct Entry {
+        var time: Timestamp
+        var gesture: String
+        var phase: GesturePhase
+        var device: String
+        var app: String?
+        var commands: [String]
+    }
+
+    static let capacity = 10
+    private(set) var entries: [Entry] = []
+
+    /// Keeps the gestures' beginnings, ends and recognitions (not every update: the
+    /// per-frame path stays free of allocations).
+    mutating func record(_ e: GestureEvent, device: String, app: String?, invocations: [Invocation]) {
+        guard e.phase != .changed else { return }
+        if entries.count == Self.capacity { entries.removeFirst() }
+        entries.append(Entry(time: e.time, gesture: e.name, phase: e.phase, device: device, app: app,
+                             commands: invocations.map(\.command)))
+    }
+}
+
+/// What the control socket's requests do (ControlProtocol.swift).
+extension Daemon {
+    func answer(_ request: ControlRequest) -> ControlReply {
+        switch request {
+        case .status(let json):
+            return .ok(json ? statusJSON() : statusText())
+        case .enable(let name), .disable(let name):
+            let on = request == .enable(name)
+            let names = config.specs.map(\.name)
+            guard names.contains(name) else {
+                return .error("no gesture named '\(name)'" + (closestMatch(name, in: names).map { "; did you mean '\($0)'?" } ?? "") + " (gestured status lists them)")
+            }
+            setEnabled(on, name: name)
+            logger.notice("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
+            return .ok("\(name): \(on ? "enabled" : "disabled")\n")
+        case .reload:
+            guard reload(reason: "gestured reload") else {
+                return .error("the config has errors; still running the previous one (the log and 'gestured check' show them)")
+            }
+            return .ok("reloaded \(configName): \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\n")
+        }
+    }
+
+    var configName: String { configSource == .builtIn ? ConfigLoader.builtInName : config.file }
+
+    /// Whether each gesture is enabled now: the config's `enabled:`, or what
+    /// `gestured enable/disable` said since.
+    func isEnabled(_ spec: GestureSpec) -> Bool { runtimeEnabled[spec.name] ?? spec.enabled }
+
+    func statusText() -> String {
+        var s = "gestured \(GesturedCommand.version), pid \(getpid())\(options.dryRun ? ", dry run" : "")\n"
+        s += "config: \(configName) (\(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"))\n"
+        if let source = focus.source {
+            let app = focus.app.map { $0.description } ?? (source.connected ? "no window" : "not known yet")
+            s += "focused app: \(app) — from \(source.name) (\(source.endpoint))\(source.connected ? "" : ", not connected")\n"
+        } else {
+            s += "focused app: none known — \(focus.unavailable ?? "no source")\n"
+        }
+        s += "devices:\(sessions.isEmpty ? " none" : "")\n"
+        for d in sessions.values.sorted(by: { $0.path < $1.path }) {
+            s += "  \(d.path): \(d.info.kind.rawValue) \"\(d.info.name)\"\n"
+        }
+        s += "gestures:\(config.specs.isEmpty ? " none" : "")\n"
+        let width = config.specs.map(\.name.count).max() ?? 0
+        for spec in config.specs {
+            var line = "  " + spec.name + String(repeating: " ", count: width - spec.name.count)
+            line += "  \(spec.kind.rawValue)  \(isEnabled(spec) ? "enabled" : "disabled")"
+            if runtimeEnabled[spec.name] != nil, runtimeEnabled[spec.name] != spec.enabled { line += " (at run time)" }
+            if !spec.apps.only.isEmpty { line += "  apps: " + spec.apps.only.joined(separator: ", ") }
+            if !spec.apps.except.isEmpty { line += "  except-apps: " + spec.apps.except.joined(separator: ", ") }
+            s += line + "\n"
+        }
+        s += "last gestures:\(recent.entries.isEmpty ? " none yet" : "")\n"
+        let now = Self.now()
+        for e in recent.entries.reversed() {
+            let ago = Double(now.microseconds - e.time.microseconds) / 1e6
+            s += "  \(ago.fixed(1)) s ago  \(e.gesture) \(e.phase.rawValue) on \"\(e.device)\"\(e.app.map { " in \($0)" } ?? "")"
+            s += e.commands.isEmpty ? ": no command\n" : ": " + e.commands.joined(separator: "; ") + "\n"
+        }
+        return s
+    }
+
+    func statusJSON() -> String {
+        let focusFields: [(String, String)]
+        if let source = focus.source {
+            focusFields = [("source", JSON.string(source.name)), ("endpoint", JSON.string(source.endpoint)),
+                           ("connected", source.connected ? "true" : "false"),
+                           ("app", focus.app.map { JSON.string($0.app) } ?? "null"),
+                           ("title", focus.app.map { JSON.string($0.title) } ?? "null")]
+        } else {
+            focusFields = [("source", "null"), ("reason", JSON.string(focus.unavailable ?? "")), ("app", "null")]
+        }
+        let devices = sessions.values.sorted(by: { $0.path < $1.path }).map {
+            JSON.object([("path", JSON.string($0.path)), ("type", JSON.string($0.info.kind.rawValue)), ("name", JSON.string($0.info.name))])
+        }
+        let gestures = config.specs.map { spec in
+            JSON.object([("name", JSON.string(spec.name)), ("kind", JSON.string(spec.kind.rawValue)),
+                         ("enabled", isEnabled(spec) ? "true" : "false"),
+                         ("apps", "[" + spec.apps.only.map(JSON.string).joined(separator: ", ") + "]"),
+                         ("except_apps", "[" + spec.apps.except.map(JSON.string).joined(separator: ", ") + "]")])
+        }
+        let now = Self.now()
+        let recentJSON = recent.entries.reversed().map { e in
+            JSON.object([("seconds_ago", JSON.number(Double(now.microseconds - e.time.microseconds) / 1e6, 1)),
+                         ("gesture", JSON.string(e.gesture)), ("phase", JSON.string(e.phase.rawValue)),
+                         ("device", JSON.string(e.device)), ("app", e.app.map(JSON.string) ?? "null"),
+                         ("commands", "[" + e.commands.map(JSON.string).joined(separator: ", ") + "]")])
+        }
+        return JSON.object([("version", JSON.string(GesturedCommand.version)), ("pid", String(getpid())),
+                            ("dry_run", options.dryRun ? "true" : "false"), ("config", JSON.string(configName)),
+                            ("focus", JSON.object(focusFields)),
+                            ("devices", "[" + devices.joined(separator: ", ") + "]"),
+                            ("gestures", "[" + gestures.joined(separator: ", ") + "]"),
+                            ("recent", "[" + recentJSON.joined(separator: ", ") + "]")]) + "\n"
+    }
+}

@@ -1,0 +1,53 @@
+import FocusSources
+import LinuxSystem
+
+extension EventLoop: FocusLoop {
+    func watch(_ fd: Int32, _ handler: @escaping () -> Void) throws { try add(FileDescriptor(rawValue: fd)) { _ in handler() } }
+    func unwatch(_ fd: Int32) { remove(FileDescriptor(rawValue: fd)) }
+}
+
+/// The daemon's view of the focused application: the source the session offers (or
+/// why there is none), and what it last said. Its one hook into the daemon is
+/// `onChange`, which hands the app to every device's engine.
+final class FocusMonitor {
+    let source: (any FocusSource)?
+    /// Why there is no source (GNOME on Wayland, no session), for the log and status.
+    let unavailable: String?
+    private(set) var app: FocusedApp?
+
+    init(environment: [String: String]) {
+        switch FocusDetection.detect(environment) {
+        case .source(let s):
+            source = s
+            unavailable = nil
+        case .none(let why):
+            source = nil
+            unavailable = why
+        }
+    }
+
+    init(source: any FocusSource) {
+        self.source = source
+        unavailable = nil
+    }
+
+    /// "sway (/run/user/1000/sway-ipc.1000.123.sock)", or the reason there is none.
+    var sourceDescription: String {
+        if let source { return "\(source.name) (\(source.endpoint))" }
+        return "none: \(unavailable ?? "")"
+    }
+
+    func start(on loop: EventLoop, logger: Logger, onChange: @escaping (FocusedApp?) -> Void) {
+        guard let source else {
+            logger.notice("focused app: \(unavailable ?? "no source")")
+            return
+        }
+        logger.notice("focused app from \(source.name) at \(source.endpoint)")
+        source.start(on: loop, onChange: { [unowned self] app in
+            self.app = app
+            onChange(app)
+        }, log: { logger.info($0) })
+    }
+
+    func stop() { source?.stop() }
+}

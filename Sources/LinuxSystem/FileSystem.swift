@@ -1,0 +1,69 @@
+import Glibc
+
+/// Questions about paths, asked of the kernel.
+public enum FileSystem {
+    /// access(2) `F_OK`: something exists at `path` (a dangling symlink does not count).
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// access(2) `X_OK`: this process may execute `path`.
+    public static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// stat(2) of `path`, following symlinks.
+    public static func status(_ path: String) throws(Errno) -> FileStatus {
+        var st = stat()
+        _ = try valueOrErrno { stat(path, &st) }
+        return FileStatus(st)
+    }
+
+    /// stat(2): the device and inode of the directory at `path` (following symlinks),
+    /// which tell it from another made later under the same name; nil when `path` is
+    /// not a directory.
+    public static func directoryIdentity(_ path: String) -> (device: UInt64, inode: UInt64)? {
+        guard let st = try? status(path), st.type == S_IFDIR else { return nil }
+        return (st.device, st.inode)
+    }
+
+    /// opendir(3)/readdir(3): the names in `directory`, without "." and "..", in the
+    /// order the file system gives them; empty when it cannot be read.
+    public static func entries(of directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+/// What stat(2) and fstat(2) say of a file, the fields gestured reads.
+public struct FileStatus: Sendable, Equatable {
+    /// The file type bits (`mode & S_IFMT`): `S_IFREG`, `S_IFDIR`, `S_IFIFO`, …
+    public var type: mode_t { mode & S_IFMT }
+    /// Type and permission bits.
+    public var mode: mode_t
+    public var owner: uid_t
+    public var size: Int64
+    public var device: UInt64
+    public var inode: UInt64
+
+    init(_ st: stat) {
+        mode = st.st_mode
+        owner = st.st_uid
+        size = Int64(st.st_size)
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+    }
+}
+
+extension FileDescriptor {
+    /// fstat(2): the open file's status (not the path's, which may have changed since).
+    public func status() throws(Errno) -> FileStatus {
+        var st = stat()
+        _ = try valueOrErrno { fstat(rawValue, &st) }
+        return FileStatus(st)
+    }
+}

@@ -1,0 +1,99 @@
+import GestureEngine
+import TouchModel
+import Testing
+
+/// Pinch `in`/`out` and rotate `clockwise`/`counterclockwise` as separate bindings,
+/// and pinches and rotations that nothing else competes with.
+@Suite struct PinchRotateDirectionTests {
+    /// Both directions bound on the same fingers: only the one the fingers went fires,
+    /// once, and says which way it went.
+    @Test(arguments: TestDevice.allCases, [(2, 0.5), (2, 1.6), (3, 0.6), (3, 1.5), (4, 0.5), (4, 1.6), (5, 0.6), (5, 1.5)])
+    func pinchInAndOutAreSeparateBindings(device: TestDevice, fingersAndScale: (Int, Double)) throws {
+        let (fingers, scale) = fingersAndScale
+        let hand = Hand(device, [Spec.pinch(fingers, [.in]), Spec.pinch(fingers, [.out])])
+        hand.down(fingers, spacing: 15, apart: 0.005)
+        hand.wait(0.15)
+        hand.pinch(to: scale, over: 0.3)
+        hand.lift()
+        let expected: Sense = scale < 1 ? .in : .out
+        #expect(hand.recognized == ["pinch-\(fingers)-\(expected.rawValue)"])
+        #expect(hand.events.filter { $0.phase == .began }.count == 1)
+        #expect(hand.events.allSatisfy { $0.sense == expected && $0.directionWord == expected.rawValue })
+        let other: Sense = expected == .in ? .out : .in
+        // Config order: `in` comes first, so `out` loses to a pinch in before it sees it.
+        #expect(hand.explanations == ["pinch-\(fingers)-\(other.rawValue): " +
+                                      (expected == .in ? "lost to pinch-\(fingers)-in" : "pinched out, which it does not accept")])
+    }
+
+    @Test(arguments: TestDevice.allCases, [(2, 40.0), (2, -40.0), (3, 60.0), (3, -60.0), (4, 40.0), (4, -40.0), (5, 45.0), (5, -45.0)])
+    func clockwiseAndCounterclockwiseAreSeparateBindings(device: TestDevice, fingersAndDegrees: (Int, Double)) throws {
+        let (fingers, degrees) = fingersAndDegrees
+        let hand = Hand(device, [Spec.rotate(fingers, [.clockwise]), Spec.rotate(fingers, [.counterclockwise])])
+        hand.down(fingers, spacing: 15)
+        hand.wait(0.15)
+        hand.rotate(by: degrees, over: 0.3)
+        hand.lift()
+        let expected: Sense = degrees > 0 ? .clockwise : .counterclockwise
+        #expect(hand.recognized == ["rotate-\(fingers)-\(expected.rawValue)"])
+        #expect(hand.events.allSatisfy { $0.sense == expected })
+    }
+
+    /// The documented rule: the direction is the way the pinch first crossed its
+    /// threshold. In past 1.1x, then out to 1.5x: a pinch in, reporting the scale as it
+    /// goes (ending above 1); the `out` binding does not also fire.
+    @Test(arguments: TestDevice.allCases)
+    func aPinchThatStartsInwardAndEndsOutwardIsAPinchIn(device: TestDevice) throws {
+        let hand = Hand(device, [Spec.pinch(2, [.out]), Spec.pinch(2, [.in])])
+        hand.down(2, spacing: 40)
+        hand.wait(0.15)
+        hand.pinch(to: 0.8, over: 0.2)
+        hand.pinch(to: 1.5 / 0.8, over: 0.3)
+        hand.lift()
+        #expect(hand.recognized == ["pinch-2-in"])
+        let end = try #require(hand.last("pinch-2-in"))
+        #expect(end.phase == .ended && end.sense == .in && end.scale > 1.4)
+        #expect(hand.explanations == ["pinch-2-out: pinched in, which it does not accept"])
+    }
+
+    /// Item 6 of issue 15: a hand drifts 25 mm, then turns 90°. With only the rotation
+    /// bound it is a rotation (UIKit's has no "moved together" failure); with a swipe
+    /// bound for the same fingers, the early decision picks the swipe, as before.
+    @Test(arguments: TestDevice.allCases, [2, 3])
+    func aRotationAfterADriftIsARotationUnlessASwipeCompetes(device: TestDevice, fingers: Int) throws {
+        func drift(_ hand: Hand) {
+            hand.down(fingers, spacing: 20)
+            hand.wait(0.15)
+            hand.move(by: Point(x: 25, y: 0), over: 0.25)
+            hand.rotate(by: 90, over: 0.5)
+            hand.lift()
+        }
+        let alone = Hand(device, [Spec.rotate(fingers, name: "rotate")])
+        drift(alone)
+        #expect(alone.recognized == ["rotate"], "\(alone.explanations)")
+        let rotation = try #require(alone.last("rotate")?.rotation)
+        #expect(abs(rotation - .pi / 2) < 0.01)
+
+        let pinchAlone = Hand(device, [Spec.pinch(fingers, name: "pinch"), Spec.rotate(fingers, name: "rotate")])
+        drift(pinchAlone)
+        #expect(pinchAlone.recognized == ["rotate"], "a pinch is no translation: it does not compete for the drift")
+
+        let withSwipe = Hand(device, [Spec.rotate(fingers, name: "rotate"), Spec.swipe(fingers, name: "swipe")])
+        drift(withSwipe)
+        #expect(withSwipe.recognized == ["swipe"])
+        #expect(withSwipe.explanations.contains("rotate: fingers moved together (a swipe or pan), not apart"))
+    }
+
+    /// A swipe for other fingers, or declared simultaneous, is no competitor.
+    @Test func onlyACompetitorForTheSameFingersDecides() {
+        for specs in [[Spec.rotate(2, name: "rotate"), Spec.swipe(3)],
+                      [Spec.rotate(2, name: "rotate"), GestureSpec(name: "s", kind: .swipe, fingers: 2...2, simultaneousWith: ["rotate"])]] {
+            let hand = Hand(.touchscreen, specs)
+            hand.down(2, spacing: 20)
+            hand.wait(0.15)
+            hand.move(by: Point(x: 25, y: 0), over: 0.25)
+            hand.rotate(by: 90, over: 0.5)
+            hand.lift()
+            #expect(hand.recognized.contains("rotate"), "\(specs.map(\.name))")
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import CLinux
+import FocusSources
+import Glibc
+import LinuxSystem
+import Testing
+@testable import GesturedCLI
+
+/// The control socket with the real daemon and the real CLI: every command, a
+/// client of another user, a stale socket, a second daemon, garbage requests.
+@Suite(.serialized) struct ControlSocketTests {
+    static let config = DaemonLifecycleTests.validConfig + """
+
+          - name: back
+            gesture: swipe
+            fingers: 3
+            direction: left
+            apps: [firefox]
+            command: echo back
+        """
+
+    /// A runtime directory of its own, a config, and `gestured run` on them.
+    final class Session {
+        let dir = TempDir()
+        let runtime: String
+        let config: String
+        var env: [String] { ["XDG_RUNTIME_DIR=\(runtime)"] }
+        var socket: String { runtime + "/gestured.sock" }
+
+        init() {
+            runtime = dir.path + "/run"
+            mkdir(runtime, 0o700)
+            mkdir(dir.path + "/input", 0o700)
+            config = dir.write("config.yaml", ControlSocketTests.config)
+        }
+
+        func daemon() throws -> Gestured.Process {
+            try Gestured.Process(["run", "--config", config, "--input-dir", dir.path + "/input"], environment: env)
+        }
+
+        func cli(_ args: [String]) throws -> Gestured.Result { try Gestured.run(args, environment: env) }
+
+        /// A raw request, as a misbehaving client would send it.
+        func raw(_ bytes: [UInt8]) -> String {
+            guard case .connected(let fd) = UnixSocket.connect(socket) else { return "cannot connect" }
+            defer { close(fd) }
+            _ = UnixSocket.writeAll(fd, bytes)
+            shutdown(fd, Int32(SHUT_WR))
+            var reply: [UInt8] = []
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            while poll(&p, 1, 5000) > 0, case .drained = UnixSocket.readAvailable(fd, into: &reply, limit: 1 << 20) {}
+            return String(decoding: reply, as: UTF8.self)
+        }
+    }
+
+    @Test func everyCommand() throws {
+        let s = Session()
+        let d = try s.daemon()
+        #expect(d.waitForLog("started:"))
+        var st = stat()
+        #expect(stat(s.socket, &st) == 0 && st.st_mode & 0o777 == 0o600, "the socket is the user's alone")
+
+        let status = try s.cli(["status"])
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("config: \(s.config) (2 gestures)"))
+        #expect(status.stdout.contains("focused app: none known — no desktop session in the environment"), "\(status.stdout)")
+        #expect(status.stdout.contains("  left  swipe  enabled\n"))
+        #expect(status.stdout.contains("  back  swipe  enabled  apps: firefox\n"))
+        #expect(status.stdout.contains("last gestures: none yet"))
+
+        #expect(try s.cli(["disable", "left"]).stdout == "left: disabled\n")
+        #expect(try s.cli(["status"]).stdout.contains("  left  swipe  disabled (at run time)\n"))
+        let json = try #require(JSONValue.parse(Array(try s.cli(["status", "--json"]).stdout.utf8)))
+        #expect(json["gestures"]?.array?.first?["enabled"] == .bool(false))
+        #expect(json["gestures"]?.array?.last?["apps"] == .array([.string("firefox")]))
+        #expect(json["focus"]?["source"] == .null)
+        #expect(try s.cli(["enable", "left"]).stdout == "left: enabled\n")
+        #expect(d.waitForLog("gesture left disabled (gestured disable)"))
+
+        let unknown = try s.cli(["disable", "lefft"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "gestured: no gesture named 'lefft'; did you mean 'left'? (gestured status lists them)\n")
+
+        let reloaded = try s.cli(["reload"])
+        #expect(reloaded.stdout == "reloaded \(s.config): 2 gestures\n")
+        s.dir.write("config.yaml", "gestures:\n  - name: broken\n    gesture: swipe\n    fingers: three\n")
+        let refused = try s.cli(["reload"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the config has errors; still running the previous one"))
+        #expect(try s.cli(["status"]).stdout.contains("(2 gestures)"), "the old config still runs")
+        kill(d.pid, SIGTERM)
+        #expect(d.wait() == 0)
+        #expect(access(s.socket, F_OK) != 0, "a clean exit removes the socket")
+        #expect(try s.cli(["status"]).stderr.contains("no gestured is running for this user (no control socket at \(s.socket))"))
+    }
+
+    @Test func anotherUserIsRefused() throws {
+        guard access("/usr/bin/setpriv", X_OK) == 0, getuid() == 0 else {
+            print("ControlSocketTests.anotherUserIsRefused: skipped: needs root and setpriv (util-linux)")
+            return
+        }
+        let s = Session()
+        let d = try s.daemon()
+        #expect(d.waitForLog("started:"))
+        let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", Gestured.path, "status"]
+        // The file mode stops them first …
+        let p = try Gestured.Process(asNobody, environment: s.env, executable: "/usr/bin/setpriv")
+        #expect(p.wait() == 1)
+        #expect(p.stderr.hasPrefix("gestured: permission denied: \(s.socket) belongs to"), "\(p.stderr)")
+        // … and with the modes loosened by mistake, the daemon's own check (SO_PEERCRED).
+        chmod(s.dir.path, 0o755)
+        chmod(s.runtime, 0o755)
+        chmod(s.socket, 0o666)
+        let q = try Gestured.Process(asNobody, environment: s.env, executable: "/usr/bin/setpriv")
+        #expect(q.wait() == 1)
+        #expect(q.stderr == "gestured: permission denied: this gestured belongs to uid 0, and the control socket answers only its own user (you are uid 65534)\n", "\(q.stderr)")
+        #expect(d.waitForLog("control: refused a client of uid 65534"))
+        #expect(try s.cli(["status"]).status == 0, "its own user still gets answers")
+        kill(d.pid, SIGTERM)
+        #expect(d.wait() == 0)
+    }
+
+    @Test func aStaleSocketIsNamedAndReplaced() throws {
+        let s = Session()
+        // What a crashed daemon leaves: a socket file nobody listens on.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        _ = try withUnixSocketAddress(s.socket) { address, length throws(Errno) in bind(fd, address, length) }
+        close(fd)
+        let stale = try s.cli(["status"])
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains("\(s.socket) is a stale socket left by a daemon that did not exit cleanly"))
+        let d = try s.daemon()
+        #expect(d.waitForLog("removed a stale control socket \(s.socket)"))
+        #expect(d.waitForLog("started:"))
+        #expect(try s.cli(["status"]).status == 0)
+        kill(d.pid, SIGTERM)
+        #expect(d.wait() == 0)
+    }
+
+    @Test func aSecondDaemonForTheSameUserSaysWhichIsRunning() throws {
+        let s = Session()
+        let first = try s.daemon()
+        #expect(first.waitForLog("started:"))
+        let second = try s.daemon()
+        #expect(second.wait() == 1)
+        #expect(second.stderr.contains("another gestured (pid \(first.pid)) is already running for this user (its control socket is \(s.socket))"), "\(second.stderr)")
+        #expect(try s.cli(["status"]).stdout.contains("pid \(first.pid)"), "the first one still answers")
+        kill(first.pid, SIGTERM)
+        #expect(first.wait() == 0)
+    }
+
+    @Test func garbageHugeAndIdleClientsGetAnswersAndNeverStallTheDaemon() throws {
+        let s = Session()
+        let d = try s.daemon()
+        #expect(d.waitForLog("started:"))
+        // A client that connects and says nothing holds one connection, not the loop.
+        guard case .connected(let idle) = UnixSocket.connect(s.socket) else { Issue.record("cannot connect"); return }
+        defer { close(idle) }
+        #expect(s.raw([0x01, 0xff, 0x41, 0x0a]) == "error: unknown request '?\u{FFFD}A'; \(ControlRequest.usage)\n")
+        #expect(s.raw(Array(repeating: 0x61, count: 100_000)).hasPrefix("error: request too long: more than 4096 bytes without a newline"))
+        #expect(s.raw(Array("enable\n".utf8)) == "error: 'enable' takes one gesture name\n")
+        #expect(s.raw(Array("status".utf8)).hasPrefix("ok\ngestured "), "a request ended by end of stream, without newline")
+        #expect(try s.cli(["status"]).status == 0)
+        #expect(d.poll() == nil, "the daemon is still running")
+        kill(d.pid, SIGTERM)
+        #expect(d.wait() == 0)
+    }
+}
+
+@Suite struct CheckAppsTests {
+    /// `check` in a session with no focused-app source says the per-app gestures will not fire.
+    @Test func checkSaysWhenPerAppGesturesCannotFireHere() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", ControlSocketTests.config)
+        let gnome = try Gestured.run(["check", config], environment: ["XDG_CURRENT_DESKTOP=GNOME", "WAYLAND_DISPLAY=wayland-0"])
+        #expect(gnome.status == 0)
+        #expect(gnome.stdout.contains("note: gestures with 'apps:' will not fire in this session: GNOME on Wayland tells no other program"), "\(gnome.stdout)")
+        let sway = try Gestured.run(["check", config], environment: ["SWAYSOCK=/run/user/1000/sway-ipc.sock"])
+        #expect(!sway.stdout.contains("note:"))
+    }
+}

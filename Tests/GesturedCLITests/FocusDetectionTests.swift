@@ -1,0 +1,46 @@
+import FocusSources
+import Testing
+
+@Suite struct FocusDetectionTests {
+    @Test(arguments: [
+        (["SWAYSOCK": "/run/user/1000/sway-ipc.sock", "I3SOCK": "/run/user/1000/sway-ipc.sock", "WAYLAND_DISPLAY": "wayland-1"], "sway"),
+        (["I3SOCK": "/run/user/1000/i3/ipc-socket.1", "DISPLAY": ":0"], "i3"),
+        (["HYPRLAND_INSTANCE_SIGNATURE": "abc", "XDG_RUNTIME_DIR": "/run/user/1000", "WAYLAND_DISPLAY": "wayland-1"], "hyprland"),
+        (["DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "XFCE"], "x11"),
+        (["XDG_CURRENT_DESKTOP": "KDE", "WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":1", "XDG_RUNTIME_DIR": "/run/user/1000"], "kwin"),
+    ])
+    func eachDesktopIsFoundFromItsEnvironment(env: [String: String], expected: String) {
+        guard case .source(let s) = FocusDetection.detect(env) else { Issue.record("no source"); return }
+        #expect(s.name == expected)
+    }
+
+    @Test func gnomeOnWaylandSaysPlainlyThatThereIsNoSource() {
+        guard case .none(let why) = FocusDetection.detect(["XDG_CURRENT_DESKTOP": "ubuntu:GNOME", "WAYLAND_DISPLAY": "wayland-0"]) else {
+            Issue.record("a source on GNOME")
+            return
+        }
+        #expect(why.hasPrefix("GNOME on Wayland tells no other program which window has the focus"))
+        #expect(why.contains("per-application gestures are off"))
+    }
+}
+
+@Suite struct JSONTests {
+    @Test func readsWhatCompositorsSend() {
+        let j = JSONValue.parse(Array(#" {"a": [1, -2.5e1, true, false, null], "s": "t\"\\\/\n\u00e9\ud83d\ude00", "o": {}} "#.utf8))
+        #expect(j?["a"] == .array([.number(1), .number(-25), .bool(true), .bool(false), .null]))
+        #expect(j?["s"]?.string == "t\"\\/\né😀")
+        #expect(j?["o"] == .object([:]))
+    }
+
+    @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "\"unterminated", "tru", "[1] x", "\"\u{01}\"", "{\"a\":\"\\x\"}"])
+    func malformedIsNil(text: String) {
+        #expect(JSONValue.parse(Array(text.utf8)) == nil)
+    }
+
+    @Test func deepNestingIsRefusedNotAStackOverflow() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(JSONValue.parse(Array(deep.utf8)) == nil)
+        let ok = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        #expect(JSONValue.parse(Array(ok.utf8)) != nil)
+    }
+}

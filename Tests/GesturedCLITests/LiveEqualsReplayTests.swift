@@ -1,0 +1,68 @@
+import CLinux
+import GestureEngine
+import GestureInput
+import GestureTestSupport
+import Testing
+import TouchModel
+@testable import GesturedCLI
+
+/// `replay` promises to be what the daemon does. For every bundled recording: the
+/// daemon's live path (the real libevdev reading a fake device that describes itself
+/// as the recorded one, the daemon's loop and timerfd) and `replay`'s pipeline must
+/// report the same gesture events, with the same values, at the same times.
+@Suite(.serialized) struct LiveEqualsReplayTests {
+    /// Every kind at every finger count it takes, competing as `--detect` does, and a
+    /// pan so continuous changes are compared too.
+    static let config: String = {
+        var s = "gestures:\n"
+        func add(_ name: String, _ body: String) { s += "  - name: \(name)\n\(body)    command: \"true\"\n" }
+        for f in 1...5 {
+            add("tap-\(f)", "    gesture: tap\n    fingers: \(f)\n    requires-failure-of: double-tap-\(f)\n")
+            add("double-tap-\(f)", "    gesture: tap\n    fingers: \(f)\n    taps: 2\n")
+            add("hold-\(f)", "    gesture: hold\n    fingers: \(f)\n")
+            add("swipe-\(f)", "    gesture: swipe\n    fingers: \(f)\n")
+            if f >= 2 {
+                add("pinch-\(f)", "    gesture: pinch\n    fingers: \(f)\n    simultaneous-with: rotate-\(f)\n")
+                add("rotate-\(f)", "    gesture: rotate\n    fingers: \(f)\n")
+            }
+            add("edgepan-\(f)", "    gesture: edgepan\n    fingers: \(f)\n")
+        }
+        add("scrub", "    gesture: scrub\n")
+        add("drag", "    gesture: pan\n    fingers: 1-5\n")
+        return s
+    }()
+
+    @Test(arguments: Recordings.all)
+    func theDaemonReportsWhatReplayReports(name: String, description: String?) throws {
+        let loaded = try Recordings.load(name, description: description)
+        // Restamped to end a second ago on CLOCK_MONOTONIC, as a live device stamps
+        // (evemu recordings carry wall-clock times), the same for both paths.
+        var events = Array(loaded.events)
+        let shift = clinux_monotonic_ns() / 1000 - 1_000_000 - (events.last?.time.microseconds ?? 0)
+        for i in events.indices { events[i].time.microseconds += shift }
+        let recording = Recording(path: loaded.path, device: loaded.device, events: events)
+        let dir = TempDir()
+        var options = Daemon.Options()
+        options.runCommands = false
+        var live: [GestureEvent] = []
+        options.onGesture = { _, e in live.append(e) }
+        let daemon = try LiveDeviceTests.makeDaemon(dir, config: Self.config, options: options)
+        var replayed: [GestureEvent] = []
+        try ReplayPipeline(recording: recording, specs: daemon.config.specs).run { replayed += $0 }
+
+        let device = try FakeTouchpad(description: recording.device)
+        daemon.adopt(device.device, announce: false)
+        device.send(events)
+        // The whole recording is in the pipe: one read drains it, then the timer fires
+        // what is still pending. Done when as many events came and nothing is pending.
+        _ = LiveDeviceTests.spin(daemon, seconds: 10) {
+            live.count >= replayed.count && daemon.sessions.values.allSatisfy { $0.engine.nextDeadline == nil }
+        }
+        #expect(!replayed.isEmpty || name.contains("touch-release"), "the recording fired nothing at all")
+        #expect(live.count == replayed.count)
+        for (l, r) in zip(live, replayed) where l != r {
+            Issue.record("live: \(l.time) \(GestureText.line(l))\nreplay: \(r.time) \(GestureText.line(r))")
+            break
+        }
+    }
+}
