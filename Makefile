@@ -5,6 +5,7 @@
 #   make e2e       the VM scenarios alone (Tests/vm/README.md)
 #   make install   release binary (static Swift stdlib), unit, config, man pages
 #   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
+#   make fuzz      mutation fuzzing, 20 000 seeded cases (Tests/Fuzz); ends with one summary line
 PREFIX ?= /usr/local
 DESTDIR ?=
 SYSCONFDIR ?= /etc
@@ -23,7 +24,7 @@ DEB_PACKAGES += libxcb1-dev libsystemd-dev
 # make test also installs the real compositors and clients the focused-app tests drive (sway as nobody via setpriv).
 test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
 
-.PHONY: all build release run test deps install uninstall clean check-unit bench
+.PHONY: all build release run test deps install uninstall clean check-unit bench fuzz fuzz-quick
 
 all: build
 
@@ -53,6 +54,7 @@ run: build
 test: deps
 	$(SWIFT) test
 	$(MAKE) --no-print-directory check-unit
+	$(MAKE) --no-print-directory fuzz-quick
 	$(MAKE) --no-print-directory e2e
 
 # systemd-analyze verify on the unit as `make install` writes it (man pages included).
@@ -71,6 +73,19 @@ BENCH_BUILD ?= .build/bench
 bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_BUILD)
 	$(BENCH_BUILD)/release/gestured-bench --root $(CURDIR)
+
+# Mutation fuzzing (issue 10): every recording in both formats and every config,
+# mutated and run through `gestured replay`/`check` in child processes with a
+# per-case timeout; crashes and hangs are reported with their kept input and the
+# command that re-runs the case. FUZZ_SEED=N for another seed; exit 1 on a finding.
+FUZZ_SEED ?= 1
+FUZZ_CASES ?= 20000
+fuzz: build
+	.build/debug/gestured-fuzz --root $(CURDIR) --seed $(FUZZ_SEED) --cases $(FUZZ_CASES)
+
+# The short seeded run `make test` includes (about 15 s on 2 cores).
+fuzz-quick: build
+	.build/debug/gestured-fuzz --root $(CURDIR) --seed 1 --cases 300
 
 install: release
 	install -Dm755 $(STRIP) .build/release/gestured $(DESTDIR)$(BINDIR)/gestured

@@ -39,16 +39,16 @@ enum ListDevicesCommand {
             case .used(let caps):
                 used += 1
                 let size = caps.size
-                lines.append("\(r.path)  \(caps.kind.rawValue)  \"\(r.name)\"")
+                lines.append("\(r.path.printable)  \(caps.kind.rawValue)  \"\(r.name.printable)\"")
                 lines.append("    size \(size.width.fixed(1)) × \(size.height.fixed(1)) mm\(caps.resolutionIsEstimated ? " (estimated: the device reports no resolution)" : ""), "
                              + "resolution \(caps.xUnitsPerMM.fixed(1)) × \(caps.yUnitsPerMM.fixed(1)) units/mm, "
                              + "\(caps.slotCount) slot\(caps.slotCount == 1 ? "" : "s")\(protocolNote(caps.touchProtocol)), "
                              + "up to \(caps.maxFingers) finger\(caps.maxFingers == 1 ? "" : "s")\(caps.isClickpad ? ", clickpad" : "")")
             case .ignored(let reason):
-                lines.append("\(r.path)  not used  \"\(r.name)\": \(ownReason(r) ?? reason)")
+                lines.append("\(r.path.printable)  not used  \"\(r.name.printable)\": \((ownReason(r) ?? reason).printable)")
             case .unreadable(let message):
                 denied += 1
-                lines.append("\(r.path)  unreadable: \(message)")
+                lines.append("\(r.path.printable)  unreadable: \(message.printable)")
             }
         }
         if reports.isEmpty {

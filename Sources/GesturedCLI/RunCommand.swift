@@ -1,6 +1,7 @@
 import GestureActions
 import FocusSources
 import GestureConfig
+import TouchModel
 
 /// `gestured run`: the daemon.
 enum RunCommand {
@@ -71,7 +72,7 @@ enum CheckCommand {
         if a.positionals.count == 1 && a.option("config") != nil { throw UsageError("give the PATH or --config, not both") }
         let source = resolveConfigPath(explicit: a.positionals.first ?? a.option("config"), environment: Logger.environment())
         let (config, diagnostics) = ConfigLoader.load(source)
-        for d in diagnostics { Output.out(d.description) }
+        for d in diagnostics { Output.out(d.description.printable) }
         let name: String
         switch source {
         case .file(let path): name = path
