@@ -7,6 +7,7 @@
 #   make release   the release binary (static Swift stdlib), as yourself
 #   make install   release binary, unit, config, man pages (copies only after make release)
 #   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
+#   make fuzz      mutation fuzzing, 20 000 seeded cases (Tests/Fuzz); ends with one summary line
 PREFIX ?= /usr/local
 DESTDIR ?=
 SYSCONFDIR ?= /etc
@@ -16,6 +17,9 @@ BINDIR := $(PREFIX)/bin
 USERUNITDIR := $(PREFIX)/lib/systemd/user
 MANDIR := $(PREFIX)/share/man
 DOCDIR := $(PREFIX)/share/doc/gestured
+# /dev/uinput for the input group, and the module loaded at boot (keys:, button:, scroll:).
+UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
+MODULESLOADDIR ?= $(SYSCONFDIR)/modules-load.d
 SWIFT ?= swift
 # libstdc++-12-dev: the release build links the Swift runtime statically, which needs it.
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev libstdc++-12-dev
@@ -23,7 +27,7 @@ DEB_PACKAGES += libxcb1-dev libsystemd-dev
 # make test also installs the real compositors and clients the focused-app tests drive (sway as nobody via setpriv).
 test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
 
-.PHONY: all build release run test test-deps deps install uninstall clean check-unit bench
+.PHONY: all build release run test test-deps deps install uninstall clean check-unit bench fuzz fuzz-quick
 
 all: build
 
@@ -62,6 +66,7 @@ test: deps test-deps
 	@Tests/run-parts \
 	  "swift test" '$(SWIFT) test' \
 	  "unit check" '$(MAKE) --no-print-directory check-unit' \
+	  "fuzz (short)" '$(MAKE) --no-print-directory fuzz-quick' \
 	  "e2e (VM)" 'Tests/vm/scenarios'
 
 # What the tests use beyond the build (the VM's own packages: Tests/vm/prepare):
@@ -90,6 +95,19 @@ bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_BUILD)
 	$(BENCH_BUILD)/release/gestured-bench --root $(CURDIR)
 
+# Mutation fuzzing (issue 10): every recording in both formats and every config,
+# mutated and run through `gestured replay`/`check` in child processes with a
+# per-case timeout; crashes and hangs are reported with their kept input and the
+# command that re-runs the case. FUZZ_SEED=N for another seed; exit 1 on a finding.
+FUZZ_SEED ?= 1
+FUZZ_CASES ?= 20000
+fuzz: build
+	.build/debug/gestured-fuzz --root $(CURDIR) --seed $(FUZZ_SEED) --cases $(FUZZ_CASES)
+
+# The short seeded run `make test` includes (about 15 s on 2 cores).
+fuzz-quick: build
+	.build/debug/gestured-fuzz --root $(CURDIR) --seed 1 --cases 300
+
 install: $(RELEASE_BIN)
 	install -Dm755 $(STRIP) $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/gestured
 	install -d $(DESTDIR)$(USERUNITDIR)
@@ -99,6 +117,13 @@ install: $(RELEASE_BIN)
 	install -Dm644 man/gestured.yaml.5 $(DESTDIR)$(MANDIR)/man5/gestured.yaml.5
 	install -Dm644 config/default.yaml $(DESTDIR)$(DOCDIR)/config.yaml.example
 	install -Dm644 docs/CONFIG.md $(DESTDIR)$(DOCDIR)/CONFIG.md
+	install -Dm644 udev/70-gestured-uinput.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured-uinput.rules
+	install -Dm644 udev/gestured-uinput.conf $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
+	@# Takes effect now where we can (root, no DESTDIR): the module, then the rule on its node.
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then \
+	  modprobe uinput 2>/dev/null || true; \
+	  udevadm control --reload 2>/dev/null && udevadm trigger --sysname-match=uinput 2>/dev/null || true; \
+	fi
 	@# The system-wide config is the user's to edit: never overwritten.
 	@if [ ! -e $(DESTDIR)$(SYSCONFDIR)/gestured/config.yaml ]; then \
 	  install -Dm644 config/default.yaml $(DESTDIR)$(SYSCONFDIR)/gestured/config.yaml; fi
@@ -108,6 +133,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(USERUNITDIR)/gestured.service
 	rm -f $(DESTDIR)$(MANDIR)/man1/gestured.1 $(DESTDIR)$(MANDIR)/man5/gestured.yaml.5
 	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-gestured-uinput.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
 	@echo "left $(SYSCONFDIR)/gestured/config.yaml in place (remove it by hand if you wish)"
 
 clean:

@@ -53,9 +53,12 @@ let package = Package(
                                "FocusSources"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
+        // Mutation fuzzing of replay and check in child processes (make fuzz; issue 10).
+        .executableTarget(name: "gestured-fuzz", dependencies: ["GestureInput", "GestureTestSupport", "CLinux"], path: "Tests/Fuzz/Harness"),
 
         // Test support only, never linked into the shipped binary: answers libevdev's
-        // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it.
+        // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it, and
+        // uinput's UI_* ioctls so the real virtual-device writer runs in-process.
         .target(name: "CFakeEvdevDevice", path: "Tests/Support/CFakeEvdevDevice"),
         // Shared test helpers: recordings on disk, scripted event streams, the fake device.
         .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev", "LinuxSystem"],
@@ -67,7 +70,7 @@ let package = Package(
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
                           dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                         "LinuxSystem"],
+                                         "LinuxSystem", "CFakeEvdevDevice"],
                           path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
@@ -76,7 +79,8 @@ let package = Package(
                     dependencies: ["GestureInput", "TouchModel", "GestureTestSupport", "CFakeEvdevDevice", "CEvdev"]),
         .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
-        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem"]),
+        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem",
+                                                              "GestureTestSupport", "CFakeEvdevDevice"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
                                    "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd"]),

@@ -57,7 +57,7 @@ struct Latency {
         var samples: [Sample] = []
         for _ in 0..<iterations {
             output.lines.removeAll()
-            guard let t0 = replayUntilCommand(runner) else { fail("the recording fired no \(Self.gestureName)") }
+            guard let (t0, _) = Self.replayUntilAction(recording, config, into: runner) else { fail("the recording fired no \(Self.gestureName)") }
             waitIdle(runner)
             guard let reply = output.lines.compactMap(Self.parse).first else { fail("no output from \(clockHelper): \(output.lines)") }
             samples.append(Sample(ms: Double(reply.ns - t0) / 1e6, shellExecdInPlace: reply.ppid == getpid()))
@@ -66,8 +66,9 @@ struct Latency {
     }
 
     /// Replays the recording through a fresh decoder, engine and mapper; at the first
-    /// invocation submits it and returns the instant its SYN_REPORT was handed over.
-    private func replayUntilCommand(_ runner: CommandRunner) -> Int64? {
+    /// invocation submits it to `sink` and returns the instant its SYN_REPORT was handed
+    /// over and the instant `submit` returned.
+    static func replayUntilAction(_ recording: Workload, _ config: Config, into sink: InvocationSink) -> (Int64, Int64)? {
         let decoder = recording.makeDecoder()
         let engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: recording.device.name), specs: config.specs)
         var mapper = ActionMapper(config: config)
@@ -81,8 +82,8 @@ struct Latency {
             for g in events { mapper.map(g, device: engine.device, into: &invocations) }
             events.removeAll(keepingCapacity: true)
             guard !invocations.isEmpty else { continue }
-            for inv in invocations { runner.submit(inv) }
-            return t0
+            for inv in invocations { sink.submit(inv) }
+            return (t0, nowNS())
         }
         return nil
     }

@@ -82,7 +82,7 @@ enum Workloads {
             let desc = cells[1].contains("header in the file") ? nil : dir + "/" + cells[1].strippingBackticks()
             let recording: Recording
             do { recording = try Recording.load(path: dir + "/" + file, descriptionPath: desc) } catch { fail("\(error)") }
-            out.append(Workload(name: file, device: recording.device, events: recording.events))
+            out.append(Workload(name: file, device: recording.device, events: Array(recording.events)))
         }
         guard !out.isEmpty else { fail("no recordings listed in \(dir)/MANIFEST.md") }
         return out

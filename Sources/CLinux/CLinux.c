@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <linux/input.h>
+#include <linux/uinput.h>
+#include <stdio.h>
 #include <spawn.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -100,4 +102,35 @@ int64_t clinux_monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int clinux_ui_set_evbit(int fd, int type) { return ioctl(fd, UI_SET_EVBIT, type); }
+int clinux_ui_set_keybit(int fd, int code) { return ioctl(fd, UI_SET_KEYBIT, code); }
+int clinux_ui_set_relbit(int fd, int code) { return ioctl(fd, UI_SET_RELBIT, code); }
+
+int clinux_ui_dev_setup(int fd, const char *name, uint16_t bustype, uint16_t vendor, uint16_t product, uint16_t version) {
+    struct uinput_setup setup;
+    memset(&setup, 0, sizeof setup);
+    snprintf(setup.name, sizeof setup.name, "%s", name);
+    setup.id.bustype = bustype;
+    setup.id.vendor = vendor;
+    setup.id.product = product;
+    setup.id.version = version;
+    return ioctl(fd, UI_DEV_SETUP, &setup);
+}
+
+int clinux_ui_dev_create(int fd) { return ioctl(fd, UI_DEV_CREATE); }
+int clinux_ui_dev_destroy(int fd) { return ioctl(fd, UI_DEV_DESTROY); }
+int clinux_ui_get_sysname(int fd, char *buf, int len) { return ioctl(fd, UI_GET_SYSNAME(len), buf); }
+
+long clinux_uinput_write(int fd, const struct clinux_input_event *events, int count) {
+    struct input_event out[64];
+    if (count < 0 || count > 64) { errno = EINVAL; return -1; }
+    memset(out, 0, sizeof(struct input_event) * (size_t)count);
+    for (int i = 0; i < count; i++) {
+        out[i].type = events[i].type;
+        out[i].code = events[i].code;
+        out[i].value = events[i].value;
+    }
+    return write(fd, out, sizeof(struct input_event) * (size_t)count);
 }

@@ -3,7 +3,7 @@ import GestureEngine
 import Glibc
 import TouchModel
 
-/// Turns the engine's events into the commands their bindings ask for.
+/// Turns the engine's events into the actions their bindings ask for.
 ///
 /// Discrete gestures run `command` when recognized. Continuous ones run `begin`,
 /// `update` (every change, or once per step crossed with `every:`), `end` and
@@ -11,7 +11,11 @@ import TouchModel
 /// value moves a whole step from the anchor, and the anchor moves by that step, so
 /// jitter around a boundary cannot fire back-and-forth and reversing mid-gesture
 /// fires steps of the other sign after one whole step back (libinput's scroll
-/// wheel emulation works alike).
+/// wheel emulation works alike). A step back runs `reverse:` where one is given.
+///
+/// `hold:` keys are pressed before `begin` and released after `end` or `cancel`:
+/// every gesture that begins ends one of those two ways (lift, losing, the device
+/// gone, a reload, the daemon stopping all cancel), so each press has its release.
 public struct ActionMapper {
     public let bindings: [Binding]
     /// Anchors of stepped gestures in flight, in whole steps from where the gesture
@@ -36,6 +40,7 @@ public struct ActionMapper {
             emit(binding, .recognized, event, device, step: nil, into: &out)
         case .began:
             if binding.step != nil { anchors[key] = 0 }
+            if let hold = binding.hold { out.append(Invocation(gesture: binding.name, trigger: "hold", action: .press(hold), environment: [])) }
             emit(binding, .began, event, device, step: nil, into: &out)
         case .changed:
             guard let step = binding.step else {
@@ -67,6 +72,7 @@ public struct ActionMapper {
         case .ended, .cancelled:
             anchors[key] = nil
             emit(binding, event.phase, event, device, step: nil, into: &out)
+            if let hold = binding.hold { out.append(Invocation(gesture: binding.name, trigger: "hold", action: .release(hold), environment: [])) }
         }
     }
 
@@ -102,9 +108,11 @@ public struct ActionMapper {
 
     private func emit(_ b: Binding, _ phase: GesturePhase, _ e: GestureEvent, _ device: DeviceInfo?,
                       step: (sign: Int, position: Int)?, into out: inout [Invocation]) {
-        guard let command = b.commands[phase] else { return }
-        out.append(Invocation(gesture: b.name, trigger: Self.trigger(phase),
-                              command: command, environment: Self.environment(e, phase, device, step)))
+        guard var action = b.actions[phase] else { return }
+        if let step, step.sign < 0, let reverse = b.reverse { action = reverse }
+        // Keys, clicks and scrolls read no variables: they get none (and cost no strings).
+        out.append(Invocation(gesture: b.name, trigger: Self.trigger(phase), action: action,
+                              environment: action.isInput ? [] : Self.environment(e, phase, device, step)))
     }
 
     static func trigger(_ phase: GesturePhase) -> String {

@@ -1,25 +1,34 @@
+import GestureConfig
 import GestureEngine
 
-/// One command to run, with the gesture that caused it. Gesture values travel only
-/// in `environment`; `command` is the config's text, untouched.
+/// One action to carry out, with the gesture that caused it. Gesture values travel
+/// only in `environment`; a command is the config's text, untouched.
 public struct Invocation: Sendable, Equatable {
-    /// The binding's name: commands of one gesture run in order, and log lines carry it.
+    /// The binding's name: actions of one gesture run in order, and log lines carry it.
     public var gesture: String
-    /// The config key that produced it (`command`, `begin`, `update`, `end`, `cancel`).
+    /// The config key that produced it (`command`, `begin`, `update`, `end`, `cancel`, `hold`).
     public var trigger: String
-    public var command: String
+    public var action: Action
     /// `GESTURE_*` variables, added to the daemon's own environment.
     public var environment: [(name: String, value: String)]
 
-    public init(gesture: String, trigger: String, command: String, environment: [(name: String, value: String)]) {
+    public init(gesture: String, trigger: String, action: Action, environment: [(name: String, value: String)]) {
         self.gesture = gesture
         self.trigger = trigger
-        self.command = command
+        self.action = action
         self.environment = environment
     }
 
+    public init(gesture: String, trigger: String, command: String, environment: [(name: String, value: String)]) {
+        self.init(gesture: gesture, trigger: trigger, action: .command(command), environment: environment)
+    }
+
+    /// The action as text: a command's own text (what the runner runs), or
+    /// `keys super+Page_Down` for a built-in action (what dry runs print).
+    public var command: String { action.description }
+
     public static func == (a: Invocation, b: Invocation) -> Bool {
-        a.gesture == b.gesture && a.trigger == b.trigger && a.command == b.command
+        a.gesture == b.gesture && a.trigger == b.trigger && a.action == b.action
             && a.environment.elementsEqual(b.environment) { $0.name == $1.name && $0.value == $1.value }
     }
 
@@ -28,7 +37,26 @@ public struct Invocation: Sendable, Equatable {
     }
 }
 
-/// Where invocations go: the process runner, or the dry-run printer.
+extension Invocation {
+    /// Moves each key release of a batch (one frame's gesture events) as early as its
+    /// own gesture's order allows: the arena reports a winner before the gesture it
+    /// cancels, and a key the loser held must not still be down for the winner's keys
+    /// (`super` held by a hold would turn the swipe's Page_Down into super+Page_Down).
+    /// A gesture's own actions keep their order, so a press is never moved past its release.
+    public static func releasesFirst(_ batch: inout [Invocation]) {
+        guard batch.count > 1, batch.contains(where: { if case .release = $0.action { return true } else { return false } }) else { return }
+        var out: [Invocation] = []
+        out.reserveCapacity(batch.count)
+        for inv in batch {
+            guard case .release = inv.action else { out.append(inv); continue }
+            let after = out.lastIndex { $0.gesture == inv.gesture }.map { $0 + 1 } ?? 0
+            out.insert(inv, at: after)
+        }
+        batch = out
+    }
+}
+
+/// Where invocations go: the process runner, the virtual input device, or the dry-run printer.
 public protocol InvocationSink: AnyObject {
     func submit(_ invocation: Invocation)
 }

@@ -1,4 +1,5 @@
 import LinuxSystem
+import TouchModel
 
 /// Reads one child's stdout or stderr pipe and turns it into log lines, safely
 /// against floods: lines are cut at `maxLineBytes`, at most `linesPerWindow` lines
@@ -84,8 +85,7 @@ final class OutputReader {
         }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         // Control characters could forge log lines or terminal escapes.
-        var text = String(decoding: line, as: UTF8.self)
-        text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 && $0 != "\t" ? "?" : $0 }))
+        let text = String(decoding: line, as: UTF8.self).printable
         log(priority, "[\(gesture)] \(text)\(truncated ? " […]" : "")")
     }
 

@@ -35,11 +35,15 @@ public struct Settings: Sendable, Equatable {
     public var queueLength: Int = 8
     /// Default window for `after:` when a gesture gives no `within:`, seconds.
     public var sequenceWindow: Double = 1
+    /// Seconds between a key's press and its release on the virtual device. 12 ms is
+    /// ydotool's default and above the ~10 ms GNOME is reported to need: a press and
+    /// release in the same instant are dropped by some compositors.
+    public var keyDelay: Double = 0.012
 
     public init() {}
 }
 
-/// What one configured gesture does: a shell command per phase.
+/// What one configured gesture does: an action (a command, keys, a click, a scroll) per phase.
 public struct Binding: Sendable, Equatable {
     public var name: String
     public var kind: GestureKind
@@ -47,22 +51,34 @@ public struct Binding: Sendable, Equatable {
     public var line: Int
     /// `.recognized` for discrete gestures (`command:`); `.began`, `.changed`,
     /// `.ended`, `.cancelled` for continuous ones (`begin:`, `update:`, `end:`, `cancel:`).
-    public var commands: [GesturePhase: String]
+    public var actions: [GesturePhase: Action]
     /// `every:` — run `update` once per step crossed instead of on every change.
     public var step: Step?
+    /// `update:`'s `reverse:`: what a step the other way does (else `update` itself).
+    public var reverse: Action?
+    /// `hold:` — keys pressed when the gesture begins and released however it ends.
+    public var hold: KeyChord?
+    /// `desktop:` — only on these desktops (`XDG_CURRENT_DESKTOP` entries); empty: everywhere.
+    public var desktops: [String] = []
 
     /// Longest command, in bytes. It runs as one argument of `/bin/sh -c`, and Linux
     /// refuses any one argument longer than MAX_ARG_STRLEN (32 pages of 4 KiB, with its
     /// NUL) with E2BIG; `check` refuses it rather than have it fail at every gesture.
     public static let maximumCommandBytes = 32 * 4096 - 1
 
-    public init(name: String, kind: GestureKind, line: Int = 0, commands: [GesturePhase: String] = [:], step: Step? = nil) {
+    public init(name: String, kind: GestureKind, line: Int = 0, actions: [GesturePhase: Action] = [:], step: Step? = nil,
+                reverse: Action? = nil, hold: KeyChord? = nil) {
         self.name = name
         self.kind = kind
         self.line = line
-        self.commands = commands
+        self.actions = actions
         self.step = step
+        self.reverse = reverse
+        self.hold = hold
     }
+
+    /// Whether any phase needs the virtual input device.
+    public var needsInput: Bool { hold != nil || reverse?.isInput == true || actions.values.contains { $0.isInput } }
 }
 
 /// The size of one `update` step.

@@ -17,6 +17,7 @@ struct ConfigParser {
         var stepQuantity: (Quantity, Double)?
         var within: Double?
         var references: [GestureKey: [(String, SourceMark)]] = [:]
+        var reverseMark: SourceMark?
         var valid = true
     }
 
@@ -95,6 +96,8 @@ struct ConfigParser {
                 if let n = count(value, SettingsKey.countRange, key.rawValue) { settings.queueLength = n }
             case .sequenceWindow:
                 if let t = positive(value, .duration, key.rawValue) { settings.sequenceWindow = t }
+            case .keyDelay:
+                if let t = positive(value, .duration, key.rawValue, max: SettingsKey.maxKeyDelay) { settings.keyDelay = t }
             }
         }
     }
@@ -224,20 +227,33 @@ struct ConfigParser {
         case .end: command(v, .ended, &d)
         case .cancel: command(v, .cancelled, &d)
         case .every: d.stepQuantity = step(v)
+        case .hold: d.binding.hold = ActionParser.chord(v, log: &log)
+        case .desktop: d.binding.desktops = names(v, k).map(\.0)
         }
     }
 
     private mutating func command(_ v: YAMLNode, _ phase: GesturePhase, _ d: inout Draft) {
-        guard let s = text(v, "a command") else { return }
-        guard s.utf8.count <= Binding.maximumCommandBytes else {
+        let parsed: ActionParser.Parsed
+        if v.scalar != nil {
+            guard let s = text(v, "a command") else { return }
+            parsed = ActionParser.Parsed(action: .command(s))
+        } else {
+            guard let p = ActionParser.parse(v, log: &log) else { return }
+            parsed = p
+        }
+        if case .command(let s) = parsed.action, s.utf8.count > Binding.maximumCommandBytes {
             log.error(v.mark, "the command is \(s.utf8.count) bytes; the kernel refuses one argument of more than \(Binding.maximumCommandBytes) (MAX_ARG_STRLEN), so it could never run: put it in a script and run that")
             return
         }
-        if d.binding.commands[phase] != nil {
+        if d.binding.actions[phase] != nil {
             log.error(v.mark, "'command:' and 'begin:' both run when a \(d.spec.kind.rawValue) begins; keep one")
             return
         }
-        d.binding.commands[phase] = s
+        d.binding.actions[phase] = parsed.action
+        if let reverse = parsed.reverse {
+            if phase == .changed { d.binding.reverse = reverse; d.reverseMark = parsed.reverseMark }
+            else { log.error(parsed.reverseMark, "'reverse' belongs to 'update:' with 'every:' (what a step the other way does)") }
+        }
     }
 
     /// Checks that need the whole gesture.
@@ -245,7 +261,7 @@ struct ConfigParser {
         let line = d.mark
         if let (q, size) = d.stepQuantity {
             let at = d.marks[.every] ?? line
-            if d.binding.commands[.changed] == nil {
+            if d.binding.actions[.changed] == nil {
                 log.error(at, "'every:' steps the 'update:' command, and this gesture has none")
             }
             let steps = kind.traits.steps
@@ -269,6 +285,9 @@ struct ConfigParser {
                 }.joined(separator: " or ")
                 log.error(at, "\(q.withArticle) step does not fit a \(kind.rawValue) gesture; expected \(fits)")
             }
+        }
+        if d.binding.reverse != nil, d.stepQuantity == nil {
+            log.error(d.reverseMark ?? line, "'reverse' needs 'every:': only a stepped update has steps the other way")
         }
         if d.within != nil, d.spec.after == nil {
             log.error(d.marks[.within] ?? line, "'within:' needs 'after:' (the gesture this one must follow)")

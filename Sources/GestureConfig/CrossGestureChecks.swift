@@ -40,7 +40,7 @@ extension ConfigParser {
         checkCycles(.requiresFailureOf, edges: edges(\.requiresFailureOf), "each would wait for the other forever")
         checkCycles(.after, edges: edges { $0.after.map { [$0] } ?? [] },
                     "none of them can ever fire, since each counts only right after another of them")
-        for d in drafts where d.valid && d.binding.commands.isEmpty && !referenced.contains(d.spec.name) {
+        for d in drafts where d.valid && d.binding.actions.isEmpty && d.binding.hold == nil && !referenced.contains(d.spec.name) {
             log.warning(d.mark, "gesture '\(d.spec.name)' runs no command; add 'command:' (or 'begin:'/'update:'/'end:')")
         }
         warnShadowed()

@@ -20,9 +20,30 @@ settings:
 
 gestures:
   # --- Workspaces: 3-finger swipes, touchpad and touchscreen ---------------
-  # The command asks whichever desktop is running. To pin one, replace it with
-  # the line for your desktop:
-  #   GNOME (X11):   xdotool key super+Page_Down           (Wayland: GNOME's own 3/4-finger gestures do this)
+  # GNOME has no command that switches workspaces, so there gestured presses
+  # GNOME's own shortcut, Super+Page_Down / Super+Page_Up, on its virtual
+  # keyboard (this needs write access to /dev/uinput: `make install` sets it
+  # up; `gestured check` says what is missing). On a touchpad GNOME's own
+  # 3-finger swipe already does this, so these two act on touchscreens.
+  - name: workspace-next-gnome
+    gesture: swipe
+    fingers: 3
+    direction: left
+    desktop: GNOME
+    device: touchscreen
+    command: {keys: super+Page_Down}
+
+  - name: workspace-previous-gnome
+    gesture: swipe
+    fingers: 3
+    direction: right
+    desktop: GNOME
+    device: touchscreen
+    command: {keys: super+Page_Up}
+
+  # Elsewhere the command asks whichever desktop is running. To pin one, replace
+  # it with the line for your desktop:
+  #   GNOME:         command: {keys: super+Page_Down}      (Wayland and X11)
   #   KDE Plasma:    qdbus org.kde.kglobalaccel /component/kwin invokeShortcut "Switch One Desktop to the Right"
   #   sway:          swaymsg workspace next_on_output
   #   Hyprland:      hyprctl dispatch workspace e+1
@@ -61,20 +82,30 @@ gestures:
   #   fingers: 2
   #   device: touchscreen
   #   every: 1.25x
-  #   update: xdotool key "ctrl+$( [ "$GESTURE_STEP" = 1 ] && echo plus || echo minus )"
+  #   update: {keys: ctrl+equal, reverse: ctrl+minus}
+
+  # 3-finger horizontal pan: the Alt+Tab window switcher. Alt goes down when the
+  # pan begins, each 20 mm right is a Tab (left: Shift+Tab), Alt comes up at lift.
+  # - name: switch-windows
+  #   gesture: pan
+  #   fingers: 3
+  #   axis: horizontal
+  #   every: 20mm
+  #   hold: alt
+  #   update: {keys: tab, reverse: shift+tab}
 
   # 4-finger hold: open the overview.
   # - name: overview
   #   gesture: hold
   #   fingers: 4
   #   min-duration: 0.5s
-  #   command: xdotool key super        # KDE: qdbus org.kde.kglobalaccel /component/kwin invokeShortcut Overview
+  #   command: {keys: super}            # KDE: qdbus org.kde.kglobalaccel /component/kwin invokeShortcut Overview
 
   # 3-finger tap: middle click.
   # - name: middle-click
   #   gesture: tap
   #   fingers: 3
-  #   command: xdotool click 2
+  #   command: {button: middle}
 
   # Swipe in from the left edge of the touchscreen: open the launcher.
   # - name: launcher

@@ -18,6 +18,7 @@ public enum Schema {
     public static let settings: [Entry] = SettingsKey.allCases.map(\.entry)
     public static let gesture: [Entry] = GestureKey.allCases.map(\.entry)
     public static let region: [Entry] = RegionKey.allCases.map(\.entry)
+    public static let action: [Entry] = ActionKey.allCases.map(\.entry)
 
     /// The key reference, as docs/CONFIG.md carries it between its GENERATED markers.
     public static func referenceMarkdown() -> String {
@@ -36,6 +37,7 @@ public enum Schema {
                 table("`settings:`", settings, appliesTo: false),
                 table("Each entry of `gestures:`", gesture, appliesTo: true),
                 table("`region:`", region, appliesTo: false),
+                table("Built-in actions (in place of a command)", action, appliesTo: false),
                 quantities(), limits()].joined(separator: "\n")
     }
 
@@ -81,8 +83,11 @@ enum SettingsKey: String, CaseIterable {
     case maxChildren = "max-children"
     case queueLength = "queue-length"
     case sequenceWindow = "sequence-window"
+    case keyDelay = "key-delay"
 
     static let countRange = 1...64
+    /// Longest `key-delay`, seconds: past this a key press reads as held down.
+    static let maxKeyDelay = 0.2
 
     var entry: Schema.Entry {
         let d = Settings()
@@ -99,6 +104,9 @@ enum SettingsKey: String, CaseIterable {
         case .sequenceWindow:
             return .init(key: rawValue, type: "duration", appliesTo: "", defaultValue: "`\(Int(d.sequenceWindow))s`",
                          summary: "How soon after its `after:` gesture a sequenced gesture must begin, when it gives no `within:`.")
+        case .keyDelay:
+            return .init(key: rawValue, type: "duration, at most 200ms", appliesTo: "", defaultValue: "`\(Int(d.keyDelay * 1000))ms`",
+                         summary: "Time between a key's press and its release (and between the keys of a list) on the virtual device; some desktops drop a press and release that arrive together.")
         }
     }
 }
@@ -134,7 +142,7 @@ enum GestureKey: String, CaseIterable {
     case after, within, enabled
     case apps
     case exceptApps = "except-apps"
-    case command, begin, update, end, cancel, every
+    case command, begin, update, end, cancel, every, hold, desktop
 
     /// The kind-specific setting this key sets, if it is one.
     var parameter: KindTraits.Parameter? {
@@ -152,7 +160,7 @@ enum GestureKey: String, CaseIterable {
         case .minRotation: return .minRotation
         case .name, .gesture, .fingers, .direction, .device, .deviceName, .region, .simultaneousWith,
              .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone, .apps, .exceptApps,
-             .begin, .update, .end, .cancel, .every:
+             .begin, .update, .end, .cancel, .every, .hold, .desktop:
             return nil
         }
     }
@@ -163,7 +171,7 @@ enum GestureKey: String, CaseIterable {
             let t = kind.traits
             switch self {
             case .direction: return t.directions != .none
-            case .begin, .update, .end, .cancel: return !t.discrete
+            case .begin, .update, .end, .cancel, .hold: return !t.discrete
             case .every: return !t.steps.isEmpty
             default: return parameter.map(t.parameters.contains) ?? true
             }
@@ -233,12 +241,14 @@ enum GestureKey: String, CaseIterable {
         case .enabled: return e("`true` or `false`", "`true`", "A disabled gesture is recognized by no one until enabled at run time.")
         case .apps: return e("glob or list", "every app", "Only while one of these apps has the focus: globs on the app id (Wayland) or window class (X11), any case. It overrides the same gesture bound without `apps:` (see Per-application gestures).")
         case .exceptApps: return e("glob or list", "none", "Never while one of these apps has the focus (a game, a remote desktop).")
-        case .command: return e("shell command", "none", "Runs once: when a discrete gesture is recognized, when a continuous one begins.")
-        case .begin: return e("shell command", "none", "Runs when the gesture begins.")
-        case .update: return e("shell command", "none", "Runs on every change, or once per step with `every:`.")
-        case .end: return e("shell command", "none", "Runs when the fingers lift after the gesture began.")
-        case .cancel: return e("shell command", "none", "Runs when the gesture is cancelled (another gesture won, the device vanished).")
+        case .command: return e("action", "none", "Runs once: when a discrete gesture is recognized, when a continuous one begins. An action is a shell command or a built-in action (below).")
+        case .begin: return e("action", "none", "Runs when the gesture begins.")
+        case .update: return e("action", "none", "Runs on every change, or once per step with `every:`.")
+        case .end: return e("action", "none", "Runs when the fingers lift after the gesture began.")
+        case .cancel: return e("action", "none", "Runs when the gesture is cancelled (another gesture won, the device vanished).")
         case .every: return e("distance, angle or scale", "none", "Step `update:`: one run per step crossed, `GESTURE_STEP` = `1` or `-1` (up, right, clockwise, spread are positive).")
+        case .desktop: return e("name or list", "any", "Only on these desktops, as `$XDG_CURRENT_DESKTOP` names them (`GNOME`, `KDE`, `sway`), any case; elsewhere the gesture is off and the ones after it may win. For a desktop's own shortcut through `keys:`.")
+        case .hold: return e("keys", "none", "Keys held down while the gesture runs, like `alt`: pressed when it begins, released however it ends (lift, cancel, device gone, reload, exit).")
         }
     }
 }

@@ -11,6 +11,12 @@ public struct DeviceReport: Equatable, Sendable {
     public var path: String
     public var name: String
     public var status: Status
+
+    public init(path: String, name: String, status: Status) {
+        self.path = path
+        self.name = name
+        self.status = status
+    }
 }
 
 public enum DeviceScan {

@@ -14,6 +14,9 @@ public final class EvdevDevice {
     private let dev: OpaquePointer
     /// Rate limit for the SYN_DROPPED log line, as libinput does: one per this many seconds.
     private var lastDropLog: Int64?
+    /// What the decoder had refused when it was last logged (rate-limited the same way).
+    private var loggedRejections: TouchDecoder.Rejections?
+    private var lastRejectionLog: Int64?
 
     public enum ReadResult: Equatable {
         /// Drained; wait for the fd to be readable again.
@@ -86,6 +89,7 @@ public final class EvdevDevice {
                     flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue // sync done, back to normal events
                     continue
                 }
+                logRejections(log)
                 return Self.result(of: error)
             }
             if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue && flag == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
@@ -101,6 +105,18 @@ public final class EvdevDevice {
             }
             if decoder.feed(Self.event(ev)) { onFrame(decoder.frame) }
         }
+    }
+
+    /// Says what the decoder refused from this device: at once the first time, then at
+    /// most every 30 s, so a hostile device cannot flood the log.
+    private func logRejections(_ log: (String) -> Void) {
+        let r = decoder.rejections
+        guard r.undeclaredEvents + r.truncatedFrames > 0, r != loggedRejections else { return }
+        let now = clinux_monotonic_ns()
+        guard lastRejectionLog.map({ now - $0 > 30_000_000_000 }) ?? true else { return }
+        lastRejectionLog = now
+        loggedRejections = r
+        log("\(path) (\(description.name)): \(r)")
     }
 
     /// Reads raw events as they come, for `gestured record`; same drain semantics.

@@ -42,6 +42,8 @@ public enum KeyCode {
     public static let btnToolDoubleTap: UInt16 = 0x14d
     public static let btnToolTripleTap: UInt16 = 0x14e
     public static let btnToolQuadTap: UInt16 = 0x14f
+    /// Highest key code (`KEY_MAX`): no event type has more codes.
+    public static let max: UInt16 = 0x2ff
 
     /// The finger count a `BTN_TOOL_*` key stands for, or 0 for any other key.
     @inline(__always)

@@ -29,10 +29,71 @@ enum LibinputRecordFormat {
         return false
     }
 
-    static func parse(_ text: String, path: String) throws(RecordingError) -> Recording {
-        let (parsed, problem) = YAMLReader.read(Array(text.utf8), fileKind: "a recording")
-        if let problem { throw RecordingError(path: path, line: problem.mark?.line, message: problem.message) }
-        guard let root = parsed else { throw RecordingError(path: path, line: nil, message: "empty YAML document") }
+    /// Where the events are: streamed, never held as one tree (903 MB for a 70 MB file).
+    static let eventsPath: [YAMLPathComponent] = [.key("devices"), .index(0), .key("events")]
+
+    /// Reads a whole file: every event group checked and counted, not kept, then the
+    /// description (which may come before or after the events).
+    static func scan(_ path: String) throws(RecordingError) -> Recording {
+        let reader = try Reader(path)
+        guard let first = try reader.next() else {
+            throw RecordingError(path: path, line: nil, message: "no evdev events in the recording")
+        }
+        var count = 1
+        while try reader.next() != nil { count += 1 }
+        guard let root = reader.stream.root else {
+            throw RecordingError(path: path, line: nil, message: "empty YAML document")
+        }
+        let device = try description(root, path: path)
+        return Recording(path: path, device: device, events: RecordingEvents(source: .libinputRecord(path), count: count, first: first))
+    }
+
+    /// A file's events, a group (one frame) at a time.
+    final class Reader {
+        private let file: RecordingFile
+        let stream: YAMLStream
+        private var group: [InputEvent] = []
+        private var index = 0
+
+        init(_ path: String) throws(RecordingError) {
+            file = try RecordingFile(path)
+            stream = YAMLStream(fd: file.fd, fileKind: "a recording", streamed: LibinputRecordFormat.eventsPath)
+        }
+
+        func next() throws(RecordingError) -> InputEvent? {
+            while index == group.count {
+                group.removeAll(keepingCapacity: true)
+                index = 0
+                guard let node = stream.next() else {
+                    if let problem = stream.problem {
+                        throw RecordingError(path: file.path, line: problem.mark?.line, message: problem.message)
+                    }
+                    return nil
+                }
+                try LibinputRecordFormat.events(in: node, path: file.path, into: &group)
+            }
+            defer { index += 1 }
+            return group[index]
+        }
+    }
+
+    /// One item of `events:`: its `evdev:` rows (a `libinput:` item carries none).
+    static func events(in group: YAMLNode, path: String, into out: inout [InputEvent]) throws(RecordingError) {
+        guard let evs = group["evdev"], case .sequence(let rows) = evs.value else { return }
+        for row in rows {
+            guard let v = row.integers, v.count == 5, v[0] >= 0, v[0] <= EvemuFormat.maxSeconds, v[1] >= 0, v[1] < 1_000_000,
+                  let type = UInt16(exactly: v[2]), let code = UInt16(exactly: v[3]), let value = Int32(exactly: v[4]) else {
+                throw RecordingError(path: path, line: row.mark.line,
+                                     message: "an evdev event must be [sec, usec, type, code, value]: sec 0…\(EvemuFormat.maxSeconds), "
+                                        + "usec 0…999999, type and code 0…65535, value a 32-bit integer")
+            }
+            out.append(InputEvent(time: Timestamp(microseconds: v[0] * 1_000_000 + v[1]), type: type, code: code, value: value))
+        }
+    }
+
+    /// The first device's `evdev:` and `udev:` description. Every number is checked
+    /// for its range before it is converted.
+    static func description(_ root: YAMLNode, path: String) throws(RecordingError) -> DeviceDescription {
         func fail(_ node: YAMLNode?, _ message: String) -> RecordingError {
             RecordingError(path: path, line: node?.mark.line, message: message)
         }
@@ -42,33 +103,42 @@ enum LibinputRecordFormat {
         guard let evdev = dev["evdev"] else { throw fail(dev, "device has no 'evdev:' description") }
         let name = evdev["name"]?.scalar ?? "unnamed device"
         var id = InputID()
-        if let ids = evdev["id"]?.integers, ids.count == 4 {
-            id = InputID(bustype: UInt16(truncatingIfNeeded: ids[0]), vendor: UInt16(truncatingIfNeeded: ids[1]),
-                         product: UInt16(truncatingIfNeeded: ids[2]), version: UInt16(truncatingIfNeeded: ids[3]))
+        if let node = evdev["id"] {
+            guard let ids = node.integers, ids.count == 4, ids.allSatisfy({ UInt16(exactly: $0) != nil }) else {
+                throw fail(node, "id: must be [bustype, vendor, product, version], each 0…65535")
+            }
+            id = InputID(bustype: UInt16(ids[0]), vendor: UInt16(ids[1]), product: UInt16(ids[2]), version: UInt16(ids[3]))
         }
         var codes: [UInt16: Set<UInt16>] = [:]
         if let node = evdev["codes"], case .mapping(let entries) = node.value {
             for (keyNode, value) in entries {
                 let key = keyNode.scalar ?? ""
-                guard let type = UInt16(key), let list = value.integers else {
-                    throw fail(value, "codes: '\(key)' must map an event type to a list of codes")
+                guard let type = UInt16(key), type <= EventType.max, let list = value.integers,
+                      list.allSatisfy({ $0 >= 0 && $0 <= KeyCode.max }) else {
+                    throw fail(value, "codes: '\(key)' must map an event type (0…31) to a list of codes (0…\(KeyCode.max))")
                 }
-                codes[type] = Set(list.compactMap { UInt16(exactly: $0) })
+                codes[type] = Set(list.map { UInt16($0) })
             }
         }
         var absinfo: [UInt16: AbsInfo] = [:]
         if let node = evdev["absinfo"], case .mapping(let entries) = node.value {
             for (keyNode, value) in entries {
                 let key = keyNode.scalar ?? ""
-                guard let code = UInt16(key), code <= AbsCode.max, let v = value.integers, v.count >= 4,
+                guard let code = UInt16(key), code <= AbsCode.max, let v = value.integers, v.count >= 4, v.count <= 5,
                       v.allSatisfy({ Int32(exactly: $0) != nil }) else {
-                    throw fail(value, "absinfo: '\(key)' must be [min, max, fuzz, flat, resolution]")
+                    throw fail(value, "absinfo: '\(key)' must be an axis (0…63): [min, max, fuzz, flat, resolution], 32-bit integers")
                 }
                 absinfo[code] = AbsInfo(minimum: Int32(v[0]), maximum: Int32(v[1]), fuzz: Int32(v[2]), flat: Int32(v[3]),
                                         resolution: v.count > 4 ? Int32(v[4]) : 0)
             }
         }
-        let properties = Set((evdev["properties"]?.integers ?? []).compactMap { UInt16(exactly: $0) })
+        var properties = Set<UInt16>()
+        if let node = evdev["properties"] {
+            guard let list = node.integers, list.allSatisfy({ $0 >= 0 && $0 <= InputProperty.max }) else {
+                throw fail(node, "properties: must be a list of INPUT_PROP_* numbers (0…\(InputProperty.max))")
+            }
+            properties = Set(list.map { UInt16($0) })
+        }
         var udev: [String: String] = [:]
         if let props = dev["udev"]?["properties"], case .sequence(let items) = props.value {
             for item in items {
@@ -76,33 +146,15 @@ enum LibinputRecordFormat {
                 udev[String(s[..<eq])] = String(s[s.index(after: eq)...])
             }
         }
-        var events: [InputEvent] = []
-        if let node = dev["events"], case .sequence(let groups) = node.value {
-            for group in groups {
-                guard let evs = group["evdev"], case .sequence(let rows) = evs.value else { continue }
-                for row in rows {
-                    guard let v = row.integers, v.count == 5, v[0] >= 0, v[1] >= 0, v[1] < 1_000_000,
-                          v[0] < Int64.max / 1_000_000 - 1,
-                          let type = UInt16(exactly: v[2]), let code = UInt16(exactly: v[3]), let value = Int32(exactly: v[4]) else {
-                        throw fail(row, "an evdev event must be [sec, usec, type, code, value]")
-                    }
-                    events.append(InputEvent(time: Timestamp(microseconds: v[0] * 1_000_000 + v[1]),
-                                             type: type, code: code, value: value))
-                }
-            }
-        }
-        guard !events.isEmpty else { throw fail(dev, "no evdev events in the recording") }
-        let device = DeviceDescription(name: name, id: id, properties: properties, codes: codes,
-                                       absinfo: absinfo, udevProperties: udev)
-        return Recording(path: path, device: device, events: events)
+        return DeviceDescription(name: name, id: id, properties: properties, codes: codes, absinfo: absinfo, udevProperties: udev)
     }
 
     /// The header of a `libinput record`-compatible file, up to `events:`.
     static func header(for d: DeviceDescription, node: String) -> String {
         var s = "version: 1\nndevices: 1\nlibinput:\n  version: \"gestured\"\n  git: \"unknown\"\n"
         s += "devices:\n- node: \(node)\n  evdev:\n"
-        s += "    # Name: \(d.name)\n"
-        s += "    name: \(quoted(d.name))\n"
+        s += "    # Name: \(d.name.printable)\n"
+        s += "    name: \(d.name.quoted)\n"
         s += "    id: [\(d.id.bustype), \(d.id.vendor), \(d.id.product), \(d.id.version)]\n"
         s += "    codes:\n"
         for type in d.codes.keys.sorted() {
@@ -116,7 +168,7 @@ enum LibinputRecordFormat {
         s += "    properties: [\(d.properties.sorted().map(String.init).joined(separator: ", "))]\n"
         if !d.udevProperties.isEmpty {
             s += "  udev:\n    properties:\n"
-            for key in d.udevProperties.keys.sorted() { s += "    - \(quoted(key + "=" + d.udevProperties[key]!))\n" }
+            for key in d.udevProperties.keys.sorted() { s += "    - \((key + "=" + d.udevProperties[key]!).quoted)\n" }
         }
         s += "  events:\n"
         return s
@@ -136,18 +188,5 @@ enum LibinputRecordFormat {
     private static func pad(_ v: Int64, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
-    }
-
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where ch.value < 0x20: out += "\\x" + (ch.value < 16 ? "0" : "") + String(ch.value, radix: 16)
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out + "\""
     }
 }

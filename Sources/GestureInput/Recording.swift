@@ -7,9 +7,13 @@ import TouchModel
 public struct Recording: Sendable {
     public var path: String
     public var device: DeviceDescription
-    public var events: [InputEvent]
+    public var events: RecordingEvents
 
     public init(path: String, device: DeviceDescription, events: [InputEvent]) {
+        self.init(path: path, device: device, events: RecordingEvents(events))
+    }
+
+    init(path: String, device: DeviceDescription, events: RecordingEvents) {
         self.path = path
         self.device = device
         self.events = events
@@ -17,37 +21,169 @@ public struct Recording: Sendable {
 
     /// Reads a recording, detecting its format. `descriptionPath` names a separate
     /// evemu description file for event files that carry no header.
+    ///
+    /// The whole file is checked here, so every error comes before replay starts, but
+    /// its events are not kept: `events` reads them again from the file as it is
+    /// iterated, so memory stays bounded whatever the file's size.
     public static func load(path: String, descriptionPath: String? = nil) throws(RecordingError) -> Recording {
-        let text = try readText(path)
-        if LibinputRecordFormat.looksLike(text) {
-            return try LibinputRecordFormat.parse(text, path: path)
+        if LibinputRecordFormat.looksLike(try RecordingFile(path).head()) {
+            return try LibinputRecordFormat.scan(path)
         }
-        var header: EvemuFormat.Parsed?
+        var header: DeviceDescription?
         if let descriptionPath {
-            header = try EvemuFormat.parse(try readText(descriptionPath), path: descriptionPath)
+            header = try EvemuFormat.scan(descriptionPath).device
         }
-        let body = try EvemuFormat.parse(text, path: path)
-        guard let device = body.device ?? header?.device else {
+        let body = try EvemuFormat.scan(path)
+        guard let device = body.device ?? header else {
             throw RecordingError(path: path, line: nil,
                                  message: "no device description (N:, I:, B:, A: lines); pass the matching .desc file with --description FILE")
         }
-        guard !body.events.isEmpty else {
+        guard body.count > 0 else {
             throw RecordingError(path: path, line: nil, message: "no events (E: lines) in the recording")
         }
-        return Recording(path: path, device: device, events: body.events)
+        return Recording(path: path, device: device,
+                         events: RecordingEvents(source: .evemu(path), count: body.count, first: body.first))
+    }
+}
+
+/// A recording's events. From a file they are read again, a line or an event group at
+/// a time, on each iteration; `load` has checked them all, so an iteration stops
+/// early only if the file changed since (and says so in `Iterator.failure`).
+public struct RecordingEvents: Sequence, Sendable {
+    enum Source: Sendable {
+        case memory([InputEvent])
+        case evemu(String)
+        case libinputRecord(String)
+    }
+    let source: Source
+    public let count: Int
+    public let first: InputEvent?
+
+    public init(_ events: [InputEvent]) {
+        self.init(source: .memory(events), count: events.count, first: events.first)
     }
 
-    /// Recordings larger than this are refused rather than read into memory.
-    public static let maxBytes = 256 << 20
+    init(source: Source, count: Int, first: InputEvent?) {
+        self.source = source
+        self.count = count
+        self.first = first
+    }
 
-    static func readText(_ path: String) throws(RecordingError) -> String {
-        do throws(Errno) {
-            let file = try OwnedFileDescriptor(opening: path, O_RDONLY)
-            return String(decoding: try file.descriptor.readToEnd(maximumBytes: maxBytes), as: UTF8.self)
-        } catch .fileTooLarge {
-            throw RecordingError(path: path, line: nil, message: "larger than \(maxBytes >> 20) MiB")
-        } catch {
-            throw RecordingError(path: path, line: nil, message: error.description)
+    public func makeIterator() -> Iterator { Iterator(source) }
+
+    public struct Iterator: IteratorProtocol {
+        private enum Reader {
+            case memory(IndexingIterator<[InputEvent]>)
+            case evemu(EvemuFormat.Reader)
+            case libinputRecord(LibinputRecordFormat.Reader)
+            case failed
+        }
+        private var reader: Reader
+        /// Why the iteration stopped before the end (the file changed after `load`).
+        public private(set) var failure: RecordingError?
+
+        init(_ source: Source) {
+            do throws(RecordingError) {
+                switch source {
+                case .memory(let events): reader = .memory(events.makeIterator())
+                case .evemu(let path): reader = .evemu(try EvemuFormat.Reader(path))
+                case .libinputRecord(let path): reader = .libinputRecord(try LibinputRecordFormat.Reader(path))
+                }
+            } catch {
+                reader = .failed
+                failure = error
+            }
+        }
+
+        public mutating func next() -> InputEvent? {
+            do throws(RecordingError) {
+                switch reader {
+                case .memory(var it):
+                    defer { reader = .memory(it) }
+                    return it.next()
+                case .evemu(let r): return try r.next()
+                case .libinputRecord(let r): return try r.next()
+                case .failed: return nil
+                }
+            } catch {
+                reader = .failed
+                failure = error
+                return nil
+            }
+        }
+    }
+}
+
+/// A recording file opened for reading, closed when this goes away; reads lines in
+/// bounded memory (one fixed buffer).
+final class RecordingFile {
+    /// No line of either format comes near this; a longer one is refused, not buffered.
+    static let maxLineBytes = 16 << 10
+    private static let capacity = 64 << 10
+    let path: String
+    let fd: Int32
+    private let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: RecordingFile.capacity)
+    /// Unread bytes are `buffer[start..<end]`.
+    private var start = 0
+    private var end = 0
+    private var atEnd = false
+    private(set) var lineNumber = 0
+
+    init(_ path: String) throws(RecordingError) {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Thrown after every property is set: deinit still runs, and frees the buffer.
+        guard fd >= 0 else { throw RecordingError(path: path, line: nil, message: Errno.current.description) }
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+        buffer.deallocate()
+    }
+
+    /// The first 64 KiB as text, for telling the formats apart.
+    func head() throws(RecordingError) -> String {
+        while end < Self.capacity, try fill() {}
+        return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+    }
+
+    /// The next line without its newline; nil at the end of the file.
+    func nextLine() throws(RecordingError) -> Substring? {
+        while true {
+            if start < end, let nl = memchr(buffer.baseAddress! + start, 0x0a, end - start) {
+                let lineEnd = buffer.baseAddress!.distance(to: nl.assumingMemoryBound(to: UInt8.self))
+                defer { start = lineEnd + 1 }
+                lineNumber += 1
+                return Substring(String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<lineEnd]), as: UTF8.self))
+            }
+            guard end - start <= Self.maxLineBytes else {
+                throw RecordingError(path: path, line: lineNumber + 1, message: "line longer than \(Self.maxLineBytes) bytes")
+            }
+            if !(try fill()) {
+                guard start < end else { return nil }
+                lineNumber += 1
+                defer { start = end }
+                return Substring(String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self))
+            }
+        }
+    }
+
+    /// Reads more after what is unread (moved to the front first); false at the end of the file.
+    private func fill() throws(RecordingError) -> Bool {
+        guard !atEnd else { return false }
+        if start > 0 {
+            memmove(buffer.baseAddress!, buffer.baseAddress! + start, end - start)
+            end -= start
+            start = 0
+        }
+        guard end < Self.capacity else { return true }
+        while true {
+            let n = read(fd, buffer.baseAddress! + end, Self.capacity - end)
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw RecordingError(path: path, line: nil, message: Errno.current.description) }
+            end += n
+            if n == 0 { atEnd = true }
+            return n > 0
         }
     }
 }
@@ -62,8 +198,9 @@ public struct RecordingError: Error, Equatable, CustomStringConvertible {
         self.line = line
         self.message = message
     }
+    /// Escaped: the message quotes the file's own text.
     public var description: String {
-        if let line { return "\(path):\(line): \(message)" }
-        return "\(path): \(message)"
+        if let line { return "\(path):\(line): \(message)".printable }
+        return "\(path): \(message)".printable
     }
 }

@@ -8,7 +8,9 @@ import TouchModel
 /// while a finger is down even where the device reuses tracking ids. Positions are
 /// in mm (units ÷ resolution). Protocol-A devices pass through libmtdev first.
 /// Hostile input (slots out of range, absurd values, events after `SYN_DROPPED`) is
-/// survived and never traps.
+/// survived and never traps. An event whose type or code the device does not declare
+/// is dropped before anything reads it (libmtdev indexes its tables by code unchecked:
+/// `EV_ABS` 0x80 wrote onto its stack), and counted in `rejections` for the caller to log.
 public final class TouchDecoder {
     public let capabilities: TouchCapabilities
     /// The frame completed by the last `SYN_REPORT`.
@@ -46,6 +48,11 @@ public final class TouchDecoder {
     private let xSpan: Double, ySpan: Double
     private let majorPerMM: Double
     private let mtdev: MtdevAdapter?
+    /// Bit n: the device declares `EV_ABS` code n with its absinfo (codes stop at 0x3f).
+    private let declaredAbs: UInt64
+    private let declaredKeys: Set<UInt16>
+    @exclusivity(unchecked) private var undeclared = 0
+    @exclusivity(unchecked) private var lastUndeclared: InputEvent?
 
     public init(capabilities: TouchCapabilities, description: DeviceDescription) {
         self.capabilities = capabilities
@@ -61,6 +68,10 @@ public final class TouchDecoder {
         let majorRes = description.absinfo[AbsCode.mtTouchMajor]?.resolution ?? 0
         majorPerMM = majorRes > 0 ? Double(majorRes) : capabilities.xUnitsPerMM
         mtdev = capabilities.touchProtocol == .anonymous ? MtdevAdapter(description: description) : nil
+        declaredAbs = description.absinfo.keys.reduce(0) { mask, code in
+            code <= AbsCode.max && description.has(EventType.abs, code) ? mask | (1 << UInt64(code)) : mask
+        }
+        declaredKeys = description.codes[EventType.key] ?? []
     }
 
     deinit { slots.deallocate() }
@@ -76,10 +87,63 @@ public final class TouchDecoder {
     /// Feeds one event; returns true when it completed a frame (read it from `frame`).
     @inline(__always)
     public func feed(_ e: InputEvent) -> Bool {
+        guard isDeclared(e) else { return false }
         if let mtdev {
             return mtdev.convert(e) { self.decode($0) }
         }
         return decode(e)
+    }
+
+    /// `EV_SYN`, and `EV_ABS`/`EV_KEY` codes the device declares; other types
+    /// (`EV_MSC` timestamps…) carry nothing we read and are dropped uncounted.
+    @inline(__always)
+    private func isDeclared(_ e: InputEvent) -> Bool {
+        switch e.type {
+        case EventType.abs:
+            if e.code <= AbsCode.max && declaredAbs & (1 << UInt64(e.code)) != 0 { return true }
+        case EventType.syn:
+            if e.code <= SynCode.dropped { return true }
+        case EventType.key:
+            if declaredKeys.contains(e.code) { return true }
+        default:
+            return false
+        }
+        undeclared += 1
+        lastUndeclared = e
+        return false
+    }
+
+    /// What was refused so far: undeclared events and cut-short protocol-A frames.
+    public var rejections: Rejections {
+        Rejections(undeclaredEvents: undeclared, lastUndeclared: lastUndeclared,
+                   truncatedFrames: mtdev?.truncatedFrames ?? 0)
+    }
+
+    /// Counts only grow: a caller logs when they differ from what it last logged.
+    public struct Rejections: Equatable, Sendable, CustomStringConvertible {
+        public var undeclaredEvents: Int
+        public var lastUndeclared: InputEvent?
+        /// Protocol-A frames with more contacts or events than reach libmtdev.
+        public var truncatedFrames: Int
+
+        public init(undeclaredEvents: Int, lastUndeclared: InputEvent? = nil, truncatedFrames: Int) {
+            self.undeclaredEvents = undeclaredEvents
+            self.lastUndeclared = lastUndeclared
+            self.truncatedFrames = truncatedFrames
+        }
+
+        public var description: String {
+            var parts: [String] = []
+            if undeclaredEvents > 0, let e = lastUndeclared {
+                parts.append("\(undeclaredEvents) event\(undeclaredEvents == 1 ? "" : "s") of a type or code the device does not declare dropped"
+                             + " (last: type 0x\(String(e.type, radix: 16)) code 0x\(String(e.code, radix: 16)))")
+            }
+            if truncatedFrames > 0 {
+                parts.append("\(truncatedFrames) protocol-A frame\(truncatedFrames == 1 ? "" : "s") cut short: more than"
+                             + " \(MtdevAdapter.maxContactsPerFrame) contacts or \(MtdevAdapter.maxEventsPerFrame) events in one frame")
+            }
+            return parts.joined(separator: "; ")
+        }
     }
 
     private func decode(_ e: InputEvent) -> Bool {
@@ -225,12 +289,33 @@ public final class TouchDecoder {
 
 /// Protocol A → B through libmtdev's plumbing API (no fd: events in, events out),
 /// the conversion libinput applies to devices without `ABS_MT_SLOT`.
+///
+/// libmtdev trusts its input (mtdev 1.1.6, src/core.c), so what reaches it is bounded:
+/// - 32 contacts in one frame made `foreach_bit` shift by 32 and loop forever in
+///   `mtdev_put_event`: a frame's contacts are capped at `maxContactsPerFrame`;
+/// - its input ring holds 512 events and silently wraps: a frame's events are capped
+///   at `maxEventsPerFrame`;
+/// - a contact without `ABS_MT_TOUCH_MAJOR` on a device that declares it is judged
+///   touching or not by an uninitialized stack value: we give it a major of 1.
+/// What is over a cap is dropped until the frame's `SYN_REPORT`, and the frame is
+/// counted in `truncatedFrames` for the caller to log.
 final class MtdevAdapter {
+    /// libmtdev holds 31 contacts safely; we track `TouchCapabilities.anonymousSlots` (10).
+    static let maxContactsPerFrame = 16
+    /// Half of libmtdev's input ring; 16 contacts × 11 axes and a few keys fit.
+    static let maxEventsPerFrame = 256
     private let dev: UnsafeMutablePointer<mtdev>
+    private let declaresMajor: Bool
+    private var contactsInFrame = 0
+    private var eventsInFrame = 0
+    private var contactHasMajor = false
+    private var truncating = false
+    private(set) var truncatedFrames = 0
 
     init?(description d: DeviceDescription) {
         guard let dev = mtdev_new() else { return nil }
         self.dev = dev
+        declaresMajor = d.absinfo[AbsCode.mtTouchMajor] != nil
         guard mtdev_init(dev) == 0 else { mtdev_delete(dev); return nil }
         for (code, info) in d.absinfo where code >= AbsCode.mtTouchMajor && code <= AbsCode.max {
             mtdev_set_mt_event(dev, Int32(code), 1)
@@ -246,9 +331,15 @@ final class MtdevAdapter {
     /// Puts one event in; at each `SYN_REPORT` drains mtdev's protocol-B output into
     /// `sink`. Returns true when `sink` completed a frame.
     func convert(_ e: InputEvent, _ sink: (InputEvent) -> Bool) -> Bool {
-        var ev = e.kernelEvent
         if e.type == EventType.syn && e.code == SynCode.dropped { return sink(e) }
-        mtdev_put_event(dev, &ev)
+        guard admit(e) else { return false }
+        if e.type == EventType.syn && e.code == SynCode.mtReport {
+            if declaresMajor && !contactHasMajor {
+                put(InputEvent(time: e.time, type: EventType.abs, code: AbsCode.mtTouchMajor, value: 1))
+            }
+            contactHasMajor = false
+        }
+        put(e)
         guard e.type == EventType.syn && e.code == SynCode.report else { return false }
         var completed = false
         while mtdev_empty(dev) == 0 {
@@ -258,5 +349,33 @@ final class MtdevAdapter {
             if sink(InputEvent(time: t, type: out.type, code: out.code, value: out.value)) { completed = true }
         }
         return completed
+    }
+
+    private func put(_ e: InputEvent) {
+        var ev = e.kernelEvent
+        mtdev_put_event(dev, &ev)
+    }
+
+    /// Whether `e` may go to libmtdev: within the frame's caps (see the type's comment).
+    private func admit(_ e: InputEvent) -> Bool {
+        let isContactEnd = e.type == EventType.syn && e.code == SynCode.mtReport
+        if e.type == EventType.syn && e.code == SynCode.report {
+            if truncating { truncatedFrames += 1 }
+            contactsInFrame = 0
+            eventsInFrame = 0
+            contactHasMajor = false
+            truncating = false
+            return true
+        }
+        // A contact's end may bring its filled-in major: two events.
+        eventsInFrame += isContactEnd ? 2 : 1
+        let isContactPart = isContactEnd || (e.type == EventType.abs && e.code >= AbsCode.mtTouchMajor)
+        if eventsInFrame > Self.maxEventsPerFrame || (isContactPart && contactsInFrame >= Self.maxContactsPerFrame) {
+            truncating = true
+            return false
+        }
+        if e.type == EventType.abs && e.code == AbsCode.mtTouchMajor { contactHasMajor = true }
+        if isContactEnd { contactsInFrame += 1 }
+        return true
     }
 }

@@ -27,6 +27,8 @@ final class Daemon {
         var onDecisions: ((DeviceSession, [ArenaDecision]) -> Void)?
         /// No commands at all (watch).
         var runCommands = true
+        /// How the virtual input device's /dev/uinput is opened (tests pass a fake's).
+        var openUinput: ((String) -> Int32)?
         /// Told of every change of the focused app (watch, --explain, --dry-run).
         var onFocus: ((FocusedApp?) -> Void)?
         /// The focused-app source; nil: the one the session's environment offers.
@@ -53,6 +55,8 @@ final class Daemon {
     private var mapper: ActionMapper
     private let sink: InvocationSink?
     private let runner: CommandRunner?
+    /// Keys, clicks and scrolls: the virtual device's sink (nil for watch and dry runs).
+    private(set) var virtualInput: VirtualInput?
     private(set) var sessions: [String: DeviceSession] = [:]
     private var invocations: [Invocation] = []
     private(set) var exitCode: GesturedCommand.ExitCode = .success
@@ -74,9 +78,9 @@ final class Daemon {
         self.logger = logger
         self.environment = environment
         configSource = resolveConfigPath(explicit: options.configPath, environment: environment)
-        let (loaded, diagnostics) = ConfigLoader.load(configSource)
+        let (parsed, diagnostics) = ConfigLoader.load(configSource)
         for d in diagnostics { logger.log(d.isError ? .error : .warning, d.description) }
-        guard let loaded else { throw StartError.config(diagnostics.filter(\.isError).count) }
+        guard let loaded = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else { throw StartError.config(diagnostics.filter(\.isError).count) }
         config = loaded
         mapper = ActionMapper(config: loaded)
         loop = try EventLoop()
@@ -94,12 +98,22 @@ final class Daemon {
         } else {
             let logger = self.logger
             let r = try CommandRunner(settings: loaded.settings, log: { logger.log($0, $1) })
+            let open = options.openUinput
+            let input = try VirtualInput(settings: loaded.settings, log: { logger.log($0, $1) }, makeDevice: { c throws(VirtualDevice.Failure) in
+                if let open { return try VirtualDevice(capabilities: c, open: open) }
+                return try VirtualDevice(capabilities: c)
+            })
             runner = r
-            sink = r
+            virtualInput = input
+            sink = ActionRouter(commands: r, input: input)
         }
         try loop.add(signals.descriptor) { [unowned self] _ in self.handleSignals() }
         try loop.add(timer.descriptor) { [unowned self] _ in self.handleTimer() }
         if let runner { try loop.add(runner.fd) { _ in runner.handleEvents() } }
+        if let virtualInput {
+            try loop.add(virtualInput.descriptor) { _ in virtualInput.handleTimer() }
+            virtualInput.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
+        }
         watchConfig()
         hotplug.watch(on: loop, logger: logger) { [unowned self] change in
             switch change {
@@ -175,7 +189,8 @@ final class Daemon {
 
     var status: String { "\(sessions.count) device\(sessions.count == 1 ? "" : "s"), \(config.specs.count) gestures" }
 
-    private func shutdown() {
+    /// What SIGTERM and SIGINT end with (tests call it directly: a signal would go to any thread).
+    func shutdown() {
         notifier.send("STOPPING=1")
         focus.stop()
         control = nil
@@ -184,6 +199,8 @@ final class Daemon {
             s.engine.cancelAll(at: now, into: &s.events)
             dispatch(s)
         }
+        // The releases just queued go out now, not a key delay later, before the device goes.
+        virtualInput?.finish()
         logger.notice("stopped")
     }
 
@@ -198,7 +215,7 @@ final class Daemon {
 
     /// Opens a node if it is a touch device we want. `announce`: log it as hotplugged.
     func open(_ node: Udev.Node, announce: Bool) {
-        guard sessions[node.path] == nil else { return }
+        guard sessions[node.path] == nil, !Self.isOwnVirtualDevice(node.path) else { return }
         let device: EvdevDevice
         do throws(DeviceError) {
             device = try EvdevDevice(path: node.path, udevProperties: node.properties)
@@ -217,8 +234,20 @@ final class Daemon {
         adopt(device, announce: announce)
     }
 
+    /// gestured's own output device, known by its name in sysfs before opening it (so
+    /// not even a permission warning is logged for it while udev sets its group).
+    static func isOwnVirtualDevice(_ path: String) -> Bool {
+        let sysfs = "/sys/class/input/" + (path.split(separator: "/").last.map(String.init) ?? "") + "/device/name"
+        guard let f = fopen(sysfs, "r") else { return false }
+        defer { fclose(f) }
+        var buf = [CChar](repeating: 0, count: 256)
+        guard fgets(&buf, Int32(buf.count), f) != nil else { return false }
+        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == VirtualDevice.name + "\n"
+    }
+
     /// Starts reading an open device with its own engine.
     func adopt(_ device: EvdevDevice, announce: Bool) {
+        guard device.description.name != VirtualDevice.name else { return }  // our own output, never input
         let session = DeviceSession(device: device, specs: config.specs)
         do {
             try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
@@ -267,12 +296,18 @@ final class Daemon {
         guard !s.events.isEmpty else { return }
         for e in s.events {
             options.onGesture?(s, e)
-            guard let sink else { continue }
+            guard sink != nil else { continue }
+            let first = invocations.count
             mapper.map(e, device: s.info, into: &invocations)
-            recent.record(e, device: s.info.name, app: focus.app?.app, invocations: invocations)
-            for inv in invocations { sink.submit(inv) }
-            invocations.removeAll(keepingCapacity: true)
+            if e.phase != .changed {  // what `recent` keeps; updates stay allocation-free
+                recent.record(e, device: s.info.name, app: focus.app?.app, invocations: Array(invocations[first...]))
+            }
         }
+        if let sink {
+            Invocation.releasesFirst(&invocations)
+            for inv in invocations { sink.submit(inv) }
+        }
+        invocations.removeAll(keepingCapacity: true)
         s.events.removeAll(keepingCapacity: true)
     }
 
@@ -359,9 +394,9 @@ final class Daemon {
     func reload(reason: String, keepOnEmpty: Bool = false) -> Bool {
         notifier.send("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanoseconds() / 1000)")
         defer { notifier.send("READY=1\nSTATUS=\(status)") }
-        let (loaded, diagnostics) = ConfigLoader.load(configSource)
+        let (parsed, diagnostics) = ConfigLoader.load(configSource)
         for d in diagnostics { logger.log(d.isError ? .error : .warning, d.description) }
-        guard let loaded else {
+        guard let loaded = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
             let n = diagnostics.filter(\.isError).count
             logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
             return false
@@ -383,6 +418,7 @@ final class Daemon {
         config = loaded
         mapper = ActionMapper(config: loaded)
         runner?.update(settings: loaded.settings)
+        virtualInput?.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")

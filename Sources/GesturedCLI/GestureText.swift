@@ -17,7 +17,7 @@ enum GestureText {
             case .rotation: s += "  rotation \((e.rotation * 180 / .pi).fixed(1))°"
             }
         }
-        if let device { s += "  [\(device)]" }
+        if let device { s += "  [\(device.printable)]" }
         return s
     }
 

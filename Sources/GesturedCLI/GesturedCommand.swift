@@ -1,4 +1,5 @@
 import Glibc
+import TouchModel
 
 /// `gestured`'s entry point: picks the subcommand, maps errors to exit codes.
 public enum GesturedCommand {
@@ -104,10 +105,10 @@ public enum GesturedCommand {
         do {
             return try command.run(rest)
         } catch let error as UsageError {
-            Output.err("gestured \(command.name): \(error)\n(gestured \(command.name) --help shows the options)")
+            Output.err("gestured \(command.name): \("\(error)".printable)\n(gestured \(command.name) --help shows the options)")
             return .usage
         } catch {
-            Output.err("gestured \(command.name): \(error)")
+            Output.err("gestured \(command.name): \("\(error)".printable)")
             return .failure
         }
     }

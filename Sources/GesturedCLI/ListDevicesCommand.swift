@@ -1,3 +1,4 @@
+import GestureActions
 import GestureInput
 import TouchModel
 
@@ -38,16 +39,16 @@ enum ListDevicesCommand {
             case .used(let caps):
                 used += 1
                 let size = caps.size
-                lines.append("\(r.path)  \(caps.kind.rawValue)  \"\(r.name)\"")
+                lines.append("\(r.path.printable)  \(caps.kind.rawValue)  \"\(r.name.printable)\"")
                 lines.append("    size \(size.width.fixed(1)) × \(size.height.fixed(1)) mm\(caps.resolutionIsEstimated ? " (estimated: the device reports no resolution)" : ""), "
                              + "resolution \(caps.xUnitsPerMM.fixed(1)) × \(caps.yUnitsPerMM.fixed(1)) units/mm, "
                              + "\(caps.slotCount) slot\(caps.slotCount == 1 ? "" : "s")\(protocolNote(caps.touchProtocol)), "
                              + "up to \(caps.maxFingers) finger\(caps.maxFingers == 1 ? "" : "s")\(caps.isClickpad ? ", clickpad" : "")")
             case .ignored(let reason):
-                lines.append("\(r.path)  not used  \"\(r.name)\": \(reason)")
+                lines.append("\(r.path.printable)  not used  \"\(r.name.printable)\": \((ownReason(r) ?? reason).printable)")
             case .unreadable(let message):
                 denied += 1
-                lines.append("\(r.path)  unreadable: \(message)")
+                lines.append("\(r.path.printable)  unreadable: \(message.printable)")
             }
         }
         if reports.isEmpty {
@@ -64,6 +65,11 @@ enum ListDevicesCommand {
             lines.append("To see gestured work without a device: gestured replay Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events --detect")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// gestured's own virtual device is output, never input: say so rather than "not a touch device".
+    static func ownReason(_ r: DeviceReport) -> String? {
+        r.name == VirtualDevice.name ? "gestured's own virtual device: it writes the keys, clicks and scrolls of built-in actions here" : nil
     }
 
     static func protocolNote(_ p: TouchProtocol) -> String {
@@ -85,7 +91,7 @@ enum ListDevicesCommand {
                        ("slots", String(caps.slotCount)), ("max_fingers", String(caps.maxFingers)),
                        ("clickpad", caps.isClickpad ? "true" : "false")]
         case .ignored(let reason):
-            fields += [("used", "false"), ("reason", JSON.string(reason))]
+            fields += [("used", "false"), ("reason", JSON.string(ownReason(r) ?? reason))]
         case .unreadable(let message):
             fields += [("used", "false"), ("reason", JSON.string(message))]
         }

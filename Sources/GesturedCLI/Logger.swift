@@ -1,5 +1,6 @@
 import GestureActions
 import LinuxSystem
+import TouchModel
 
 /// The daemon's log: stderr lines, with `<N>` syslog priorities when stderr is the
 /// journal (`JOURNAL_STREAM` set), so journald files each line at its level.
@@ -20,8 +21,11 @@ public final class Logger {
         self.fd = fd
     }
 
+    /// One line per message: control characters in it (a device's name, a file's
+    /// text) are escaped, so nothing can forge a second line or its priority.
     public func log(_ level: Level, _ message: String) {
         guard level <= threshold, !readerGone else { return }
+        let message = message.printable
         let line = journal ? "<\(level.rawValue)>\(message)\n"
             : level <= .warning ? "gestured: \(level == .error ? "error" : "warning"): \(message)\n" : "gestured: \(message)\n"
         do {

@@ -19,23 +19,7 @@ enum Output {
 
 /// JSON text without Foundation: strings escaped, numbers as given.
 enum JSON {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where ch.value < 0x20:
-                let hex = String(ch.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ s: String) -> String { s.quoted }
 
     static func number(_ v: Double, _ decimals: Int = 3) -> String { v.isFinite ? v.fixed(decimals) : "null" }
 

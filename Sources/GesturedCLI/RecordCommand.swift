@@ -40,7 +40,7 @@ enum RecordCommand {
         }
         let out = file?.descriptor ?? .standardOutput
         try? out.writeAll(RecordingWriter.header(for: device.description, node: path))
-        Output.err("recording \(path) (\(device.description.name)); touch the device, then press Ctrl-C")
+        Output.err("recording \(path) (\(device.description.name.printable)); touch the device, then press Ctrl-C")
 
         // Ctrl-C ends the recording cleanly: SIGINT/SIGTERM arrive on a signalfd.
         let signals = try SignalDescriptor([SIGINT, SIGTERM])

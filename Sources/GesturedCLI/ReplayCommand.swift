@@ -44,8 +44,8 @@ enum ReplayCommand {
         } else {
             let source = resolveConfigPath(explicit: a.option("config"), environment: Logger.environment())
             let (config, diagnostics) = ConfigLoader.load(source)
-            for d in diagnostics { Output.err(d.description) }
-            guard let config else { return .invalidConfig }
+            for d in diagnostics { Output.err(d.description.printable) }
+            guard let config = config?.forDesktop(Logger.environment()["XDG_CURRENT_DESKTOP"]) else { return .invalidConfig }
             specs = config.specs
             mapper = ActionMapper(config: config)
         }
@@ -53,7 +53,7 @@ enum ReplayCommand {
         do {
             pipeline = try ReplayPipeline(recording: recording, specs: specs)
         } catch {
-            Output.err("gestured replay: \(recording.path) (\(recording.device.name)): not a touch device: \(error)")
+            Output.err("gestured replay: \(recording.path.printable) (\(recording.device.name.printable)): not a touch device: \(error)")
             return .failure
         }
         pipeline.engine.focusedApp = a.option("app")
@@ -87,6 +87,8 @@ enum ReplayCommand {
                 invocations.removeAll(keepingCapacity: true)
             }
         })
+        let refused = pipeline.decoder.rejections
+        if refused.undeclaredEvents + refused.truncatedFrames > 0 { Output.err("gestured replay: \(recording.path.printable): \(refused)") }
         if !a.flag("json") {
             Output.out(count == 0 ? "no gestures recognized in \(recording.path)" : "\(count) gesture event\(count == 1 ? "" : "s")")
         }

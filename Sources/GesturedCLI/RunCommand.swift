@@ -1,5 +1,7 @@
+import GestureActions
 import FocusSources
 import GestureConfig
+import TouchModel
 
 /// `gestured run`: the daemon.
 enum RunCommand {
@@ -7,7 +9,8 @@ enum RunCommand {
     usage: gestured run [--config PATH] [--dry-run] [--device PATH|NAME]... [--explain] [-v|-q]
 
     Runs the daemon in the foreground: reads every touchpad and touchscreen,
-    recognizes the configured gestures and runs their commands. Reloads the config
+    recognizes the configured gestures and runs their actions: commands, and keys,
+    clicks and scrolls through its virtual input device. Reloads the config
     when the file changes or on SIGHUP (an invalid new config is reported and the
     old one keeps running); picks up devices plugged in later; exits on SIGTERM or
     Ctrl-C. Logs to standard error (journald priorities when run by systemd).
@@ -15,7 +18,8 @@ enum RunCommand {
       --config PATH     the config file (default: $XDG_CONFIG_HOME/gestured/config.yaml,
                         ~/.config/gestured/config.yaml, /etc/gestured/config.yaml,
                         then the built-in default)
-      --dry-run         print each command and its environment instead of running it
+      --dry-run         print each action (a command with its environment, or
+                        keys super+Page_Down) instead of carrying it out
       --device DEV      only this device: a /dev/input/eventN path or a name glob
                         (repeatable)
       --explain         log every recognized gesture and why the others failed
@@ -68,7 +72,7 @@ enum CheckCommand {
         if a.positionals.count == 1 && a.option("config") != nil { throw UsageError("give the PATH or --config, not both") }
         let source = resolveConfigPath(explicit: a.positionals.first ?? a.option("config"), environment: Logger.environment())
         let (config, diagnostics) = ConfigLoader.load(source)
-        for d in diagnostics { Output.out(d.description) }
+        for d in diagnostics { Output.out(d.description.printable) }
         let name: String
         switch source {
         case .file(let path): name = path
@@ -81,6 +85,9 @@ enum CheckCommand {
             return .invalidConfig
         }
         Output.out("\(name): ok, \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
+        if config.bindings.contains(where: \.needsInput), let failure = VirtualDevice.probe() {
+            Output.out("\(name): warning: key, button and scroll actions cannot be delivered: \(failure): \(VirtualDevice.advice(for: failure))")
+        }
         // Per-app gestures in a session that cannot say which app has the focus.
         if config.specs.contains(where: { !$0.apps.only.isEmpty }), case .none(let why) = FocusDetection.detect(Logger.environment()) {
             Output.out("note: gestures with 'apps:' will not fire in this session: \(why)")

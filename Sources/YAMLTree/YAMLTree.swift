@@ -127,7 +127,9 @@ public enum YAMLReader {
         }
     }
 
-    private static func reportSyntaxError(_ p: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>, log: inout ProblemLog) {
+    /// `bytes`: the whole text, to turn a reader error's byte offset into a line; a
+    /// stream has no such text and names the offset.
+    static func reportSyntaxError(_ p: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>?, log: inout ProblemLog) {
         let problem = p.problem.map { String(cString: $0) } ?? "malformed YAML"
         var message = "YAML syntax: \(problem)"
         if let context = p.context.map({ String(cString: $0) }) {
@@ -135,6 +137,10 @@ public enum YAMLReader {
         }
         if p.error == YAML_READER_ERROR {
             // The reader reports a byte offset, not a mark.
+            guard let bytes else {
+                log.error(nil, "the file is not valid UTF-8 or UTF-16 text: \(problem) at byte \(p.problem_offset)")
+                return
+            }
             log.error(mark(offset: Int(p.problem_offset), in: bytes), "the file is not valid UTF-8 or UTF-16 text: \(problem)")
             return
         }
@@ -157,15 +163,61 @@ public enum YAMLReader {
 }
 
 /// Builds the tree from events with an explicit stack (no recursion on untrusted depth).
-private struct TreeBuilder {
+/// With a `streamed` path, the items of the sequence there are not added to the tree
+/// but handed out one at a time (`takeItem()`), so the tree stays small however long
+/// that sequence is. What is held then has a budget, `limit`: the rest of the tree
+/// (with anchored nodes), and each item while it is built, each count at most
+/// `limit.nodes` nodes and `limit.bytes` bytes of scalar text.
+struct TreeBuilder {
     private struct Open {
         var node: YAMLNode
         var anchor: String?
         var size: Int
         var pendingKey: YAMLNode?
+        /// How many components of `streamed` this container's path matches; nil once off it.
+        var onPath: Int?
+        /// Inside an item of the streamed sequence: handed out, not kept.
+        var inStream = false
     }
     let fileKind: String
-    init(fileKind: String) { self.fileKind = fileKind }
+    private let streamed: [YAMLPathComponent]?
+    private let limit: (nodes: Int, bytes: Int)
+    private var streamedItem: YAMLNode?
+    /// Nodes and scalar bytes held: outside the streamed list, and in the item being built.
+    private var kept = (nodes: 0, bytes: 0)
+    private var item = (nodes: 0, bytes: 0)
+    init(fileKind: String, streamed: [YAMLPathComponent]? = nil, limit: (nodes: Int, bytes: Int) = (.max, .max)) {
+        self.fileKind = fileKind
+        self.streamed = streamed
+        self.limit = limit
+    }
+
+    /// The streamed sequence's item completed by the last event, if one was.
+    mutating func takeItem() -> YAMLNode? {
+        defer { streamedItem = nil }
+        return streamedItem
+    }
+
+    /// The sequence whose items are handed out rather than kept.
+    private func isStreamed(_ open: Open) -> Bool {
+        guard let streamed, open.onPath == streamed.count, case .sequence = open.node.value else { return false }
+        return true
+    }
+
+    /// Where a container opening under the top of the stack lies on the streamed path.
+    private func onPath(ofChildOf parent: Open?) -> Int? {
+        guard let streamed else { return nil }
+        guard let parent else { return 0 }
+        guard let depth = parent.onPath, depth < streamed.count else { return nil }
+        switch (streamed[depth], parent.node.value) {
+        case (.key(let k), .mapping):
+            return parent.pendingKey?.scalar == k ? depth + 1 : nil
+        case (.index(let i), .sequence(let items)):
+            return items.count == i ? depth + 1 : nil
+        default:
+            return nil
+        }
+    }
     private var stack: [Open] = []
     private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     private var expanded = 0
@@ -196,7 +248,8 @@ private struct TreeBuilder {
             let anchor = isSeq ? string(e.data.sequence_start.anchor) : string(e.data.mapping_start.anchor)
             let tag = isSeq ? string(e.data.sequence_start.tag) : string(e.data.mapping_start.tag)
             stack.append(Open(node: YAMLNode(mark: at, value: isSeq ? .sequence([]) : .mapping([]), tag: tag),
-                              anchor: anchor, size: 1))
+                              anchor: anchor, size: 1, onPath: onPath(ofChildOf: stack.last),
+                              inStream: stack.last.map { $0.inStream || isStreamed($0) } ?? false))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let open = stack.removeLast()
             add(open.node, anchor: open.anchor, size: open.size, log: &log)
@@ -215,14 +268,37 @@ private struct TreeBuilder {
         default:
             break
         }
-        return true
+        return log.problem == nil
     }
 
     private mutating func add(_ node: YAMLNode, anchor: String?, size: Int, log: inout ProblemLog) {
         if let anchor { anchors[anchor] = (node, size) }
         guard !stack.isEmpty else { root = node; return }
-        stack[stack.count - 1].size += size
         let top = stack.count - 1
+        let isItem = isStreamed(stack[top])
+        if streamed != nil {
+            // Counted a node at a time as it is added (an anchored one with all it holds).
+            let bytes = node.scalar?.utf8.count ?? 0
+            if isItem || stack[top].inStream {
+                item.nodes += 1
+                item.bytes += bytes
+            }
+            if !(isItem || stack[top].inStream) || anchor != nil {
+                kept.nodes += anchor != nil ? size : 1
+                kept.bytes += bytes
+            }
+            guard kept.nodes <= limit.nodes, kept.bytes <= limit.bytes, item.nodes <= limit.nodes, item.bytes <= limit.bytes else {
+                log.error(node.mark, "more than \(limit.nodes) nodes or \(limit.bytes >> 20) MiB of text in one item or besides the "
+                          + "streamed list; \(fileKind) needs far less")
+                return
+            }
+        }
+        if isItem {
+            streamedItem = node
+            item = (0, 0)
+            return
+        }
+        stack[top].size += size
         switch stack[top].node.value {
         case .sequence(var items):
             stack[top].node.value = .scalar("")  // release the array so the append does not copy it
@@ -245,6 +321,12 @@ private struct TreeBuilder {
     private func string(_ p: UnsafeMutablePointer<yaml_char_t>?) -> String? {
         p.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
     }
+}
+
+/// A step on the path to a streamed sequence: a mapping's key or a sequence's index.
+public enum YAMLPathComponent: Sendable, Equatable {
+    case key(String)
+    case index(Int)
 }
 
 /// The first problem found; reading stops there (libyaml cannot go on after one).

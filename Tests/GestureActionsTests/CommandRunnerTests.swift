@@ -169,7 +169,7 @@ import Testing
         runner.submit(invocation("out", #"printf 'one\ntwo\r\n'; echo oops >&2; printf '\033[31mred\n'; echo \#(long); printf 'no newline'"#))
         #expect(pumpUntilIdle(runner))
         #expect(log.texts(at: .info) == [
-            "[out] one", "[out] two", "[out] ?[31mred",
+            "[out] one", "[out] two", #"[out] \u001b[31mred"#,
             "[out] " + String(repeating: "y", count: 1024) + " […]", "[out] no newline",
         ])
         #expect(log.texts(at: .notice) == ["[out] oops"])

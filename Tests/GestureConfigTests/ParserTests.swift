@@ -13,6 +13,7 @@ import TouchModel
               max-children: 3
               queue-length: 5
               sequence-window: 800ms
+              key-delay: 20ms
             gestures:
               - name: hold-4
                 gesture: hold
@@ -74,18 +75,20 @@ import TouchModel
                 direction: up
                 min-distance: 5mm
                 every: 8mm
-                update: echo pan
+                hold: ctrl
+                update: {scroll: down 2, reverse: up 0.5}
               - name: all
                 gesture: transform
                 fingers: 2-3
                 min-scale: 1.2x
                 min-rotation: 5deg
-                command: echo transform
+                command: {button: middle}
+                desktop: [GNOME, KDE]
               - name: scrub
                 gesture: scrub
                 apps: [firefox]
                 except-apps: "steam_*"
-                command: echo scrub
+                command: {keys: [super+Page_Down, KEY_ENTER]}
             """
         let (config, diagnostics) = ConfigLoader.parse(yaml, file: "every.yaml")
         #expect(diagnostics.map(\.description) == [])
@@ -95,19 +98,20 @@ import TouchModel
         expectedSettings.maxChildren = 3
         expectedSettings.queueLength = 5
         expectedSettings.sequenceWindow = 0.8
+        expectedSettings.keyDelay = 0.02
         #expect(c.settings == expectedSettings)
 
         #expect(c.specs[0] == GestureSpec(
             name: "hold-4", kind: .hold, fingers: 4...4, taps: 1,
             thresholds: Thresholds(maxMovementMM: 4, minDuration: 0.7),
             devices: DeviceFilter(kind: .touchpad, nameGlob: "*Synaptics*")))
-        #expect(c.bindings[0] == Binding(name: "hold-4", kind: .hold, line: 7,
-                                         commands: [.began: "echo hold", .ended: "echo released", .cancelled: "echo cancelled"]))
+        #expect(c.bindings[0] == Binding(name: "hold-4", kind: .hold, line: 8,
+                                         actions: [.began: "echo hold", .ended: "echo released", .cancelled: "echo cancelled"]))
         #expect(c.specs[1] == GestureSpec(
             name: "swipe-after-hold", kind: .swipe, fingers: 4...4, directions: [.up, .upLeft],
             thresholds: Thresholds(minDistanceMM: 20, minVelocityMMPerS: 80, maxAngleDeg: 25),
             requiresFailureOf: ["hold-4"], after: "hold-4", sequenceWindow: 1.5, enabled: false))
-        #expect(c.bindings[1].commands == [.recognized: "echo swiped"])
+        #expect(c.bindings[1].actions == [.recognized: "echo swiped"])
         #expect(c.specs[2] == GestureSpec(
             name: "double-tap", kind: .tap, fingers: 2...2, taps: 2,
             thresholds: Thresholds(maxMovementMM: 3, maxTapDuration: 0.25, maxTapInterval: 0.3),
@@ -125,15 +129,21 @@ import TouchModel
         #expect(c.specs[6] == GestureSpec(name: "scroll", kind: .pan, fingers: 3...4, directions: [.up], axis: .vertical,
                                           thresholds: Thresholds(minDistanceMM: 5)))
         #expect(c.bindings[6].step == .distance(mm: 8, axis: .vertical))
+        #expect(c.bindings[6].hold == KeyChord([Key(name: "ctrl", code: 29)]))
+        #expect(c.bindings[6].actions == [.changed: .scroll(Scroll(.down, clicks: 2))])
+        #expect(c.bindings[6].reverse == .scroll(Scroll(.up, clicks: 0.5)))
         #expect(c.specs[7] == GestureSpec(name: "all", kind: .transform, fingers: 2...3,
                                           thresholds: Thresholds(minScale: 1.2, minRotationDeg: 5)))
-        #expect(c.bindings[7].commands == [.began: "echo transform"])
+        #expect(c.bindings[7].actions == [.began: .button(.middle)])
+        #expect(c.bindings[7].desktops == ["GNOME", "KDE"])
+        #expect(c.bindings[8].actions == [.recognized: .keys([KeyChord([Key(name: "super", code: 125), Key(name: "Page_Down", code: 109)]),
+                                                               KeyChord([Key(name: "KEY_ENTER", code: 28)])])])
         var scrub = GestureSpec(name: "scrub", kind: .scrub, fingers: 1...1)
         scrub.apps = AppFilter(only: ["firefox"], except: ["steam_*"])
         #expect(c.specs[8] == scrub)
 
         // The test names every key of the schema, so a new key cannot go untested.
-        for key in Schema.topLevel + Schema.settings + Schema.gesture + Schema.region where key.key != "name" {
+        for key in Schema.topLevel + Schema.settings + Schema.gesture + Schema.region + Schema.action where key.key != "name" {
             #expect(yaml.contains("\(key.key):") || yaml.contains("\(key.key): "), "key \(key.key) is not exercised")
         }
     }
@@ -214,7 +224,7 @@ import TouchModel
         ])
         let ok = try #require(parse("gestures:\n  - {name: wischen-links-ü, gesture: swipe, fingers: 3, command: notify-send \"Arbeitsfläche →\"}\n"))
         #expect(ok.specs[0].name == "wischen-links-ü")
-        #expect(ok.bindings[0].commands[.recognized] == "notify-send \"Arbeitsfläche →\"")
+        #expect(ok.bindings[0].actions[.recognized] == "notify-send \"Arbeitsfläche →\"")
     }
 
     @Test func crlfAndBOMFilesReadLikeUnixOnes() throws {
@@ -226,7 +236,7 @@ import TouchModel
         #expect(a == ["f.yaml:9:14: error: unknown gesture kind 'swpie', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub; did you mean 'swipe'?"])
         let good = String(unix.split(separator: "\n").prefix(7).joined(separator: "\n")) + "\n"
         let c = try #require(parse("\u{FEFF}" + good.replacingNewlines()))
-        #expect(c.bindings[0].commands[.recognized] == "echo a\necho b\n")
+        #expect(c.bindings[0].actions[.recognized] == "echo a\necho b\n")
     }
 
     @Test func invalidUTF8IsReported() {
@@ -244,7 +254,7 @@ import TouchModel
         let (config, diagnostics) = ConfigLoader.parse(yaml, file: "huge.yaml")
         #expect(diagnostics.filter(\.isError).isEmpty)
         #expect(config?.specs.count == 1000)
-        #expect(config?.bindings.last?.commands[.recognized] == "echo 999")
+        #expect(config?.bindings.last?.actions[.recognized] == "echo 999")
     }
 
     @Test func deepNestingIsRefusedNotACrash() {
@@ -259,7 +269,7 @@ import TouchModel
               - {name: a, gesture: swipe, fingers: 3, direction: left, command: &cmd "echo $GESTURE_DIRECTION"}
               - {name: b, gesture: swipe, fingers: 3, direction: right, command: *cmd}
             """))
-        #expect(c.bindings[1].commands[.recognized] == "echo $GESTURE_DIRECTION")
+        #expect(c.bindings[1].actions[.recognized] == "echo $GESTURE_DIRECTION")
 
         var bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
         for i in 1...9 { bomb += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }

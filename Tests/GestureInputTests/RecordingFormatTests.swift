@@ -29,7 +29,7 @@ import TouchModel
         #expect(back.device.properties == original.device.properties)
         #expect(back.events.count == original.events.count)
         // Times are relative to the start, as libinput record writes them.
-        let t0 = original.events[0].time.microseconds
+        let t0 = original.events.first!.time.microseconds
         for (a, b) in zip(original.events, back.events) {
             #expect(a.type == b.type && a.code == b.code && a.value == b.value)
             #expect(a.time.microseconds - t0 == b.time.microseconds)

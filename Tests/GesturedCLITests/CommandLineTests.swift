@@ -1,4 +1,5 @@
 import GestureTestSupport
+import Glibc
 import Testing
 
 /// The command line as a user meets it: help, errors, exit codes.
@@ -89,7 +90,11 @@ import Testing
     @Test func checkAcceptsTheShippedDefault() throws {
         let r = try Gestured.run(["check", Self.repository + "/config/default.yaml"])
         #expect(r.status == 0, "\(r.stdout)")
-        #expect(r.stdout.hasSuffix("config/default.yaml: ok, 2 gestures\n"))
+        #expect(r.stdout.contains("config/default.yaml: ok, 4 gestures\n"))
+        if access("/dev/uinput", F_OK) != 0 {
+            // The default presses keys on GNOME: check says they cannot be delivered here, and why.
+            #expect(r.stdout.hasSuffix("config/default.yaml: warning: key, button and scroll actions cannot be delivered: open /dev/uinput: ENOENT (No such file or directory): the uinput module is not loaded: run 'sudo modprobe uinput' (make install adds /etc/modules-load.d/gestured-uinput.conf to load it at boot)\n"))
+        }
     }
 
     @Test func checkPrintsEveryErrorWithFileLineColumnAndExits3() throws {

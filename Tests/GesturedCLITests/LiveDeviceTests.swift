@@ -13,8 +13,9 @@ import TouchModel
 @Suite(.serialized) struct LiveDeviceTests {
     /// A 3-finger horizontal swipe of `dx` mm on the fake 100 × 60 mm pad, stamped in
     /// the recent past so no engine deadline lies in the future.
-    static func swipe(_ pad: FakeTouchpad, dxMM: Int32, lift: Bool = true) {
-        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
+    /// `stillFor`: seconds the fingers rest before moving (a hold first).
+    static func swipe(_ pad: FakeTouchpad, dxMM: Int32, lift: Bool = true, stillFor: Double = 0) {
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000 - Int64(stillFor * 1e6))
         func send(_ type: UInt16, _ code: UInt16, _ value: Int32) { pad.send(type, code, value, at: t) }
         let xs: [Int32] = [300, 400, 500]
         for (slot, x) in xs.enumerated() {
@@ -26,6 +27,10 @@ import TouchModel
         send(EventType.key, KeyCode.btnTouch, 1)
         send(EventType.key, KeyCode.btnToolTripleTap, 1)
         send(EventType.syn, SynCode.report, 0)
+        if stillFor > 0 {
+            t = t.adding(seconds: stillFor)
+            send(EventType.syn, SynCode.report, 0)
+        }
         for step in 1...20 {
             t = t.adding(seconds: 0.01)
             for (slot, x) in xs.enumerated() {

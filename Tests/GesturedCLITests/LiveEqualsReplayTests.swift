@@ -34,11 +34,13 @@ import TouchModel
 
     @Test(arguments: Recordings.all)
     func theDaemonReportsWhatReplayReports(name: String, description: String?) throws {
-        var recording = try Recordings.load(name, description: description)
+        let loaded = try Recordings.load(name, description: description)
         // Restamped to end a second ago on CLOCK_MONOTONIC, as a live device stamps
         // (evemu recordings carry wall-clock times), the same for both paths.
-        let shift = clinux_monotonic_ns() / 1000 - 1_000_000 - (recording.events.last?.time.microseconds ?? 0)
-        for i in recording.events.indices { recording.events[i].time.microseconds += shift }
+        var events = Array(loaded.events)
+        let shift = clinux_monotonic_ns() / 1000 - 1_000_000 - (events.last?.time.microseconds ?? 0)
+        for i in events.indices { events[i].time.microseconds += shift }
+        let recording = Recording(path: loaded.path, device: loaded.device, events: events)
         let dir = TempDir()
         var options = Daemon.Options()
         options.runCommands = false
@@ -50,7 +52,7 @@ import TouchModel
 
         let device = try FakeTouchpad(description: recording.device)
         daemon.adopt(device.device, announce: false)
-        device.send(recording.events)
+        device.send(events)
         // The whole recording is in the pipe: one read drains it, then the timer fires
         // what is still pending. Done when as many events came and nothing is pending.
         _ = LiveDeviceTests.spin(daemon, seconds: 10) {

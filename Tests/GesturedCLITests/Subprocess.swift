@@ -1,4 +1,5 @@
 import CLinux
+import GestureTestSupport
 import Glibc
 import LinuxSystem
 import Testing
@@ -44,22 +45,12 @@ struct Gestured {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, out[1], 1)
             posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-            var attr = posix_spawnattr_t()
-            posix_spawnattr_init(&attr)
-            defer { posix_spawnattr_destroy(&attr) }
-            var empty = sigset_t()
-            sigemptyset(&empty)
-            posix_spawnattr_setsigmask(&attr, &empty)
-            posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK))
-            let argv = ([executable] + args).map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            let env = (["PATH=/usr/bin:/bin", "HOME=/nonexistent-home"] + environment).map { strdup($0) } + [nil]
-            defer { env.forEach { free($0) } }
-            var pid: pid_t = 0
-            let rc = posix_spawn(&pid, executable, &actions, &attr, argv, env)
+            let spawned = spawnChild(executable, args, environment: environment, actions: &actions)
             close(out[1]); close(err[1])
-            guard rc == 0 else { close(out[0]); close(err[0]); throw POSIXError(rc) }
-            self.pid = pid
+            switch spawned {
+            case .success(let pid): self.pid = pid
+            case .failure(let e): close(out[0]); close(err[0]); throw POSIXError(e.code)
+            }
             pidFD = clinux_pidfd_open(pid)
             outFD = out[0]
             errFD = err[0]

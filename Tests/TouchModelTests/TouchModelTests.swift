@@ -71,3 +71,24 @@ import TouchModel
         #expect(value.fixed(decimals) == expected)
     }
 }
+
+/// Issue 10, finding 8: the one escaping every untrusted string goes through.
+@Suite struct EscapingTests {
+    @Test(arguments: [
+        ("plain name", "plain name"),
+        ("evil\n<0>forged emergency", #"evil\n<0>forged emergency"#),
+        ("\u{1b}[2J\rcleared", #"\u001b[2J\rcleared"#),
+        ("tab\tstays", "tab\tstays"),
+        ("del\u{7f} csi\u{9b} bom\u{feff} ls\u{2028}", #"del\u007f csi\u009b bom\ufeff ls\u2028"#),
+        ("Élan «touch» 指", "Élan «touch» 指"),
+    ])
+    func printableHasNoControlCharacterLeft(_ raw: String, _ shown: String) {
+        #expect(raw.printable == shown)
+        #expect(!raw.printable.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" })
+    }
+
+    @Test func quotedIsOneJSONAndYAMLString() {
+        #expect("a \"b\" \\ c\td\n".quoted == #""a \"b\" \\ c\td\n""#)
+        #expect("\u{0}\u{1b}".quoted == #""\u0000\u001b""#)
+    }
+}

@@ -60,6 +60,25 @@ const char *clinux_strerrordesc(int err);
 // sigabbrev_np(3): "TERM" for SIGTERM, NULL for no signal.
 const char *clinux_sigabbrev(int sig);
 
+// uinput(4): the ioctls are function-like macros and so do not import.
+int clinux_ui_set_evbit(int fd, int type);
+int clinux_ui_set_keybit(int fd, int code);
+int clinux_ui_set_relbit(int fd, int code);
+/// UI_DEV_SETUP: name, ids; no force feedback.
+int clinux_ui_dev_setup(int fd, const char *name, uint16_t bustype, uint16_t vendor, uint16_t product, uint16_t version);
+int clinux_ui_dev_create(int fd);
+int clinux_ui_dev_destroy(int fd);
+/// UI_GET_SYSNAME: the created device's name under /sys/devices/virtual/input (`input42`).
+int clinux_ui_get_sysname(int fd, char *buf, int len);
+/// One event to write to a uinput device (the kernel stamps the time).
+struct clinux_input_event {
+    uint16_t type;
+    uint16_t code;
+    int32_t value;
+};
+/// write(2) of `count` events as struct input_event, in one call; returns bytes written or -1.
+long clinux_uinput_write(int fd, const struct clinux_input_event *events, int count);
+
 /// Current CLOCK_MONOTONIC in nanoseconds (the daemon's clock; the engine never reads it).
 int64_t clinux_monotonic_ns(void);
 

@@ -144,5 +144,9 @@ int ioctl(int fd, unsigned long request, ...) {
         pthread_mutex_unlock(&lock);
         if (rc != -2) return rc;
     }
+    if (_IOC_TYPE(request) == 'U') {
+        int rc = cfake_uinput_ioctl(fd, request, arg);
+        if (rc != -2) return rc;
+    }
     return (int)syscall(SYS_ioctl, fd, request, arg);
 }

@@ -13,8 +13,8 @@ public final class FakeTouchpad {
     public var writeFD: Int32
     public let device: EvdevDevice
 
-    /// A 100 × 60 mm clickpad with `slots` slots.
-    public convenience init(slots: Int32 = 5) throws {
+    /// A 100 × 60 mm clickpad with `slots` slots, named `name`.
+    public convenience init(slots: Int32 = 5, name: String = "Fake Touchpad") throws {
         let abs: [UInt16: AbsInfo] = [
             AbsCode.x: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
             AbsCode.y: AbsInfo(minimum: 0, maximum: 600, resolution: 10),
@@ -24,7 +24,7 @@ public final class FakeTouchpad {
             AbsCode.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
         ]
         try self.init(description: DeviceDescription(
-            name: "Fake Touchpad", id: InputID(bustype: 0x18, vendor: 0x6cb, product: 0x1234),
+            name: name, id: InputID(bustype: 0x18, vendor: 0x6cb, product: 0x1234),
             properties: [InputProperty.pointer, InputProperty.buttonpad],
             codes: [EventType.key: [KeyCode.btnLeft, KeyCode.btnTouch, KeyCode.btnToolFinger,
                                     KeyCode.btnToolDoubleTap, KeyCode.btnToolTripleTap],

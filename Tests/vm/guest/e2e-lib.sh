@@ -66,6 +66,29 @@ setup() {
   chown -R "$user:$user" "$home"
 }
 
+# allow_uinput: the udev rule `make install` adds (the input group may write
+# /dev/uinput), applied to the node that exists already; checks that it took.
+allow_uinput() {
+  install -D -m 644 "$vm_dir/../../udev/70-gestured-uinput.rules" /etc/udev/rules.d/70-gestured-uinput.rules
+  udevadm control --reload && udevadm trigger --sysname-match=uinput --action=add && udevadm settle --timeout=10
+  [ "$(stat -c %G:%a /dev/uinput)" = input:660 ] || fail "the udev rule did not give /dev/uinput to input (it is $(stat -c %G:%a /dev/uinput))"
+}
+
+# start_with_virtual_input CONFIG: set up with the uinput rule, the daemon running
+# CONFIG (which uses keys:), its virtual device made, and a libevdev reader on that
+# device printing to $log/reader ($reader_pid).
+reader_pid=
+start_with_virtual_input() {
+  setup
+  allow_uinput
+  write_config <"$1"
+  start_daemon
+  wait_for_log 'created gestured virtual input' 1 10
+  "$player" --read "gestured virtual input" >"$log/reader" 2>&1 &
+  reader_pid=$!
+  wait_for_match "$log/reader" '^reading ' 10 || fail "the reader found no gestured virtual input"
+}
+
 # write_config < YAML: the user's config, owned by the user, mode 644. Written to a
 # temporary file and renamed over the old one, as editors do.
 write_config() {

@@ -2,7 +2,8 @@
 // This target defines `ioctl` itself and answers the EVIOCG* queries for the fds
 // registered here from a description the test gives; every other fd and request goes
 // to the kernel. libevdev then reads events written into the pipe exactly as from a
-// device node, SYN_DROPPED resync included. Never linked into the shipped binary.
+// device node, SYN_DROPPED resync included. It also plays /dev/uinput (uinput.c) for
+// gestured's own virtual device. Never linked into the shipped binary.
 #ifndef CFAKEEVDEVDEVICE_H
 #define CFAKEEVDEVDEVICE_H
 
@@ -23,5 +24,17 @@ void cfake_set_slot_value(int fd, unsigned slot, unsigned code, int32_t value);
 void cfake_set_key_state(int fd, unsigned code, int down);
 /// How many ioctls were answered for `fd` (a test can check libevdev really asked).
 int cfake_ioctl_count(int fd);
+
+// The fake /dev/uinput (uinput.c): registered fds answer UI_* ioctls in-process.
+int cfake_uinput_register(int fd);
+void cfake_uinput_unregister(int fd);
+/// 1 after UI_DEV_CREATE, 0 before or after UI_DEV_DESTROY, -1 for an unknown fd.
+int cfake_uinput_created(int fd);
+/// Whether the writer declared `code` of `type` (EV_KEY, EV_REL) with UI_SET_*BIT.
+int cfake_uinput_has(int fd, unsigned type, unsigned code);
+int cfake_uinput_key_count(int fd);
+int cfake_uinput_name(int fd, char *buf, int len);
+/// fake.c's ioctl calls this for 'U' requests; -2 when `fd` is not a fake.
+int cfake_uinput_ioctl(int fd, unsigned long request, void *arg);
 
 #endif

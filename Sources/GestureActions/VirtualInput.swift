@@ -1,0 +1,256 @@
+import GestureConfig
+import LinuxSystem
+
+/// The sink for built-in actions: keys, clicks and wheel motion written to the
+/// virtual device, never blocking its caller.
+///
+/// Each action becomes reports (events ending in SYN_REPORT): `super+Page_Down` is
+/// super down, Page_Down down, SYN; then Page_Down up, super up, SYN. Reports are
+/// spaced by `settings.key-delay`: the first is written at once when nothing is
+/// pending, later ones are due on the timer (`fd`, a timerfd the daemon watches),
+/// so press and release never arrive in the same instant and the loop never sleeps.
+///
+/// Keys are counted, not flagged: a key pressed by a `hold:` and again by a
+/// combination stays down until both let go, so overlapping gestures cannot release
+/// each other's keys. `finish()` (shutdown) writes what is pending at once and lets
+/// go of everything still down before the device is destroyed.
+///
+/// The device is made when the config first needs it, declaring exactly what the
+/// config uses; a reload needing more keys recreates it, but only once nothing is
+/// held or pending, so a held key is never lost with its device.
+public final class VirtualInput: InvocationSink {
+    /// The timerfd to watch for readability; call `handleTimer()` then.
+    public var descriptor: FileDescriptor { timer.descriptor }
+    private var timer: MonotonicTimer
+    public private(set) var device: VirtualDevice?
+    /// Why there is no device, while actions need one (nil otherwise).
+    public private(set) var unavailable: VirtualDevice.Failure?
+
+    private var keyDelayNS: Int64
+    private var wanted = VirtualDevice.Capabilities()
+    private let log: (LogPriority, String) -> Void
+    private let clock: () -> Int64
+    private let makeDevice: (VirtualDevice.Capabilities) throws(VirtualDevice.Failure) -> VirtualDevice
+
+    /// One report to write, with the gesture it belongs to.
+    private struct Report {
+        var due: Int64
+        var gesture: String
+        var steps: [Step]
+    }
+    /// What a report does, resolved against the key counts when it is written.
+    private enum Step: Equatable {
+        case press(UInt16), release(UInt16), wheel(Scroll)
+    }
+    private var pending: [Report] = []
+    private var pendingStart = 0
+    /// When the last report was (or will be) written: the next waits a key delay after it.
+    private var lastDue: Int64 = .min
+    /// How many presses hold each key down.
+    private var downCount: [UInt16: Int] = [:]
+    /// Leftover high-resolution wheel units (1/120 click) not yet a whole click.
+    private var wheelRemainder = (vertical: 0, horizontal: 0)
+    private var buffer: [Uinput.Event] = []
+
+    /// Actions not delivered since the last warning, and when that was.
+    private var undelivered = 0
+    private var lastWarning: Int64 = .min
+    private var lastAttempt: Int64 = .min
+    /// At most one warning, and one retry to make the device, per this interval.
+    static let warningIntervalNS: Int64 = 10_000_000_000
+
+    public init(settings: Settings, log: @escaping (LogPriority, String) -> Void,
+                clock: @escaping () -> Int64 = { monotonicNanoseconds() },
+                makeDevice: @escaping (VirtualDevice.Capabilities) throws(VirtualDevice.Failure) -> VirtualDevice = { c throws(VirtualDevice.Failure) in try VirtualDevice(capabilities: c) }) throws(VirtualDevice.Failure) {
+        do throws(Errno) { timer = try MonotonicTimer() } catch { throw VirtualDevice.Failure("timerfd_create", error) }
+        keyDelayNS = Self.nanoseconds(settings.keyDelay)
+        self.log = log
+        self.clock = clock
+        self.makeDevice = makeDevice
+        buffer.reserveCapacity(32)
+    }
+
+    deinit { finish() }
+
+    private static func nanoseconds(_ s: Double) -> Int64 { Int64((s * 1e9).rounded()) }
+
+    /// A config (first or reloaded) asks for `capabilities`; the device follows when it can.
+    public func configure(_ capabilities: VirtualDevice.Capabilities, settings: Settings) {
+        keyDelayNS = Self.nanoseconds(settings.keyDelay)
+        wanted = capabilities
+        lastAttempt = .min
+        reconcile()
+    }
+
+    /// Keys held down now (tests, and the reload log).
+    public var heldKeys: [UInt16] { downCount.keys.sorted() }
+    /// Reports waiting for their time.
+    public var pendingCount: Int { pending.count - pendingStart }
+    /// When the next pending report is due (monotonic ns).
+    public var nextDeadline: Int64? { pendingStart < pending.count ? pending[pendingStart].due : nil }
+
+    private var idle: Bool { pendingCount == 0 && downCount.isEmpty }
+
+    /// Makes the device, or a bigger one, if it is wanted and nothing would be lost.
+    private func reconcile() {
+        if let device, device.capabilities.covers(wanted) { return }
+        guard !wanted.isEmpty, idle else { return }
+        let now = clock()
+        guard device != nil || lastAttempt == .min || now - lastAttempt >= Self.warningIntervalNS else { return }
+        lastAttempt = now
+        let had = device != nil
+        do throws(VirtualDevice.Failure) {
+            device = try makeDevice(wanted)  // the old one, if any, goes only once the new one exists
+            unavailable = nil
+            log(.info, "\(had ? "recreated" : "created") \(VirtualDevice.name)\(device?.sysname.map { " (\($0))" } ?? ""): \(wanted.keys.count) key\(wanted.keys.count == 1 ? "" : "s")\(wanted.wheel ? ", wheel" : "")")
+        } catch {
+            if unavailable != error {
+                log(.warning, "cannot create \(VirtualDevice.name): \(error): \(VirtualDevice.advice(for: error)); commands still run, key, button and scroll actions are not delivered")
+            }
+            unavailable = error
+        }
+    }
+
+    // MARK: Actions in
+
+    public func submit(_ inv: Invocation) {
+        var reports: [[Step]] = []
+        switch inv.action {
+        case .command:
+            return
+        case .keys(let chords):
+            for c in chords {
+                reports.append(c.keys.map { .press($0.code) })
+                reports.append(c.keys.reversed().map { .release($0.code) })
+            }
+        case .button(let b):
+            reports = [[.press(b.code)], [.release(b.code)]]
+        case .scroll(let s):
+            reports = [[.wheel(s)]]
+        case .press(let c):
+            reports = [c.keys.map { .press($0.code) }]
+        case .release(let c):
+            reports = [c.keys.reversed().map { .release($0.code) }]
+        }
+        let now = clock()
+        if device == nil { reconcile() }
+        guard device != nil else {
+            notDelivered(inv, now)
+            return
+        }
+        var due = max(now, lastDue == .min ? now : lastDue + keyDelayNS)
+        for steps in reports {
+            pending.append(Report(due: due, gesture: inv.gesture, steps: steps))
+            lastDue = due
+            due += keyDelayNS
+        }
+        writeDue(now)
+    }
+
+    /// The timerfd fired: write what is due.
+    public func handleTimer() {
+        timer.acknowledge()
+        writeDue(clock())
+    }
+
+    /// Writes every report due by `now` (tests call it with their clock), then re-arms.
+    public func writeDue(_ now: Int64) {
+        while pendingStart < pending.count, pending[pendingStart].due <= now {
+            let r = pending[pendingStart]
+            pendingStart += 1
+            write(r.steps, gesture: r.gesture)
+        }
+        if pendingStart == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+        }
+        arm()
+        if idle { reconcile() }
+    }
+
+    /// Shutdown: everything pending is written now, in order, and every key still down
+    /// is released, before the device goes.
+    public func finish() {
+        writeDue(.max)
+        releaseEverything()
+        lastDue = .min
+    }
+
+    /// Lets go of every key still down (the last resort of `finish()`).
+    private func releaseEverything() {
+        guard !downCount.isEmpty else { return }
+        let keys = downCount.keys.sorted(by: >)
+        downCount.removeAll()
+        buffer.removeAll(keepingCapacity: true)
+        for k in keys { buffer.append(Uinput.event(type: VirtualDevice.evKey, code: k, value: 0)) }
+        flush(gesture: "shutdown")
+    }
+
+    private func arm() { timer.arm(atNanoseconds: nextDeadline) }
+
+    // MARK: Events out
+
+    private func write(_ steps: [Step], gesture: String) {
+        buffer.removeAll(keepingCapacity: true)
+        for s in steps {
+            switch s {
+            case .press(let k):
+                let n = downCount[k, default: 0]
+                downCount[k] = n + 1
+                if n == 0 { buffer.append(Uinput.event(type: VirtualDevice.evKey, code: k, value: 1)) }
+            case .release(let k):
+                guard let n = downCount[k] else { continue }
+                if n == 1 {
+                    downCount[k] = nil
+                    buffer.append(Uinput.event(type: VirtualDevice.evKey, code: k, value: 0))
+                } else {
+                    downCount[k] = n - 1
+                }
+            case .wheel(let s):
+                wheel(s)
+            }
+        }
+        flush(gesture: gesture)
+    }
+
+    /// High-resolution units (120 per click) always; a classic wheel click each time
+    /// the accumulated motion crosses a whole one, as a real hi-res mouse reports.
+    private func wheel(_ s: Scroll) {
+        let units = Int32((s.clicks * 120).rounded())
+        let sign: Int32 = (s.direction == .up || s.direction == .right) ? 1 : -1
+        let vertical = s.direction == .up || s.direction == .down
+        var remainder = vertical ? wheelRemainder.vertical : wheelRemainder.horizontal
+        remainder += Int(units * sign)
+        let clicks = remainder / 120
+        remainder -= clicks * 120
+        if vertical { wheelRemainder.vertical = remainder } else { wheelRemainder.horizontal = remainder }
+        buffer.append(Uinput.event(type: VirtualDevice.evRel, code: vertical ? VirtualDevice.relWheelHiRes : VirtualDevice.relHWheelHiRes,
+                                         value: units * sign))
+        if clicks != 0 {
+            buffer.append(Uinput.event(type: VirtualDevice.evRel, code: vertical ? VirtualDevice.relWheel : VirtualDevice.relHWheel,
+                                             value: Int32(clicks)))
+        }
+    }
+
+    /// Ends the buffered report with SYN_REPORT and writes it (nothing when empty).
+    private func flush(gesture: String) {
+        guard !buffer.isEmpty, let device else { return }
+        buffer.append(Uinput.event(type: VirtualDevice.evSyn, code: 0, value: 0))
+        do throws(VirtualDevice.Failure) {
+            try buffer.withUnsafeBufferPointer { (p) throws(VirtualDevice.Failure) in try device.write(p) }
+        } catch {
+            log(.error, "[\(gesture)] \(VirtualDevice.name): \(error)")
+        }
+    }
+
+    /// Logged, never silent, but at most one warning per interval with a count of the rest.
+    private func notDelivered(_ inv: Invocation, _ now: Int64) {
+        undelivered += 1
+        guard lastWarning == .min || now - lastWarning >= Self.warningIntervalNS else { return }
+        let why = unavailable.map { "\($0): \(VirtualDevice.advice(for: $0))" } ?? "no virtual device"
+        let more = undelivered > 1 ? " (and \(undelivered - 1) more since the last warning)" : ""
+        log(.warning, "[\(inv.gesture)] not delivered: \(inv.action)\(more): \(VirtualDevice.name) is unavailable: \(why)")
+        undelivered = 0
+        lastWarning = now
+    }
+}
