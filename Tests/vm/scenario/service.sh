@@ -67,7 +67,8 @@ cue pad-right-2
 expect_workspace 1 "after the restart, touchpad swipe right"
 
 # An edited config (the next workspace now on a swipe up), applied by reload.
-sed -i '0,/direction: left/s//direction: up/' /etc/gestured/config.yaml
+sed -i '/- name: workspace-next$/,/direction:/ s/direction: left/direction: up/' /etc/gestured/config.yaml
+grep -q 'direction: up' /etc/gestured/config.yaml || fail "the edit did not apply to /etc/gestured/config.yaml"
 as_user systemctl --user reload gestured || fail "systemctl --user reload gestured"
 within 20 journal_has 'reloaded \(SIGHUP\)' || fail "no 'reloaded (SIGHUP)' in the journal"
 cue pad-up
