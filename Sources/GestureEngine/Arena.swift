@@ -39,38 +39,51 @@ final class Arena {
         var sequenceWindow: Double
     }
 
+    /// A failure in the current touch sequence; its reason is in the log's decision.
     struct Failure: Sendable {
         var member: Int
         var time: Timestamp
-        var reason: FailureReason
+        var decision: Int
     }
 
     /// Who the members are (fixed at init) …
     let members: [Member]
     private let memberCount: Int
-    /// … and what changes per frame, kept in flat arrays so the hot loop touches
-    /// small values and copies no member.
-    @exclusivity(unchecked) private(set) var states: [RecognizerState]
-    @exclusivity(unchecked) private(set) var isEnabled: [Bool]
+    /// … and what changes per frame, in tables allocated once (`MemberTable`) so the
+    /// hot loop touches small values, copies no member and retains no recognizer.
+    private let recognizers: MemberTable<RecognizerRef>
+    private let stateTable: MemberTable<RecognizerState>
+    private let enabledTable: MemberTable<Bool>
     /// What a waiting member will act on when released.
     @exclusivity(unchecked) private var pendings: [TouchSnapshot?]
-    @exclusivity(unchecked) private var pendingTransitions: [Transition]
+    private let pendingTransitions: MemberTable<Transition>
     /// When each member last ended or was recognized (sequencing).
-    @exclusivity(unchecked) private var lastCompletions: [Timestamp?]
+    private let lastCompletions: MemberTable<Timestamp?>
     /// Each member's `deadline` as of its last evaluation (read once per evaluation
-    /// so `nextDeadline`, asked after every frame, is a scan of a flat array).
-    @exclusivity(unchecked) private var deadlines: [Timestamp?]
-    /// Each member's `gatedFingers` (lo > hi: none), so a member that cannot act on
-    /// a frame costs two compares, not a call (issue 15: only recognizers that can act
-    /// on a frame do work).
-    private let gateLo: [Int]
-    private let gateHi: [Int]
-    /// The spec of each member with a region or edge filter (nil: none), so a touch-down
-    /// copies no spec for the others.
-    private let touchFilters: [GestureSpec?]
+    /// so `nextDeadline`, asked after every frame, is a scan of the members in play).
+    private let deadlines: MemberTable<Timestamp?>
+    /// Members not in a terminal state (kept by `apply`), those in `possible`, and
+    /// the enabled ones: a frame visits only the members that can act on it.
+    private let live: MemberBits
+    private let possible: MemberBits
+    private let enabledBits: MemberBits
+    /// Members in `waiting` (resolving waiters visits only them).
+    private let waitingBits: MemberBits
+    /// `gatedOut.words[f * wordCount + w]`: the members whose `gatedFingers` exclude a
+    /// settled count of `f` (f ≥ `gateTop` counts as `gateTop`); row `gateTop + 1`: every
+    /// member with a gate (an unsettled count). While possible and enabled they would
+    /// only wait, so the arena does not ask them (issue 15: only recognizers that can
+    /// act on a frame do work).
+    private let gatedOut: MemberTable<UInt64>
+    private let gateTop: Int
+    private let wordCount: Int
+    /// Each member with a region or edge filter (its spec index; -1: none), so a
+    /// touch-down copies no spec for the others.
+    private let touchFilters: [Int]
+    private let specs: [GestureSpec]
     /// Row-major n×n: may members i and j run together?
     private let compatible: [Bool]
-    @exclusivity(unchecked) private(set) var log = DecisionLog()
+    @exclusivity(unchecked) private(set) var log: DecisionLog
     /// Failures since the current touch sequence began.
     @exclusivity(unchecked) private(set) var failures: [Failure] = []
     @exclusivity(unchecked) private(set) var illegalTransitions = 0
@@ -87,6 +100,11 @@ final class Arena {
     private var appVerdicts: [FailureReason?]
     private let appOverrides: [[Int]]
     private var focusedApp: String?
+
+    /// A member's recognizer, not retained: `members` holds it for the arena's life.
+    struct RecognizerRef {
+        unowned(unsafe) let recognizer: any GestureRecognizer
+    }
 
     init(members initial: [Member], specs: [GestureSpec]) {
         var members = initial
@@ -119,23 +137,58 @@ final class Arena {
         }
         self.members = members
         self.memberCount = n
-        states = Array(repeating: .possible, count: n)
-        isEnabled = members.map(\.enabledAtStart)
+        self.specs = specs
+        recognizers = MemberTable(members.map { RecognizerRef(recognizer: $0.recognizer) })
+        stateTable = MemberTable(repeating: .possible, count: n)
+        enabledTable = MemberTable(members.map(\.enabledAtStart))
         pendings = Array(repeating: nil, count: n)
-        pendingTransitions = Array(repeating: .begin, count: n)
-        lastCompletions = Array(repeating: nil, count: n)
-        deadlines = Array(repeating: nil, count: n)
+        pendingTransitions = MemberTable(repeating: .begin, count: n)
+        lastCompletions = MemberTable(repeating: nil, count: n)
+        deadlines = MemberTable(repeating: nil, count: n)
+        live = MemberBits(count: n)
+        possible = MemberBits(count: n)
+        enabledBits = MemberBits(count: n)
+        waitingBits = MemberBits(count: n)
+        for i in 0..<n {
+            live.insert(i)
+            possible.insert(i)
+            enabledBits.set(i, members[i].enabledAtStart)
+        }
+        let words = (n + 63) / 64
+        let gates = members.map(\.recognizer.gatedFingers)
+        let top = max(ContactList.capacity + 1, (gates.compactMap { $0?.upperBound }.max() ?? 0) + 1)
+        var table = [UInt64](repeating: 0, count: (top + 2) * words)
+        for (i, gate) in gates.enumerated() {
+            guard let gate else { continue }
+            let bit: UInt64 = 1 << UInt64(i & 63)
+            for f in 0...top where !gate.contains(f) { table[f * words + (i >> 6)] |= bit }
+            table[(top + 1) * words + (i >> 6)] |= bit
+        }
+        gatedOut = MemberTable(table)
+        gateTop = top
+        wordCount = words
         self.compatible = compatible
         touchFilters = members.map {
             let spec = specs[$0.specIndex]
-            return spec.region != nil || (spec.kind != .edgePan && !spec.edges.isEmpty) ? spec : nil
+            return spec.region != nil || (spec.kind != .edgePan && !spec.edges.isEmpty) ? $0.specIndex : -1
         }
-        gateLo = members.map { $0.recognizer.gatedFingers?.lowerBound ?? 1 }
-        gateHi = members.map { $0.recognizer.gatedFingers?.upperBound ?? 0 }
         appOverrides = AppFilter.overrides(members.map(\.recognizer.spec))
         appVerdicts = members.map { $0.recognizer.spec.apps.admits(nil) }
         failures.reserveCapacity(2 * n + 8)
+        log = DecisionLog(members: n)
     }
+
+    deinit {
+        for table in [recognizers.free, stateTable.free, enabledTable.free, pendingTransitions.free, lastCompletions.free,
+                      deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free, gatedOut.free] { table() }
+    }
+
+    /// Each member's state, in member order (`watch`).
+    var states: [RecognizerState] { (0..<memberCount).map { stateTable[$0] } }
+    var isEnabled: [Bool] { (0..<memberCount).map { enabledTable[$0] } }
+
+    /// Why failure `f` happened (kept in the decision log).
+    func reason(of f: Failure) -> FailureReason { log.reason(ofDecision: f.decision) ?? .lostTo("?") }
 
     /// Whether `a` already waits, directly or through others, for `b` to fail.
     private static func waits(_ a: Int, for b: Int, in members: [Member]) -> Bool {
@@ -153,17 +206,18 @@ final class Arena {
     func beginSequence(_ t: TouchSnapshot, device: DeviceInfo, into events: inout [GestureEvent]) {
         now = t.time
         failures.removeAll(keepingCapacity: true)
-        for i in 0..<memberCount where states[i] == .possible {
+        for i in 0..<memberCount where stateTable[i] == .possible {
             // Regions and edges exist only on touchscreens; the app filter applies everywhere.
-            if device.kind == .touchscreen, let spec = touchFilters[i],
-               let reason = TouchFilter.receives(spec, device, landing: t.landing, normalized: t.landingNormalized) {
+            if device.kind == .touchscreen, touchFilters[i] >= 0,
+               let reason = TouchFilter.receives(specs[touchFilters[i]], device, landing: t.landing,
+                                                 normalized: t.landingNormalized) {
                 fail(i, reason, into: &events)
             } else if let reason = appVerdicts[i] {
                 fail(i, reason, into: &events)
             }
         }
-        for i in 0..<memberCount where states[i] == .possible && isEnabled[i] {
-            for j in appOverrides[i] where states[j] == .possible {
+        for i in 0..<memberCount where stateTable[i] == .possible && enabledTable[i] {
+            for j in appOverrides[i] where stateTable[j] == .possible {
                 fail(j, .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
             }
         }
@@ -175,33 +229,43 @@ final class Arena {
         for i in 0..<memberCount { appVerdicts[i] = members[i].recognizer.spec.apps.admits(app) }
     }
 
-    /// Asks every member still in play what it makes of `t`, and arbitrates.
+    /// Asks every member still in play what it makes of `t`, and arbitrates. Members are
+    /// visited in config order; a word of `live` bits at a time, less the possible,
+    /// enabled members gated out of this finger count (they would only wait: see
+    /// `GestureRecognizer.gatedFingers`). Terminal members cannot come back during a
+    /// step and gated ones cannot leave `possible` but by failing, so the mask taken
+    /// per word skips only members the state checks below would skip.
     func step(_ t: TouchSnapshot, _ input: RecognizerInput, into events: inout [GestureEvent]) {
         now = t.time
         lastSnapshot = t
         liftedInput = input == .lifted
-        for i in 0..<memberCount {
-            let state = states[i]
-            guard !state.isTerminal else { continue }
-            guard isEnabled[i] else {
-                if state.isActive { apply(i, .cancel, reason: .disabled, t, into: &events) }
-                else { fail(i, .disabled, into: &events) }
-                continue
-            }
-            if state == .possible, input != .lifted, gateLo[i] <= gateHi[i],
-               !t.isSettled || t.fingers < gateLo[i] || t.fingers > gateHi[i] {
-                continue  // it would only wait (see GestureRecognizer.gatedFingers)
-            }
-            switch state {
-            case .possible, .began, .changed:
-                let recognizer = members[i].recognizer
-                let evaluation = recognizer.evaluate(t, input, state: state)
-                deadlines[i] = recognizer.deadline
-                handle(i, evaluation, t, into: &events)
-            case .waiting:
-                stepWaiting(i, t, input, into: &events)
-            case .ended, .cancelled, .recognized, .failed:
-                continue
+        let gateRow = input == .lifted ? -1 : (t.isSettled ? min(max(t.fingers, 0), gateTop) : gateTop + 1)
+        for w in 0..<wordCount {
+            var visit = live.words[w]
+            if gateRow >= 0 { visit &= ~(possible.words[w] & enabledBits.words[w] & gatedOut[gateRow * wordCount + w]) }
+            while visit != 0 {
+                let i = w << 6 | visit.trailingZeroBitCount
+                visit &= visit &- 1
+                let state = stateTable[i]
+                guard enabledTable[i] else {
+                    switch state {
+                    case .began, .changed: apply(i, .cancel, reason: .disabled, t, into: &events)
+                    case .possible, .waiting: fail(i, .disabled, into: &events)
+                    case .ended, .cancelled, .recognized, .failed: break
+                    }
+                    continue
+                }
+                switch state {
+                case .possible, .began, .changed:
+                    let recognizer = recognizers[i].recognizer
+                    let evaluation = recognizer.evaluate(t, input, state: state)
+                    deadlines[i] = recognizer.deadline
+                    handle(i, evaluation, t, into: &events)
+                case .waiting:
+                    stepWaiting(i, t, input, into: &events)
+                case .ended, .cancelled, .recognized, .failed:
+                    continue  // lost to a member visited before it in this step
+                }
             }
         }
     }
@@ -210,8 +274,15 @@ final class Arena {
     /// to possible (UIKit's reset). Multi-tap members still counting taps, and members
     /// waiting on one of them, stay as they are.
     func resetFinished(into events: inout [GestureEvent]) {
-        for i in 0..<memberCount where states[i].isTerminal {
-            apply(i, .reset, reason: nil, lastSnapshot, into: &events)
+        for w in 0..<wordCount {
+            let base = w << 6
+            var done = ~live.words[w]
+            if base + 64 > memberCount { done &= (1 << UInt64(memberCount - base)) &- 1 }
+            while done != 0 {
+                let i = base | done.trailingZeroBitCount
+                done &= done &- 1
+                move(i, .reset)
+            }
         }
     }
 
@@ -220,26 +291,36 @@ final class Arena {
         now = time
         lastSnapshot.time = time
         for i in 0..<memberCount {
-            switch states[i] {
-            case .began, .changed: apply(i, .cancel, reason: reason, lastSnapshot, into: &events)
-            case .possible, .waiting: apply(i, .fail, reason: reason, lastSnapshot, into: &events)
+            switch stateTable[i] {
+            case .began, .changed:
+                let t = lastSnapshot
+                apply(i, .cancel, reason: reason, t, into: &events)
+            case .possible, .waiting: move(i, .fail, because: reason)
             case .ended, .cancelled, .recognized, .failed: break
             }
         }
-        for i in 0..<memberCount { apply(i, .reset, reason: nil, lastSnapshot, into: &events) }
+        for i in 0..<memberCount { move(i, .reset) }
     }
 
     func setEnabled(_ enabled: Bool, name: String) {
-        for i in 0..<memberCount where members[i].name == name { isEnabled[i] = enabled }
+        for i in 0..<memberCount where members[i].name == name {
+            enabledTable[i] = enabled
+            enabledBits.set(i, enabled)
+        }
     }
 
     /// The earliest deadline later than `time` of the members still in play.
     func deadline(after time: Timestamp) -> Timestamp? {
         var d: Timestamp?
-        for i in 0..<memberCount where !states[i].isTerminal {
-            // A discrete member waiting on others has decided; their deadlines decide it.
-            if states[i] == .waiting && pendingTransitions[i] == .recognize { continue }
-            if let md = deadlines[i], md > time, d == nil || md < d! { d = md }
+        for w in 0..<wordCount {
+            var visit = live.words[w]
+            while visit != 0 {
+                let i = w << 6 | visit.trailingZeroBitCount
+                visit &= visit &- 1
+                // A discrete member waiting on others has decided; their deadlines decide it.
+                if stateTable[i] == .waiting && pendingTransitions[i] == .recognize { continue }
+                if let md = deadlines[i], md > time, d == nil || md < d! { d = md }
+            }
         }
         return d
     }
@@ -247,7 +328,7 @@ final class Arena {
     // MARK: Decisions
 
     private func handle(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
-        switch (states[i], e) {
+        switch (stateTable[i], e) {
         case (.possible, .undecided), (.began, .undecided), (.changed, .undecided):
             break
         case (.possible, .begin):
@@ -262,7 +343,7 @@ final class Arena {
             apply(i, .end, reason: nil, t, into: &events)
             lastCompletions[i] = t.time
         case (.began, .cancel), (.changed, .cancel):
-            apply(i, .cancel, reason: .fingers(have: t.fingers, need: members[i].recognizer.spec.fingers), t, into: &events)
+            apply(i, .cancel, reason: .fingers(have: t.fingers, need: specs[members[i].specIndex].fingers), t, into: &events)
         case (.possible, .change), (.possible, .end), (.possible, .cancel):
             refuse(i, e, t)
         case (.began, .begin), (.began, .recognize), (.began, .fail),
@@ -286,7 +367,7 @@ final class Arena {
         case .end, .cancel: fail(i, .liftedBeforeItBegan, into: &events)
         case .undecided, .begin, .change, .recognize: pendings[i] = t
         }
-        if input == .lifted && states[i] == .waiting {
+        if input == .lifted && stateTable[i] == .waiting {
             // The touches are gone before the way was clear.
             fail(i, .liftedBeforeItBegan, into: &events)
         }
@@ -302,15 +383,15 @@ final class Arena {
             return
         }
         if let a = members[i].after, !followsInTime(i, a) {
-            fail(i, .notAfter(members[i].recognizer.spec.after ?? "?"), into: &events)
+            fail(i, .notAfter(recognizers[i].recognizer.spec.after ?? "?"), into: &events)
             return
         }
         if let w = winnerBlocking(i) {
             fail(i, .lostTo(members[w].name), into: &events)
             return
         }
-        for r in members[i].requires where isEnabled[r] {
-            switch states[r] {
+        for r in members[i].requires where enabledTable[r] {
+            switch stateTable[r] {
             case .failed, .cancelled:
                 continue
             case .began, .changed, .ended, .recognized:
@@ -319,7 +400,7 @@ final class Arena {
             case .possible, .waiting:
                 pendings[i] = t
                 pendingTransitions[i] = transition
-                if states[i] == .possible { apply(i, .wait, reason: nil, t, into: &events) }
+                if stateTable[i] == .possible { move(i, .wait) }
                 return
             }
         }
@@ -328,7 +409,7 @@ final class Arena {
 
     private func followsInTime(_ i: Int, _ a: Int) -> Bool {
         guard a >= 0 else { return false }
-        if states[a].isActive || states[a] == .recognized { return true }
+        if stateTable[a].isActive || stateTable[a] == .recognized { return true }
         guard let done = lastCompletions[a] else { return false }
         return now.seconds(since: done) <= members[i].sequenceWindow
     }
@@ -338,7 +419,7 @@ final class Arena {
     /// gesture, and the first, if still running, is cancelled when `i` wins.
     private func winnerBlocking(_ i: Int) -> Int? {
         for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && k != members[i].after {
-            switch states[k] {
+            switch stateTable[k] {
             case .began, .changed, .recognized: return k
             case .possible, .waiting, .ended, .cancelled, .failed: continue
             }
@@ -352,14 +433,13 @@ final class Arena {
         t.time = now
         apply(i, transition, reason: nil, t, into: &events)
         if transition == .recognize { lastCompletions[i] = now }
-        pendings[i] = nil
         // Gestures that come right after this one stay in play: their turn is next.
         for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && members[k].after != i {
-            switch states[k] {
+            switch stateTable[k] {
             case .possible, .waiting:
                 let reason: FailureReason = members[k].requires.contains(i)
                     ? .requiredGestureRecognized(members[i].name) : .lostTo(members[i].name)
-                apply(k, .fail, reason: reason, t, into: &events)
+                move(k, .fail, because: reason)
             case .began, .changed:
                 apply(k, .cancel, reason: .lostTo(members[i].name), t, into: &events)
             case .ended, .cancelled, .recognized, .failed:
@@ -370,7 +450,7 @@ final class Arena {
     }
 
     private func fail(_ i: Int, _ reason: FailureReason, into events: inout [GestureEvent]) {
-        apply(i, .fail, reason: reason, lastSnapshot, into: &events)
+        move(i, .fail, because: reason)
         resolveWaiters(into: &events)
     }
 
@@ -383,66 +463,109 @@ final class Arena {
         resolving = true
         repeat {
             resolveAgain = false
-            for w in 0..<memberCount where states[w] == .waiting {
-                guard let pending = pendings[w] else { continue }
-                var clear = true
-                var winner: Int?
-                for r in members[w].requires where isEnabled[r] {
-                    switch states[r] {
-                    case .failed, .cancelled: continue
-                    case .possible, .waiting: clear = false
-                    case .began, .changed, .ended, .recognized: winner = r
-                    }
+            // Only a member's own `propose` makes it wait, and a member released here
+            // wins or fails: no member starts waiting during a pass.
+            for word in 0..<wordCount {
+                var visit = waitingBits.words[word]
+                while visit != 0 {
+                    let w = word << 6 | visit.trailingZeroBitCount
+                    visit &= visit &- 1
+                    resolve(w, into: &events)
                 }
-                if let winner {
-                    // Usually `win` has failed it already; not if the two may run together.
-                    apply(w, .fail, reason: .requiredGestureRecognized(members[winner].name), lastSnapshot, into: &events)
-                    resolveAgain = true
-                    continue
-                }
-                guard clear else { continue }
-                resolving = false
-                propose(w, pendingTransitions[w], pending, into: &events)
-                resolving = true
-                resolveAgain = true
             }
         } while resolveAgain
         resolving = false
     }
 
+    /// One waiting member: released when every member it requires has failed, failed
+    /// when one of them won.
+    private func resolve(_ w: Int, into events: inout [GestureEvent]) {
+        guard stateTable[w] == .waiting, let pending = pendings[w] else { return }
+        var clear = true
+        var winner: Int?
+        for r in members[w].requires where enabledTable[r] {
+            switch stateTable[r] {
+            case .failed, .cancelled: continue
+            case .possible, .waiting: clear = false
+            case .began, .changed, .ended, .recognized: winner = r
+            }
+        }
+        if let winner {
+            // Usually `win` has failed it already; not if the two may run together.
+            move(w, .fail, because: .requiredGestureRecognized(members[winner].name))
+            resolveAgain = true
+            return
+        }
+        guard clear else { return }
+        resolving = false
+        propose(w, pendingTransitions[w], pending, into: &events)
+        resolving = true
+        resolveAgain = true
+    }
+
     /// The one place a member changes state: checked against UIKit's machine,
     /// recorded, reported.
     private func apply(_ i: Int, _ transition: Transition, reason: FailureReason?, _ t: TouchSnapshot,
-                                into events: inout [GestureEvent]) {
-        let old = states[i]
-        guard let new = old.after(transition) else {
-            illegalTransitions += 1
-            log.record(ArenaDecision(time: now, name: members[i].name, from: old, transition: transition,
-                                     to: old, reason: reason, illegal: true))
-            return
-        }
-        states[i] = new
-        if old == .waiting { waitingCount -= 1 }
-        if new == .waiting { waitingCount += 1 }
-        // Resets happen at every lift and changes at every frame: logging them would
-        // drown the decisions.
-        if transition != .reset && transition != .change {
-            log.record(ArenaDecision(time: now, name: members[i].name, from: old, transition: transition,
-                                     to: new, reason: reason, illegal: false))
-        }
+                       into events: inout [GestureEvent]) {
+        let moved = if let reason { move(i, transition, because: reason) } else { move(i, transition) }
+        guard moved else { return }
         switch transition {
         case .begin: emit(i, .began, t, into: &events)
         case .change: emit(i, .changed, t, into: &events)
         case .end: emit(i, .ended, t, into: &events)
         case .cancel: emit(i, .cancelled, t, into: &events)
         case .recognize: emit(i, .recognized, t, into: &events)
-        case .fail: failures.append(Failure(member: i, time: now, reason: reason ?? .lostTo("?")))
-        case .wait: break
-        case .reset:
-            pendings[i] = nil
-            members[i].recognizer.reset()
-            deadlines[i] = nil
+        case .fail, .wait, .reset: break
         }
+    }
+
+    /// `apply` without the event: for the transitions that report none (fail, wait,
+    /// reset), so their callers need no snapshot. False when the machine refused it.
+    @discardableResult
+    private func move(_ i: Int, _ transition: Transition) -> Bool {
+        move(i, transition, reason: .cancelledByCaller, given: false)
+    }
+
+    @discardableResult
+    private func move(_ i: Int, _ transition: Transition, because reason: FailureReason) -> Bool {
+        move(i, transition, reason: reason, given: true)
+    }
+
+    /// `given` false: no reason (`reason` is a placeholder). A non-optional reason is
+    /// copied by a plain switch; an optional one went through the runtime's generic
+    /// value witnesses (callgrind: 134 instructions a copy).
+    private func move(_ i: Int, _ transition: Transition, reason: FailureReason, given: Bool) -> Bool {
+        let old = stateTable[i]
+        guard let new = old.after(transition) else {
+            illegalTransitions += 1
+            log.record(time: now, member: i, from: old, transition: transition, to: old, reason: reason, given: given,
+                       illegal: true)
+            return false
+        }
+        stateTable[i] = new
+        live.set(i, !new.isTerminal)
+        possible.set(i, new == .possible)
+        waitingBits.set(i, new == .waiting)
+        if old == .waiting && new != .waiting {
+            waitingCount -= 1
+            pendings[i] = nil  // what it waited with lives exactly as long as the wait
+        }
+        if new == .waiting && old != .waiting { waitingCount += 1 }
+        // Resets happen at every lift and changes at every frame: logging them would
+        // drown the decisions.
+        var decision = -1
+        if transition != .reset && transition != .change {
+            decision = log.record(time: now, member: i, from: old, transition: transition, to: new, reason: reason,
+                                  given: given, illegal: false)
+        }
+        switch transition {
+        case .fail: failures.append(Failure(member: i, time: now, decision: decision))
+        case .reset:
+            recognizers[i].recognizer.reset()
+            deadlines[i] = nil
+        case .begin, .change, .end, .cancel, .recognize, .wait: break
+        }
+        return true
     }
 
     /// A recognizer proposed what its state does not allow: a recognizer bug, survived.
@@ -458,8 +581,8 @@ final class Arena {
         case .recognize: transition = .recognize
         case .fail: transition = .fail
         }
-        log.record(ArenaDecision(time: now, name: members[i].name, from: states[i], transition: transition,
-                                 to: states[i], reason: nil, illegal: true))
+        log.record(time: now, member: i, from: stateTable[i], transition: transition, to: stateTable[i],
+                   reason: .cancelledByCaller, given: false, illegal: true)
     }
 
     private func emit(_ i: Int, _ phase: GesturePhase, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
@@ -467,7 +590,7 @@ final class Arena {
                              fingers: t.fingers, location: t.location, translation: t.translation,
                              velocity: t.velocity, scale: t.scale, scaleVelocity: t.scaleVelocity,
                              rotation: t.rotation, rotationVelocity: t.rotationVelocity)
-        members[i].recognizer.annotate(&e, t)
+        recognizers[i].recognizer.annotate(&e, t)
         events.append(e)
     }
 }

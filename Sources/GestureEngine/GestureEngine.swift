@@ -153,12 +153,12 @@ public final class GestureEngine {
     /// Why each recognizer failed in the current (or, between touches, the last) touch
     /// sequence, in user terms: "swipe-left: moved 12.3 mm, needs 20.0 mm".
     public var explanations: [String] {
-        arena.failures.map { "\(arena.members[$0.member].name): \($0.reason.text)" }
+        arena.failures.map { "\(arena.members[$0.member].name): \(arena.reason(of: $0).text)" }
     }
 
     /// The same, as values.
     public var failures: [RecognizerFailure] {
-        arena.failures.map { RecognizerFailure(name: arena.members[$0.member].name, time: $0.time, reason: $0.reason) }
+        arena.failures.map { RecognizerFailure(name: arena.members[$0.member].name, time: $0.time, reason: arena.reason(of: $0)) }
     }
 
     /// Every recognizer on this device and where it stands, in config order.
@@ -171,7 +171,9 @@ public final class GestureEngine {
 
     /// The arena's decisions numbered `since` and later that are still kept (the last
     /// 128), oldest first. Pass `decisionCount` from the previous call to get only new ones.
-    public func decisions(since: Int = 0) -> [ArenaDecision] { arena.log.decisions(since: since) }
+    public func decisions(since: Int = 0) -> [ArenaDecision] {
+        arena.log.decisions(since: since) { arena.members[$0].name }
+    }
 
     /// How many decisions the arena has made since the engine was built.
     public var decisionCount: Int { arena.log.total }

@@ -211,43 +211,48 @@ final class TouchTracker {
     // MARK: Contacts
 
     /// Matches the frame's contacts to the tracked ones by id; returns the average
-    /// motion of the counted fingers present in both frames, if any.
+    /// motion of the counted fingers present in both frames, if any. One walk over the
+    /// frame (a lookup per contact, no list copied per lookup), then the lifted ones
+    /// are dropped and the new ones appended, in frame order.
     private func matchContacts(_ frame: TouchFrame) -> Point? {
-        // Forget the contacts that lifted, keeping the others in order (in place: a
-        // frame copies no contact table).
-        var kept = 0
-        for i in 0..<contactCount where frame.contacts.contact(withID: contacts[i].id) != nil {
-            if kept != i { contacts[kept] = contacts[i] }
-            kept += 1
-        }
-        contactCount = kept
         // Semi-MT: when the number of contacts changes, what each one stands for changes
         // (a finger, or a corner of the box around two): travel counts afresh from here.
         let reanchor = device.isSemiMT && frame.contacts.count != semiContactCount
+        let countsTravel = inSequence && !boundingBoxCorners(frame)
+        var present: UInt32 = 0  // tracked contacts seen in this frame, by index
+        var fresh: UInt32 = 0    // frame contacts not tracked yet, by position
         var sum = Point.zero
         var n = 0
-        for c in frame.contacts {
-            let i: Int
-            if let found = index(of: c.id) {
-                i = found
-                if !contacts[i].isThumb {
-                    sum = sum + (c.position - contacts[i].last)
-                    n += 1
-                }
-                contacts[i].last = c.position
-                if reanchor { contacts[i].travelOrigin = c.position; contacts[i].travel = 0 }
-                contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].travelOrigin).length)
-                // A "thumb" that travels is a finger low on the pad after all.
-                if contacts[i].isThumb && contacts[i].travel > thumbMaxMovementMM { contacts[i].isThumb = false }
-            } else {
-                guard contactCount < ContactList.capacity else { continue }
-                i = contactCount
-                contacts[i] = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized,
-                                      travelOrigin: c.position, travel: 0, isThumb: isInThumbZone(c.position))
-                contactCount += 1
+        for (k, c) in frame.contacts.enumerated() {
+            guard let i = index(of: c.id) else { fresh |= 1 << UInt32(k); continue }
+            present |= 1 << UInt32(i)
+            if !contacts[i].isThumb {
+                sum = sum + (c.position - contacts[i].last)
+                n += 1
             }
-            if inSequence && !contacts[i].isThumb && !boundingBoxCorners(frame) {
-                maxTravel = max(maxTravel, contacts[i].travel)
+            contacts[i].last = c.position
+            if reanchor { contacts[i].travelOrigin = c.position; contacts[i].travel = 0 }
+            contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].travelOrigin).length)
+            // A "thumb" that travels is a finger low on the pad after all.
+            if contacts[i].isThumb && contacts[i].travel > thumbMaxMovementMM { contacts[i].isThumb = false }
+            if countsTravel && !contacts[i].isThumb { maxTravel = max(maxTravel, contacts[i].travel) }
+        }
+        // Forget the contacts that lifted, keeping the others in order (in place: a
+        // frame copies no contact table).
+        if present != (1 << UInt32(contactCount)) - 1 {
+            var kept = 0
+            for i in 0..<contactCount where present & (1 << UInt32(i)) != 0 {
+                if kept != i { contacts[kept] = contacts[i] }
+                kept += 1
+            }
+            contactCount = kept
+        }
+        if fresh != 0 {
+            for (k, c) in frame.contacts.enumerated() where fresh & (1 << UInt32(k)) != 0 {
+                guard contactCount < ContactList.capacity else { break }
+                contacts[contactCount] = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized,
+                                                 travelOrigin: c.position, travel: 0, isThumb: isInThumbZone(c.position))
+                contactCount += 1
             }
         }
         if device.isSemiMT { trackBoundingBox(frame, reanchor: reanchor) }
@@ -400,8 +405,9 @@ final class TouchTracker {
     }
 
     private func feedClassifier(_ now: Timestamp) {
+        guard classifier.decision == .undecided else { return }  // sticky until the count changes
         let (a, b) = classifier.pairIDs
-        if a >= 0 && (trackedFinger(a) == nil || trackedFinger(b) == nil) && classifier.decision == .undecided {
+        if a >= 0 && (trackedFinger(a) == nil || trackedFinger(b) == nil) {
             restartClassifier()
         }
         let (ra, rb) = classifier.pairIDs

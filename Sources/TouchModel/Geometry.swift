@@ -4,24 +4,26 @@ public struct Point: Hashable, Sendable {
     public var x: Double
     public var y: Double
 
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
-    public static let zero = Point(x: 0, y: 0)
+    // Inlinable: the engine does this arithmetic per contact per frame, and across
+    // the module boundary each was a call (and `zero` a lazy global's accessor).
+    @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
+    @inlinable public static var zero: Point { Point(x: 0, y: 0) }
 
-    public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
-    public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
-    public static func * (a: Point, k: Double) -> Point { Point(x: a.x * k, y: a.y * k) }
-    public static func / (a: Point, k: Double) -> Point { Point(x: a.x / k, y: a.y / k) }
+    @inlinable public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    @inlinable public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    @inlinable public static func * (a: Point, k: Double) -> Point { Point(x: a.x * k, y: a.y * k) }
+    @inlinable public static func / (a: Point, k: Double) -> Point { Point(x: a.x / k, y: a.y / k) }
 
     /// Euclidean length, for displacements.
-    public var length: Double { (x * x + y * y).squareRoot() }
+    @inlinable public var length: Double { (x * x + y * y).squareRoot() }
 }
 
 /// A width and height in millimetres.
 public struct Size: Hashable, Sendable {
     public var width: Double
     public var height: Double
-    public init(width: Double, height: Double) { self.width = width; self.height = height }
-    public var diagonal: Double { (width * width + height * height).squareRoot() }
+    @inlinable public init(width: Double, height: Double) { self.width = width; self.height = height }
+    @inlinable public var diagonal: Double { (width * width + height * height).squareRoot() }
 }
 
 /// Pure-Swift trigonometry: the engine imports nothing but the standard library,

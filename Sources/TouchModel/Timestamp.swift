@@ -4,21 +4,27 @@
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var microseconds: Int64
 
-    public init(microseconds: Int64) { self.microseconds = microseconds }
+    // Inlinable: the engine compares and offsets instants several times per frame,
+    // and across the module boundary each was a call (`adding` one more into libm's
+    // `round`).
+    @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
     public init(seconds: Double) { self.microseconds = Int64((seconds * 1_000_000).rounded()) }
 
-    public var seconds: Double { Double(microseconds) / 1_000_000 }
+    @inlinable public var seconds: Double { Double(microseconds) / 1_000_000 }
 
     /// Seconds elapsed from `earlier` to `self` (negative if `earlier` is later).
-    public func seconds(since earlier: Timestamp) -> Double {
+    @inlinable public func seconds(since earlier: Timestamp) -> Double {
         Double(microseconds &- earlier.microseconds) / 1_000_000
     }
 
-    public func adding(seconds: Double) -> Timestamp {
-        Timestamp(microseconds: microseconds &+ Int64((seconds * 1_000_000).rounded()))
+    /// `seconds` rounded to the nearest microsecond, halves away from zero (as
+    /// `rounded()`, without the call into libm).
+    @inlinable public func adding(seconds: Double) -> Timestamp {
+        let us = seconds * 1_000_000
+        return Timestamp(microseconds: microseconds &+ Int64(us < 0 ? us - 0.5 : us + 0.5))
     }
 
-    public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
+    @inlinable public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
 
     public var description: String {
         let s = microseconds / 1_000_000, us = abs(microseconds % 1_000_000)

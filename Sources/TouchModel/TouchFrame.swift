@@ -45,8 +45,8 @@ public struct ContactList: RandomAccessCollection, Equatable, Sendable {
         for c in contacts { append(c) }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
 
     @inlinable
     public subscript(i: Int) -> Contact {

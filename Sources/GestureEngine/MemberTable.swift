@@ -1,0 +1,47 @@
+/// A fixed-size table of per-member values, allocated once by its owner (the `Arena`)
+/// and freed by it (`free()` in its `deinit`). Not an array, because an array stored
+/// in a class checks uniqueness on every write and bounds on every read: the arena
+/// writes a member's state, deadline and bits several times per frame (issue 15,
+/// callgrind). Indices are the arena's own member numbers, always in range.
+struct MemberTable<Value> {
+    private let base: UnsafeMutablePointer<Value>
+    let count: Int
+
+    init(repeating value: Value, count: Int) {
+        self.count = count
+        base = .allocate(capacity: max(count, 1))
+        base.initialize(repeating: value, count: count)
+    }
+
+    init(_ values: [Value]) {
+        count = values.count
+        base = .allocate(capacity: max(count, 1))
+        for (i, v) in values.enumerated() { (base + i).initialize(to: v) }
+    }
+
+    subscript(i: Int) -> Value {
+        @inline(__always) get { base[i] }
+        @inline(__always) nonmutating set { base[i] = newValue }
+    }
+
+    func free() {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+}
+
+/// A set of member numbers as bits, 64 to a word, in a `MemberTable`: the arena keeps
+/// which members are still in play, possible and enabled this way, so a frame visits
+/// only the members that can act on it, in config order (lowest bit first).
+struct MemberBits {
+    let words: MemberTable<UInt64>
+
+    init(count: Int) { words = MemberTable(repeating: 0, count: (count + 63) / 64) }
+
+    @inline(__always) func contains(_ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
+    @inline(__always) func insert(_ i: Int) { words[i >> 6] |= 1 << UInt64(i & 63) }
+    @inline(__always) func remove(_ i: Int) { words[i >> 6] &= ~(1 << UInt64(i & 63)) }
+    @inline(__always) func set(_ i: Int, _ on: Bool) { if on { insert(i) } else { remove(i) } }
+
+    func free() { words.free() }
+}
