@@ -67,8 +67,10 @@ final class Arena {
     private let live: MemberBits
     private let possible: MemberBits
     private let enabledBits: MemberBits
-    /// Members in `waiting` (resolving waiters visits only them).
+    /// Members in `waiting` (resolving waiters visits only them), and those with a
+    /// deadline (`deadline(after:)`, asked before every frame, visits only them).
     private let waitingBits: MemberBits
+    private let deadlineBits: MemberBits
     /// `gatedOut.words[f * wordCount + w]`: the members whose `gatedFingers` exclude a
     /// settled count of `f` (f ≥ `gateTop` counts as `gateTop`); row `gateTop + 1`: every
     /// member with a gate (an unsettled count). While possible and enabled they would
@@ -149,6 +151,7 @@ final class Arena {
         possible = MemberBits(count: n)
         enabledBits = MemberBits(count: n)
         waitingBits = MemberBits(count: n)
+        deadlineBits = MemberBits(count: n)
         for i in 0..<n {
             live.insert(i)
             possible.insert(i)
@@ -180,7 +183,8 @@ final class Arena {
 
     deinit {
         for table in [recognizers.free, stateTable.free, enabledTable.free, pendingTransitions.free, lastCompletions.free,
-                      deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free, gatedOut.free] { table() }
+                      deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free,
+                      deadlineBits.free, gatedOut.free, log.free] { table() }
     }
 
     /// Each member's state, in member order (`watch`).
@@ -259,7 +263,7 @@ final class Arena {
                 case .possible, .began, .changed:
                     let recognizer = recognizers[i].recognizer
                     let evaluation = recognizer.evaluate(t, input, state: state)
-                    deadlines[i] = recognizer.deadline
+                    setDeadline(i, recognizer.deadline)
                     handle(i, evaluation, t, into: &events)
                 case .waiting:
                     stepWaiting(i, t, input, into: &events)
@@ -309,11 +313,16 @@ final class Arena {
         }
     }
 
+    private func setDeadline(_ i: Int, _ d: Timestamp?) {
+        deadlines[i] = d
+        deadlineBits.set(i, d != nil)
+    }
+
     /// The earliest deadline later than `time` of the members still in play.
     func deadline(after time: Timestamp) -> Timestamp? {
         var d: Timestamp?
         for w in 0..<wordCount {
-            var visit = live.words[w]
+            var visit = live.words[w] & deadlineBits.words[w]
             while visit != 0 {
                 let i = w << 6 | visit.trailingZeroBitCount
                 visit &= visit &- 1
@@ -361,7 +370,7 @@ final class Arena {
         guard pendingTransitions[i] == .begin else { return }
         let recognizer = members[i].recognizer
         let evaluation = recognizer.evaluate(t, input, state: .waiting)
-        deadlines[i] = recognizer.deadline
+        setDeadline(i, recognizer.deadline)
         switch evaluation {
         case let .fail(reason): fail(i, reason, into: &events)
         case .end, .cancel: fail(i, .liftedBeforeItBegan, into: &events)
@@ -562,7 +571,7 @@ final class Arena {
         case .fail: failures.append(Failure(member: i, time: now, decision: decision))
         case .reset:
             recognizers[i].recognizer.reset()
-            deadlines[i] = nil
+            setDeadline(i, nil)
         case .begin, .change, .end, .cancel, .recognize, .wait: break
         }
         return true

@@ -40,15 +40,22 @@ struct DecisionLog {
         var hasReason: Bool
         var reason: FailureReason
     }
-    private var ring: [Entry] = []
+    /// Allocated once, freed by the arena (`free()`): an array here checked its
+    /// uniqueness on every decision.
+    private let ring: MemberTable<Entry>
     private var head = 0
     /// Decisions ever recorded, so a reader can ask for the ones since it last looked.
     private(set) var total = 0
+    private var kept: Int { min(total, capacity) }
 
     init(members: Int) {
         capacity = max(128, 4 * members)
-        ring.reserveCapacity(capacity)
+        ring = MemberTable(repeating: Entry(time: Timestamp(microseconds: 0), member: 0, from: .possible, transition: .reset,
+                                            to: .possible, illegal: false, hasReason: false, reason: .disabled),
+                           count: capacity)
     }
+
+    func free() { ring.free() }
 
     /// Records a decision; returns its number.
     @discardableResult
@@ -56,7 +63,7 @@ struct DecisionLog {
                          to: RecognizerState, reason: FailureReason, given: Bool, illegal: Bool) -> Int {
         let e = Entry(time: time, member: Int32(truncatingIfNeeded: member), from: from, transition: transition, to: to,
                       illegal: illegal, hasReason: given, reason: reason)
-        if ring.count < capacity { ring.append(e) } else { ring[head] = e }
+        ring[head] = e
         head = head + 1 == capacity ? 0 : head + 1
         total += 1
         return total - 1
@@ -64,7 +71,7 @@ struct DecisionLog {
 
     /// The reason recorded with decision `number`, if it is still kept.
     func reason(ofDecision number: Int) -> FailureReason? {
-        guard number >= total - ring.count && number < total else { return nil }
+        guard number >= total - kept && number < total else { return nil }
         let e = ring[number % capacity]
         return e.hasReason ? e.reason : nil
     }
@@ -72,7 +79,7 @@ struct DecisionLog {
     /// The decisions numbered `since…total-1` that are still kept, oldest first, with
     /// each member's name from `name`.
     func decisions(since: Int, name: (Int) -> String) -> [ArenaDecision] {
-        let first = max(since, total - ring.count)
+        let first = max(since, total - kept)
         guard first < total else { return [] }
         return (first..<total).map {
             let e = ring[$0 % capacity]

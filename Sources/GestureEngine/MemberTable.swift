@@ -1,4 +1,5 @@
-/// A fixed-size table of per-member values, allocated once by its owner (the `Arena`)
+/// A fixed-size table of per-member values (and the decision log's ring), allocated
+/// once by its owner (the `Arena`)
 /// and freed by it (`free()` in its `deinit`). Not an array, because an array stored
 /// in a class checks uniqueness on every write and bounds on every read: the arena
 /// writes a member's state, deadline and bits several times per frame (issue 15,

@@ -21,14 +21,22 @@ struct VelocityHistory {
                                                                     value: TouchTracker.Accumulated()))
     private var head = 0
     private var count = 0
+    /// Where the last `base(at:)` found its sample (1-based from the newest): time
+    /// moves forward, so the next search starts there and moves a step or two, instead
+    /// of walking back through the whole window.
+    private var lastK = 1
 
     mutating func record(_ time: Timestamp, _ value: TouchTracker.Accumulated) {
         samples[head] = Sample(time: time, value: value)
         head = (head + 1) % Self.capacity
         count = min(count + 1, Self.capacity)
+        lastK = min(lastK + 1, count)  // the same sample is one older now
     }
 
-    mutating func clear() { count = 0 }
+    mutating func clear() {
+        count = 0
+        lastK = 1
+    }
 
     /// The values velocities at `now` are measured from, and the seconds since: the
     /// newest sample at least `velocityWindow` old (else the oldest kept). After a rest
@@ -41,8 +49,13 @@ struct VelocityHistory {
     mutating func base(at now: Timestamp) -> (TouchTracker.Accumulated, Double)? {
         guard count > 0 else { return nil }
         let cutoff = now.adding(seconds: -velocityWindow)
-        var k = 1
+        // k: the newest sample at or before `cutoff`, else the oldest. Samples are in
+        // time order, so those at or before it are all k from some k0 on, and the two
+        // walks find k0 from wherever they start (the last answer: a step or two away).
+        var k = min(max(lastK, 1), count)
         while k < count && sample(k).time > cutoff { k += 1 }
+        while k > 1 && sample(k - 1).time <= cutoff { k -= 1 }
+        lastK = k
         let old = sample(k)
         guard k > 1 else { return (old.value, now.seconds(since: old.time)) }
         let next = sample(k - 1), newest = sample(1)

@@ -55,7 +55,9 @@ public final class TouchDecoder {
     private let mtdev: MtdevAdapter?
     /// Bit n: the device declares `EV_ABS` code n with its absinfo (codes stop at 0x3f).
     private let declaredAbs: UInt64
-    private let declaredKeys: Set<UInt16>
+    /// Bit n of word n / 64: the device declares `EV_KEY` code n (a set's hashing cost
+    /// more than decoding the event).
+    private let declaredKeys: [UInt64]
     @exclusivity(unchecked) private var undeclared = 0
     @exclusivity(unchecked) private var lastUndeclared: InputEvent?
 
@@ -76,7 +78,9 @@ public final class TouchDecoder {
         declaredAbs = description.absinfo.keys.reduce(0) { mask, code in
             code <= AbsCode.max && description.has(EventType.abs, code) ? mask | (1 << UInt64(code)) : mask
         }
-        declaredKeys = description.codes[EventType.key] ?? []
+        var keys = [UInt64](repeating: 0, count: Int(KeyCode.max) / 64 + 1)
+        for code in description.codes[EventType.key] ?? [] where code <= KeyCode.max { keys[Int(code) >> 6] |= 1 << UInt64(code & 63) }
+        declaredKeys = keys
     }
 
     deinit { slots.deallocate() }
@@ -109,7 +113,7 @@ public final class TouchDecoder {
         case EventType.syn:
             if e.code <= SynCode.dropped { return true }
         case EventType.key:
-            if declaredKeys.contains(e.code) { return true }
+            if e.code <= KeyCode.max && declaredKeys[Int(e.code) >> 6] & (1 << UInt64(e.code & 63)) != 0 { return true }
         default:
             return false
         }

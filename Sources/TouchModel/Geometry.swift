@@ -64,7 +64,11 @@ public enum Angle {
     }
 
     /// Wraps an angle difference into -π…π.
-    public static func normalized(_ a: Double) -> Double {
+    @inlinable public static func normalized(_ a: Double) -> Double {
+        // The difference of two atan2 results is within -2π…2π: one step, no fmod.
+        if a > .pi && a <= 3 * .pi { return a - 2 * .pi }
+        if a < -.pi && a >= -3 * .pi { return a + 2 * .pi }
+        if abs(a) <= .pi { return a }
         var a = a.truncatingRemainder(dividingBy: 2 * .pi)
         if a > .pi { a -= 2 * .pi } else if a < -.pi { a += 2 * .pi }
         return a

@@ -12,6 +12,7 @@ public struct Contact: Equatable, Sendable {
     /// Major axis of the touch ellipse in mm, 0 when the device does not report it.
     public var majorMM: Double
 
+    @inlinable
     public init(id: Int32, slot: Int32 = 0, position: Point, normalized: Point = .zero, majorMM: Double = 0) {
         self.id = id
         self.slot = slot
@@ -28,16 +29,17 @@ public struct Contact: Equatable, Sendable {
 /// Holds up to `capacity` contacts; extra ones are dropped (still counted in
 /// `TouchFrame.fingerCount`).
 public struct ContactList: RandomAccessCollection, Equatable, Sendable {
-    public static let capacity = 10
+    @inlinable public static var capacity: Int { 10 }
     // Inlinable reads: across the module boundary, reading an element of a borrowed
     // InlineArray copied all ten contacts first (Swift 6.3, callgrind: memcpy per
     // contact read in the engine's contact matching).
     @usableFromInline var storage: InlineArray<10, Contact>
-    public private(set) var count: Int
+    @usableFromInline var stored: Int
+    @inlinable public var count: Int { stored }
 
     public init() {
         storage = InlineArray(repeating: .empty)
-        count = 0
+        stored = 0
     }
 
     public init<S: Sequence>(_ contacts: S) where S.Element == Contact {
@@ -61,15 +63,15 @@ public struct ContactList: RandomAccessCollection, Equatable, Sendable {
     }
 
     /// Appends a contact; returns false (and drops it) when the list is full.
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func append(_ c: Contact) -> Bool {
-        guard count < Self.capacity else { return false }
-        storage[count] = c
-        count += 1
+        guard stored < Self.capacity else { return false }
+        storage[stored] = c
+        stored += 1
         return true
     }
 
-    public mutating func removeAll() { count = 0 }
+    @inlinable public mutating func removeAll() { stored = 0 }
 
     @inlinable
     public func contact(withID id: Int32) -> Contact? {
@@ -88,12 +90,12 @@ public struct ContactList: RandomAccessCollection, Equatable, Sendable {
 public struct TouchFrame: Equatable, Sendable {
     public struct Flags: OptionSet, Sendable, Hashable {
         public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// The device dropped events (`SYN_DROPPED`) and was resynchronized: the state
         /// is whole again, but anything in flight must be cancelled, never fired.
-        public static let resynced = Flags(rawValue: 1 << 0)
+        @inlinable public static var resynced: Flags { Flags(rawValue: 1 << 0) }
         /// A physical button (clickpad click) is pressed.
-        public static let buttonDown = Flags(rawValue: 1 << 1)
+        @inlinable public static var buttonDown: Flags { Flags(rawValue: 1 << 1) }
     }
 
     public var time: Timestamp
