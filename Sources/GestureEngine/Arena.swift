@@ -78,6 +78,9 @@ final class Arena {
     /// act on a frame do work).
     private let gatedOut: MemberTable<UInt64>
     private let gateTop: Int
+    /// Each member's `gatedFingers` (1...0: none): at the lift a gated member whose
+    /// range misses the count fails here, as its `MotionGate.check` would, uncalled.
+    private let gateRanges: MemberTable<ClosedRange<Int>>
     private let wordCount: Int
     /// Each member with a region or edge filter (its spec index; -1: none), so a
     /// touch-down copies no spec for the others.
@@ -169,6 +172,7 @@ final class Arena {
         }
         gatedOut = MemberTable(table)
         gateTop = top
+        gateRanges = MemberTable(gates.map { $0 ?? 1...1 })
         wordCount = words
         self.compatible = compatible
         touchFilters = members.map {
@@ -184,7 +188,7 @@ final class Arena {
     deinit {
         for table in [recognizers.free, stateTable.free, enabledTable.free, pendingTransitions.free, lastCompletions.free,
                       deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free,
-                      deadlineBits.free, gatedOut.free, log.free] { table() }
+                      deadlineBits.free, gatedOut.free, gateRanges.free, log.free] { table() }
     }
 
     /// Each member's state, in member order (`watch`).
@@ -243,13 +247,21 @@ final class Arena {
         now = t.time
         lastSnapshot = t
         liftedInput = input == .lifted
-        let gateRow = input == .lifted ? -1 : (t.isSettled ? min(max(t.fingers, 0), gateTop) : gateTop + 1)
+        let lifted = input == .lifted
+        let fingerRow = min(max(t.fingers, 0), gateTop)
+        let gateRow = lifted ? -1 : (t.isSettled ? fingerRow : gateTop + 1)
         for w in 0..<wordCount {
             var visit = live.words[w]
             if gateRow >= 0 { visit &= ~(possible.words[w] & enabledBits.words[w] & gatedOut[gateRow * wordCount + w]) }
+            // At the lift, possible members gated out of the final count fail uncalled.
+            let wrongFingers = lifted ? possible.words[w] & enabledBits.words[w] & gatedOut[fingerRow * wordCount + w] : 0
             while visit != 0 {
                 let i = w << 6 | visit.trailingZeroBitCount
                 visit &= visit &- 1
+                if wrongFingers & (1 << UInt64(i & 63)) != 0, stateTable[i] == .possible {
+                    fail(i, .fingers(have: t.fingers, need: gateRanges[i]), into: &events)
+                    continue
+                }
                 let state = stateTable[i]
                 guard enabledTable[i] else {
                     switch state {
@@ -595,11 +607,12 @@ final class Arena {
     }
 
     private func emit(_ i: Int, _ phase: GesturePhase, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
-        var e = GestureEvent(name: members[i].name, index: members[i].specIndex, kind: members[i].kind, phase: phase, time: now,
-                             fingers: t.fingers, location: t.location, translation: t.translation,
-                             velocity: t.velocity, scale: t.scale, scaleVelocity: t.scaleVelocity,
-                             rotation: t.rotation, rotationVelocity: t.rotationVelocity)
-        recognizers[i].recognizer.annotate(&e, t)
-        events.append(e)
+        // Built in place and annotated there: a local event appended was copied and
+        // destroyed once more per event.
+        events.append(GestureEvent(name: members[i].name, index: members[i].specIndex, kind: members[i].kind, phase: phase,
+                                   time: now, fingers: t.fingers, location: t.location, translation: t.translation,
+                                   velocity: t.velocity, scale: t.scale, scaleVelocity: t.scaleVelocity,
+                                   rotation: t.rotation, rotationVelocity: t.rotationVelocity))
+        recognizers[i].recognizer.annotate(&events[events.count - 1], t)
     }
 }

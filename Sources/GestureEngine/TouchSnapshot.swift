@@ -67,7 +67,11 @@ public struct TouchSnapshot: Sendable, Equatable {
     /// The pad reports more fingers than it tracks (semi-MT): only the tracked
     /// contacts' motion is known.
     public var isSemiMT: Bool
+}
 
+extension TouchSnapshot {
+    // In an extension, so the memberwise initializer (which `TouchTracker.snapshot`
+    // uses: one store per field) is still synthesized.
     public init(time: Timestamp) {
         self.time = time
         fingers = 0; currentFingers = 0; maxFingers = 0

@@ -176,36 +176,25 @@ final class TouchTracker {
     }
 
     func snapshot(at now: Timestamp) -> TouchSnapshot {
-        var s = TouchSnapshot(time: now)
+        var velocity = Point.zero, scaleVelocity = 0.0, rotationVelocity = 0.0
+        if let (old, dt) = history.base(at: now), dt > 0 {
+            velocity = (acc.translation - old.translation) / dt
+            scaleVelocity = (acc.scale - old.scale) / (anchor.scale > 0 ? anchor.scale : 1) / dt
+            rotationVelocity = (acc.rotation - old.rotation) / dt
+        }
         // Once every finger is up, the gesture had as many fingers as were down at
         // once since the count last settled: a finger that lifted a few ms early does
         // not make it smaller, and fingers that landed just before a quick flick count
         // even though their count never had time to settle.
-        s.fingers = inSequence ? settled : peak
-        s.currentFingers = counted
-        s.maxFingers = maxCounted
-        s.isSettled = inSequence && pendingSince == nil
-            && now >= countChangedAt.adding(seconds: fingerCountSettleWindow)
-        s.countChangedAt = countChangedAt
-        s.sequenceStart = sequenceStart
-        s.liftedAt = liftedAt
-        s.isLifted = !inSequence
-        s.location = location
-        s.translation = acc.translation - anchor.translation
-        s.scale = anchor.scale > 0 ? acc.scale / anchor.scale : 1
-        s.rotation = acc.rotation - anchor.rotation
-        if let (old, dt) = history.base(at: now), dt > 0 {
-            s.velocity = (acc.translation - old.translation) / dt
-            s.scaleVelocity = (acc.scale - old.scale) / (anchor.scale > 0 ? anchor.scale : 1) / dt
-            s.rotationVelocity = (acc.rotation - old.rotation) / dt
-        }
-        s.moved = frameMoved && now == lastFrameTime
-        s.motion = classifier.decision
-        s.travel = maxTravel
-        s.landing = landing
-        s.landingNormalized = landingNormalized
-        s.isSemiMT = semiMT
-        return s
+        return TouchSnapshot(
+            time: now, fingers: inSequence ? settled : peak, currentFingers: counted, maxFingers: maxCounted,
+            isSettled: inSequence && pendingSince == nil && now >= countChangedAt.adding(seconds: fingerCountSettleWindow),
+            countChangedAt: countChangedAt, sequenceStart: sequenceStart, liftedAt: liftedAt, isLifted: !inSequence,
+            location: location, translation: acc.translation - anchor.translation, velocity: velocity,
+            scale: anchor.scale > 0 ? acc.scale / anchor.scale : 1, scaleVelocity: scaleVelocity,
+            rotation: acc.rotation - anchor.rotation, rotationVelocity: rotationVelocity,
+            moved: frameMoved && now == lastFrameTime, motion: classifier.decision, travel: maxTravel,
+            landing: landing, landingNormalized: landingNormalized, isSemiMT: semiMT)
     }
 
     // MARK: Contacts

@@ -312,6 +312,9 @@ extension String {
         ("{name: a, gesture: rotate, direction: out, command: x}", "config.yaml:2:43: error: a rotate goes clockwise or counterclockwise, not 'out'"),
         ("{name: a, gesture: pinch, direction: left, command: x}", "config.yaml:2:42: error: unknown direction 'left', expected one of: in, out, clockwise, counterclockwise"),
         ("{name: a, gesture: tap, direction: in, command: x}", "config.yaml:2:29: error: 'direction' does not apply to a tap gesture; it applies to: pan, swipe, pinch, rotate"),
+        // By decision (docs/ENGINE.md, "Transform has no direction"): pinch + rotate instead.
+        ("{name: a, gesture: transform, direction: in, command: x}",
+         "config.yaml:2:35: error: 'direction' does not apply to a transform gesture; it applies to: pan, swipe, pinch, rotate"),
     ])
     func wrongWordsAreErrors(gesture: String, message: String) {
         #expect(check("gestures:\n  - \(gesture)\n") == [message])
