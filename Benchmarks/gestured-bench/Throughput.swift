@@ -149,9 +149,8 @@ struct Lane {
         for var e in workload.events {
             e.time.microseconds += offset
             guard decoder.feed(e) else { continue }
-            let frame = decoder.frame
             r.frames += 1
-            engine.process(frame, into: &events)
+            engine.process(decoder.frame, into: &events)
             if !events.isEmpty { flush(withMapper, &r) }
         }
         // Pending deadlines fire in the 1 s pause between passes.

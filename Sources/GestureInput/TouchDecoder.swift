@@ -13,13 +13,8 @@ import TouchModel
 /// `EV_ABS` 0x80 wrote onto its stack), and counted in `rejections` for the caller to log.
 public final class TouchDecoder {
     public let capabilities: TouchCapabilities
-    /// The frame completed by the last `SYN_REPORT`. A getter over `current`: read
-    /// directly from another module, the stored property paid a dynamic exclusivity
-    /// check per frame (its `@exclusivity(unchecked)` holds only inside this module).
-    /// (A `_read` accessor, which would lend the frame without a copy, allocated its
-    /// coroutine frame on every read.)
-    public var frame: TouchFrame { current }
-    @exclusivity(unchecked) private var current: TouchFrame
+    /// The frame completed by the last `SYN_REPORT`.
+    @exclusivity(unchecked) public private(set) var frame: TouchFrame
 
     private struct Slot {
         var trackingID: Int32 = -1
@@ -65,7 +60,7 @@ public final class TouchDecoder {
         self.capabilities = capabilities
         slots = .allocate(capacity: capabilities.slotCount)
         slots.initialize(repeating: Slot())
-        current = TouchFrame(time: Timestamp(microseconds: 0))
+        frame = TouchFrame(time: Timestamp(microseconds: 0))
         xMin = Double(capabilities.xAxis.minimum)
         yMin = Double(capabilities.yAxis.minimum)
         xPerMM = capabilities.xUnitsPerMM
@@ -253,7 +248,7 @@ public final class TouchDecoder {
     /// Rewrites `frame` in place: building a new TouchFrame and assigning it cleared and
     /// then copied its ten inline contacts at every SYN_REPORT.
     private func emit(at time: Timestamp) -> Bool {
-        current.contacts.removeAll()
+        frame.contacts.removeAll()
         var active = 0
         var palms = 0
         switch capabilities.touchProtocol {
@@ -262,7 +257,7 @@ public final class TouchDecoder {
             if down && slots[0].contactID < 0 { slots[0].contactID = takeContactID() }
             if !down { slots[0].contactID = -1 }
             if down && slots[0].hasPosition {
-                current.contacts.append(contact(slots[0], slot: 0))
+                frame.contacts.append(contact(slots[0], slot: 0))
                 active = 1
             } else if down {
                 active = 1
@@ -271,7 +266,7 @@ public final class TouchDecoder {
             for i in slots.indices where slots[i].trackingID >= 0 {
                 if slots[i].toolType == MTTool.palm { palms += 1; continue }
                 active += 1
-                if slots[i].hasPosition { current.contacts.append(contact(slots[i], slot: i)) }
+                if slots[i].hasPosition { frame.contacts.append(contact(slots[i], slot: i)) }
             }
         }
         // More fingers than slots (semi-MT pads, 2-slot pads with TRIPLETAP): the count
@@ -280,9 +275,9 @@ public final class TouchDecoder {
         var flags: TouchFrame.Flags = []
         if resyncPending { flags.insert(.resynced); resyncPending = false }
         if buttonDown { flags.insert(.buttonDown) }
-        current.time = time
-        current.fingerCount = tool > capabilities.slotCount ? max(active, tool) : active
-        current.flags = flags
+        frame.time = time
+        frame.fingerCount = tool > capabilities.slotCount ? max(active, tool) : active
+        frame.flags = flags
         return true
     }
 
