@@ -50,8 +50,8 @@ final class Arena {
     let members: [Member]
     private let memberCount: Int
     /// … and what changes per frame, in tables allocated once (`MemberTable`) so the
-    /// hot loop touches small values, copies no member and retains no recognizer.
-    private let recognizers: MemberTable<RecognizerRef>
+    /// hot loop touches small values and copies no member.
+    private let recognizers: MemberTable<any GestureRecognizer>
     private let stateTable: MemberTable<RecognizerState>
     private let enabledTable: MemberTable<Bool>
     /// What a waiting member will act on when released.
@@ -106,11 +106,6 @@ final class Arena {
     private let appOverrides: [[Int]]
     private var focusedApp: String?
 
-    /// A member's recognizer, not retained: `members` holds it for the arena's life.
-    struct RecognizerRef {
-        unowned(unsafe) let recognizer: any GestureRecognizer
-    }
-
     init(members initial: [Member], specs: [GestureSpec]) {
         var members = initial
         let n = members.count
@@ -143,7 +138,7 @@ final class Arena {
         self.members = members
         self.memberCount = n
         self.specs = specs
-        recognizers = MemberTable(members.map { RecognizerRef(recognizer: $0.recognizer) })
+        recognizers = MemberTable(members.map(\.recognizer))
         stateTable = MemberTable(repeating: .possible, count: n)
         enabledTable = MemberTable(members.map(\.enabledAtStart))
         pendings = Array(repeating: nil, count: n)
@@ -273,7 +268,7 @@ final class Arena {
                 }
                 switch state {
                 case .possible, .began, .changed:
-                    let recognizer = recognizers[i].recognizer
+                    let recognizer = recognizers[i]
                     let evaluation = recognizer.evaluate(t, input, state: state)
                     setDeadline(i, recognizer.deadline)
                     handle(i, evaluation, t, into: &events)
@@ -307,7 +302,7 @@ final class Arena {
                 done &= done &- 1
                 stateTable[i] = .possible
                 deadlines[i] = nil
-                recognizers[i].recognizer.reset()
+                recognizers[i].reset()
             }
         }
     }
@@ -414,7 +409,7 @@ final class Arena {
             return
         }
         if let a = members[i].after, !followsInTime(i, a) {
-            fail(i, .notAfter(recognizers[i].recognizer.spec.after ?? "?"), into: &events)
+            fail(i, .notAfter(specs[members[i].specIndex].after ?? "?"), into: &events)
             return
         }
         if let w = winnerBlocking(i) {
@@ -592,7 +587,7 @@ final class Arena {
         switch transition {
         case .fail: failures.append(Failure(member: i, time: now, decision: decision))
         case .reset:
-            recognizers[i].recognizer.reset()
+            recognizers[i].reset()
             setDeadline(i, nil)
         case .begin, .change, .end, .cancel, .recognize, .wait: break
         }
@@ -623,6 +618,6 @@ final class Arena {
                                    time: now, fingers: t.fingers, location: t.location, translation: t.translation,
                                    velocity: t.velocity, scale: t.scale, scaleVelocity: t.scaleVelocity,
                                    rotation: t.rotation, rotationVelocity: t.rotationVelocity))
-        recognizers[i].recognizer.annotate(&events[events.count - 1], t)
+        recognizers[i].annotate(&events[events.count - 1], t)
     }
 }
