@@ -286,9 +286,9 @@ unit_property() { user_systemctl show -p "$1" --value gestured; }
 focused_workspace() { as_user swaymsg -t get_workspaces | jq -r '.[] | select(.focused) | .name'; }
 workspace_is() { [ "$(focused_workspace)" = "$1" ]; }
 
-# expect_workspace NAME WHY: sway's focused workspace becomes NAME within 15 s.
+# expect_workspace NAME WHY: sway's focused workspace becomes NAME within 30 s.
 expect_workspace() {
-  within 15 workspace_is "$1" || fail "$2: sway's focused workspace is $(focused_workspace), expected $1"
+  within 30 workspace_is "$1" || fail "$2: sway's focused workspace is $(focused_workspace), expected $1"
   say "$2: focused workspace $1"
 }
 
