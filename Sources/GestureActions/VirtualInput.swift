@@ -134,8 +134,15 @@ public final class VirtualInput: InvocationSink {
         }
         let now = clock()
         if device == nil { reconcile() }
-        guard device != nil else {
+        guard let device else {
             notDelivered(inv, now)
+            return
+        }
+        // A reload that needs more keys while one is held keeps the old device until
+        // nothing is held; the kernel would drop what it does not declare, silently.
+        let lacking = Self.lacking(inv.action, in: device.capabilities)
+        guard lacking.isEmpty else {
+            notDelivered(inv, now, why: "it lacks \(lacking.joined(separator: ", ")) until it is made again, once no key is held (the reload that added \(lacking.count == 1 ? "it" : "them") came while one was)")
             return
         }
         var due = max(now, lastDue == .min ? now : lastDue + keyDelayNS)
@@ -243,13 +250,29 @@ public final class VirtualInput: InvocationSink {
         }
     }
 
+    /// What `action` presses or moves that a device with `capabilities` does not declare.
+    private static func lacking(_ action: Action, in capabilities: VirtualDevice.Capabilities) -> [String] {
+        switch action {
+        case .command, .release:
+            return []
+        case .keys(let chords):
+            return chords.flatMap(\.keys).filter { !capabilities.keys.contains($0.code) }.map(\.name)
+        case .press(let chord):
+            return chord.keys.filter { !capabilities.keys.contains($0.code) }.map(\.name)
+        case .button(let b):
+            return capabilities.keys.contains(b.code) ? [] : ["button \(b.rawValue)"]
+        case .scroll:
+            return capabilities.wheel ? [] : ["a wheel"]
+        }
+    }
+
     /// Logged, never silent, but at most one warning per interval with a count of the rest.
-    private func notDelivered(_ inv: Invocation, _ now: Int64) {
+    private func notDelivered(_ inv: Invocation, _ now: Int64, why: String? = nil) {
         undelivered += 1
         guard lastWarning == .min || now - lastWarning >= Self.warningIntervalNS else { return }
-        let why = unavailable.map { "\($0): \(VirtualDevice.advice(for: $0))" } ?? "no virtual device"
+        let why = why ?? "it is unavailable: " + (unavailable.map { "\($0): \(VirtualDevice.advice(for: $0))" } ?? "no virtual device")
         let more = undelivered > 1 ? " (and \(undelivered - 1) more since the last warning)" : ""
-        log(.warning, "[\(inv.gesture)] not delivered: \(inv.action)\(more): \(VirtualDevice.name) is unavailable: \(why)")
+        log(.warning, "[\(inv.gesture)] not delivered: \(inv.action)\(more): \(VirtualDevice.name): \(why)")
         undelivered = 0
         lastWarning = now
     }

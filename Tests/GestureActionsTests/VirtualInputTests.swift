@@ -206,6 +206,30 @@ func gesture(_ phase: GesturePhase, _ kind: GestureKind = .pan, index: Int = 0, 
         #expect(rig.reports() == ["+leftalt", "-leftalt"], "the release reached the old device before it went")
     }
 
+    @Test func keysTheDeviceLacksUntilItIsMadeAgainAreLoggedNotSentHalfway() throws {
+        let rig = try KeyRig(Self.switcher)
+        rig.send(gesture(.began))
+        var more = VirtualDevice.Capabilities(config: try #require(ConfigLoader.parse(Self.switcher, file: "t").0))
+        more.keys.formUnion([125, 109])
+        rig.input.configure(more, settings: Settings())
+        #expect(rig.fake.opened.count == 1, "alt is held: the device stays")
+        let next = Invocation(gesture: "next", trigger: "command",
+                              action: .keys([KeyChord([Key(name: "super", code: 125), Key(name: "Page_Down", code: 109), Key(name: "alt", code: 56)])]),
+                              environment: [])
+        rig.input.submit(next)
+        rig.advance(ms: 100)
+        #expect(rig.reports() == ["+leftalt"], "nothing of super+Page_Down+alt reached the old device")
+        #expect(rig.log.texts(at: .warning) == [
+            "[next] not delivered: keys super+Page_Down+alt: gestured virtual input: it lacks super, Page_Down until it is made again, once no key is held (the reload that added them came while one was)",
+        ])
+        rig.send(gesture(.ended))
+        rig.advance(ms: 12)
+        #expect(rig.fake.opened.count == 2, "made again once alt is up")
+        rig.input.submit(next)
+        rig.advance(ms: 100)
+        #expect(rig.reports().suffix(2) == ["+leftmeta +pagedown +leftalt", "-leftalt -pagedown -leftmeta"])
+    }
+
     @Test func withoutUinputKeyActionsAreLoggedRateLimitedAndSayWhatToRun() throws {
         let fake = FakeUinput()
         fake.openError = EACCES
@@ -222,7 +246,7 @@ func gesture(_ phase: GesturePhase, _ kind: GestureKind = .pan, index: Int = 0, 
         now += 10_000_000_000
         input.submit(keys)
         #expect(log.texts(at: .warning).dropFirst().map { String($0.prefix(80)) } == [
-            "[next] not delivered: keys super: gestured virtual input is unavailable: open /d",
+            "[next] not delivered: keys super: gestured virtual input: it is unavailable: ope",
             "[next] not delivered: keys super (and 1 more since the last warning): gestured v",
         ])
     }

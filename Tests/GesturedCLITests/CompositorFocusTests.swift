@@ -11,8 +11,8 @@ import Testing
 /// then run the binding of the app that has the focus.
 ///
 /// sway refuses to run as root, so as root it runs as `nobody` (setpriv, util-linux) in a
-/// runtime directory of its own. Where a program is missing the test says which
-/// Debian package to install and is skipped (`make test` installs them as root).
+/// runtime directory of its own. Where a program is missing the test is skipped and
+/// says which Debian package to install (`make test` installs them as root).
 @Suite(.serialized) struct CompositorFocusTests {
     static let nobody: uid_t = 65534
     /// Who sway and its clients run as: nobody when we are root, else ourselves.
@@ -40,13 +40,6 @@ import Testing
             command: echo back > OUT
         """
 
-    /// The programs a test needs, or why it cannot run.
-    static func missing(_ programs: [(String, String)]) -> String? {
-        let absent = programs.filter { access("/usr/bin/" + $0.0, X_OK) != 0 }
-        guard !absent.isEmpty else { return nil }
-        return "skipped: missing " + absent.map { "\($0.0) (apt-get install \($0.1))" }.joined(separator: ", ")
-    }
-
     /// Swipes left on the pad and waits for the binding's command to write its name.
     static func swipe(_ daemon: Daemon, _ pad: FakeTouchpad, out: String) -> String? {
         unlink(out)
@@ -71,11 +64,8 @@ import Testing
         return (daemon, pad, out)
     }
 
-    @Test func swayFocusSwitchedOverIPCPicksTheBinding() throws {
-        if let why = Self.missing([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]) {
-            print("CompositorFocusTests.sway: \(why)")
-            return
-        }
+    @Test(Requires.programs([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
+    func swayFocusSwitchedOverIPCPicksTheBinding() throws {
         let dir = TempDir()
         chown(dir.path, Self.swayUser, Self.swayUser)
         chmod(dir.path, 0o700)
@@ -110,12 +100,9 @@ import Testing
 
     /// i3 on Xvfb, with the focus read two ways: i3's IPC, and EWMH (libxcb), which
     /// any X11 window manager gives. EWMH also sees the X server restart.
-    @Test(arguments: ["i3-ipc", "ewmh"])
+    @Test(Requires.programs([("Xvfb", "xvfb"), ("i3", "i3-wm"), ("i3-msg", "i3-wm"), ("xterm", "xterm")]),
+          arguments: ["i3-ipc", "ewmh"])
     func i3OnXvfbFocusSwitchedOverIPCPicksTheBinding(via: String) throws {
-        if let why = Self.missing([("Xvfb", "xvfb"), ("i3", "i3-wm"), ("i3-msg", "i3-wm"), ("xterm", "xterm")]) {
-            print("CompositorFocusTests.i3: \(why)")
-            return
-        }
         let dir = TempDir()
         let socket = dir.path + "/i3.sock"
         let i3Config = dir.write("i3.conf", "ipc-socket \(socket)\nfont pango:monospace 8\n")

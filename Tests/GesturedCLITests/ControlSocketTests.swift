@@ -93,11 +93,8 @@ import Testing
         #expect(try s.cli(["status"]).stderr.contains("no gestured is running for this user (no control socket at \(s.socket))"))
     }
 
-    @Test func anotherUserIsRefused() throws {
-        guard access("/usr/bin/setpriv", X_OK) == 0, getuid() == 0 else {
-            print("ControlSocketTests.anotherUserIsRefused: skipped: needs root and setpriv (util-linux)")
-            return
-        }
+    @Test(Requires.root, Requires.programs([("setpriv", "util-linux")]))
+    func anotherUserIsRefused() throws {
         let s = Session()
         let d = try s.daemon()
         #expect(d.waitForLog("started:"))

@@ -81,11 +81,7 @@ import Testing
     }
 
     /// A private session bus: dbus-daemon prints its address when it is ready.
-    static func privateBus(_ dir: TempDir) throws -> (Gestured.Process, String)? {
-        guard access("/usr/bin/dbus-daemon", X_OK) == 0 else {
-            print("KWinFocusTests: skipped: missing dbus-daemon (apt-get install dbus-daemon)")
-            return nil
-        }
+    static func privateBus(_ dir: TempDir) throws -> (Gestured.Process, String) {
         let address = "unix:path=\(dir.path)/bus"
         let p = try Gestured.Process(["--session", "--nofork", "--address=\(address)", "--print-address=1"],
                                      executable: "/usr/bin/dbus-daemon")
@@ -95,9 +91,10 @@ import Testing
         return (p, address)
     }
 
-    @Test func theScriptIsLoadedAndEachActivationReported() throws {
+    @Test(Requires.programs([("dbus-daemon", "dbus-daemon")]))
+    func theScriptIsLoadedAndEachActivationReported() throws {
         let dir = TempDir()
-        guard let (daemon, address) = try Self.privateBus(dir) else { return }
+        let (daemon, address) = try Self.privateBus(dir)
         let kwin = FakeKWin(address: address)
         let source = KWinSource(busAddress: address, scriptDirectory: dir.path)
         let h = try SourceHarness(source)
@@ -114,9 +111,10 @@ import Testing
         _ = daemon
     }
 
-    @Test func aRestartedKWinGetsTheScriptAgain() throws {
+    @Test(Requires.programs([("dbus-daemon", "dbus-daemon")]))
+    func aRestartedKWinGetsTheScriptAgain() throws {
         let dir = TempDir()
-        guard let (daemon, address) = try Self.privateBus(dir) else { return }
+        let (daemon, address) = try Self.privateBus(dir)
         let kwin = FakeKWin(address: address)
         let h = try SourceHarness(KWinSource(busAddress: address, scriptDirectory: dir.path))
         #expect(h.spin(serve: kwin.pump) { h.changes.count == 1 })

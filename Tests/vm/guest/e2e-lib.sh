@@ -244,7 +244,14 @@ as_user() {
 # opens one) and starts sway, whose config does what the sway wiki's systemd
 # integration does: hand the session's environment to systemd --user and start a
 # session target bound to graphical-session.target (which refuses manual starts).
+# Besides its headless output, sway reads the input devices as a desktop does, with
+# its libinput backend. Its seat comes from seatd (Debian's seatd.service, for the
+# video group; the VM boots no multi-user.target to start it), as a login on a
+# display manager's VT would get one from logind.
 start_sway_session() {
+  usermod -aG video "$user" || fail "usermod -aG video $user"
+  systemctl start seatd.service || fail "systemctl start seatd.service"
+  within 20 seatd_ready || fail "seatd.service is $(systemctl is-active seatd) (no /run/seatd.sock)"
   local units=$home/.config/systemd/user
   mkdir -p "$units" "$home/.config/sway"
   cat >"$units/sway-session.target" <<'UNIT'
@@ -257,14 +264,17 @@ After=graphical-session-pre.target
 UNIT
   cat >"$home/.config/sway/config" <<'SWAY'
 exec "systemctl --user import-environment DISPLAY WAYLAND_DISPLAY SWAYSOCK && systemctl --user start sway-session.target"
+bindsym Mod4+Page_Down workspace next_on_output
+bindsym Mod4+Page_Up workspace prev_on_output
 SWAY
   chown -R "$user:$user" "$home"
-  su -l "$user" -c 'WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 exec sway' >"$log/sway" 2>&1 &
+  su -l "$user" -c 'WLR_BACKENDS=headless,libinput LIBSEAT_BACKEND=seatd WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 exec sway' >"$log/sway" 2>&1 &
   within 60 session_target_active || fail "the session did not start sway-session.target within 60 s"
   SWAYSOCK=$(ls /run/user/"$uid"/sway-ipc.*.sock 2>/dev/null | head -1)
   [ -n "$SWAYSOCK" ] || fail "sway made no IPC socket in /run/user/$uid"
   say "session: sway running, $(user_systemctl is-active graphical-session.target) graphical-session.target"
 }
+seatd_ready() { [ -S /run/seatd.sock ]; }
 session_target_active() { [ "$(user_systemctl is-active sway-session.target 2>/dev/null)" = active ]; }
 
 user_systemctl() { as_user systemctl --user "$@"; }
@@ -276,9 +286,9 @@ unit_property() { user_systemctl show -p "$1" --value gestured; }
 focused_workspace() { as_user swaymsg -t get_workspaces | jq -r '.[] | select(.focused) | .name'; }
 workspace_is() { [ "$(focused_workspace)" = "$1" ]; }
 
-# expect_workspace NAME WHY: sway's focused workspace becomes NAME within 15 s.
+# expect_workspace NAME WHY: sway's focused workspace becomes NAME within 30 s.
 expect_workspace() {
-  within 15 workspace_is "$1" || fail "$2: sway's focused workspace is $(focused_workspace), expected $1"
+  within 30 workspace_is "$1" || fail "$2: sway's focused workspace is $(focused_workspace), expected $1"
   say "$2: focused workspace $1"
 }
 

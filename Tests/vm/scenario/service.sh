@@ -5,7 +5,8 @@
 # README's `systemctl --user daemon-reload` and `systemctl --user enable --now
 # gestured` with the default config unmodified. A 3-finger swipe left on a uinput
 # touchpad moves sway to the next workspace, right moves it back; the same on a
-# touchscreen. Then the service's life: Type=notify readiness with its STATUS=,
+# touchscreen; and once more through `keys:`, which sway reads from gestured's
+# virtual keyboard. Then the service's life: Type=notify readiness with its STATUS=,
 # kill -9 restarts it (gestures work after), `systemctl --user reload` applies an
 # edited config, a broken config at start is not restarted (exit 3, file:line:col
 # in the journal), and ending the session stops it.
@@ -80,7 +81,7 @@ printf 'gestures:\n  - name: workspace-next\n    gesture: swipe\n    fingers: th
 chown -R "$user:$user" "$home/.config/gestured"
 as_user systemctl --user restart gestured 2>/dev/null && fail "systemctl --user restart succeeded with a broken config"
 # A restart would show as activating/auto-restart the moment it exited; failed/failed is final.
-within 10 state_is failed/failed \
+within 30 state_is failed/failed \
   || fail "gestured is $(unit_property ActiveState)/$(unit_property SubState), expected failed/failed"
 [ "$(unit_property ExecMainStatus)" = 3 ] || fail "exit status $(unit_property ExecMainStatus), expected 3"
 # (systemctl restart set NRestarts back to 0; Restart=on-failure would count up.)
@@ -89,9 +90,26 @@ error=$(journal | grep -E "$home/.config/gestured/config.yaml:[0-9]+:[0-9]+" | h
 [ -n "$error" ] || fail "no file:line:col error in journalctl --user -u gestured"
 say "broken config: exit 3, not restarted; journal: $error"
 
-# Fixed, started again; the session ends (its target stopped): gestured stops with it.
-rm "$home/.config/gestured/config.yaml"
+# Fixed, with the workspace keys sway's config binds (super+Page_Down/Up) instead of
+# swaymsg: the keys go through gestured's virtual keyboard, which sway reads with its
+# libinput backend like any keyboard plugged in.
+cat >"$home/.config/gestured/config.yaml" <<'YAML'
+gestures:
+  - {name: next, gesture: swipe, fingers: 3, direction: left, command: {keys: super+Page_Down}}
+  - {name: previous, gesture: swipe, fingers: 3, direction: right, command: {keys: super+Page_Up}}
+YAML
 as_user systemctl --user start gestured || fail "systemctl --user start gestured after the fix"
+sway_has_virtual_keyboard() { as_user swaymsg -t get_inputs | jq -e '.[] | select(.name == "gestured virtual input" and .type == "keyboard")' >/dev/null; }
+within 20 sway_has_virtual_keyboard \
+  || fail "sway lists no keyboard 'gestured virtual input': $(as_user swaymsg -t get_inputs | jq -c '[.[] | [.name, .type]]')"
+say "sway reads the virtual keyboard: $(as_user swaymsg -t get_inputs | jq -c '[.[] | select(.name == "gestured virtual input") | .identifier]')"
+# The swipe up above left workspace 2 focused: right (the previous) first.
+cue pad-right-3
+expect_workspace 1 "keys: super+Page_Up, touchpad swipe right"
+cue pad-left-3
+expect_workspace 2 "keys: super+Page_Down, touchpad swipe left"
+
+# The session ends (its target stopped): gestured stops with it.
 as_user systemctl --user stop sway-session.target
 within 20 state_is inactive/dead || fail "gestured is $(unit_property ActiveState) after the session target stopped"
 say "session ended: graphical-session.target $(user_systemctl is-active graphical-session.target), gestured $(unit_property ActiveState)"
