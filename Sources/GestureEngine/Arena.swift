@@ -71,6 +71,8 @@ final class Arena {
     /// deadline (`deadline(after:)`, asked before every frame, visits only them).
     private let waitingBits: MemberBits
     private let deadlineBits: MemberBits
+    /// Members another member requires to fail (`requires-failure-of`).
+    private let required: MemberBits
     /// `gatedOut.words[f * wordCount + w]`: the members whose `gatedFingers` exclude a
     /// settled count of `f` (f ≥ `gateTop` counts as `gateTop`); row `gateTop + 1`: every
     /// member with a gate (an unsettled count). While possible and enabled they would
@@ -150,6 +152,8 @@ final class Arena {
         enabledBits = MemberBits(count: n)
         waitingBits = MemberBits(count: n)
         deadlineBits = MemberBits(count: n)
+        required = MemberBits(count: n)
+        for m in members { for r in m.requires { required.insert(r) } }
         for i in 0..<n {
             live.insert(i)
             possible.insert(i)
@@ -183,7 +187,7 @@ final class Arena {
     deinit {
         for table in [recognizers.free, stateTable.free, enabledTable.free, pendingTransitions.free, lastCompletions.free,
                       deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free,
-                      deadlineBits.free, gatedOut.free, gateRanges.free, log.free] { table() }
+                      deadlineBits.free, required.free, gatedOut.free, gateRanges.free, log.free] { table() }
     }
 
     /// Each member's state, in member order (`watch`).
@@ -363,7 +367,9 @@ final class Arena {
             propose(i, .recognize, t, into: &events)
         case let (.possible, .fail(reason)):
             fail(i, reason, into: &events)
-        case (.began, .change), (.changed, .change):
+        case (.changed, .change):
+            emit(i, .changed, t, into: &events)  // changed → change → changed: nothing to move or log
+        case (.began, .change):
             apply(i, .change, reason: nil, t, into: &events)
         case (.began, .end), (.changed, .end):
             apply(i, .end, reason: nil, t, into: &events)
@@ -477,7 +483,9 @@ final class Arena {
 
     private func fail(_ i: Int, _ reason: FailureReason, into events: inout [GestureEvent]) {
         move(i, .fail, because: reason)
-        resolveWaiters(into: &events)
+        // Only the failure of a gesture some other one requires to fail can release or
+        // fail a waiter (a win resolves its own, in `win`).
+        if required.contains(i) { resolveWaiters(into: &events) }
     }
 
     /// Members waiting on others: release those whose requirements have all failed,
