@@ -208,6 +208,32 @@ import Testing
         #expect(hand.recognized == ["t0"])
     }
 
+    /// The arena keeps its members in bit sets of 64 (issue 15): gestures past the 64th
+    /// on a device — gated ones, ones with deadlines, ones waiting on another — behave
+    /// exactly as they do at the front of the config.
+    @Test func gesturesPastTheSixtyFourthBehaveTheSame() {
+        var single = Spec.tap(1, name: "single")
+        single.requiresFailureOf = ["double"]
+        let wanted = [Spec.swipe(3, [.left], name: "left"), single, Spec.tap(1, taps: 2, name: "double"),
+                      Spec.hold(2, name: "hold"), Spec.pinch(2, name: "pinch")]
+        let fillers = (0..<70).map { Spec.swipe(5, name: "filler-\($0)") }  // gated out: never 5 fingers here
+        var runs: [[String]] = []
+        for specs in [wanted, fillers + wanted] {
+            let hand = Hand(.touchpad, specs)
+            hand.down(3); hand.move(by: Point(x: -40, y: 0), over: 0.2); hand.lift(); hand.wait(1)
+            hand.down(1); hand.wait(0.05); hand.lift(); hand.wait(1)           // single, after double's timeout
+            hand.down(1); hand.wait(0.05); hand.lift(); hand.wait(0.1)
+            hand.down(1); hand.wait(0.05); hand.lift(); hand.wait(1)           // double
+            hand.down(2); hand.wait(0.8); hand.lift(); hand.wait(1)            // hold, by its deadline
+            #expect(hand.engine.refusedTransitions == 0)
+            #expect(hand.engine.nextDeadline == nil)
+            #expect(hand.engine.failures.filter { $0.name.hasPrefix("filler") }.count == (specs.count > 64 ? 70 : 0))
+            runs.append(hand.log)
+        }
+        #expect(runs[0] == ["left recognized", "single recognized", "double recognized", "hold began", "hold ended"])
+        #expect(runs[1] == runs[0])
+    }
+
     // MARK: Touch filtering
 
     @Test(arguments: TestDevice.allCases)
