@@ -1,0 +1,176 @@
+import CEvdev
+
+/// Passes a grabbed device's frames to its clone as they arrive, and cancels for the
+/// desktop the touches a gesture claims.
+///
+/// ```
+/// forwarding ──claim──► suppressing ──every finger lifted──► resyncing ──next frame──► forwarding
+///     ▲ each frame: one write(2)       nothing written           the frame written as the device's
+///     │                                                           whole state, then as they come
+/// ```
+///
+/// - **forwarding**: each frame (the events up to and including its `SYN_REPORT`)
+///   goes to the clone in one write(2), unchanged: same events, same order.
+/// - **claim** (a gesture began or was recognized on this device): what the clone has
+///   down is ended the way libinput reports a touch cancel. On a touchscreen each
+///   touch first turns into `MT_TOOL_PALM` (libinput's fallback code cancels a touch
+///   whose tool becomes a palm: `TOUCH_CANCEL`, no `TOUCH_UP`), then lifts, its tool
+///   set back to a finger so the slot's next touch is not taken for a palm. On a
+///   touchpad the fingers lift (and any button comes up): libinput ends its gesture
+///   or scroll there. Protocol-A and single-touch devices lift.
+/// - **suppressing**: nothing of that touch sequence reaches the clone until every
+///   finger has lifted.
+/// - **resyncing**: the first frame after is written as the device's state (what is
+///   down, where), not as its events: the kernel sent only what changed since the last
+///   *device* frame, which the clone did not see.
+public final class Passthrough {
+    public enum State: Equatable, Sendable { case forwarding, suppressing, resyncing }
+
+    public let clone: CloneDevice
+    public private(set) var state: State = .forwarding
+    /// The first failed write; the daemon then lets go of the device (nothing more is written).
+    public private(set) var failure: CloneDevice.Failure?
+    /// Touch sequences cancelled so far.
+    public private(set) var cancelled = 0
+
+    private let style: CancelStyle
+    /// The frame being read, written at its SYN_REPORT.
+    private var frame: [input_event] = []
+    /// What the clone was last told: its current slot, the slots with a touch, the
+    /// buttons (`BTN_*` 0x100–0x17f, the touch and tool bits among them) held down.
+    private var cloneSlot: Int32 = 0
+    private var cloneTouches: UInt64 = 0
+    private var cloneButtons: (low: UInt64, high: UInt64) = (0, 0)
+
+    enum CancelStyle: Equatable {
+        /// Protocol B on a touchscreen: palm, then lift.
+        case palmThenLift
+        /// Protocol B on a touchpad: lift.
+        case lift
+        /// Protocol A or single touch: an empty frame with the buttons up.
+        case emptyFrame(protocolA: Bool)
+    }
+
+    init(clone: CloneDevice, description d: DeviceDescription) {
+        self.clone = clone
+        if d.hasAbs(AbsCode.mtSlot) {
+            style = d.hasProperty(InputProperty.direct) ? .palmThenLift : .lift
+        } else {
+            style = .emptyFrame(protocolA: d.hasAbs(AbsCode.mtPositionX))
+        }
+        frame.reserveCapacity(128)
+    }
+
+    /// An event of the frame being read (the SYN_DROPPED marker itself is not one).
+    @inline(__always)
+    func append(_ ev: input_event) {
+        if state != .suppressing { frame.append(ev) }
+    }
+
+    /// The frame just read is complete (its SYN_REPORT was appended, and the engine
+    /// has seen it and perhaps claimed it); `source` tells whether a finger is down.
+    func frameEnded(_ source: EvdevDevice) {
+        defer { frame.removeAll(keepingCapacity: true) }
+        switch state {
+        case .forwarding:
+            track(frame)
+            write(frame)
+        case .suppressing:
+            if !source.isTouching { state = .resyncing }
+        case .resyncing:
+            frame.removeAll(keepingCapacity: true)
+            source.appendState(into: &frame)
+            track(frame)
+            write(frame)
+            state = .forwarding
+        }
+    }
+
+    /// A gesture claimed this device's touches: the desktop's are cancelled, and the
+    /// rest of the sequence is held back. Nothing happens when nothing was forwarded.
+    public func claim() {
+        switch state {
+        case .forwarding:
+            guard cloneTouches != 0 || cloneButtons != (0, 0) || style != .lift && style != .palmThenLift else { return }
+            var events: [input_event] = []
+            cancelEvents(into: &events)
+            write(events)
+            cloneTouches = 0
+            cloneButtons = (0, 0)
+            cancelled += 1
+            state = .suppressing
+        case .suppressing, .resyncing:
+            break
+        }
+    }
+
+    private func cancelEvents(into out: inout [input_event]) {
+        let slots = (0..<64).filter { cloneTouches & (1 << UInt64($0)) != 0 }
+        func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+            var ev = input_event()
+            ev.type = type
+            ev.code = code
+            ev.value = value
+            out.append(ev)
+        }
+        func releaseButtons() {
+            for code in 0..<128 where (code < 64 ? cloneButtons.low >> UInt64(code) : cloneButtons.high >> UInt64(code - 64)) & 1 != 0 {
+                add(EventType.key, 0x100 + UInt16(code), 0)
+            }
+        }
+        switch style {
+        case .palmThenLift:
+            for s in slots {
+                add(EventType.abs, AbsCode.mtSlot, Int32(s))
+                add(EventType.abs, AbsCode.mtToolType, MTTool.palm)
+            }
+            add(EventType.syn, SynCode.report, 0)
+            for s in slots {
+                add(EventType.abs, AbsCode.mtSlot, Int32(s))
+                add(EventType.abs, AbsCode.mtToolType, MTTool.finger)
+                add(EventType.abs, AbsCode.mtTrackingID, -1)
+            }
+        case .lift:
+            for s in slots {
+                add(EventType.abs, AbsCode.mtSlot, Int32(s))
+                add(EventType.abs, AbsCode.mtTrackingID, -1)
+            }
+        case .emptyFrame(let protocolA):
+            if protocolA { add(EventType.syn, SynCode.mtReport, 0) }
+        }
+        releaseButtons()
+        add(EventType.syn, SynCode.report, 0)
+        if let last = slots.last { cloneSlot = Int32(last) }
+    }
+
+    /// Follows what the clone is told: which slots hold a touch, which buttons are down.
+    private func track(_ events: [input_event]) {
+        for ev in events {
+            switch ev.type {
+            case EventType.abs where ev.code == AbsCode.mtSlot:
+                cloneSlot = ev.value
+            case EventType.abs where ev.code == AbsCode.mtTrackingID && (0..<64).contains(cloneSlot):
+                let bit = UInt64(1) << UInt64(cloneSlot)
+                if ev.value >= 0 { cloneTouches |= bit } else { cloneTouches &= ~bit }
+            case EventType.key where (0x100..<0x180).contains(ev.code):
+                let i = UInt64(ev.code - 0x100)
+                if i < 64 {
+                    cloneButtons.low = ev.value != 0 ? cloneButtons.low | (1 << i) : cloneButtons.low & ~(1 << i)
+                } else {
+                    cloneButtons.high = ev.value != 0 ? cloneButtons.high | (1 << (i - 64)) : cloneButtons.high & ~(1 << (i - 64))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    private func write(_ events: [input_event]) {
+        guard failure == nil, !events.isEmpty else { return }
+        do throws(CloneDevice.Failure) {
+            try events.withUnsafeBufferPointer { buffer throws(CloneDevice.Failure) in try clone.write(buffer) }
+        } catch {
+            failure = error
+        }
+    }
+}
