@@ -7,6 +7,8 @@ public struct Config: Sendable, Equatable {
     /// The file it came from, as named in diagnostics (`<built-in default>` for the built-in one).
     public var file: String
     public var settings: Settings
+    /// The devices to grab and pass through a clone (`grab:`).
+    public var grab: GrabSelection
     /// One per binding, in file order (order breaks ties in arbitration).
     public var specs: [GestureSpec]
     /// `bindings[i]` holds the actions of `specs[i]` (`GestureEvent.index`).
@@ -17,9 +19,11 @@ public struct Config: Sendable, Equatable {
     /// gesture's recognizer, and every check of the file stay fast.
     public static let maximumGestures = 1000
 
-    public init(file: String, settings: Settings = Settings(), specs: [GestureSpec] = [], bindings: [Binding] = []) {
+    public init(file: String, settings: Settings = Settings(), grab: GrabSelection = GrabSelection(),
+                specs: [GestureSpec] = [], bindings: [Binding] = []) {
         self.file = file
         self.settings = settings
+        self.grab = grab
         self.specs = specs
         self.bindings = bindings
     }
@@ -41,6 +45,23 @@ public struct Settings: Sendable, Equatable {
     public var keyDelay: Double = 0.012
 
     public init() {}
+}
+
+/// The `grab:` section: which devices gestured takes for itself, by kind or by name.
+public struct GrabSelection: Sendable, Equatable {
+    public var kinds: Set<DeviceKind> = []
+    public var nameGlobs: [String] = []
+
+    public init(kinds: Set<DeviceKind> = [], nameGlobs: [String] = []) {
+        self.kinds = kinds
+        self.nameGlobs = nameGlobs
+    }
+
+    public var isEmpty: Bool { kinds.isEmpty && nameGlobs.isEmpty }
+
+    public func matches(_ device: DeviceInfo) -> Bool {
+        kinds.contains(device.kind) || nameGlobs.contains { Glob.matches($0, device.name) }
+    }
 }
 
 /// What one configured gesture does: an action (a command, keys, a click, a scroll) per phase.

@@ -6,6 +6,7 @@ import TouchModel
 struct ConfigParser {
     var log: DiagnosticLog
     var settings = Settings()
+    var grab = GrabSelection()
     var drafts: [Draft] = []
 
     /// One gesture as read, with where its parts were written for cross-checks.
@@ -32,6 +33,7 @@ struct ConfigParser {
                 for (key, _, value) in pairs {
                     switch key {
                     case .settings: parseSettings(value)
+                    case .grab: parseGrab(value)
                     case .gestures: parseGestures(value)
                     }
                 }
@@ -45,7 +47,7 @@ struct ConfigParser {
         for i in drafts.indices where drafts[i].spec.after != nil {
             drafts[i].spec.sequenceWindow = drafts[i].within ?? settings.sequenceWindow
         }
-        return Config(file: log.file, settings: settings, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))
+        return Config(file: log.file, settings: settings, grab: grab, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))
     }
 
     // MARK: Mappings and keys
@@ -98,6 +100,21 @@ struct ConfigParser {
                 if let t = positive(value, .duration, key.rawValue) { settings.sequenceWindow = t }
             case .keyDelay:
                 if let t = positive(value, .duration, key.rawValue, max: SettingsKey.maxKeyDelay) { settings.keyDelay = t }
+            }
+        }
+    }
+
+    // MARK: grab
+
+    private mutating func parseGrab(_ node: YAMLNode) {
+        if case .scalar(let s) = node.value, s.isEmpty { return }  // `grab:` with nothing under it
+        guard let pairs = mapping(node, GrabKey.self, what: "grab") else { return }
+        for (key, _, value) in pairs {
+            switch key {
+            case .devices:
+                if let kinds = list(value, DeviceKind.self, "device kind") { grab.kinds = Set(kinds) }
+            case .deviceNames:
+                grab.nameGlobs = globs(value, key.rawValue, example: "a device name or glob like 'ELAN*' (gestured list-devices shows the names)")
             }
         }
     }

@@ -1,0 +1,343 @@
+import CLinux
+import GestureInput
+import GestureTestSupport
+import Glibc
+import LinuxSystem
+import Testing
+import TouchModel
+@testable import GesturedCLI
+
+/// `grab:` through the whole live path: a fake device read by the real libevdev and
+/// grabbed with EVIOCGRAB (the fake remembers it), the engine, and the clone written
+/// through the real uinput calls into a fake /dev/uinput, read back event by event.
+/// What the clone carries is what the desktop sees.
+@Suite(.serialized) struct GrabTests {
+    typealias Record = FakeUinput.Record
+
+    /// A 300 × 200 mm, 10-slot touchscreen.
+    static let touchscreen: DeviceDescription = {
+        let abs: [UInt16: AbsInfo] = [
+            AbsCode.x: AbsInfo(minimum: 0, maximum: 3000, resolution: 10),
+            AbsCode.y: AbsInfo(minimum: 0, maximum: 2000, resolution: 10),
+            AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9),
+            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 3000, resolution: 10),
+            AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 2000, resolution: 10),
+            AbsCode.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
+        ]
+        return DeviceDescription(name: "Fake Touchscreen", id: InputID(bustype: 0x18, vendor: 0x4f3, product: 0x2c82),
+                                 properties: [InputProperty.direct],
+                                 codes: [EventType.key: [KeyCode.btnTouch], EventType.abs: Set(abs.keys)],
+                                 absinfo: abs, udevProperties: ["ID_INPUT_TOUCHSCREEN": "1"])
+    }()
+
+    static func config(_ out: String, grab: String = "grab: {devices: [touchscreen, touchpad]}") -> String {
+        """
+        \(grab)
+        gestures:
+          - {name: next, gesture: swipe, fingers: 3, direction: right, command: echo next >> \(out)}
+        """
+    }
+
+    /// A daemon grabbing per `config`, its clones written into a fake /dev/uinput.
+    struct Rig {
+        let dir = TempDir()
+        let fake = FakeUinput()
+        let log: LogPipe
+        let daemon: Daemon
+        var out: String { dir.path + "/out" }
+
+        init(config: (String) -> String = { GrabTests.config($0) }) throws {
+            log = try LogPipe()
+            var options = Daemon.Options()
+            options.openUinput = fake.open
+            daemon = try LiveDeviceTests.makeDaemon(dir, config: config(dir.path + "/out"), options: options, logger: log.logger)
+        }
+
+        func spin(until done: () -> Bool) -> Bool { LiveDeviceTests.spin(daemon, until: done) }
+
+        /// Reads the clone until `count` events came (or 5 s went by).
+        func clone(atLeast count: Int, _ seen: inout [Record]) -> Bool {
+            spin { seen += fake.events(); return seen.count >= count }
+        }
+    }
+
+    /// Frames of `fingers` fingers, 10 ms apart, stamped in the recent past: down at
+    /// x = 100 + 200·i mm units, then `steps` moves of `stepX` units each, then (with
+    /// `lift`) every finger up. The events exactly as a kernel would send them.
+    static func stroke(fingers: Int, steps: Int, stepX: Int32, lift: Bool = true, touchpad: Bool = false,
+                       firstID: Int32 = 100) -> [[InputEvent]] {
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
+        var frames: [[InputEvent]] = []
+        var frame: [InputEvent] = []
+        func add(_ type: UInt16, _ code: UInt16, _ value: Int32) { frame.append(InputEvent(time: t, type: type, code: code, value: value)) }
+        func end() {
+            add(EventType.syn, SynCode.report, 0)
+            frames.append(frame)
+            frame = []
+            t = t.adding(seconds: 0.01)
+        }
+        let tool = touchpad ? [KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap, KeyCode.btnToolTripleTap][fingers - 1] : nil
+        for f in 0..<fingers {
+            if f > 0 { add(EventType.abs, AbsCode.mtSlot, Int32(f)) }
+            add(EventType.abs, AbsCode.mtTrackingID, firstID + Int32(f))
+            add(EventType.abs, AbsCode.mtPositionX, 100 + 200 * Int32(f))
+            add(EventType.abs, AbsCode.mtPositionY, 300)
+        }
+        add(EventType.key, KeyCode.btnTouch, 1)
+        if let tool { add(EventType.key, tool, 1) }
+        add(EventType.abs, AbsCode.x, 100)
+        add(EventType.abs, AbsCode.y, 300)
+        end()
+        for step in 1...steps {
+            for f in 0..<fingers {
+                if fingers > 1 { add(EventType.abs, AbsCode.mtSlot, Int32(f)) }
+                add(EventType.abs, AbsCode.mtPositionX, 100 + 200 * Int32(f) + stepX * Int32(step))
+            }
+            add(EventType.abs, AbsCode.x, 100 + stepX * Int32(step))
+            end()
+        }
+        guard lift else { return frames }
+        for f in (0..<fingers).reversed() {
+            if fingers > 1 { add(EventType.abs, AbsCode.mtSlot, Int32(f)) }
+            add(EventType.abs, AbsCode.mtTrackingID, -1)
+        }
+        add(EventType.key, KeyCode.btnTouch, 0)
+        if let tool { add(EventType.key, tool, 0) }
+        end()
+        return frames
+    }
+
+    static func records(_ frames: [[InputEvent]]) -> [Record] {
+        frames.joined().map { Record(type: $0.type, code: $0.code, value: $0.value) }
+    }
+
+    // MARK: The clone
+
+    @Test func theCloneIsTheDeviceUnderANewName() throws {
+        let rig = try Rig()
+        let pad = try FakeTouchpad()
+        rig.daemon.adopt(pad.device, announce: true)
+        #expect(pad.grabbed, "the touchpad is gestured's alone")
+        #expect(rig.fake.created)
+        #expect(rig.fake.name == "Fake Touchpad (gestured)")
+        #expect(rig.fake.ids.map { [$0.bustype, $0.vendor, $0.product] } == [0x18, 0x6cb, 0x1234], "hwdb and quirks match by these")
+        #expect(rig.fake.hasProperty(InputProperty.pointer) && rig.fake.hasProperty(InputProperty.buttonpad))
+        #expect(!rig.fake.hasProperty(InputProperty.direct))
+        for key in [KeyCode.btnLeft, KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap, KeyCode.btnToolTripleTap] {
+            #expect(rig.fake.declares(type: EventType.key, code: key), "key \(key)")
+        }
+        #expect(rig.fake.axis(AbsCode.mtPositionX)! == (0, 1000, 10), "range and resolution: libinput's size in mm")
+        #expect(rig.fake.axis(AbsCode.mtPositionY)! == (0, 600, 10))
+        #expect(rig.fake.axis(AbsCode.mtSlot)! == (0, 4, 0), "five slots")
+        #expect(!rig.fake.declares(type: EventType.abs, code: AbsCode.mtToolType), "a touchpad's clone adds nothing")
+        #expect(rig.log.text.contains("grabbed fake:\(pad.readFD) (Fake Touchpad): the desktop reads \"Fake Touchpad (gestured)\""), "\(rig.log.text)")
+    }
+
+    @Test func aTouchscreensCloneCanTurnATouchIntoAPalm() throws {
+        let rig = try Rig()
+        let screen = try FakeTouchpad(description: Self.touchscreen)
+        rig.daemon.adopt(screen.device, announce: true)
+        #expect(screen.grabbed)
+        #expect(rig.fake.hasProperty(InputProperty.direct))
+        #expect(rig.fake.axis(AbsCode.mtToolType)! == (0, MTTool.palm, 0), "ABS_MT_TOOL_TYPE up to MT_TOOL_PALM")
+        #expect(rig.fake.axis(AbsCode.mtSlot)! == (0, 9, 0))
+    }
+
+    @Test func gesturedNeverReadsItsOwnClones() throws {
+        let rig = try Rig()
+        let clone = try FakeTouchpad(name: "Fake Touchpad (gestured)")
+        rig.daemon.adopt(clone.device, announce: true)
+        #expect(rig.daemon.sessions.isEmpty)
+        #expect(!clone.grabbed)
+    }
+
+    @Test(arguments: ["grab: {device-names: 'Fake Touch*'}", "grab: {devices: touchpad}"])
+    func aDeviceIsGrabbedByKindOrName(_ grab: String) throws {
+        let rig = try Rig { GrabTests.config($0, grab: grab) }
+        let pad = try FakeTouchpad()
+        let screen = try FakeTouchpad(description: Self.touchscreen)
+        rig.daemon.adopt(pad.device, announce: true)
+        rig.daemon.adopt(screen.device, announce: true)
+        #expect(pad.grabbed)
+        #expect(screen.grabbed == grab.contains("device-names"))
+    }
+
+    // MARK: Passthrough
+
+    @Test func aOneFingerDragPassesUnchangedInOneWritePerFrame() throws {
+        let rig = try Rig()
+        let screen = try FakeTouchpad(description: Self.touchscreen)
+        rig.daemon.adopt(screen.device, announce: true)
+        let frames = Self.stroke(fingers: 1, steps: 30, stepX: 20)
+        screen.send(Array(frames.joined()))
+        let expected = Self.records(frames)
+        var seen: [Record] = []
+        #expect(rig.clone(atLeast: expected.count, &seen))
+        #expect(seen == expected)
+        #expect(screen.device.passthrough?.clone.writes == frames.count, "one write(2) per SYN_REPORT frame")
+    }
+
+    @Test func anUnboundTwoFingerScrollOnATouchpadPassesUnchanged() throws {
+        let rig = try Rig()
+        let pad = try FakeTouchpad()
+        rig.daemon.adopt(pad.device, announce: true)
+        let frames = Self.stroke(fingers: 2, steps: 20, stepX: 15, touchpad: true)
+        pad.send(Array(frames.joined()))
+        var seen: [Record] = []
+        #expect(rig.clone(atLeast: Self.records(frames).count, &seen))
+        #expect(seen == Self.records(frames))
+        #expect(pad.device.passthrough?.cancelled == 0)
+    }
+
+    /// Forwarded until the swipe is recognized, then each touch turns into a palm
+    /// (libinput: TOUCH_CANCEL) and lifts with its tool a finger again; nothing more
+    /// of the sequence, not even its lift; the next touch passes, as a whole state.
+    @Test func aClaimedTouchscreenSwipeIsCancelledAsPalmsThenHeldBackUntilLift() throws {
+        let rig = try Rig()
+        let screen = try FakeTouchpad(description: Self.touchscreen)
+        rig.daemon.adopt(screen.device, announce: true)
+        screen.send(Array(Self.stroke(fingers: 3, steps: 30, stepX: 20).joined()))
+        #expect(rig.spin { LiveDeviceTests.read(rig.out) == "next\n" })
+        var seen: [Record] = []
+        _ = rig.spin { seen += rig.fake.events(); return !seen.isEmpty && screen.device.passthrough?.state == .resyncing }
+        let palm = Record(type: EventType.abs, code: AbsCode.mtToolType, value: MTTool.palm)
+        let firstPalm = try #require(seen.firstIndex(of: palm), "\(seen)")
+        #expect(firstPalm > 0, "the first frames passed before recognition")
+        #expect(!seen[..<firstPalm].contains(Record(type: EventType.abs, code: AbsCode.mtTrackingID, value: -1)), "no touch lifted before the cancel")
+        let syn = Record(type: EventType.syn, code: SynCode.report, value: 0)
+        func abs(_ code: UInt16, _ v: Int32) -> Record { Record(type: EventType.abs, code: code, value: v) }
+        let cancel = Array(seen[(firstPalm - 1)...])
+        #expect(cancel == [abs(AbsCode.mtSlot, 0), palm, abs(AbsCode.mtSlot, 1), palm, abs(AbsCode.mtSlot, 2), palm, syn,
+                           abs(AbsCode.mtSlot, 0), abs(AbsCode.mtToolType, 0), abs(AbsCode.mtTrackingID, -1),
+                           abs(AbsCode.mtSlot, 1), abs(AbsCode.mtToolType, 0), abs(AbsCode.mtTrackingID, -1),
+                           abs(AbsCode.mtSlot, 2), abs(AbsCode.mtToolType, 0), abs(AbsCode.mtTrackingID, -1),
+                           Record(type: EventType.key, code: KeyCode.btnTouch, value: 0), syn],
+                "the whole cancel, and nothing after it: \(cancel)")
+        #expect(screen.device.passthrough?.cancelled == 1)
+
+        // The next touch goes through whole: slot 0 (the clone was left on slot 2),
+        // its id, its position, even where the device sent no change.
+        screen.send(Array(Self.stroke(fingers: 1, steps: 2, stepX: 0, lift: false, firstID: 200).joined()))
+        var next: [Record] = []
+        #expect(rig.clone(atLeast: 1, &next))
+        _ = rig.spin { next += rig.fake.events(); return next.filter { $0 == syn }.count >= 3 }
+        #expect(Array(next.prefix(9)) == [abs(AbsCode.mtSlot, 0), abs(AbsCode.mtTrackingID, 200), abs(AbsCode.mtPositionX, 100),
+                                          abs(AbsCode.mtPositionY, 300), abs(AbsCode.x, 100), abs(AbsCode.y, 300),
+                                          abs(AbsCode.mtSlot, 0), Record(type: EventType.key, code: KeyCode.btnTouch, value: 1), syn],
+                "\(next)")
+        #expect(screen.device.passthrough?.state == .forwarding)
+    }
+
+    @Test func aClaimedTouchpadSwipeLiftsItsFingers() throws {
+        let rig = try Rig()
+        let pad = try FakeTouchpad()
+        rig.daemon.adopt(pad.device, announce: true)
+        pad.send(Array(Self.stroke(fingers: 3, steps: 30, stepX: 20, lift: false, touchpad: true).joined()))
+        #expect(rig.spin { LiveDeviceTests.read(rig.out) == "next\n" })
+        var seen: [Record] = []
+        _ = rig.spin { seen += rig.fake.events(); return pad.device.passthrough?.state == .suppressing }
+        _ = rig.spin { seen += rig.fake.events(); return seen.last?.type == EventType.syn && seen.count > 20 }
+        func abs(_ code: UInt16, _ v: Int32) -> Record { Record(type: EventType.abs, code: code, value: v) }
+        func key(_ code: UInt16, _ v: Int32) -> Record { Record(type: EventType.key, code: code, value: v) }
+        let lift = [abs(AbsCode.mtSlot, 0), abs(AbsCode.mtTrackingID, -1), abs(AbsCode.mtSlot, 1), abs(AbsCode.mtTrackingID, -1),
+                    abs(AbsCode.mtSlot, 2), abs(AbsCode.mtTrackingID, -1),
+                    key(KeyCode.btnTouch, 0), key(KeyCode.btnToolTripleTap, 0), Record(type: EventType.syn, code: SynCode.report, value: 0)]
+        #expect(Array(seen.suffix(lift.count)) == lift, "\(seen)")
+        #expect(!seen.contains(abs(AbsCode.mtToolType, MTTool.palm)), "no palm on a touchpad")
+        #expect(pad.device.passthrough?.state == .suppressing, "the fingers are still down: nothing more passes")
+    }
+
+    // MARK: Never locked out
+
+    enum WayOut: String, CaseIterable { case shutdown, reloadWithoutGrab, unplugged }
+
+    @Test(arguments: WayOut.allCases)
+    func theDeviceIsGivenBackAndTheCloneRemoved(_ way: WayOut) throws {
+        let rig = try Rig()
+        let pad = try FakeTouchpad()
+        rig.daemon.adopt(pad.device, announce: true)
+        #expect(pad.grabbed && rig.fake.created)
+        switch way {
+        case .shutdown: rig.daemon.shutdown()
+        case .reloadWithoutGrab:
+            rig.dir.write("config.yaml", Self.config(rig.out, grab: ""))
+            #expect(rig.daemon.reload(reason: "test"))
+        case .unplugged: rig.daemon.remove(pad.device.path, reason: "unplugged")
+        }
+        #expect(!pad.grabbed, "the desktop reads the device again")
+        #expect(!rig.fake.created, "the clone is gone")
+        #expect(rig.log.text.contains("released fake:\(pad.readFD) (Fake Touchpad)"), "\(rig.log.text)")
+    }
+
+    @Test func aDevicePluggedInAgainIsGrabbedAgain() throws {
+        let rig = try Rig()
+        let pad = try FakeTouchpad()
+        rig.daemon.adopt(pad.device, announce: true)
+        rig.daemon.remove(pad.device.path, reason: "unplugged")
+        #expect(!pad.grabbed)
+        let again = try FakeTouchpad()
+        rig.daemon.adopt(again.device, announce: true)
+        #expect(again.grabbed && rig.fake.created)
+        #expect(rig.fake.opened.count == 2)
+    }
+
+    @Test func aReloadThatAddsTheDeviceGrabsIt() throws {
+        let rig = try Rig { GrabTests.config($0, grab: "") }
+        let pad = try FakeTouchpad()
+        rig.daemon.adopt(pad.device, announce: true)
+        #expect(!pad.grabbed && !rig.fake.created)
+        rig.dir.write("config.yaml", Self.config(rig.out))
+        #expect(rig.daemon.reload(reason: "test"))
+        #expect(pad.grabbed && rig.fake.created)
+    }
+
+    /// No uinput, no grab: a grabbed device without its clone would be dead to the desktop.
+    @Test func withoutAClonethereIsNoGrab() throws {
+        let rig = try Rig()
+        rig.fake.openError = EACCES
+        let pad = try FakeTouchpad()
+        rig.daemon.adopt(pad.device, announce: true)
+        #expect(!pad.grabbed)
+        #expect(rig.daemon.sessions.count == 1, "gestures still work")
+        #expect(rig.log.text.contains("not grabbed, the desktop keeps reading it: open /dev/uinput: EACCES"), "\(rig.log.text)")
+    }
+
+    @Test func aGrabRefusedLeavesNoClone() throws {
+        let rig = try Rig()
+        let pad = try FakeTouchpad()
+        pad.failGrab(EBUSY)
+        rig.daemon.adopt(pad.device, announce: true)
+        #expect(!pad.grabbed)
+        #expect(!rig.fake.created, "the clone made for it is destroyed again")
+        #expect(rig.log.text.contains("EVIOCGRAB fake:\(pad.readFD): EBUSY"), "\(rig.log.text)")
+        #expect(rig.log.text.contains("another program holds it"))
+    }
+
+    /// A clone that cannot be written (its uinput descriptor broken) lets go of the device.
+    @Test func aCloneThatFailsGivesTheDeviceBack() throws {
+        let rig = try Rig()
+        let pad = try FakeTouchpad()
+        rig.daemon.adopt(pad.device, announce: true)
+        let (read, _) = try #require(rig.fake.opened.first)
+        close(read)  // the clone's writes now fail with EPIPE
+        Signals.ignoreBrokenPipe()
+        pad.send(Array(Self.stroke(fingers: 1, steps: 2, stepX: 10).joined()))
+        #expect(rig.spin { !pad.grabbed })
+        #expect(rig.log.text.contains("its clone failed (write Fake Touchpad (gestured): EPIPE"), "\(rig.log.text)")
+        #expect(rig.daemon.sessions.count == 1, "the device is still read for gestures")
+    }
+
+    @Test func watchAndDryRunNeverGrab() throws {
+        for dry in [true, false] {
+            let dir = TempDir()
+            let fake = FakeUinput()
+            var options = Daemon.Options()
+            options.openUinput = fake.open
+            if dry { options.dryRun = true } else { options.runCommands = false }
+            let daemon = try LiveDeviceTests.makeDaemon(dir, config: Self.config(dir.path + "/out"), options: options)
+            let pad = try FakeTouchpad()
+            daemon.adopt(pad.device, announce: true)
+            #expect(!pad.grabbed && !fake.created)
+        }
+    }
+}
