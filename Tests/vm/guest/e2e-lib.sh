@@ -89,6 +89,35 @@ start_with_virtual_input() {
   wait_for_match "$log/reader" '^reading ' 10 || fail "the reader found no gestured virtual input"
 }
 
+# node_named NAME: the /dev/input/eventN of the input device named NAME (empty if none).
+node_named() {
+  local d
+  for d in /sys/class/input/event*; do
+    [ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return 0; }
+  done
+  return 1
+}
+
+# read_device NAME FILE: a libevdev reader on the device named NAME, printing its
+# events to FILE (one `CODE VALUE` line each, no timestamps); its pid in $last_reader.
+last_reader=
+read_device() {
+  "$player" --read "$1" >"$2" 2>&1 &
+  last_reader=$!
+  wait_for_match "$2" '^reading ' 10 || fail "no reader on '$1': $(cat "$2")"
+}
+
+# libinput_on NAME FILE: `libinput debug-events` (what a desktop's libinput makes of
+# a device) on the device named NAME, line-buffered into FILE; pid in $last_libinput.
+last_libinput=
+libinput_on() {
+  local node
+  node=$(node_named "$1") || fail "no input device named '$1'"
+  stdbuf -oL libinput debug-events --device "$node" >"$2" 2>&1 &
+  last_libinput=$!
+  wait_for_match "$2" 'DEVICE_ADDED' 20 || fail "libinput debug-events on $node did not start: $(cat "$2")"
+}
+
 # write_config < YAML: the user's config, owned by the user, mode 644. Written to a
 # temporary file and renamed over the old one, as editors do.
 write_config() {
