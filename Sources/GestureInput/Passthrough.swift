@@ -87,11 +87,14 @@ public final class Passthrough {
     }
 
     /// A gesture claimed this device's touches: the desktop's are cancelled, and the
-    /// rest of the sequence is held back. Nothing happens when nothing was forwarded.
+    /// rest of the sequence is held back. Nothing happens when the clone has nothing
+    /// down (a device with neither slots nor `BTN_TOUCH` is never cancelled).
     public func claim() {
         switch state {
         case .forwarding:
-            guard cloneTouches != 0 || cloneButtons != (0, 0) || style != .lift && style != .palmThenLift else { return }
+            // Nothing down on the clone (a tap recognized after the lift): nothing to cancel,
+            // and the next sequence is not the claimed one.
+            guard cloneTouches != 0 || cloneButtons != (0, 0) else { return }
             var events: [input_event] = []
             cancelEvents(into: &events)
             write(events)

@@ -341,3 +341,34 @@ import TouchModel
         }
     }
 }
+
+extension GrabTests {
+    /// A claim after the lift (a tap recognized on its timeout) has nothing to cancel
+    /// and must not swallow the next touch sequence.
+    @Test func aClaimWithNothingDownChangesNothing() throws {
+        let rig = try Rig()
+        let screen = try FakeTouchpad(description: Self.touchscreen)
+        rig.daemon.adopt(screen.device, announce: true)
+        let frames = Self.stroke(fingers: 1, steps: 3, stepX: 10)
+        screen.send(Array(frames.joined()))
+        var seen: [Record] = []
+        #expect(rig.clone(atLeast: Self.records(frames).count, &seen))
+        let p = try #require(screen.device.passthrough)
+        p.claim()
+        #expect(p.state == .forwarding && p.cancelled == 0 && rig.fake.events().isEmpty)
+        let next = Self.stroke(fingers: 1, steps: 3, stepX: 10, firstID: 300)
+        screen.send(Array(next.joined()))
+        seen = []
+        #expect(rig.clone(atLeast: Self.records(next).count, &seen))
+        #expect(seen == Self.records(next))
+    }
+
+    @Test func checkWarnsWhenGrabCannotCloneAnything() throws {
+        guard access("/dev/uinput", F_OK) != 0 else { return }
+        let dir = TempDir()
+        let path = dir.write("config.yaml", Self.config(dir.path + "/out"))
+        let r = try Gestured.run(["check", path])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("warning: grab: no device will be grabbed (each needs a copy made through uinput): open /dev/uinput: ENOENT"), "\(r.stdout)")
+    }
+}
