@@ -83,12 +83,19 @@ struct ConfigParser {
         return out
     }
 
+    /// The pairs of a top-level mapping (`settings:`, `grab:`); none when the key has
+    /// nothing under it.
+    mutating func section<K: RawRepresentable & CaseIterable>(
+        _ node: YAMLNode, _: K.Type, what: String
+    ) -> [(K, SourceMark, YAMLNode)] where K.RawValue == String {
+        if case .scalar(let s) = node.value, s.isEmpty { return [] }
+        return mapping(node, K.self, what: what) ?? []
+    }
+
     // MARK: settings
 
     private mutating func parseSettings(_ node: YAMLNode) {
-        if case .scalar(let s) = node.value, s.isEmpty { return }  // `settings:` with nothing under it
-        guard let pairs = mapping(node, SettingsKey.self, what: "settings") else { return }
-        for (key, _, value) in pairs {
+        for (key, _, value) in section(node, SettingsKey.self, what: "settings") {
             switch key {
             case .commandTimeout:
                 if let t = positive(value, .duration, key.rawValue) { settings.commandTimeout = t }
@@ -107,9 +114,7 @@ struct ConfigParser {
     // MARK: grab
 
     private mutating func parseGrab(_ node: YAMLNode) {
-        if case .scalar(let s) = node.value, s.isEmpty { return }  // `grab:` with nothing under it
-        guard let pairs = mapping(node, GrabKey.self, what: "grab") else { return }
-        for (key, _, value) in pairs {
+        for (key, _, value) in section(node, GrabKey.self, what: "grab") {
             switch key {
             case .devices:
                 if let kinds = list(value, DeviceKind.self, "device kind") { grab.kinds = Set(kinds) }

@@ -153,13 +153,7 @@ public final class EvdevDevice {
     /// (every multitouch axis), the other axes, the buttons down, the current slot,
     /// SYN_REPORT. What a reader that missed frames needs to be in step again.
     func appendState(into out: inout [input_event]) {
-        func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-            var ev = input_event()
-            ev.type = type
-            ev.code = code
-            ev.value = value
-            out.append(ev)
-        }
+        func add(_ type: UInt16, _ code: UInt16, _ value: Int32) { out.append(input_event(type, code, value)) }
         let abs = description.codes[EventType.abs] ?? []
         let slots = libevdev_get_num_slots(dev)
         let mtCodes = abs.filter { $0 > AbsCode.mtSlot && $0 != AbsCode.mtTrackingID }.sorted()

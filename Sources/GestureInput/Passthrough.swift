@@ -109,13 +109,7 @@ public final class Passthrough {
 
     private func cancelEvents(into out: inout [input_event]) {
         let slots = (0..<64).filter { cloneTouches & (1 << UInt64($0)) != 0 }
-        func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-            var ev = input_event()
-            ev.type = type
-            ev.code = code
-            ev.value = value
-            out.append(ev)
-        }
+        func add(_ type: UInt16, _ code: UInt16, _ value: Int32) { out.append(input_event(type, code, value)) }
         func releaseButtons() {
             for code in 0..<128 where (code < 64 ? cloneButtons.low >> UInt64(code) : cloneButtons.high >> UInt64(code - 64)) & 1 != 0 {
                 add(EventType.key, 0x100 + UInt16(code), 0)
@@ -175,5 +169,15 @@ public final class Passthrough {
         } catch {
             failure = error
         }
+    }
+}
+
+extension input_event {
+    /// An event to write (uinput stamps its own time).
+    init(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        self.init()
+        self.type = type
+        self.code = code
+        self.value = value
     }
 }

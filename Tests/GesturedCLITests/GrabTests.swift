@@ -55,6 +55,23 @@ import TouchModel
 
         func spin(until done: () -> Bool) -> Bool { LiveDeviceTests.spin(daemon, until: done) }
 
+        /// A fake device (the touchscreen unless given one), plugged into the daemon.
+        func plug(_ device: FakeTouchpad? = nil) throws -> FakeTouchpad {
+            let d = try device ?? FakeTouchpad(description: GrabTests.touchscreen)
+            daemon.adopt(d.device, announce: true)
+            return d
+        }
+
+        /// Sends `frames` to `device` and reads the clone until as many events came as
+        /// were sent: (what was sent, what the clone carried).
+        func pass(_ frames: [[InputEvent]], through device: FakeTouchpad) -> (sent: [Record], seen: [Record]) {
+            device.send(Array(frames.joined()))
+            let sent = GrabTests.records(frames)
+            var seen: [Record] = []
+            _ = clone(atLeast: sent.count, &seen)
+            return (sent, seen)
+        }
+
         /// Reads the clone until `count` events came (or 5 s went by).
         func clone(atLeast count: Int, _ seen: inout [Record]) -> Bool {
             spin { seen += fake.events(); return seen.count >= count }
@@ -115,8 +132,7 @@ import TouchModel
 
     @Test func theCloneIsTheDeviceUnderANewName() throws {
         let rig = try Rig()
-        let pad = try FakeTouchpad()
-        rig.daemon.adopt(pad.device, announce: true)
+        let pad = try rig.plug(FakeTouchpad())
         #expect(pad.grabbed, "the touchpad is gestured's alone")
         #expect(rig.fake.created)
         #expect(rig.fake.name == "Fake Touchpad (gestured)")
@@ -135,8 +151,7 @@ import TouchModel
 
     @Test func aTouchscreensCloneCanTurnATouchIntoAPalm() throws {
         let rig = try Rig()
-        let screen = try FakeTouchpad(description: Self.touchscreen)
-        rig.daemon.adopt(screen.device, announce: true)
+        let screen = try rig.plug()
         #expect(screen.grabbed)
         #expect(rig.fake.hasProperty(InputProperty.direct))
         #expect(rig.fake.axis(AbsCode.mtToolType)! == (0, MTTool.palm, 0), "ABS_MT_TOOL_TYPE up to MT_TOOL_PALM")
@@ -166,26 +181,18 @@ import TouchModel
 
     @Test func aOneFingerDragPassesUnchangedInOneWritePerFrame() throws {
         let rig = try Rig()
-        let screen = try FakeTouchpad(description: Self.touchscreen)
-        rig.daemon.adopt(screen.device, announce: true)
+        let screen = try rig.plug()
         let frames = Self.stroke(fingers: 1, steps: 30, stepX: 20)
-        screen.send(Array(frames.joined()))
-        let expected = Self.records(frames)
-        var seen: [Record] = []
-        #expect(rig.clone(atLeast: expected.count, &seen))
-        #expect(seen == expected)
+        let (sent, seen) = rig.pass(frames, through: screen)
+        #expect(seen == sent)
         #expect(screen.device.passthrough?.clone.writes == frames.count, "one write(2) per SYN_REPORT frame")
     }
 
     @Test func anUnboundTwoFingerScrollOnATouchpadPassesUnchanged() throws {
         let rig = try Rig()
-        let pad = try FakeTouchpad()
-        rig.daemon.adopt(pad.device, announce: true)
-        let frames = Self.stroke(fingers: 2, steps: 20, stepX: 15, touchpad: true)
-        pad.send(Array(frames.joined()))
-        var seen: [Record] = []
-        #expect(rig.clone(atLeast: Self.records(frames).count, &seen))
-        #expect(seen == Self.records(frames))
+        let pad = try rig.plug(FakeTouchpad())
+        let (sent, seen) = rig.pass(Self.stroke(fingers: 2, steps: 20, stepX: 15, touchpad: true), through: pad)
+        #expect(seen == sent)
         #expect(pad.device.passthrough?.cancelled == 0)
     }
 
@@ -194,8 +201,7 @@ import TouchModel
     /// of the sequence, not even its lift; the next touch passes, as a whole state.
     @Test func aClaimedTouchscreenSwipeIsCancelledAsPalmsThenHeldBackUntilLift() throws {
         let rig = try Rig()
-        let screen = try FakeTouchpad(description: Self.touchscreen)
-        rig.daemon.adopt(screen.device, announce: true)
+        let screen = try rig.plug()
         screen.send(Array(Self.stroke(fingers: 3, steps: 30, stepX: 20).joined()))
         #expect(rig.spin { LiveDeviceTests.read(rig.out) == "next\n" })
         var seen: [Record] = []
@@ -230,8 +236,7 @@ import TouchModel
 
     @Test func aClaimedTouchpadSwipeLiftsItsFingers() throws {
         let rig = try Rig()
-        let pad = try FakeTouchpad()
-        rig.daemon.adopt(pad.device, announce: true)
+        let pad = try rig.plug(FakeTouchpad())
         pad.send(Array(Self.stroke(fingers: 3, steps: 30, stepX: 20, lift: false, touchpad: true).joined()))
         #expect(rig.spin { LiveDeviceTests.read(rig.out) == "next\n" })
         var seen: [Record] = []
@@ -254,8 +259,7 @@ import TouchModel
     @Test(arguments: WayOut.allCases)
     func theDeviceIsGivenBackAndTheCloneRemoved(_ way: WayOut) throws {
         let rig = try Rig()
-        let pad = try FakeTouchpad()
-        rig.daemon.adopt(pad.device, announce: true)
+        let pad = try rig.plug(FakeTouchpad())
         #expect(pad.grabbed && rig.fake.created)
         switch way {
         case .shutdown: rig.daemon.shutdown()
@@ -271,8 +275,7 @@ import TouchModel
 
     @Test func aDevicePluggedInAgainIsGrabbedAgain() throws {
         let rig = try Rig()
-        let pad = try FakeTouchpad()
-        rig.daemon.adopt(pad.device, announce: true)
+        let pad = try rig.plug(FakeTouchpad())
         rig.daemon.remove(pad.device.path, reason: "unplugged")
         #expect(!pad.grabbed)
         let again = try FakeTouchpad()
@@ -316,8 +319,7 @@ import TouchModel
     /// A clone that cannot be written (its uinput descriptor broken) lets go of the device.
     @Test func aCloneThatFailsGivesTheDeviceBack() throws {
         let rig = try Rig()
-        let pad = try FakeTouchpad()
-        rig.daemon.adopt(pad.device, announce: true)
+        let pad = try rig.plug(FakeTouchpad())
         let (read, _) = try #require(rig.fake.opened.first)
         close(read)  // the clone's writes now fail with EPIPE
         Signals.ignoreBrokenPipe()
@@ -347,20 +349,14 @@ extension GrabTests {
     /// and must not swallow the next touch sequence.
     @Test func aClaimWithNothingDownChangesNothing() throws {
         let rig = try Rig()
-        let screen = try FakeTouchpad(description: Self.touchscreen)
-        rig.daemon.adopt(screen.device, announce: true)
-        let frames = Self.stroke(fingers: 1, steps: 3, stepX: 10)
-        screen.send(Array(frames.joined()))
-        var seen: [Record] = []
-        #expect(rig.clone(atLeast: Self.records(frames).count, &seen))
+        let screen = try rig.plug()
+        let first = rig.pass(Self.stroke(fingers: 1, steps: 3, stepX: 10), through: screen)
+        #expect(first.seen == first.sent)
         let p = try #require(screen.device.passthrough)
         p.claim()
         #expect(p.state == .forwarding && p.cancelled == 0 && rig.fake.events().isEmpty)
-        let next = Self.stroke(fingers: 1, steps: 3, stepX: 10, firstID: 300)
-        screen.send(Array(next.joined()))
-        seen = []
-        #expect(rig.clone(atLeast: Self.records(next).count, &seen))
-        #expect(seen == Self.records(next))
+        let next = rig.pass(Self.stroke(fingers: 1, steps: 3, stepX: 10, firstID: 300), through: screen)
+        #expect(next.seen == next.sent)
     }
 
     @Test func checkWarnsWhenGrabCannotCloneAnything() throws {

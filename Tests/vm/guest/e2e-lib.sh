@@ -118,6 +118,29 @@ libinput_on() {
   wait_for_match "$2" 'DEVICE_ADDED' 20 || fail "libinput debug-events on $node did not start: $(cat "$2")"
 }
 
+# start_grabbing DEVICE TIMELINE [--no-daemon]: the grab scenarios' set-up: the
+# uinput rule, scenario/grab.yaml as the config, TIMELINE playing in the background
+# ($player_pid) with its device (named DEVICE) made, and, unless --no-daemon, the
+# daemon started and DEVICE grabbed. Sets $clone, the name of DEVICE's clone.
+clone=
+player_pid=
+start_grabbing() {
+  setup
+  allow_uinput
+  write_config <"$vm_dir/scenario/grab.yaml"
+  clone="$1 (gestured)"
+  "$player" --script "$vm_dir/timelines/$2.timeline" --ready-file "$log/$2.node" >>"$log/player" 2>&1 &
+  player_pid=$!
+  wait_for "$log/$2.node" 10 || fail "gestured-uinput-play $2 made no device"
+  udevadm settle --timeout=10
+  [ "${3:-}" = --no-daemon ] && return
+  start_daemon
+  wait_for_grab "$1" 1
+}
+
+# wait_for_grab DEVICE COUNT: the daemon has logged COUNT times that it grabbed DEVICE.
+wait_for_grab() { wait_for_log "grabbed /dev/input/event[0-9]+ \\($1\\): the desktop reads" "$2" 30; }
+
 # write_config < YAML: the user's config, owned by the user, mode 644. Written to a
 # temporary file and renamed over the old one, as editors do.
 write_config() {

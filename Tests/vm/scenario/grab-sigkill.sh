@@ -5,15 +5,8 @@
 # gestured grabs it again; unplugged and plugged in again (suspend and resume), it
 # is grabbed again and the new clone carries the next drag.
 . "$(dirname "$0")/../guest/e2e-lib.sh"
-setup
-allow_uinput
-write_config <"$vm_dir/scenario/grab.yaml"
 screen="Atmel maXTouch Touchscreen"
-clone="$screen (gestured)"
-"$player" --script "$vm_dir/timelines/grab-kill-replug.timeline" >>"$log/player" 2>&1 &
-player_pid=$!
-start_daemon
-wait_for_log "grabbed /dev/input/event[0-9]+ \\($screen\\)" 1 30
+start_grabbing "$screen" grab-kill-replug
 read_device "$screen" "$log/original"
 original_reader=$last_reader
 
@@ -34,10 +27,10 @@ say "after kill -9: the clone is gone and the reader reads the device again ($((
 kill "$original_reader"
 
 start_daemon
-wait_for_log "grabbed /dev/input/event[0-9]+ \\($screen\\)" 1 30
+wait_for_grab "$screen" 1
 cue replug
 wait_for_log "removed /dev/input/event[0-9]+ \\($screen\\)" 1 20
-wait_for_log "grabbed /dev/input/event[0-9]+ \\($screen\\)" 2 20
+wait_for_grab "$screen" 2
 udevadm settle --timeout=10
 read_device "$clone" "$log/clone"
 cue drag-3

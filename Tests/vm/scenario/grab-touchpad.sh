@@ -4,15 +4,7 @@
 # lift for the desktop: at most the first frames of a libinput swipe, and no desktop
 # gesture to the end), while an unbound 2-finger scroll passes as scrolling.
 . "$(dirname "$0")/../guest/e2e-lib.sh"
-setup
-allow_uinput
-write_config <"$vm_dir/scenario/grab.yaml"
-pad="SynPS/2 Synaptics TouchPad"
-clone="$pad (gestured)"
-"$player" --script "$vm_dir/timelines/grab-touchpad.timeline" >>"$log/player" 2>&1 &
-player_pid=$!
-start_daemon
-wait_for_log "grabbed /dev/input/event[0-9]+ \\($pad\\): the desktop reads" 1 30
+start_grabbing "SynPS/2 Synaptics TouchPad" grab-touchpad
 libinput_on "$clone" "$log/libinput"
 
 cue swipe

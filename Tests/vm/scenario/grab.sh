@@ -6,15 +6,8 @@
 # touch cancel, with no touch up (no tap, no click for the app); SIGTERM gives the
 # device back and removes the clone.
 . "$(dirname "$0")/../guest/e2e-lib.sh"
-setup
-allow_uinput
-write_config <"$vm_dir/scenario/grab.yaml"
 screen="Atmel maXTouch Touchscreen"
-clone="$screen (gestured)"
-"$player" --script "$vm_dir/timelines/grab-touchscreen.timeline" --ready-file "$log/screen.node" >>"$log/player" 2>&1 &
-player_pid=$!
-wait_for "$log/screen.node" 10 || fail "gestured-uinput-play made no touchscreen"
-udevadm settle --timeout=10
+start_grabbing "$screen" grab-touchscreen --no-daemon
 
 # events FILE: what a reader printed, without its first line (the node it opened),
 # each touch's tracking id replaced by its order (the driver gives each touch a new one).
@@ -29,7 +22,7 @@ kill "$last_reader"
 
 # 2. The same drag, grabbed, as the clone carries it.
 start_daemon
-wait_for_log "grabbed /dev/input/event[0-9]+ \\($screen\\): the desktop reads" 1 20
+wait_for_grab "$screen" 1
 read_device "$clone" "$log/clone"
 cue drag-2
 wait_for /tmp/e2e/dragged-2 20 || fail "the second drag never ended"
