@@ -51,10 +51,13 @@ public struct Settings: Sendable, Equatable {
 public struct GrabSelection: Sendable, Equatable {
     public var kinds: Set<DeviceKind> = []
     public var nameGlobs: [String] = []
+    /// `hold-back:`, seconds; 0: every frame passes at once.
+    public var holdBack: Double = 0
 
-    public init(kinds: Set<DeviceKind> = [], nameGlobs: [String] = []) {
+    public init(kinds: Set<DeviceKind> = [], nameGlobs: [String] = [], holdBack: Double = 0) {
         self.kinds = kinds
         self.nameGlobs = nameGlobs
+        self.holdBack = holdBack
     }
 
     public var isEmpty: Bool { kinds.isEmpty && nameGlobs.isEmpty }

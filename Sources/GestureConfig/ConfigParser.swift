@@ -120,6 +120,8 @@ struct ConfigParser {
                 if let kinds = list(value, DeviceKind.self, "device kind") { grab.kinds = Set(kinds) }
             case .deviceNames:
                 grab.nameGlobs = globs(value, key.rawValue, example: "a device name or glob like 'ELAN*' (gestured list-devices shows the names)")
+            case .holdBack:
+                if let t = positive(value, .duration, key.rawValue, max: GrabKey.maxHoldBack) { grab.holdBack = t }
             }
         }
     }

@@ -118,6 +118,10 @@ enum SettingsKey: String, CaseIterable {
 enum GrabKey: String, CaseIterable {
     case devices
     case deviceNames = "device-names"
+    case holdBack = "hold-back"
+
+    /// Longest `hold-back`, seconds: past this the delay is felt on every touch.
+    static let maxHoldBack = 0.1
 
     var entry: Schema.Entry {
         switch self {
@@ -127,6 +131,9 @@ enum GrabKey: String, CaseIterable {
         case .deviceNames:
             return .init(key: rawValue, type: "glob or list", appliesTo: "", defaultValue: "none",
                          summary: "Grab the devices whose name matches one of these globs (as `device-name:`; `gestured list-devices` shows the names), whatever their kind.")
+        case .holdBack:
+            return .init(key: rawValue, type: "duration, at most 100ms", appliesTo: "", defaultValue: "none (off)",
+                         summary: "Hold back the start of a touch sequence for at most this long while it could still become a gesture bound on that device (no more fingers than the most any of them takes): a gesture recognized in that time reaches the desktop not at all; any other touch reaches it this much later (at once when it lifts or gets more fingers).")
         }
     }
 }

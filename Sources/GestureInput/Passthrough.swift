@@ -7,6 +7,9 @@ import CEvdev
 /// forwarding ──claim──► suppressing ──every finger lifted──► resyncing ──next frame──► forwarding
 ///     ▲ each frame: one write(2)       nothing written           the frame written as the device's
 ///     │                                                           whole state, then as they come
+///     │
+///     └── holding (hold-back on): a new sequence's frames kept ──claim──► suppressing
+///           ──hold-back over, more fingers than any gesture, every finger lifted──► written, forwarding
 /// ```
 ///
 /// - **forwarding**: each frame (the events up to and including its `SYN_REPORT`)
@@ -23,8 +26,28 @@ import CEvdev
 /// - **resyncing**: the first frame after is written as the device's state (what is
 ///   down, where), not as its events: the kernel sent only what changed since the last
 ///   *device* frame, which the clone did not see.
+/// - **holding** (`grab: hold-back:`): a sequence that starts with no more fingers than
+///   a gesture bound on the device takes is kept back for at most the hold-back, then
+///   written all at once; a claim in that time drops it, so the desktop sees nothing
+///   of the gesture. It is written at once when a finger too many lands or all lift.
 public final class Passthrough {
-    public enum State: Equatable, Sendable { case forwarding, suppressing, resyncing }
+    public enum State: Equatable, Sendable {
+        case forwarding, suppressing, resyncing
+        /// Keeping a new sequence back until this kernel time (µs).
+        case holding(until: Int64)
+    }
+
+    /// `grab: hold-back:`: for how long (µs; 0: off) a new sequence of at most
+    /// `maxFingers` fingers (the most a gesture bound on the device takes) is kept back.
+    public struct HoldBack: Equatable, Sendable {
+        public var microseconds: Int64
+        public var maxFingers: Int
+        public init(microseconds: Int64 = 0, maxFingers: Int = 0) {
+            self.microseconds = microseconds
+            self.maxFingers = maxFingers
+        }
+    }
+    public var holdBack = HoldBack()
 
     public let clone: CloneDevice
     public private(set) var state: State = .forwarding
@@ -36,6 +59,8 @@ public final class Passthrough {
     private let style: CancelStyle
     /// The frame being read, written at its SYN_REPORT.
     private var frame: [input_event] = []
+    /// Frames kept back while holding.
+    private var held: [input_event] = []
     /// What the clone was last told: its current slot, the slots with a touch, the
     /// buttons (`BTN_*` 0x100–0x17f, the touch and tool bits among them) held down.
     private var cloneSlot: Int32 = 0
@@ -67,22 +92,43 @@ public final class Passthrough {
         if state != .suppressing { frame.append(ev) }
     }
 
+    /// When the held frames are due, in kernel time (µs), for the daemon's timer.
+    public var deadline: Int64? {
+        if case .holding(let until) = state { return until }
+        return nil
+    }
+
+    /// The daemon's timer: held frames whose hold-back is over are written.
+    public func timerFired(at now: Int64) {
+        if case .holding(let until) = state, now >= until { release() }
+    }
+
     /// The frame just read is complete (its SYN_REPORT was appended, and the engine
     /// has seen it and perhaps claimed it); `source` tells whether a finger is down.
     func frameEnded(_ source: EvdevDevice) {
         defer { frame.removeAll(keepingCapacity: true) }
         switch state {
-        case .forwarding:
+        case .forwarding, .resyncing:
+            if state == .resyncing {
+                frame.removeAll(keepingCapacity: true)
+                source.appendState(into: &frame)
+                state = .forwarding
+            }
+            let time = source.decoder.frame.time.microseconds
+            if holdBack.microseconds > 0, cloneTouches == 0, cloneButtons == (0, 0), source.isTouching,
+               source.decoder.frame.fingerCount <= holdBack.maxFingers {
+                held.append(contentsOf: frame)
+                state = .holding(until: time + holdBack.microseconds)
+                return
+            }
             track(frame)
             write(frame)
+        case .holding(let until):
+            held.append(contentsOf: frame)
+            let time = source.decoder.frame.time.microseconds
+            if !source.isTouching || source.decoder.frame.fingerCount > holdBack.maxFingers || time >= until { release() }
         case .suppressing:
             if !source.isTouching { state = .resyncing }
-        case .resyncing:
-            frame.removeAll(keepingCapacity: true)
-            source.appendState(into: &frame)
-            track(frame)
-            write(frame)
-            state = .forwarding
         }
     }
 
@@ -102,9 +148,22 @@ public final class Passthrough {
             cloneButtons = (0, 0)
             cancelled += 1
             state = .suppressing
+        case .holding:
+            // Nothing of the sequence reached the desktop: nothing to cancel.
+            held.removeAll(keepingCapacity: true)
+            cancelled += 1
+            state = .suppressing
         case .suppressing, .resyncing:
             break
         }
+    }
+
+    /// Writes the held frames (one write) and goes back to forwarding.
+    private func release() {
+        track(held)
+        write(held)
+        held.removeAll(keepingCapacity: true)
+        state = .forwarding
     }
 
     private func cancelEvents(into out: inout [input_event]) {

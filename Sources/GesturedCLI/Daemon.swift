@@ -352,6 +352,8 @@ final class Daemon {
         var earliest: Timestamp?
         for s in sessions.values {
             if let d = s.engine.nextDeadline, earliest == nil || d < earliest! { earliest = d }
+            // Frames a grabbed device holds back (grab: hold-back:) are due too.
+            if let d = s.device.passthrough?.deadline.map(Timestamp.init(microseconds:)), earliest == nil || d < earliest! { earliest = d }
         }
         timer.arm(atNanoseconds: earliest.map { $0.microseconds * 1000 })
     }
@@ -362,6 +364,7 @@ final class Daemon {
         for s in sessions.values {
             s.engine.timerFired(at: now, into: &s.events)
             if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
+            s.device.passthrough?.timerFired(at: now.microseconds)
             checkClone(s)
         }
         rearm()

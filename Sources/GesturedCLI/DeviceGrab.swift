@@ -26,7 +26,10 @@ extension Daemon {
             if device.passthrough != nil { releaseGrab(s, reason: "not in grab: any more") }
             return
         }
-        guard device.passthrough == nil else { return }
+        if let p = device.passthrough {
+            p.holdBack = holdBack(for: s)
+            return
+        }
         let open = options.openUinput
         do throws(CloneDevice.Failure) {
             try device.grab { d throws(CloneDevice.Failure) in
@@ -39,7 +42,14 @@ extension Daemon {
             return
         }
         guard let p = device.passthrough else { return }
+        p.holdBack = holdBack(for: s)
         logger.notice("grabbed \(device.path) (\(s.info.name.printable)): the desktop reads \(p.clone.name.quoted)\(p.clone.sysname.map { " (\($0))" } ?? "") in its place")
+    }
+
+    /// `grab: hold-back:` for this device: up to the most fingers a gesture bound on it takes.
+    private func holdBack(for s: DeviceSession) -> Passthrough.HoldBack {
+        let fingers = config.specs.filter { $0.devices.admits(s.info) }.map(\.fingers.upperBound).max() ?? 0
+        return Passthrough.HoldBack(microseconds: Int64(config.grab.holdBack * 1e6), maxFingers: fingers)
     }
 
     /// Gives the device back to the desktop and destroys its clone.

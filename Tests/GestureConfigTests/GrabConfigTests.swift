@@ -27,6 +27,7 @@ import TouchModel
         #expect(check("grab:\n  devices: [touchscren]\n") == ["config.yaml:2:13: error: unknown device kind 'touchscren', expected one of: touchpad, touchscreen; did you mean 'touchscreen'?"])
         #expect(check("grab:\n  device: touchpad\n").first?.hasPrefix("config.yaml:2:3: error: unknown key 'device' in grab") == true)
         #expect(check("grab:\n  device-names: []\n").first?.contains("'device-names' is an empty list; give a device name or glob") == true)
+        #expect(check("grab:\n  hold-back: 150ms\n") == ["config.yaml:2:14: error: 'hold-back' must be at most 0.1s, found '150ms'"])
         #expect(check("grab: touchpad\n").first?.hasPrefix("config.yaml:1:7: error: expected a mapping of keys for grab") == true)
     }
 }

@@ -92,6 +92,7 @@ import TouchModel
             grab:
               devices: [touchpad]
               device-names: "ELAN*"
+              hold-back: 40ms
             """
         let (config, diagnostics) = ConfigLoader.parse(yaml, file: "every.yaml")
         #expect(diagnostics.map(\.description) == [])
@@ -103,7 +104,7 @@ import TouchModel
         expectedSettings.sequenceWindow = 0.8
         expectedSettings.keyDelay = 0.02
         #expect(c.settings == expectedSettings)
-        #expect(c.grab == GrabSelection(kinds: [.touchpad], nameGlobs: ["ELAN*"]))
+        #expect(c.grab == GrabSelection(kinds: [.touchpad], nameGlobs: ["ELAN*"], holdBack: 0.04))
 
         #expect(c.specs[0] == GestureSpec(
             name: "hold-4", kind: .hold, fingers: 4...4, taps: 1,

@@ -368,3 +368,61 @@ extension GrabTests {
         #expect(r.stdout.contains("warning: grab: no device will be grabbed (each needs a copy made through uinput): open /dev/uinput: ENOENT"), "\(r.stdout)")
     }
 }
+
+/// `grab: hold-back:`: the start of a sequence that may still become a gesture is kept
+/// back, for at most the hold-back.
+extension GrabTests {
+    static func holdBackConfig(_ out: String) -> String {
+        config(out, grab: "grab: {devices: [touchscreen], hold-back: 50ms}")
+    }
+
+    @Test func withHoldBackARecognizedGestureNeverReachesTheDesktop() throws {
+        let rig = try Rig { GrabTests.config($0, grab: "grab: {devices: [touchscreen], hold-back: 100ms}") }
+        let screen = try rig.plug()
+        // 10 mm a frame: a swipe well within 100 ms.
+        screen.send(Array(Self.stroke(fingers: 3, steps: 20, stepX: 100).joined()))
+        #expect(rig.spin { LiveDeviceTests.read(rig.out) == "next\n" })
+        _ = rig.spin { screen.device.passthrough?.state == .resyncing }
+        #expect(rig.fake.events().isEmpty, "not a frame of the swipe, so nothing to cancel")
+        #expect(screen.device.passthrough?.cancelled == 1)
+        #expect(screen.device.passthrough?.clone.writes == 0)
+    }
+
+    /// 10 ms frames, 50 ms of hold-back: the first six frames go out together when the
+    /// sixth arrives, the rest one by one; the desktop gets every event.
+    @Test func withHoldBackADragIsLateByTheHoldBackThenPassesFrameByFrame() throws {
+        let rig = try Rig(config: Self.holdBackConfig)
+        let screen = try rig.plug()
+        let frames = Self.stroke(fingers: 1, steps: 30, stepX: 5)
+        let (sent, seen) = rig.pass(frames, through: screen)
+        #expect(seen == sent)
+        #expect(screen.device.passthrough?.clone.writes == frames.count - 5)
+    }
+
+    @Test func withHoldBackATapPassesWholeAtItsLift() throws {
+        let rig = try Rig(config: Self.holdBackConfig)
+        let screen = try rig.plug()
+        let (sent, seen) = rig.pass(Self.stroke(fingers: 1, steps: 2, stepX: 0), through: screen)
+        #expect(seen == sent)
+        #expect(screen.device.passthrough?.clone.writes == 1, "down, two frames and the lift in one write")
+    }
+
+    @Test func withHoldBackATouchAtRestIsReleasedByTheTimer() throws {
+        let rig = try Rig(config: Self.holdBackConfig)
+        let screen = try rig.plug()
+        let down = Self.stroke(fingers: 1, steps: 1, stepX: 0, lift: false)
+        screen.send(down[0])
+        var seen: [Record] = []
+        #expect(rig.clone(atLeast: down[0].count, &seen), "no frame comes after the first: the daemon's timer releases it")
+        #expect(seen == Self.records([down[0]]))
+    }
+
+    @Test func withHoldBackMoreFingersThanAnyGesturePassAtOnce() throws {
+        let rig = try Rig(config: Self.holdBackConfig)
+        let screen = try rig.plug()
+        let frames = Self.stroke(fingers: 4, steps: 3, stepX: 5)
+        let (sent, seen) = rig.pass(frames, through: screen)
+        #expect(seen == sent)
+        #expect(screen.device.passthrough?.clone.writes == frames.count, "4 fingers: no gesture takes 4, nothing held")
+    }
+}
