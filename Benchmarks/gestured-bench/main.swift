@@ -231,6 +231,15 @@ let passthrough = PassthroughLatency(recording: drag, config: config)
 _ = passthrough.measure(frames: 500) // warm
 let passthroughLatencies = passthrough.measure(frames: max(options.latencyRuns, 20_000))
 say("\(passthroughLatencies.count) frames of \(drag.name), 20 gestures: p50 \(median(passthroughLatencies).fixed(1)) µs, p90 \(percentile(passthroughLatencies, 90).fixed(1)) µs, p99 \(percentile(passthroughLatencies, 99).fixed(1)) µs, max \(passthroughLatencies.max()!.fixed(1)) µs; budget p50 < 30 µs (issue 12): \(verdict(median(passthroughLatencies) < 30))")
+// What hold-back costs, with the shipped config (gestures of 3 and 4 fingers only: the
+// 20-gesture config binds a 1-finger pan, which claims every drag).
+guard let shipped = ConfigLoader.parse(Array(defaultText.utf8), file: "default.yaml").0 else { fail("config/default.yaml does not parse") }
+for name in ["1-finger-drag-up-down", "1-finger-fast-taps"] {
+    guard let r = recordings.first(where: { $0.name.contains(name) }) else { fail("the \(name) recording is missing") }
+    let (delays, frames) = PassthroughLatency(recording: r, config: shipped).holdBackDelays(milliseconds: 50)
+    let held = delays.filter { $0 > 0 }
+    say("hold-back 50 ms, config/default.yaml, \(r.name): \(held.count) of \(delays.count) frames written late (\(frames - delays.count) claimed), by p50 \(median(held.isEmpty ? [0] : held).fixed(1)) ms, max \((held.max() ?? 0).fixed(1)) ms; every frame: p50 \(median(delays).fixed(1)) ms")
+}
 
 // MARK: The daemon: start-up, idle, resident memory.
 say("")

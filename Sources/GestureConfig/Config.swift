@@ -19,6 +19,12 @@ public struct Config: Sendable, Equatable {
     /// gesture's recognizer, and every check of the file stay fast.
     public static let maximumGestures = 1000
 
+    /// The most fingers a gesture listening to `device` takes (0: none listens): what
+    /// `grab: hold-back:` waits for a sequence to outgrow.
+    public func maximumFingers(on device: DeviceInfo) -> Int {
+        specs.filter { $0.devices.admits(device) }.map(\.fingers.upperBound).max() ?? 0
+    }
+
     public init(file: String, settings: Settings = Settings(), grab: GrabSelection = GrabSelection(),
                 specs: [GestureSpec] = [], bindings: [Binding] = []) {
         self.file = file

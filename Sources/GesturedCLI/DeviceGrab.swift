@@ -48,8 +48,7 @@ extension Daemon {
 
     /// `grab: hold-back:` for this device: up to the most fingers a gesture bound on it takes.
     private func holdBack(for s: DeviceSession) -> Passthrough.HoldBack {
-        let fingers = config.specs.filter { $0.devices.admits(s.info) }.map(\.fingers.upperBound).max() ?? 0
-        return Passthrough.HoldBack(microseconds: Int64(config.grab.holdBack * 1e6), maxFingers: fingers)
+        Passthrough.HoldBack(microseconds: Int64(config.grab.holdBack * 1e6), maxFingers: config.maximumFingers(on: s.info))
     }
 
     /// Gives the device back to the desktop and destroys its clone.
