@@ -362,6 +362,12 @@ final class Daemon {
         timer.acknowledge()
         let now = Self.now()
         for s in sessions.values {
+            // Frames the kernel already holds come before a hold-back runs out: one of
+            // them may complete the gesture that claims the held frames.
+            if s.device.passthrough?.deadline != nil {
+                deviceReadable(s)
+                guard sessions[s.path] === s else { continue }  // it went while being read
+            }
             s.engine.timerFired(at: now, into: &s.events)
             if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
             s.device.passthrough?.timerFired(at: now.microseconds)

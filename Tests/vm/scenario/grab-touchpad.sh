@@ -2,7 +2,8 @@
 # Exclusive grab with passthrough, on a touchpad (issue 12): libinput on the clone
 # sees a bound 3-finger swipe only until gestured recognizes it (its fingers then
 # lift for the desktop: at most the first frames of a libinput swipe, and no desktop
-# gesture to the end), while an unbound 2-finger scroll passes as scrolling.
+# gesture to the end), while an unbound 2-finger scroll passes as scrolling. A
+# reload with the grab turned off gives the touchpad back and removes the clone.
 . "$(dirname "$0")/../guest/e2e-lib.sh"
 start_grabbing "SynPS/2 Synaptics TouchPad" grab-touchpad
 libinput_on "$clone" "$log/libinput"
@@ -28,6 +29,12 @@ say "libinput on the clone, unbound 2-finger scroll: $scrolls scroll events"
 [ "$scrolls" -ge 5 ] || fail "only $scrolls scroll events for a 2-finger scroll"
 expect_lines pad-swipe pad-swipe
 kill -INT "$last_libinput"
+
+# A reload with the grab turned off: the touchpad is given back, its clone removed.
+grep -v -e '^grab:' -e '^  devices:' "$vm_dir/scenario/grab.yaml" | write_config
+wait_for_log "released /dev/input/event[0-9]+ \\(SynPS/2 Synaptics TouchPad\\): not in grab: any more" 1 20
+within 5 sh -c "! grep -qF '$clone' /proc/bus/input/devices" || fail "the clone outlived the grab"
+say "reloaded without grab: the touchpad is given back, its clone gone"
 cue done
 wait "$player_pid" || fail "gestured-uinput-play grab-touchpad failed"
 daemon_alive

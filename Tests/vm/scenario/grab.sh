@@ -3,8 +3,9 @@
 # clone sees a 1-finger drag exactly as a reader on the device itself saw the same
 # drag before the grab (timestamps aside); a bound 3-finger swipe reaches libinput
 # on the clone as touch down and motion until gestured recognizes it, then as a
-# touch cancel, with no touch up (no tap, no click for the app); SIGTERM gives the
-# device back and removes the clone.
+# touch cancel, with no touch up (no tap, no click for the app); with hold-back, a
+# quick swipe reaches libinput not at all; SIGTERM gives the device back and removes
+# the clone.
 . "$(dirname "$0")/../guest/e2e-lib.sh"
 screen="Atmel maXTouch Touchscreen"
 start_grabbing "$screen" grab-touchscreen --no-daemon
@@ -51,7 +52,23 @@ grep -q TOUCH_UP "$log/libinput" && fail "a touch went up (a tap or click for th
 [ "$(grep -o 'TOUCH_[A-Z]*' "$log/libinput" | grep -v TOUCH_FRAME | tail -n 1)" = TOUCH_CANCEL ] \
   || fail "something reached the desktop after the cancel: $seen"
 
-# 4. SIGTERM: the device is given back and the clone removed.
+# 4. With hold-back (a reload, the grab kept): a quick bound swipe is recognized
+# before its first frames are passed on, so the desktop sees nothing of it at all.
+sed 's/^  devices: \[touchscreen, touchpad\]$/&\n  hold-back: 100ms/' "$vm_dir/scenario/grab.yaml" | write_config
+wait_for_log '^gestured: reloaded' 1 20
+grep -q "released" "$log/daemon" && fail "a reload that keeps the grab released the device"
+libinput_on "$clone" "$log/libinput-held"
+cue quick-swipe
+wait_for /tmp/e2e/quick-swiped 20 || fail "the quick swipe never ended"
+expect_lines screen-swipe screen-swipe screen-swipe
+sleep 0.5
+kill -INT "$last_libinput"
+wait "$last_libinput" 2>/dev/null
+held=$(grep -o 'TOUCH_[A-Z]*' "$log/libinput-held" | uniq -c | awk '{ printf "%s×%s ", $2, $1 }')
+[ -z "$held" ] || fail "with hold-back the quick swipe still reached the desktop: $held"
+say "hold-back 100ms: libinput on the clone saw nothing of a quick swipe"
+
+# 5. SIGTERM: the device is given back and the clone removed.
 read_device "$screen" "$log/after-term"
 kill -TERM "$(pgrep -u "$user" -x gestured)"
 within 10 not_running "$daemon_pid" || fail "gestured did not exit on SIGTERM"
