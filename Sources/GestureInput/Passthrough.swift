@@ -114,11 +114,10 @@ public final class Passthrough {
                 source.appendState(into: &frame)
                 state = .forwarding
             }
-            let time = source.decoder.frame.time.microseconds
             if holdBack.microseconds > 0, cloneTouches == 0, cloneButtons == (0, 0), source.isTouching,
                source.decoder.frame.fingerCount <= holdBack.maxFingers {
                 held.append(contentsOf: frame)
-                state = .holding(until: time + holdBack.microseconds)
+                state = .holding(until: source.decoder.frame.time.microseconds + holdBack.microseconds)
                 return
             }
             track(frame)
