@@ -15,8 +15,8 @@ sleep 0.5
 swipe_lines=$(wc -l <"$log/libinput")
 gestures=$(grep -Eo 'GESTURE_[A-Z_]+' "$log/libinput" | uniq -c | awk '{ printf "%s×%s ", $2, $1 }')
 say "libinput on the clone, 3-finger swipe (50 frames of motion): ${gestures:-no gesture}"
-# Without the grab libinput updates its swipe on nearly every one of the 50 frames;
-# gestured recognizes the swipe, and the fingers lift for the desktop, well before.
+# The swipe has 50 frames of motion; gestured recognizes it, and the fingers lift
+# for the desktop, well before its end: libinput's own swipe stops there.
 updates=$(grep -c 'GESTURE_SWIPE_UPDATE' "$log/libinput")
 [ "$updates" -le 20 ] || fail "the desktop's swipe went on after gestured took it: $updates updates ($gestures)"
 grep -Eq 'GESTURE_(PINCH|HOLD)_BEGIN' "$log/libinput" && fail "libinput made another gesture of it: $gestures"
