@@ -426,3 +426,15 @@ extension GrabTests {
         #expect(screen.device.passthrough?.clone.writes == frames.count, "4 fingers: no gesture takes 4, nothing held")
     }
 }
+
+extension GrabTests {
+    @Test func listDevicesCallsACopyGesturedsOwn() throws {
+        let screen = try FakeTouchpad(description: Self.touchscreen)
+        let caps = try TouchCapabilities(screen.device.description)
+        let reports = [DeviceReport(path: "/dev/input/event5", name: "Fake Touchscreen", status: .used(caps)),
+                       DeviceReport(path: "/dev/input/event9", name: "Fake Touchscreen (gestured)", status: .used(caps))]
+        let text = ListDevicesCommand.text(reports.map(ListDevicesCommand.ownCopies))
+        #expect(text.contains("/dev/input/event5  touchscreen  \"Fake Touchscreen\""))
+        #expect(text.contains("/dev/input/event9  not used  \"Fake Touchscreen (gestured)\": gestured's copy of a grabbed device (grab:): the desktop reads it, gestured reads the device itself"), "\(text)")
+    }
+}

@@ -24,6 +24,9 @@ kill "$last_reader"
 # 2. The same drag, grabbed, as the clone carries it.
 start_daemon
 wait_for_grab "$screen" 1
+runuser -u "$user" -- "$gestured" list-devices >"$log/list-devices" 2>&1
+grep -qF "not used  \"$clone\": gestured's copy of a grabbed device" "$log/list-devices" \
+  || fail "list-devices does not call the clone gestured's own: $(cat "$log/list-devices")"
 read_device "$clone" "$log/clone"
 cue drag-2
 wait_for /tmp/e2e/dragged-2 20 || fail "the second drag never ended"
