@@ -388,23 +388,40 @@ extension GrabTests {
         #expect(screen.device.passthrough?.clone.writes == 0)
     }
 
-    /// 10 ms frames, 50 ms of hold-back: the first six frames go out together when the
-    /// sixth arrives, the rest one by one; the desktop gets every event.
-    @Test func withHoldBackADragIsLateByTheHoldBackThenPassesFrameByFrame() throws {
-        let rig = try Rig(config: Self.holdBackConfig)
-        let screen = try rig.plug()
-        let frames = Self.stroke(fingers: 1, steps: 30, stepX: 5)
-        let (sent, seen) = rig.pass(frames, through: screen)
-        #expect(seen == sent)
-        #expect(screen.device.passthrough?.clone.writes == frames.count - 5)
+    /// What reaches the desktop with 50 ms of hold-back and 10 ms frames: every event,
+    /// in fewer writes where frames were held.
+    enum HeldStroke: String, CaseIterable {
+        /// The first six frames go out together when the sixth arrives, the rest one by one.
+        case drag
+        /// Down, two frames and the lift, in one write at the lift.
+        case tap
+        /// No gesture takes four fingers: nothing held.
+        case fourFingers
+
+        var frames: [[InputEvent]] {
+            switch self {
+            case .drag: return GrabTests.stroke(fingers: 1, steps: 30, stepX: 5)
+            case .tap: return GrabTests.stroke(fingers: 1, steps: 2, stepX: 0)
+            case .fourFingers: return GrabTests.stroke(fingers: 4, steps: 3, stepX: 5)
+            }
+        }
+
+        var writes: Int {
+            switch self {
+            case .drag: return frames.count - 5
+            case .tap: return 1
+            case .fourFingers: return frames.count
+            }
+        }
     }
 
-    @Test func withHoldBackATapPassesWholeAtItsLift() throws {
+    @Test(arguments: HeldStroke.allCases)
+    func withHoldBackEveryEventPassesLate(_ stroke: HeldStroke) throws {
         let rig = try Rig(config: Self.holdBackConfig)
         let screen = try rig.plug()
-        let (sent, seen) = rig.pass(Self.stroke(fingers: 1, steps: 2, stepX: 0), through: screen)
+        let (sent, seen) = rig.pass(stroke.frames, through: screen)
         #expect(seen == sent)
-        #expect(screen.device.passthrough?.clone.writes == 1, "down, two frames and the lift in one write")
+        #expect(screen.device.passthrough?.clone.writes == stroke.writes)
     }
 
     @Test func withHoldBackATouchAtRestIsReleasedByTheTimer() throws {
@@ -415,15 +432,6 @@ extension GrabTests {
         var seen: [Record] = []
         #expect(rig.clone(atLeast: down[0].count, &seen), "no frame comes after the first: the daemon's timer releases it")
         #expect(seen == Self.records([down[0]]))
-    }
-
-    @Test func withHoldBackMoreFingersThanAnyGesturePassAtOnce() throws {
-        let rig = try Rig(config: Self.holdBackConfig)
-        let screen = try rig.plug()
-        let frames = Self.stroke(fingers: 4, steps: 3, stepX: 5)
-        let (sent, seen) = rig.pass(frames, through: screen)
-        #expect(seen == sent)
-        #expect(screen.device.passthrough?.clone.writes == frames.count, "4 fingers: no gesture takes 4, nothing held")
     }
 }
 
