@@ -446,3 +446,17 @@ extension GrabTests {
         #expect(text.contains("/dev/input/event9  not used  \"Fake Touchscreen (gestured)\": gestured's copy of a grabbed device (grab:): the desktop reads it, gestured reads the device itself"), "\(text)")
     }
 }
+
+extension GrabTests {
+    @Test func statusSaysWhichDevicesAreGrabbed() throws {
+        let rig = try Rig { GrabTests.config($0, grab: "grab: {devices: [touchscreen]}") }
+        let screen = try rig.plug()
+        let pad = try rig.plug(FakeTouchpad())
+        let text = rig.daemon.statusText()
+        #expect(text.contains("  \(screen.device.path): touchscreen \"Fake Touchscreen\", grabbed: the desktop reads \"Fake Touchscreen (gestured)\"\n"), "\(text)")
+        #expect(text.contains("  \(pad.device.path): touchpad \"Fake Touchpad\"\n"), "\(text)")
+        let json = rig.daemon.statusJSON()
+        #expect(json.contains("\"grabbed_as\": \"Fake Touchscreen (gestured)\"") || json.contains("\"grabbed_as\":\"Fake Touchscreen (gestured)\""), "\(json)")
+        #expect(json.contains("\"grabbed_as\": null") || json.contains("\"grabbed_as\":null"), "\(json)")
+    }
+}
