@@ -115,7 +115,9 @@ public final class EvdevDevice {
 
     /// Makes a uinput clone of the device (`makeClone`: a `CloneDevice`, or a test's),
     /// then takes the device for gestured alone (EVIOCGRAB): from now on the desktop
-    /// reads the clone, and `readAvailable` forwards every frame to it. With no clone
+    /// reads the clone, and `readAvailable` forwards every frame to it. The clone is
+    /// told the device's state first (the kernel sends only changes, and the clone
+    /// starts from zeros). With no clone
     /// there is no grab (a grabbed device without one would be dead to the desktop);
     /// a grab refused (EBUSY: another program holds it) leaves no clone behind.
     public func grab(cloningWith makeClone: (DeviceDescription) throws(CloneDevice.Failure) -> CloneDevice) throws(CloneDevice.Failure) {
@@ -126,7 +128,9 @@ public final class EvdevDevice {
         } catch {
             throw CloneDevice.Failure("EVIOCGRAB \(path)", error)
         }
-        passthrough = Passthrough(clone: clone, description: description)
+        let p = Passthrough(clone: clone, description: description)
+        p.sync(self)
+        passthrough = p
     }
 
     /// Gives the device back to everyone (EVIOCGRAB 0) and destroys the clone. A device
@@ -149,19 +153,19 @@ public final class EvdevDevice {
         return false
     }
 
-    /// The device's whole state as one frame, from libevdev: each slot with a touch
-    /// (every multitouch axis), the other axes, the buttons down, the current slot,
-    /// SYN_REPORT. What a reader that missed frames needs to be in step again.
+    /// The device's whole state as one frame, from libevdev: every slot (its tracking
+    /// id, -1 for none, and every multitouch axis: a touch that begins later in a slot
+    /// sends only what changed on the device, so the clone must have the rest), the
+    /// other axes, the buttons down, the current slot, SYN_REPORT. What a reader that
+    /// missed frames needs to be in step again; the kernel drops what it already had.
     func appendState(into out: inout [input_event]) {
         func add(_ type: UInt16, _ code: UInt16, _ value: Int32) { out.append(input_event(type, code, value)) }
         let abs = description.codes[EventType.abs] ?? []
         let slots = libevdev_get_num_slots(dev)
         let mtCodes = abs.filter { $0 > AbsCode.mtSlot && $0 != AbsCode.mtTrackingID }.sorted()
         for s in 0..<max(slots, 0) {
-            let id = libevdev_get_slot_value(dev, UInt32(s), UInt32(AbsCode.mtTrackingID))
-            guard id >= 0 else { continue }
             add(EventType.abs, AbsCode.mtSlot, s)
-            add(EventType.abs, AbsCode.mtTrackingID, id)
+            add(EventType.abs, AbsCode.mtTrackingID, libevdev_get_slot_value(dev, UInt32(s), UInt32(AbsCode.mtTrackingID)))
             for code in mtCodes { add(EventType.abs, code, libevdev_get_slot_value(dev, UInt32(s), UInt32(code))) }
         }
         for code in abs.filter({ $0 < AbsCode.mtSlot }).sorted() {

@@ -92,6 +92,14 @@ public final class Passthrough {
         if state != .suppressing { frame.append(ev) }
     }
 
+    /// Tells the clone `source`'s whole state (at the grab), in one write.
+    func sync(_ source: EvdevDevice) {
+        var state: [input_event] = []
+        source.appendState(into: &state)
+        track(state)
+        write(state)
+    }
+
     /// When the held frames are due, in kernel time (µs), for the daemon's timer.
     public var deadline: Int64? {
         if case .holding(let until) = state { return until }
@@ -109,7 +117,7 @@ public final class Passthrough {
         defer { frame.removeAll(keepingCapacity: true) }
         switch state {
         case .forwarding, .resyncing:
-            if state == .resyncing {
+            if state == .resyncing {  // the frame is written as the device's state
                 frame.removeAll(keepingCapacity: true)
                 source.appendState(into: &frame)
                 state = .forwarding

@@ -59,8 +59,12 @@ import TouchModel
         func plug(_ device: FakeTouchpad? = nil) throws -> FakeTouchpad {
             let d = try device ?? FakeTouchpad(description: GrabTests.touchscreen)
             daemon.adopt(d.device, announce: true)
+            _ = fake.events()  // the clone told the device's state at the grab (startsInTheDevicesState)
             return d
         }
+
+        /// write(2)s to `device`'s clone since the state it was told at the grab.
+        func frameWrites(_ device: FakeTouchpad) -> Int? { device.device.passthrough.map { $0.clone.writes - 1 } }
 
         /// Sends `frames` to `device` and reads the clone until as many events came as
         /// were sent: (what was sent, what the clone carried).
@@ -185,7 +189,7 @@ import TouchModel
         let frames = Self.stroke(fingers: 1, steps: 30, stepX: 20)
         let (sent, seen) = rig.pass(frames, through: screen)
         #expect(seen == sent)
-        #expect(screen.device.passthrough?.clone.writes == frames.count, "one write(2) per SYN_REPORT frame")
+        #expect(rig.frameWrites(screen) == frames.count, "one write(2) per SYN_REPORT frame")
     }
 
     @Test func anUnboundTwoFingerScrollOnATouchpadPassesUnchanged() throws {
@@ -221,16 +225,19 @@ import TouchModel
                 "the whole cancel, and nothing after it: \(cancel)")
         #expect(screen.device.passthrough?.cancelled == 1)
 
-        // The next touch goes through whole: slot 0 (the clone was left on slot 2),
-        // its id, its position, even where the device sent no change.
+        // The next touch goes through whole: every slot (slot 0 first: the clone was
+        // left on slot 2), its id, its position, even where the device sent no change.
         screen.send(Array(Self.stroke(fingers: 1, steps: 2, stepX: 0, lift: false, firstID: 200).joined()))
         var next: [Record] = []
         #expect(rig.clone(atLeast: 1, &next))
         _ = rig.spin { next += rig.fake.events(); return next.filter { $0 == syn }.count >= 3 }
-        #expect(Array(next.prefix(9)) == [abs(AbsCode.mtSlot, 0), abs(AbsCode.mtTrackingID, 200), abs(AbsCode.mtPositionX, 100),
-                                          abs(AbsCode.mtPositionY, 300), abs(AbsCode.x, 100), abs(AbsCode.y, 300),
-                                          abs(AbsCode.mtSlot, 0), Record(type: EventType.key, code: KeyCode.btnTouch, value: 1), syn],
-                "\(next)")
+        let resync = Array(next.prefix { $0 != syn }) + [syn]
+        #expect(Array(resync.prefix(4)) == [abs(AbsCode.mtSlot, 0), abs(AbsCode.mtTrackingID, 200), abs(AbsCode.mtPositionX, 100),
+                                            abs(AbsCode.mtPositionY, 300)], "\(resync)")
+        #expect(Array(resync.suffix(5)) == [abs(AbsCode.x, 100), abs(AbsCode.y, 300), abs(AbsCode.mtSlot, 0),
+                                            Record(type: EventType.key, code: KeyCode.btnTouch, value: 1), syn], "\(resync)")
+        #expect(resync.contains(abs(AbsCode.mtPositionX, 500 + 20 * 30)) && resync.contains(abs(AbsCode.mtTrackingID, -1)),
+                "the other slots too, each where the device left it: \(resync)")
         #expect(screen.device.passthrough?.state == .forwarding)
     }
 
@@ -385,7 +392,7 @@ extension GrabTests {
         _ = rig.spin { screen.device.passthrough?.state == .resyncing }
         #expect(rig.fake.events().isEmpty, "not a frame of the swipe, so nothing to cancel")
         #expect(screen.device.passthrough?.cancelled == 1)
-        #expect(screen.device.passthrough?.clone.writes == 0)
+        #expect(rig.frameWrites(screen) == 0)
     }
 
     /// What reaches the desktop with 50 ms of hold-back and 10 ms frames: every event,
@@ -421,7 +428,7 @@ extension GrabTests {
         let screen = try rig.plug()
         let (sent, seen) = rig.pass(stroke.frames, through: screen)
         #expect(seen == sent)
-        #expect(screen.device.passthrough?.clone.writes == stroke.writes)
+        #expect(rig.frameWrites(screen) == stroke.writes)
     }
 
     @Test func withHoldBackATouchAtRestIsReleasedByTheTimer() throws {
@@ -458,5 +465,26 @@ extension GrabTests {
         let json = rig.daemon.statusJSON()
         #expect(json.contains("\"grabbed_as\": \"Fake Touchscreen (gestured)\"") || json.contains("\"grabbed_as\":\"Fake Touchscreen (gestured)\""), "\(json)")
         #expect(json.contains("\"grabbed_as\": null") || json.contains("\"grabbed_as\":null"), "\(json)")
+    }
+}
+
+extension GrabTests {
+    /// The kernel sends only what changed: a clone that started from zeros would put a
+    /// touch at the same place as the device's last one at y = 0. At the grab the
+    /// clone is told where each slot was left.
+    @Test func theCloneStartsInTheDevicesState() throws {
+        let rig = try Rig { GrabTests.config($0, grab: "") }
+        let screen = try rig.plug()
+        screen.send(Array(Self.stroke(fingers: 2, steps: 3, stepX: 10).joined()))
+        #expect(rig.spin { screen.device.passthrough == nil && (try? screen.read()) != nil })
+        rig.dir.write("config.yaml", Self.config(rig.out))
+        #expect(rig.daemon.reload(reason: "test"))
+        let sync = rig.fake.events()
+        func abs(_ code: UInt16, _ v: Int32) -> Record { Record(type: EventType.abs, code: code, value: v) }
+        #expect(Array(sync.prefix(4)) == [abs(AbsCode.mtSlot, 0), abs(AbsCode.mtTrackingID, -1), abs(AbsCode.mtPositionX, 130),
+                                          abs(AbsCode.mtPositionY, 300)], "\(sync)")
+        #expect(sync.contains(abs(AbsCode.mtPositionX, 330)), "slot 1 where the second finger lifted: \(sync)")
+        #expect(sync.last == Record(type: EventType.syn, code: SynCode.report, value: 0))
+        #expect(!sync.contains(Record(type: EventType.key, code: KeyCode.btnTouch, value: 1)), "nothing is down")
     }
 }
