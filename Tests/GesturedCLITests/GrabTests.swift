@@ -488,3 +488,29 @@ extension GrabTests {
         #expect(!sync.contains(Record(type: EventType.key, code: KeyCode.btnTouch, value: 1)), "nothing is down")
     }
 }
+
+extension GrabTests {
+    /// Protocol A (no slots, contacts as SYN_MT_REPORT groups): the claimed touches
+    /// lift as an empty frame with the buttons up, and nothing follows.
+    @Test func aClaimedProtocolASwipeEndsInAnEmptyFrame() throws {
+        let rig = try Rig()
+        let pad = try rig.plug(FakeTouchpad(description: HostileDeviceTests.protocolAPad))
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
+        for step in 0...20 {
+            HostileDeviceTests.frame(pad, [300, 400, 500].map { $0 + Int32(step) * 20 }, at: t)
+            t = t.adding(seconds: 0.01)
+        }
+        HostileDeviceTests.frame(pad, [], at: t)
+        #expect(rig.spin { LiveDeviceTests.read(rig.out) == "next\n" })
+        var seen: [Record] = []
+        _ = rig.spin { seen += rig.fake.events(); return pad.device.passthrough?.state == .resyncing }
+        seen += rig.fake.events()
+        let cancel = [Record(type: EventType.syn, code: SynCode.mtReport, value: 0),
+                      Record(type: EventType.key, code: KeyCode.btnTouch, value: 0),
+                      Record(type: EventType.key, code: KeyCode.btnToolTripleTap, value: 0),
+                      Record(type: EventType.syn, code: SynCode.report, value: 0)]
+        #expect(Array(seen.suffix(4)) == cancel, "\(seen)")
+        #expect(seen.count > 4, "the frames before recognition passed")
+        #expect(pad.device.passthrough?.cancelled == 1)
+    }
+}
