@@ -224,6 +224,23 @@ _ = keyLatency.measure(iterations: 50) // warm
 let keyLatencies = keyLatency.measure(iterations: max(options.latencyRuns, 1000))
 say("\(keyLatencies.count) gestures (4-finger swipe down → super+Page_Down): p50 \(median(keyLatencies).fixed(1)) µs, p90 \(percentile(keyLatencies, 90).fixed(1)) µs, p99 \(percentile(keyLatencies, 99).fixed(1)) µs, max \(keyLatencies.max()!.fixed(1)) µs")
 
+say("")
+say("== passthrough latency (grab:): a grabbed device's frame read → its copy written to the clone (in-process, fake device, fake uinput)")
+guard let drag = recordings.first(where: { $0.name.contains("1-finger-drag-up-down") }) else { fail("the 1-finger drag recording is missing") }
+let passthrough = PassthroughLatency(recording: drag, config: config)
+_ = passthrough.measure(frames: 500) // warm
+let passthroughLatencies = passthrough.measure(frames: max(options.latencyRuns, 20_000))
+say("\(passthroughLatencies.count) frames of \(drag.name), 20 gestures: p50 \(median(passthroughLatencies).fixed(1)) µs, p90 \(percentile(passthroughLatencies, 90).fixed(1)) µs, p99 \(percentile(passthroughLatencies, 99).fixed(1)) µs, max \(passthroughLatencies.max()!.fixed(1)) µs; budget p50 < 30 µs (issue 12): \(verdict(median(passthroughLatencies) < 30))")
+// What hold-back costs, with the shipped config (gestures of 3 and 4 fingers only: the
+// 20-gesture config binds a 1-finger pan, which claims every drag).
+guard let shipped = ConfigLoader.parse(Array(defaultText.utf8), file: "default.yaml").0 else { fail("config/default.yaml does not parse") }
+for name in ["1-finger-drag-up-down", "1-finger-fast-taps"] {
+    guard let r = recordings.first(where: { $0.name.contains(name) }) else { fail("the \(name) recording is missing") }
+    let (delays, frames) = PassthroughLatency(recording: r, config: shipped).holdBackDelays(milliseconds: 50)
+    let held = delays.filter { $0 > 0 }
+    say("hold-back 50 ms, config/default.yaml, \(r.name): \(held.count) of \(delays.count) frames written late (\(frames - delays.count) claimed), by p50 \(median(held.isEmpty ? [0] : held).fixed(1)) ms, max \((held.max() ?? 0).fixed(1)) ms; every frame: p50 \(median(delays).fixed(1)) ms")
+}
+
 // MARK: The daemon: start-up, idle, resident memory.
 say("")
 say("== the daemon: gestured run --config config/default.yaml (release build, no input devices on this machine)")
@@ -261,7 +278,7 @@ say("")
 say("bench took \((Double(nowNS() - benchStart) / 1e9).fixed(0)) s")
 let pipelineB = protocolBFigures.eventsPerSecond[.pipeline]!, pipelineBvsC = protocolBFigures.vsC[.pipeline]!
 say("budgets: protocol B pipeline ≥ 10 M events/s (issue 15): \(verdict(pipelineB >= 10e6)); protocol B pipeline ≤ 4× C: \(verdict(pipelineBvsC <= 4)); pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50)); key latency p50 < 50 µs: \(verdict(median(keyLatencies) < 50))")
-say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1))")
+say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1))")
 
 for file in ["config-20.yaml", "daemon.log", "replay-rss.txt"] { unlink(tmp + "/" + file) }
 rmdir(tmp)

@@ -107,6 +107,25 @@ int64_t clinux_monotonic_ns(void) {
 int clinux_ui_set_evbit(int fd, int type) { return ioctl(fd, UI_SET_EVBIT, type); }
 int clinux_ui_set_keybit(int fd, int code) { return ioctl(fd, UI_SET_KEYBIT, code); }
 int clinux_ui_set_relbit(int fd, int code) { return ioctl(fd, UI_SET_RELBIT, code); }
+int clinux_ui_set_absbit(int fd, int code) { return ioctl(fd, UI_SET_ABSBIT, code); }
+int clinux_ui_set_mscbit(int fd, int code) { return ioctl(fd, UI_SET_MSCBIT, code); }
+int clinux_ui_set_swbit(int fd, int code) { return ioctl(fd, UI_SET_SWBIT, code); }
+int clinux_ui_set_ledbit(int fd, int code) { return ioctl(fd, UI_SET_LEDBIT, code); }
+int clinux_ui_set_propbit(int fd, int property) { return ioctl(fd, UI_SET_PROPBIT, property); }
+
+int clinux_ui_abs_setup(int fd, uint16_t code, int32_t value, int32_t minimum, int32_t maximum,
+                        int32_t fuzz, int32_t flat, int32_t resolution) {
+    struct uinput_abs_setup setup;
+    memset(&setup, 0, sizeof setup);
+    setup.code = code;
+    setup.absinfo.value = value;
+    setup.absinfo.minimum = minimum;
+    setup.absinfo.maximum = maximum;
+    setup.absinfo.fuzz = fuzz;
+    setup.absinfo.flat = flat;
+    setup.absinfo.resolution = resolution;
+    return ioctl(fd, UI_ABS_SETUP, &setup);
+}
 
 int clinux_ui_dev_setup(int fd, const char *name, uint16_t bustype, uint16_t vendor, uint16_t product, uint16_t version) {
     struct uinput_setup setup;

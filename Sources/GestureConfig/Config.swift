@@ -7,6 +7,8 @@ public struct Config: Sendable, Equatable {
     /// The file it came from, as named in diagnostics (`<built-in default>` for the built-in one).
     public var file: String
     public var settings: Settings
+    /// The devices to grab and pass through a clone (`grab:`).
+    public var grab: GrabSelection
     /// One per binding, in file order (order breaks ties in arbitration).
     public var specs: [GestureSpec]
     /// `bindings[i]` holds the actions of `specs[i]` (`GestureEvent.index`).
@@ -17,9 +19,17 @@ public struct Config: Sendable, Equatable {
     /// gesture's recognizer, and every check of the file stay fast.
     public static let maximumGestures = 1000
 
-    public init(file: String, settings: Settings = Settings(), specs: [GestureSpec] = [], bindings: [Binding] = []) {
+    /// The most fingers a gesture listening to `device` takes (0: none listens): what
+    /// `grab: hold-back:` waits for a sequence to outgrow.
+    public func maximumFingers(on device: DeviceInfo) -> Int {
+        specs.filter { $0.devices.admits(device) }.map(\.fingers.upperBound).max() ?? 0
+    }
+
+    public init(file: String, settings: Settings = Settings(), grab: GrabSelection = GrabSelection(),
+                specs: [GestureSpec] = [], bindings: [Binding] = []) {
         self.file = file
         self.settings = settings
+        self.grab = grab
         self.specs = specs
         self.bindings = bindings
     }
@@ -41,6 +51,26 @@ public struct Settings: Sendable, Equatable {
     public var keyDelay: Double = 0.012
 
     public init() {}
+}
+
+/// The `grab:` section: which devices gestured takes for itself, by kind or by name.
+public struct GrabSelection: Sendable, Equatable {
+    public var kinds: Set<DeviceKind> = []
+    public var nameGlobs: [String] = []
+    /// `hold-back:`, seconds; 0: every frame passes at once.
+    public var holdBack: Double = 0
+
+    public init(kinds: Set<DeviceKind> = [], nameGlobs: [String] = [], holdBack: Double = 0) {
+        self.kinds = kinds
+        self.nameGlobs = nameGlobs
+        self.holdBack = holdBack
+    }
+
+    public var isEmpty: Bool { kinds.isEmpty && nameGlobs.isEmpty }
+
+    public func matches(_ device: DeviceInfo) -> Bool {
+        kinds.contains(device.kind) || nameGlobs.contains { Glob.matches($0, device.name) }
+    }
 }
 
 /// What one configured gesture does: an action (a command, keys, a click, a scroll) per phase.

@@ -6,6 +6,7 @@ import TouchModel
 struct ConfigParser {
     var log: DiagnosticLog
     var settings = Settings()
+    var grab = GrabSelection()
     var drafts: [Draft] = []
 
     /// One gesture as read, with where its parts were written for cross-checks.
@@ -32,6 +33,7 @@ struct ConfigParser {
                 for (key, _, value) in pairs {
                     switch key {
                     case .settings: parseSettings(value)
+                    case .grab: parseGrab(value)
                     case .gestures: parseGestures(value)
                     }
                 }
@@ -45,7 +47,7 @@ struct ConfigParser {
         for i in drafts.indices where drafts[i].spec.after != nil {
             drafts[i].spec.sequenceWindow = drafts[i].within ?? settings.sequenceWindow
         }
-        return Config(file: log.file, settings: settings, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))
+        return Config(file: log.file, settings: settings, grab: grab, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))
     }
 
     // MARK: Mappings and keys
@@ -81,12 +83,19 @@ struct ConfigParser {
         return out
     }
 
+    /// The pairs of a top-level mapping (`settings:`, `grab:`); none when the key has
+    /// nothing under it.
+    mutating func section<K: RawRepresentable & CaseIterable>(
+        _ node: YAMLNode, _: K.Type, what: String
+    ) -> [(K, SourceMark, YAMLNode)] where K.RawValue == String {
+        if case .scalar(let s) = node.value, s.isEmpty { return [] }
+        return mapping(node, K.self, what: what) ?? []
+    }
+
     // MARK: settings
 
     private mutating func parseSettings(_ node: YAMLNode) {
-        if case .scalar(let s) = node.value, s.isEmpty { return }  // `settings:` with nothing under it
-        guard let pairs = mapping(node, SettingsKey.self, what: "settings") else { return }
-        for (key, _, value) in pairs {
+        for (key, _, value) in section(node, SettingsKey.self, what: "settings") {
             switch key {
             case .commandTimeout:
                 if let t = positive(value, .duration, key.rawValue) { settings.commandTimeout = t }
@@ -98,6 +107,21 @@ struct ConfigParser {
                 if let t = positive(value, .duration, key.rawValue) { settings.sequenceWindow = t }
             case .keyDelay:
                 if let t = positive(value, .duration, key.rawValue, max: SettingsKey.maxKeyDelay) { settings.keyDelay = t }
+            }
+        }
+    }
+
+    // MARK: grab
+
+    private mutating func parseGrab(_ node: YAMLNode) {
+        for (key, _, value) in section(node, GrabKey.self, what: "grab") {
+            switch key {
+            case .devices:
+                if let kinds = list(value, DeviceKind.self, "device kind") { grab.kinds = Set(kinds) }
+            case .deviceNames:
+                grab.nameGlobs = globs(value, key.rawValue, example: "a device name or glob like 'ELAN*' (gestured list-devices shows the names)")
+            case .holdBack:
+                if let t = positive(value, .duration, key.rawValue, max: GrabKey.maxHoldBack) { grab.holdBack = t }
             }
         }
     }

@@ -71,11 +71,12 @@ extension ConfigParser {
         return nodes.compactMap { n in name(n, what).map { ($0, n.mark) } }
     }
 
-    /// One glob or a list of them (`apps:`), none empty.
-    mutating func globs(_ v: YAMLNode, _ what: String) -> [String] {
+    /// One glob or a list of them (`apps:`, `device-names:`), none empty; `example` is
+    /// what an empty list is told to give.
+    mutating func globs(_ v: YAMLNode, _ what: String, example: String = "an app id or class like firefox") -> [String] {
         let nodes: [YAMLNode]
         if case .sequence(let items) = v.value { nodes = items } else { nodes = [v] }
-        if nodes.isEmpty { log.error(v.mark, "'\(what)' is an empty list; give an app id or class like firefox") }
+        if nodes.isEmpty { log.error(v.mark, "'\(what)' is an empty list; give \(example)") }
         return nodes.compactMap { text($0, what) }
     }
 

@@ -16,6 +16,7 @@ public enum Schema {
 
     public static let topLevel: [Entry] = TopKey.allCases.map(\.entry)
     public static let settings: [Entry] = SettingsKey.allCases.map(\.entry)
+    public static let grab: [Entry] = GrabKey.allCases.map(\.entry)
     public static let gesture: [Entry] = GestureKey.allCases.map(\.entry)
     public static let region: [Entry] = RegionKey.allCases.map(\.entry)
     public static let action: [Entry] = ActionKey.allCases.map(\.entry)
@@ -35,6 +36,7 @@ public enum Schema {
         }
         return [table("Top level", topLevel, appliesTo: false),
                 table("`settings:`", settings, appliesTo: false),
+                table("`grab:`", grab, appliesTo: false),
                 table("Each entry of `gestures:`", gesture, appliesTo: true),
                 table("`region:`", region, appliesTo: false),
                 table("Built-in actions (in place of a command)", action, appliesTo: false),
@@ -66,12 +68,14 @@ public enum Schema {
 }
 
 enum TopKey: String, CaseIterable {
-    case settings, gestures
+    case settings, grab, gestures
 
     var entry: Schema.Entry {
         switch self {
         case .settings: return .init(key: rawValue, type: "mapping", appliesTo: "", defaultValue: "—",
                                      summary: "Limits on the commands gestured runs (below).")
+        case .grab: return .init(key: rawValue, type: "mapping", appliesTo: "", defaultValue: "no device",
+                                 summary: "Devices gestured takes for itself (EVIOCGRAB), passing every touch that is not a gesture on to the desktop through a copy of the device; the touches of a recognized gesture are cancelled for the desktop (below, and \"Exclusive grab\" in the README).")
         case .gestures: return .init(key: rawValue, type: "list of gestures", appliesTo: "", defaultValue: "none",
                                      summary: "The gestures to recognize, in priority order: when two compete for the same touches, the earlier one wins.")
         }
@@ -107,6 +111,29 @@ enum SettingsKey: String, CaseIterable {
         case .keyDelay:
             return .init(key: rawValue, type: "duration, at most 200ms", appliesTo: "", defaultValue: "`\(Int(d.keyDelay * 1000))ms`",
                          summary: "Time between a key's press and its release (and between the keys of a list) on the virtual device; some desktops drop a press and release that arrive together.")
+        }
+    }
+}
+
+enum GrabKey: String, CaseIterable {
+    case devices
+    case deviceNames = "device-names"
+    case holdBack = "hold-back"
+
+    /// Longest `hold-back`, seconds: past this the delay is felt on every touch.
+    static let maxHoldBack = 0.1
+
+    var entry: Schema.Entry {
+        switch self {
+        case .devices:
+            return .init(key: rawValue, type: "`touchpad`, `touchscreen`, or a list", appliesTo: "", defaultValue: "none",
+                         summary: "Grab every device of these kinds.")
+        case .deviceNames:
+            return .init(key: rawValue, type: "glob or list", appliesTo: "", defaultValue: "none",
+                         summary: "Grab the devices whose name matches one of these globs (as `device-name:`; `gestured list-devices` shows the names), whatever their kind.")
+        case .holdBack:
+            return .init(key: rawValue, type: "duration, at most 100ms", appliesTo: "", defaultValue: "none (off)",
+                         summary: "Hold back the start of a touch sequence for at most this long while it could still become a gesture bound on that device (no more fingers than the most any of them takes): a gesture recognized in that time reaches the desktop not at all; any other touch reaches it this much later (at once when it lifts or gets more fingers).")
         }
     }
 }

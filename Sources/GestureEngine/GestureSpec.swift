@@ -113,6 +113,13 @@ public struct DeviceFilter: Sendable, Equatable {
         self.kind = kind
         self.nameGlob = nameGlob
     }
+
+    /// Whether the filter admits `device` (its kind, then its name).
+    public func admits(_ device: DeviceInfo) -> Bool {
+        if let kind, kind != device.kind { return false }
+        if let nameGlob, !Glob.matches(nameGlob, device.name) { return false }
+        return true
+    }
 }
 
 /// A rectangle in normalized 0…1 touchscreen coordinates.

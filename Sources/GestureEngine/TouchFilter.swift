@@ -5,11 +5,7 @@ import TouchModel
 /// an edge zone).
 enum TouchFilter {
     /// Whether a spec's device filter admits the device (checked once, at engine init).
-    static func admits(_ filter: DeviceFilter, _ device: DeviceInfo) -> Bool {
-        if let kind = filter.kind, kind != device.kind { return false }
-        if let glob = filter.nameGlob, !Glob.matches(glob, device.name) { return false }
-        return true
-    }
+    static func admits(_ filter: DeviceFilter, _ device: DeviceInfo) -> Bool { filter.admits(device) }
 
     /// Whether a touch sequence that began at `landing` reaches a recognizer with this
     /// spec, and if not, why. Regions and edges only filter touchscreens: on a touchpad

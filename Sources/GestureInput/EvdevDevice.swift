@@ -17,6 +17,8 @@ public final class EvdevDevice {
     /// What the decoder had refused when it was last logged (rate-limited the same way).
     private var loggedRejections: TouchDecoder.Rejections?
     private var lastRejectionLog: Int64?
+    /// While the device is grabbed (`grab(cloningWith:)`): its clone and what it forwards.
+    public private(set) var passthrough: Passthrough?
 
     public enum ReadResult: Equatable {
         /// Drained; wait for the fd to be readable again.
@@ -103,8 +105,78 @@ public final class EvdevDevice {
                 }
                 continue
             }
+            passthrough?.append(ev)
             if decoder.feed(Self.event(ev)) { onFrame(decoder.frame) }
+            if ev.type == EventType.syn && ev.code == SynCode.report, let passthrough { passthrough.frameEnded(self) }
         }
+    }
+
+    // MARK: Grab and passthrough
+
+    /// Makes a uinput clone of the device (`makeClone`: a `CloneDevice`, or a test's),
+    /// then takes the device for gestured alone (EVIOCGRAB): from now on the desktop
+    /// reads the clone, and `readAvailable` forwards every frame to it. The clone is
+    /// told the device's state first (the kernel sends only changes, and the clone
+    /// starts from zeros). With no clone
+    /// there is no grab (a grabbed device without one would be dead to the desktop);
+    /// a grab refused (EBUSY: another program holds it) leaves no clone behind.
+    public func grab(cloningWith makeClone: (DeviceDescription) throws(CloneDevice.Failure) -> CloneDevice) throws(CloneDevice.Failure) {
+        guard passthrough == nil else { return }
+        let clone = try makeClone(description)
+        do throws(Errno) {
+            _ = try fd.ioctl { clinux_evdev_grab($0, 1) }
+        } catch {
+            throw CloneDevice.Failure("EVIOCGRAB \(path)", error)
+        }
+        let p = Passthrough(clone: clone, description: description)
+        p.sync(self)
+        passthrough = p
+    }
+
+    /// Gives the device back to everyone (EVIOCGRAB 0) and destroys the clone. A device
+    /// already gone has nothing to give back.
+    public func ungrab() {
+        guard passthrough != nil else { return }
+        _ = try? fd.ioctl { clinux_evdev_grab($0, 0) }
+        passthrough = nil
+    }
+
+    /// Whether a finger (or the touch bit, or any slot) is down now, as libevdev knows it.
+    var isTouching: Bool {
+        if libevdev_get_event_value(dev, UInt32(EventType.key), UInt32(KeyCode.btnTouch)) != 0 { return true }
+        for tool in [KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap, KeyCode.btnToolTripleTap, KeyCode.btnToolQuadTap, KeyCode.btnToolQuintTap]
+        where libevdev_get_event_value(dev, UInt32(EventType.key), UInt32(tool)) != 0 {
+            return true
+        }
+        let slots = libevdev_get_num_slots(dev)
+        for s in 0..<max(slots, 0) where libevdev_get_slot_value(dev, UInt32(s), UInt32(AbsCode.mtTrackingID)) >= 0 { return true }
+        return false
+    }
+
+    /// The device's whole state as one frame, from libevdev: every slot (its tracking
+    /// id, -1 for none, and every multitouch axis: a touch that begins later in a slot
+    /// sends only what changed on the device, so the clone must have the rest), the
+    /// other axes, the buttons down, the current slot, SYN_REPORT. What a reader that
+    /// missed frames needs to be in step again; the kernel drops what it already had.
+    func appendState(into out: inout [input_event]) {
+        func add(_ type: UInt16, _ code: UInt16, _ value: Int32) { out.append(input_event(type, code, value)) }
+        let abs = description.codes[EventType.abs] ?? []
+        let slots = libevdev_get_num_slots(dev)
+        let mtCodes = abs.filter { $0 > AbsCode.mtSlot && $0 != AbsCode.mtTrackingID }.sorted()
+        for s in 0..<max(slots, 0) {
+            add(EventType.abs, AbsCode.mtSlot, s)
+            add(EventType.abs, AbsCode.mtTrackingID, libevdev_get_slot_value(dev, UInt32(s), UInt32(AbsCode.mtTrackingID)))
+            for code in mtCodes { add(EventType.abs, code, libevdev_get_slot_value(dev, UInt32(s), UInt32(code))) }
+        }
+        for code in abs.filter({ $0 < AbsCode.mtSlot }).sorted() {
+            add(EventType.abs, code, libevdev_get_event_value(dev, UInt32(EventType.abs), UInt32(code)))
+        }
+        if slots > 0 { add(EventType.abs, AbsCode.mtSlot, libevdev_get_current_slot(dev)) }
+        for code in (description.codes[EventType.key] ?? []).sorted()
+        where libevdev_get_event_value(dev, UInt32(EventType.key), UInt32(code)) != 0 {
+            add(EventType.key, code, 1)
+        }
+        add(EventType.syn, SynCode.report, 0)
     }
 
     /// Says what the decoder refused from this device: at once the first time, then at

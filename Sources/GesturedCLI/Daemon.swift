@@ -201,6 +201,7 @@ final class Daemon {
         }
         // The releases just queued go out now, not a key delay later, before the device goes.
         virtualInput?.finish()
+        for s in sessions.values { releaseGrab(s, reason: "stopping") }
         logger.notice("stopped")
     }
 
@@ -234,7 +235,7 @@ final class Daemon {
         adopt(device, announce: announce)
     }
 
-    /// gestured's own output device, known by its name in sysfs before opening it (so
+    /// gestured's own output device or one of its clones (`grab:`), known by its name in sysfs before opening it (so
     /// not even a permission warning is logged for it while udev sets its group).
     static func isOwnVirtualDevice(_ path: String) -> Bool {
         let sysfs = "/sys/class/input/" + (path.split(separator: "/").last.map(String.init) ?? "") + "/device/name"
@@ -242,12 +243,14 @@ final class Daemon {
         defer { fclose(f) }
         var buf = [CChar](repeating: 0, count: 256)
         guard fgets(&buf, Int32(buf.count), f) != nil else { return false }
-        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == VirtualDevice.name + "\n"
+        let name = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name == VirtualDevice.name + "\n" || CloneDevice.isClone(name: String(name.dropLast()))
     }
 
     /// Starts reading an open device with its own engine.
     func adopt(_ device: EvdevDevice, announce: Bool) {
-        guard device.description.name != VirtualDevice.name else { return }  // our own output, never input
+        // Our own output, never input: the virtual device, and the clones of grabbed devices.
+        guard device.description.name != VirtualDevice.name, !CloneDevice.isClone(name: device.description.name) else { return }
         let session = DeviceSession(device: device, specs: config.specs)
         do {
             try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
@@ -260,6 +263,7 @@ final class Daemon {
         let info = device.info
         logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
         for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
+        applyGrab(session)
         notifier.send("STATUS=\(status)")
     }
 
@@ -269,6 +273,7 @@ final class Daemon {
         loop.remove(s.device.fd)
         s.engine.cancelAll(at: Self.now(), into: &s.events)
         dispatch(s)
+        releaseGrab(s, reason: reason)
         logger.notice("removed \(path) (\(s.info.name)): \(reason)")
         notifier.send("STATUS=\(status)")
         rearm()
@@ -280,6 +285,7 @@ final class Daemon {
             s.engine.process(frame, into: &s.events)
             if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
         }
+        checkClone(s)
         switch result {
         case .drained: rearm()
         case .gone: remove(s.path, reason: "device gone")
@@ -294,6 +300,7 @@ final class Daemon {
             if !decisions.isEmpty { onDecisions(s, decisions) }
         }
         guard !s.events.isEmpty else { return }
+        claimTouches(s)
         for e in s.events {
             options.onGesture?(s, e)
             guard sink != nil else { continue }
@@ -345,6 +352,8 @@ final class Daemon {
         var earliest: Timestamp?
         for s in sessions.values {
             if let d = s.engine.nextDeadline, earliest == nil || d < earliest! { earliest = d }
+            // Frames a grabbed device holds back (grab: hold-back:) are due too.
+            if let d = s.device.passthrough?.deadline.map(Timestamp.init(microseconds:)), earliest == nil || d < earliest! { earliest = d }
         }
         timer.arm(atNanoseconds: earliest.map { $0.microseconds * 1000 })
     }
@@ -353,8 +362,16 @@ final class Daemon {
         timer.acknowledge()
         let now = Self.now()
         for s in sessions.values {
+            // Frames the kernel already holds come before a hold-back runs out: one of
+            // them may complete the gesture that claims the held frames.
+            if s.device.passthrough?.deadline != nil {
+                deviceReadable(s)
+                guard sessions[s.path] === s else { continue }  // it went while being read
+            }
             s.engine.timerFired(at: now, into: &s.events)
             if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
+            s.device.passthrough?.timerFired(at: now.microseconds)
+            checkClone(s)
         }
         rearm()
     }
@@ -419,6 +436,7 @@ final class Daemon {
         mapper = ActionMapper(config: loaded)
         runner?.update(settings: loaded.settings)
         virtualInput?.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
+        for s in sessions.values { applyGrab(s) }
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")

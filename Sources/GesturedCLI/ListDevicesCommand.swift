@@ -21,7 +21,7 @@ enum ListDevicesCommand {
         let a = try Arguments(args, spec: .init(flags: ["json"], options: ["input-dir"]))
         guard a.positionals.isEmpty else { throw UsageError("unexpected argument '\(a.positionals[0])'") }
         let nodes = Udev().inputNodes(inputDir: a.option("input-dir") ?? "/dev/input")
-        let reports = DeviceScan.scan(nodes)
+        let reports = DeviceScan.scan(nodes).map(ownCopies)
         if a.flag("json") {
             for r in reports { Output.out(json(r)) }
             return .success
@@ -65,6 +65,14 @@ enum ListDevicesCommand {
             lines.append("To see gestured work without a device: gestured replay Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events --detect")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The copies of grabbed devices (`grab:`) are touch devices, but gestured's output:
+    /// not used, and why.
+    static func ownCopies(_ r: DeviceReport) -> DeviceReport {
+        guard CloneDevice.isClone(name: r.name), case .used = r.status else { return r }
+        return DeviceReport(path: r.path, name: r.name,
+                            status: .ignored("gestured's copy of a grabbed device (grab:): the desktop reads it, gestured reads the device itself"))
     }
 
     /// gestured's own virtual device is output, never input: say so rather than "not a touch device".

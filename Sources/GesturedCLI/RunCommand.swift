@@ -88,6 +88,9 @@ enum CheckCommand {
         if config.bindings.contains(where: \.needsInput), let failure = VirtualDevice.probe() {
             Output.out("\(name): warning: key, button and scroll actions cannot be delivered: \(failure): \(VirtualDevice.advice(for: failure))")
         }
+        if !config.grab.isEmpty, let failure = VirtualDevice.probe() {
+            Output.out("\(name): warning: grab: no device will be grabbed (each needs a copy made through uinput): \(failure): \(VirtualDevice.advice(for: failure))")
+        }
         // Per-app gestures in a session that cannot say which app has the focus.
         if config.specs.contains(where: { !$0.apps.only.isEmpty }), case .none(let why) = FocusDetection.detect(Logger.environment()) {
             Output.out("note: gestures with 'apps:' will not fire in this session: \(why)")

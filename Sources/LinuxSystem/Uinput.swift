@@ -28,6 +28,37 @@ public enum Uinput {
         try call("UI_SET_RELBIT \(code)") { clinux_ui_set_relbit(fd.rawValue, Int32(code)) }
     }
 
+    /// UI_SET_ABSBIT, UI_SET_MSCBIT, UI_SET_SWBIT, UI_SET_LEDBIT: the device has `code` of
+    /// `type` (EV_ABS, EV_MSC, EV_SW, EV_LED; EV_KEY and EV_REL as above). False for
+    /// a type uinput is not told codes of this way (EV_SYN, EV_REP, EV_FF…).
+    @discardableResult
+    public static func enable(_ fd: FileDescriptor, code: UInt16, of type: UInt16) throws(SystemCallError) -> Bool {
+        let c = Int32(code)
+        switch type {
+        case 0x01: try call("UI_SET_KEYBIT \(code)") { clinux_ui_set_keybit(fd.rawValue, c) }
+        case 0x02: try call("UI_SET_RELBIT \(code)") { clinux_ui_set_relbit(fd.rawValue, c) }
+        case 0x03: try call("UI_SET_ABSBIT \(code)") { clinux_ui_set_absbit(fd.rawValue, c) }
+        case 0x04: try call("UI_SET_MSCBIT \(code)") { clinux_ui_set_mscbit(fd.rawValue, c) }
+        case 0x05: try call("UI_SET_SWBIT \(code)") { clinux_ui_set_swbit(fd.rawValue, c) }
+        case 0x11: try call("UI_SET_LEDBIT \(code)") { clinux_ui_set_ledbit(fd.rawValue, c) }
+        default: return false
+        }
+        return true
+    }
+
+    /// UI_SET_PROPBIT: the device has `INPUT_PROP_*` `property`.
+    public static func enable(_ fd: FileDescriptor, property: UInt16) throws(SystemCallError) {
+        try call("UI_SET_PROPBIT \(property)") { clinux_ui_set_propbit(fd.rawValue, Int32(property)) }
+    }
+
+    /// UI_ABS_SETUP: absolute axis `code`'s value, range, noise and resolution (units/mm).
+    public static func setupAxis(_ fd: FileDescriptor, code: UInt16, value: Int32, minimum: Int32, maximum: Int32,
+                                 fuzz: Int32, flat: Int32, resolution: Int32) throws(SystemCallError) {
+        try call("UI_ABS_SETUP \(code)") {
+            clinux_ui_abs_setup(fd.rawValue, code, value, minimum, maximum, fuzz, flat, resolution)
+        }
+    }
+
     /// UI_DEV_SETUP: the name and ids the device will have.
     public static func setup(_ fd: FileDescriptor, name: String, bustype: UInt16, vendor: UInt16 = 0,
                              product: UInt16 = 0, version: UInt16 = 1) throws(SystemCallError) {

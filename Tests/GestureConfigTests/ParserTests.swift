@@ -89,6 +89,10 @@ import TouchModel
                 apps: [firefox]
                 except-apps: "steam_*"
                 command: {keys: [super+Page_Down, KEY_ENTER]}
+            grab:
+              devices: [touchpad]
+              device-names: "ELAN*"
+              hold-back: 40ms
             """
         let (config, diagnostics) = ConfigLoader.parse(yaml, file: "every.yaml")
         #expect(diagnostics.map(\.description) == [])
@@ -100,6 +104,7 @@ import TouchModel
         expectedSettings.sequenceWindow = 0.8
         expectedSettings.keyDelay = 0.02
         #expect(c.settings == expectedSettings)
+        #expect(c.grab == GrabSelection(kinds: [.touchpad], nameGlobs: ["ELAN*"], holdBack: 0.04))
 
         #expect(c.specs[0] == GestureSpec(
             name: "hold-4", kind: .hold, fingers: 4...4, taps: 1,
@@ -143,7 +148,7 @@ import TouchModel
         #expect(c.specs[8] == scrub)
 
         // The test names every key of the schema, so a new key cannot go untested.
-        for key in Schema.topLevel + Schema.settings + Schema.gesture + Schema.region + Schema.action where key.key != "name" {
+        for key in Schema.topLevel + Schema.settings + Schema.grab + Schema.gesture + Schema.region + Schema.action where key.key != "name" {
             #expect(yaml.contains("\(key.key):") || yaml.contains("\(key.key): "), "key \(key.key) is not exercised")
         }
     }

@@ -64,6 +64,14 @@ const char *clinux_sigabbrev(int sig);
 int clinux_ui_set_evbit(int fd, int type);
 int clinux_ui_set_keybit(int fd, int code);
 int clinux_ui_set_relbit(int fd, int code);
+int clinux_ui_set_absbit(int fd, int code);
+int clinux_ui_set_mscbit(int fd, int code);
+int clinux_ui_set_swbit(int fd, int code);
+int clinux_ui_set_ledbit(int fd, int code);
+int clinux_ui_set_propbit(int fd, int property);
+/// UI_ABS_SETUP: an absolute axis's range, noise and resolution (units/mm).
+int clinux_ui_abs_setup(int fd, uint16_t code, int32_t value, int32_t minimum, int32_t maximum,
+                        int32_t fuzz, int32_t flat, int32_t resolution);
 /// UI_DEV_SETUP: name, ids; no force feedback.
 int clinux_ui_dev_setup(int fd, const char *name, uint16_t bustype, uint16_t vendor, uint16_t product, uint16_t version);
 int clinux_ui_dev_create(int fd);

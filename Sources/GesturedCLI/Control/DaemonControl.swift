@@ -69,7 +69,7 @@ extension Daemon {
         }
         s += "devices:\(sessions.isEmpty ? " none" : "")\n"
         for d in sessions.values.sorted(by: { $0.path < $1.path }) {
-            s += "  \(d.path): \(d.info.kind.rawValue) \"\(d.info.name)\"\n"
+            s += "  \(d.path): \(d.info.kind.rawValue) \"\(d.info.name)\"\(d.device.passthrough.map { ", grabbed: the desktop reads \"\($0.clone.name)\"" } ?? "")\n"
         }
         s += "gestures:\(config.specs.isEmpty ? " none" : "")\n"
         let width = config.specs.map(\.name.count).max() ?? 0
@@ -102,7 +102,8 @@ extension Daemon {
             focusFields = [("source", "null"), ("reason", JSON.string(focus.unavailable ?? "")), ("app", "null")]
         }
         let devices = sessions.values.sorted(by: { $0.path < $1.path }).map {
-            JSON.object([("path", JSON.string($0.path)), ("type", JSON.string($0.info.kind.rawValue)), ("name", JSON.string($0.info.name))])
+            JSON.object([("path", JSON.string($0.path)), ("type", JSON.string($0.info.kind.rawValue)), ("name", JSON.string($0.info.name)),
+                         ("grabbed_as", $0.device.passthrough.map { JSON.string($0.clone.name) } ?? "null")])
         }
         let gestures = config.specs.map { spec in
             JSON.object([("name", JSON.string(spec.name)), ("kind", JSON.string(spec.kind.rawValue)),

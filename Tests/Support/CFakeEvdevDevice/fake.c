@@ -23,6 +23,8 @@ struct fake {
     unsigned char keys[KEY_CNT / 8 + 1];
     int32_t slots[ABS_CNT - MT_FIRST][MAX_SLOTS];
     int ioctls;
+    int grabbed;
+    int grab_error;
 };
 
 static struct fake fakes[MAX_FAKES];
@@ -93,6 +95,8 @@ void cfake_set_key_state(int fd, unsigned code, int down) {
 }
 
 int cfake_ioctl_count(int fd) { int n = -1; WITH_FAKE(fd, n = f->ioctls); return n; }
+int cfake_grabbed(int fd) { int g = -1; WITH_FAKE(fd, g = f->grabbed); return g; }
+void cfake_set_grab_error(int fd, int err) { WITH_FAKE(fd, f->grab_error = err); }
 
 static int copy_out(void *arg, const void *src, size_t have, size_t len) {
     memset(arg, 0, len);
@@ -107,6 +111,12 @@ static int answer(struct fake *f, unsigned long request, void *arg) {
     if (nr == _IOC_NR(EVIOCGVERSION)) { *(int *)arg = EV_VERSION; return 0; }
     if (nr == _IOC_NR(EVIOCGID)) { memcpy(arg, &f->id, sizeof f->id); return 0; }
     if (nr == _IOC_NR(EVIOCGREP)) { errno = EINVAL; return -1; }
+    if (nr == _IOC_NR(EVIOCGRAB)) {
+        if (f->grab_error) { errno = f->grab_error; return -1; }
+        if ((arg != NULL) == f->grabbed) { errno = arg ? EBUSY : EINVAL; return -1; } /* as evdev answers */
+        f->grabbed = arg != NULL;
+        return 0;
+    }
     if (nr == 0x06) return copy_out(arg, f->name, strlen(f->name) + 1, len);
     if (nr == 0x07 || nr == 0x08) { errno = ENOENT; return -1; } /* phys, uniq */
     if (nr == 0x09) return copy_out(arg, f->props, sizeof f->props, len);

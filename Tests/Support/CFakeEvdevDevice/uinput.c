@@ -19,6 +19,11 @@ struct fake_uinput {
     unsigned char evbits[EV_CNT / 8 + 1];
     unsigned char keybits[KEY_CNT / 8 + 1];
     unsigned char relbits[REL_CNT / 8 + 1];
+    unsigned char absbits[ABS_CNT / 8 + 1];
+    unsigned char mscbits[MSC_CNT / 8 + 1];
+    unsigned char props[INPUT_PROP_CNT / 8 + 1];
+    struct input_absinfo abs[ABS_CNT];
+    struct input_id id;
 };
 
 static struct fake_uinput uinputs[MAX_UINPUTS];
@@ -61,7 +66,17 @@ void cfake_uinput_unregister(int fd) {
 int cfake_uinput_created(int fd) { WITH_UINPUT(fd, -1, r_ = u->created); }
 int cfake_uinput_has(int fd, unsigned type, unsigned code) {
     WITH_UINPUT(fd, 0, r_ = has(u->evbits, type, EV_CNT) && (type == EV_KEY ? has(u->keybits, code, KEY_CNT)
-                                                         : type == EV_REL ? has(u->relbits, code, REL_CNT) : 1));
+                                                         : type == EV_REL ? has(u->relbits, code, REL_CNT)
+                                                         : type == EV_ABS ? has(u->absbits, code, ABS_CNT)
+                                                         : type == EV_MSC ? has(u->mscbits, code, MSC_CNT) : 1));
+}
+int cfake_uinput_has_property(int fd, unsigned property) { WITH_UINPUT(fd, 0, r_ = has(u->props, property, INPUT_PROP_CNT)); }
+int cfake_uinput_absinfo(int fd, unsigned code, int32_t *minimum, int32_t *maximum, int32_t *resolution) {
+    WITH_UINPUT(fd, -1, if (code < ABS_CNT) { *minimum = u->abs[code].minimum; *maximum = u->abs[code].maximum;
+                                              *resolution = u->abs[code].resolution; r_ = 0; });
+}
+int cfake_uinput_id(int fd, uint16_t *bustype, uint16_t *vendor, uint16_t *product) {
+    WITH_UINPUT(fd, -1, *bustype = u->id.bustype; *vendor = u->id.vendor; *product = u->id.product; r_ = 0);
 }
 int cfake_uinput_key_count(int fd) {
     WITH_UINPUT(fd, -1, r_ = 0; for (unsigned k = 0; k < KEY_CNT; k++) r_ += has(u->keybits, k, KEY_CNT));
@@ -80,7 +95,17 @@ int cfake_uinput_ioctl(int fd, unsigned long request, void *arg) {
         if (request == UI_SET_EVBIT) set(u->evbits, (unsigned)value, EV_CNT);
         else if (request == UI_SET_KEYBIT) set(u->keybits, (unsigned)value, KEY_CNT);
         else if (request == UI_SET_RELBIT) set(u->relbits, (unsigned)value, REL_CNT);
-        else if (request == UI_DEV_SETUP) memcpy(u->name, ((struct uinput_setup *)arg)->name, UINPUT_MAX_NAME_SIZE);
+        else if (request == UI_SET_ABSBIT) set(u->absbits, (unsigned)value, ABS_CNT);
+        else if (request == UI_SET_MSCBIT) set(u->mscbits, (unsigned)value, MSC_CNT);
+        else if (request == UI_SET_PROPBIT) set(u->props, (unsigned)value, INPUT_PROP_CNT);
+        else if (request == UI_SET_SWBIT || request == UI_SET_LEDBIT) {}
+        else if (request == UI_ABS_SETUP) {
+            struct uinput_abs_setup *a = arg;
+            if (a->code < ABS_CNT) u->abs[a->code] = a->absinfo;
+        } else if (request == UI_DEV_SETUP) {
+            memcpy(u->name, ((struct uinput_setup *)arg)->name, UINPUT_MAX_NAME_SIZE);
+            u->id = ((struct uinput_setup *)arg)->id;
+        }
         else if (request == UI_DEV_CREATE) u->created = 1;
         else if (request == UI_DEV_DESTROY) u->created = 0;
         else if (_IOC_NR(request) == _IOC_NR(UI_GET_SYSNAME(0))) strncpy((char *)arg, "input-fake", _IOC_SIZE(request));

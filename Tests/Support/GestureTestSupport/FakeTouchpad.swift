@@ -91,6 +91,12 @@ public final class FakeTouchpad {
         }
     }
 
+    /// Whether an EVIOCGRAB holds the device now.
+    public var grabbed: Bool { cfake_grabbed(readFD) == 1 }
+
+    /// EVIOCGRAB fails with `err` from now on (EBUSY: another program has it); 0 clears.
+    public func failGrab(_ err: Int32) { cfake_set_grab_error(readFD, err) }
+
     public func read() -> (EvdevDevice.ReadResult, [TouchFrame]) {
         var frames: [TouchFrame] = []
         let result = device.readAvailable { frames.append($0) }

@@ -64,11 +64,36 @@ public final class FakeUinput {
         return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    public func hasProperty(_ property: UInt16) -> Bool {
+        current.map { cfake_uinput_has_property($0, UInt32(property)) == 1 } ?? false
+    }
+
+    /// The range and resolution the writer gave axis `code` (UI_ABS_SETUP).
+    public func axis(_ code: UInt16) -> (minimum: Int32, maximum: Int32, resolution: Int32)? {
+        guard let fd = current else { return nil }
+        var a: (Int32, Int32, Int32) = (0, 0, 0)
+        guard cfake_uinput_absinfo(fd, UInt32(code), &a.0, &a.1, &a.2) == 0 else { return nil }
+        return a
+    }
+
+    /// Bus type, vendor and product from UI_DEV_SETUP.
+    public var ids: (bustype: UInt16, vendor: UInt16, product: UInt16)? {
+        guard let fd = current else { return nil }
+        var i: (UInt16, UInt16, UInt16) = (0, 0, 0)
+        guard cfake_uinput_id(fd, &i.0, &i.1, &i.2) == 0 else { return nil }
+        return i
+    }
+
     /// Everything written since the last call, across every device opened.
     public func events() -> [Record] {
+        opened.indices.flatMap { events(of: $0) }
+    }
+
+    /// What the `index`th device opened (oldest first) wrote since the last call.
+    public func events(of index: Int) -> [Record] {
         var out: [Record] = []
         var buf = [UInt8](repeating: 0, count: 24 * 256)
-        for p in opened {
+        for p in opened[index...index] {
             while true {
                 let n = read(p.read, &buf, buf.count)
                 if n <= 0 { break }

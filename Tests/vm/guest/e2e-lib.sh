@@ -89,6 +89,58 @@ start_with_virtual_input() {
   wait_for_match "$log/reader" '^reading ' 10 || fail "the reader found no gestured virtual input"
 }
 
+# node_named NAME: the /dev/input/eventN of the input device named NAME (empty if none).
+node_named() {
+  local d
+  for d in /sys/class/input/event*; do
+    [ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && { echo "/dev/input/$(basename "$d")"; return 0; }
+  done
+  return 1
+}
+
+# read_device NAME FILE: a libevdev reader on the device named NAME, printing its
+# events to FILE (one `CODE VALUE` line each, no timestamps); its pid in $last_reader.
+last_reader=
+read_device() {
+  "$player" --read "$1" >"$2" 2>&1 &
+  last_reader=$!
+  wait_for_match "$2" '^reading ' 10 || fail "no reader on '$1': $(cat "$2")"
+}
+
+# libinput_on NAME FILE: `libinput debug-events` (what a desktop's libinput makes of
+# a device) on the device named NAME, line-buffered into FILE; pid in $last_libinput.
+last_libinput=
+libinput_on() {
+  local node
+  node=$(node_named "$1") || fail "no input device named '$1'"
+  stdbuf -oL libinput debug-events --device "$node" >"$2" 2>&1 &
+  last_libinput=$!
+  wait_for_match "$2" 'DEVICE_ADDED' 20 || fail "libinput debug-events on $node did not start: $(cat "$2")"
+}
+
+# start_grabbing DEVICE TIMELINE [--no-daemon]: the grab scenarios' set-up: the
+# uinput rule, scenario/grab.yaml as the config, TIMELINE playing in the background
+# ($player_pid) with its device (named DEVICE) made, and, unless --no-daemon, the
+# daemon started and DEVICE grabbed. Sets $clone, the name of DEVICE's clone.
+clone=
+player_pid=
+start_grabbing() {
+  setup
+  allow_uinput
+  write_config <"$vm_dir/scenario/grab.yaml"
+  clone="$1 (gestured)"
+  "$player" --script "$vm_dir/timelines/$2.timeline" --ready-file "$log/$2.node" >>"$log/player" 2>&1 &
+  player_pid=$!
+  wait_for "$log/$2.node" 10 || fail "gestured-uinput-play $2 made no device"
+  udevadm settle --timeout=10
+  [ "${3:-}" = --no-daemon ] && return
+  start_daemon
+  wait_for_grab "$1" 1
+}
+
+# wait_for_grab DEVICE COUNT: the daemon has logged COUNT times that it grabbed DEVICE.
+wait_for_grab() { wait_for_log "grabbed /dev/input/event[0-9]+ \\($1\\): the desktop reads" "$2" 30; }
+
 # write_config < YAML: the user's config, owned by the user, mode 644. Written to a
 # temporary file and renamed over the old one, as editors do.
 write_config() {

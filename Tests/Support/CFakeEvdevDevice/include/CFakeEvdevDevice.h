@@ -24,6 +24,10 @@ void cfake_set_slot_value(int fd, unsigned slot, unsigned code, int32_t value);
 void cfake_set_key_state(int fd, unsigned code, int down);
 /// How many ioctls were answered for `fd` (a test can check libevdev really asked).
 int cfake_ioctl_count(int fd);
+/// 1 while an EVIOCGRAB holds the fake, 0 when not, -1 for an unknown fd.
+int cfake_grabbed(int fd);
+/// EVIOCGRAB on the fake fails with `err` (EBUSY: another program holds it); 0 clears.
+void cfake_set_grab_error(int fd, int err);
 
 // The fake /dev/uinput (uinput.c): registered fds answer UI_* ioctls in-process.
 int cfake_uinput_register(int fd);
@@ -34,6 +38,10 @@ int cfake_uinput_created(int fd);
 int cfake_uinput_has(int fd, unsigned type, unsigned code);
 int cfake_uinput_key_count(int fd);
 int cfake_uinput_name(int fd, char *buf, int len);
+int cfake_uinput_has_property(int fd, unsigned property);
+/// The range and resolution UI_ABS_SETUP gave axis `code`; 0, or -1 for an unknown fd.
+int cfake_uinput_absinfo(int fd, unsigned code, int32_t *minimum, int32_t *maximum, int32_t *resolution);
+int cfake_uinput_id(int fd, uint16_t *bustype, uint16_t *vendor, uint16_t *product);
 /// fake.c's ioctl calls this for 'U' requests; -2 when `fd` is not a fake.
 int cfake_uinput_ioctl(int fd, unsigned long request, void *arg);
 

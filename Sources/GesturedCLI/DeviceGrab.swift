@@ -1,0 +1,74 @@
+import GestureActions
+import GestureEngine
+import GestureInput
+import Glibc
+
+/// `grab:`: the devices gestured takes for itself (EVIOCGRAB) while the desktop reads
+/// their clones, and the ways it gives them back. A device is never left grabbed
+/// without a clone: the clone comes first, and any failure lets go of both.
+///
+/// - SIGKILL or a crash: the kernel closes both descriptors, which releases the grab
+///   and destroys the clone (nothing here runs).
+/// - SIGTERM (`shutdown`), a reload without the device in `grab:`, the device gone
+///   or unreadable (`remove`), a failed write to the clone: `releaseGrab`.
+/// - A device plugged in again is grabbed again as it is adopted.
+extension Daemon {
+    /// Only the daemon that runs the actions grabs: `watch` and `--dry-run` leave
+    /// the desktop its devices.
+    var grabsDevices: Bool { options.runCommands && !options.dryRun }
+
+    /// Grabs `s`'s device if the config asks for it and it is not grabbed yet, or
+    /// gives it back if the config no longer does.
+    func applyGrab(_ s: DeviceSession) {
+        let wanted = grabsDevices && config.grab.matches(s.info)
+        let device = s.device
+        if !wanted {
+            if device.passthrough != nil { releaseGrab(s, reason: "not in grab: any more") }
+            return
+        }
+        if let p = device.passthrough {
+            p.holdBack = holdBack(for: s)
+            return
+        }
+        let open = options.openUinput
+        do throws(CloneDevice.Failure) {
+            try device.grab { d throws(CloneDevice.Failure) in
+                if let open { return try CloneDevice(of: d, open: open) }
+                return try CloneDevice(of: d)
+            }
+        } catch {
+            let hint = error.call.hasPrefix("EVIOCGRAB") ? "another program holds it" : VirtualDevice.advice(for: error)
+            logger.warning("\(device.path) (\(s.info.name.printable)): not grabbed, the desktop keeps reading it: \(error); \(hint)")
+            return
+        }
+        guard let p = device.passthrough else { return }
+        p.holdBack = holdBack(for: s)
+        logger.notice("grabbed \(device.path) (\(s.info.name.printable)): the desktop reads \(p.clone.name.quoted)\(p.clone.sysname.map { " (\($0))" } ?? "") in its place")
+    }
+
+    /// `grab: hold-back:` for this device: up to the most fingers a gesture bound on it takes.
+    private func holdBack(for s: DeviceSession) -> Passthrough.HoldBack {
+        Passthrough.HoldBack(microseconds: Int64(config.grab.holdBack * 1e6), maxFingers: config.maximumFingers(on: s.info))
+    }
+
+    /// Gives the device back to the desktop and destroys its clone.
+    func releaseGrab(_ s: DeviceSession, reason: String) {
+        guard s.device.passthrough != nil else { return }
+        s.device.ungrab()
+        logger.notice("released \(s.path) (\(s.info.name.printable)): \(reason)")
+    }
+
+    /// A gesture began or was recognized: the touches it claims are cancelled for the desktop.
+    func claimTouches(_ s: DeviceSession) {
+        guard let p = s.device.passthrough,
+              s.events.contains(where: { $0.phase == .began || $0.phase == .recognized }) else { return }
+        p.claim()
+    }
+
+    /// A clone that cannot be written any more would leave the desktop a dead
+    /// device: let go of the original.
+    func checkClone(_ s: DeviceSession) {
+        guard let failure = s.device.passthrough?.failure else { return }
+        releaseGrab(s, reason: "its clone failed (\(failure))")
+    }
+}
