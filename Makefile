@@ -23,6 +23,7 @@ MODULESLOADDIR ?= $(SYSCONFDIR)/modules-load.d
 SWIFT ?= swift
 # libstdc++-12-dev: the release build links the Swift runtime statically, which needs it.
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev libstdc++-12-dev
+# The headers of the libraries the X11 and KWin focus sources dlopen (CDesktop).
 DEB_PACKAGES += libxcb1-dev libsystemd-dev
 # make test also installs the real compositors and clients the focused-app tests drive (sway as nobody via setpriv).
 test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon

@@ -6,7 +6,7 @@
 //                                                  GestureActions, GesturedCLI
 //   TouchModel → GestureInput ─┐
 //   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
-//   CLinux, CXcb, CSystemd → FocusSources (the focused app from the compositor) → GesturedCLI
+//   CLinux, CDesktop (dlopen'd sd-bus, libxcb) → FocusSources (the focused app from the compositor) → GesturedCLI
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
 import PackageDescription
@@ -25,7 +25,6 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: debianPackages("libudev-dev")),
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
-        .systemLibrary(name: "CXcb", pkgConfig: "xcb", providers: debianPackages("libxcb1-dev")),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: debianPackages("libsystemd-dev")),
         .target(name: "CLinux"),
         // The one system-call layer (swift-system's model): owned descriptors, errno
@@ -46,7 +45,10 @@ let package = Package(
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
         // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
-        .target(name: "FocusSources", dependencies: ["CLinux", "CXcb", "CSystemd", "LinuxSystem"]),
+        // sd-bus and libxcb, loaded with dlopen by the sources that need them (headers
+        // from libsystemd-dev and libxcb1-dev).
+        .target(name: "CDesktop", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "FocusSources", dependencies: ["CLinux", "CDesktop", "LinuxSystem"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",

@@ -1,4 +1,4 @@
-import CSystemd
+import CDesktop
 import Glibc
 
 /// KDE Plasma on Wayland. KWin has no focus signal on D-Bus, but it loads scripts
@@ -81,28 +81,29 @@ public final class KWinSource: FocusSource {
     }
 
     private func connect() {
+        if let why = loadLibrary(gd_load_sdbus) { return link.failed("cannot load sd-bus (Debian: libsystemd0): \(why)") }
         var b: OpaquePointer?
-        guard sd_bus_new(&b) >= 0, let b else { return link.failed("cannot create an sd-bus connection") }
-        sd_bus_set_address(b, endpoint)
-        sd_bus_set_bus_client(b, 1)
-        let r = sd_bus_start(b)
+        guard gd_sd_bus_new(&b) >= 0, let b else { return link.failed("cannot create an sd-bus connection") }
+        gd_sd_bus_set_address(b, endpoint)
+        gd_sd_bus_set_bus_client(b, 1)
+        let r = gd_sd_bus_start(b)
         guard r >= 0 else {
-            sd_bus_unref(b)
+            gd_sd_bus_unref(b)
             return link.failed("cannot connect to the session bus \(endpoint): \(String(cString: strerror(-r)))")
         }
         bus = b
-        guard link.opened(sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
-        sd_bus_add_object(b, nil, Self.objectPath, { m, ud, _ in KWinSource.source(ud).methodCall(m) }, me)
-        sd_bus_match_signal_async(b, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+        guard link.opened(gd_sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
+        gd_sd_bus_add_object(b, nil, Self.objectPath, { m, ud, _ in KWinSource.source(ud).methodCall(m) }, me)
+        gd_sd_bus_match_signal_async(b, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                   "NameOwnerChanged", { m, ud, _ in KWinSource.source(ud).ownerChanged(m) }, nil, me)
-        sd_bus_request_name_async(b, nil, serviceName, 0, { m, ud, _ in KWinSource.source(ud).nameAcquired(m) }, me)
+        gd_sd_bus_request_name_async(b, nil, serviceName, 0, { m, ud, _ in KWinSource.source(ud).nameAcquired(m) }, me)
         process()
     }
 
     /// Runs sd-bus until it has nothing more to do: reads, dispatches, writes what is queued.
     private func process() {
         while let b = bus {
-            let r = sd_bus_process(b, nil)
+            let r = gd_sd_bus_process(b, nil)
             if r < 0 {
                 disconnect()
                 return link.lost("lost the session bus: \(String(cString: strerror(-r)))")
@@ -128,8 +129,8 @@ public final class KWinSource: FocusSource {
             return link.log("cannot write the KWin script \(scriptPath): \(String(cString: strerror(errno)))")
         }
         // A script of this name left by an earlier run is replaced (KWin keeps one per name).
-        gestured_bus_call_s(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "unloadScript", { _, _, _ in 0 }, nil, pluginName)
-        gestured_bus_call_ss(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "loadScript",
+        gd_bus_call_s(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "unloadScript", { _, _, _ in 0 }, nil, pluginName)
+        gd_bus_call_ss(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "loadScript",
                              { m, ud, _ in KWinSource.source(ud).scriptLoaded(m) }, me, scriptPath, pluginName)
     }
 
@@ -139,7 +140,7 @@ public final class KWinSource: FocusSource {
             return 0
         }
         if let b = bus {
-            gestured_bus_call(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "start", { m, ud, _ in
+            gd_bus_call(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "start", { m, ud, _ in
                 if let error = KWinSource.error(m) { KWinSource.source(ud).link.log("KWin did not start the focus script: \(error)") }
                 return 0
             }, me)
@@ -149,9 +150,9 @@ public final class KWinSource: FocusSource {
 
     /// `Activated(class, caption)` from the script.
     private func methodCall(_ m: OpaquePointer?) -> Int32 {
-        guard let m, sd_bus_message_is_method_call(m, Self.interface, "Activated") > 0 else { return 0 }
+        guard let m, gd_sd_bus_message_is_method_call(m, Self.interface, "Activated") > 0 else { return 0 }
         let cls = Self.readString(m) ?? "", caption = Self.readString(m) ?? ""
-        gestured_bus_reply(m)
+        gd_bus_reply(m)
         link.focus.report(cls.isEmpty ? nil : FocusedApp(app: cls, title: caption))
         return 1
     }
@@ -170,13 +171,13 @@ public final class KWinSource: FocusSource {
 
     static func readString(_ m: OpaquePointer) -> String? {
         var p: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p) > 0, let p else { return nil }
+        guard gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p) > 0, let p else { return nil }
         return String(cString: p)
     }
 
     /// The error a reply carries, as "org.x.Error: message", or nil for a method return.
     static func error(_ m: OpaquePointer?) -> String? {
-        guard let m, sd_bus_message_is_method_error(m, nil) > 0, let e = sd_bus_message_get_error(m) else { return nil }
+        guard let m, gd_sd_bus_message_is_method_error(m, nil) > 0, let e = gd_sd_bus_message_get_error(m) else { return nil }
         return "\(e.pointee.name.map { String(cString: $0) } ?? "error"): \(e.pointee.message.map { String(cString: $0) } ?? "")"
     }
 
@@ -191,7 +192,7 @@ public final class KWinSource: FocusSource {
 
     private func disconnect() {
         link.closed()
-        if let b = bus { sd_bus_close_unref(b) }
+        if let b = bus { gd_sd_bus_close_unref(b) }
         bus = nil
     }
 }

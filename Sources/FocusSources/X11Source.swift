@@ -1,4 +1,4 @@
-import CXcb
+import CDesktop
 import Glibc
 
 /// X11 window managers that follow EWMH (i3, openbox, xfwm4, KWin and Mutter on X11…):
@@ -50,26 +50,27 @@ public final class X11Source: FocusSource {
     }
 
     private func connect() {
+        if let why = loadLibrary(gd_load_xcb) { return link.failed("cannot load libxcb (Debian: libxcb1): \(why)") }
         var screen: Int32 = 0
-        let c = xcb_connect(endpoint, &screen)
-        guard let c, xcb_connection_has_error(c) == 0 else {
-            if let c { xcb_disconnect(c) }
+        let c = gd_xcb_connect(endpoint, &screen)
+        guard let c, gd_xcb_connection_has_error(c) == 0 else {
+            if let c { gd_xcb_disconnect(c) }
             return link.failed("cannot connect to the X server \(endpoint)")
         }
-        var roots = xcb_setup_roots_iterator(xcb_get_setup(c))
-        for _ in 0..<max(0, screen) where roots.rem > 0 { xcb_screen_next(&roots) }
+        var roots = gd_xcb_setup_roots_iterator(gd_xcb_get_setup(c))
+        for _ in 0..<max(0, screen) where roots.rem > 0 { gd_xcb_screen_next(&roots) }
         guard roots.rem > 0, let s = roots.data else {
-            xcb_disconnect(c)
+            gd_xcb_disconnect(c)
             return link.failed("the X server \(endpoint) has no screen \(screen)")
         }
         root = s.pointee.root
         var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
-        xcb_change_window_attributes(c, root, XCB_CW_EVENT_MASK.rawValue, &mask)
+        gd_xcb_change_window_attributes(c, root, XCB_CW_EVENT_MASK.rawValue, &mask)
         let atomName = "_NET_ACTIVE_WINDOW"
-        pending = .atom(xcb_intern_atom(c, 0, UInt16(atomName.utf8.count), atomName).sequence)
-        xcb_flush(c)
+        pending = .atom(gd_xcb_intern_atom(c, 0, UInt16(atomName.utf8.count), atomName).sequence)
+        gd_xcb_flush(c)
         connection = c
-        if !link.opened(xcb_get_file_descriptor(c), readable: { [weak self] in self?.readable() }) { disconnect() }
+        if !link.opened(gd_xcb_get_file_descriptor(c), readable: { [weak self] in self?.readable() }) { disconnect() }
     }
 
     private func readable() {
@@ -77,14 +78,14 @@ public final class X11Source: FocusSource {
         var progress = true
         while progress {
             progress = false
-            while let event = xcb_poll_for_event(c) {
+            while let event = gd_xcb_poll_for_event(c) {
                 progress = true
                 handle(event)
                 free(event)
             }
             if collectReply(c) { progress = true }
         }
-        if xcb_connection_has_error(c) != 0 {
+        if gd_xcb_connection_has_error(c) != 0 {
             disconnect()
             link.lost("lost the X server \(endpoint)")
         }
@@ -106,7 +107,7 @@ public final class X11Source: FocusSource {
         }
         var reply: UnsafeMutableRawPointer?
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
-        guard xcb_poll_for_reply(c, sequence, &reply, &error) != 0 else { return false }
+        guard gd_xcb_poll_for_reply(c, sequence, &reply, &error) != 0 else { return false }
         defer { free(reply); free(error) }
         let state = pending
         pending = .none
@@ -130,21 +131,21 @@ public final class X11Source: FocusSource {
     private func readActiveWindow() {
         guard let c = connection else { return }
         changedMeanwhile = false
-        pending = .activeWindow(xcb_get_property(c, 0, root, activeAtom, XCB_ATOM_WINDOW.rawValue, 0, 1).sequence)
-        xcb_flush(c)
+        pending = .activeWindow(gd_xcb_get_property(c, 0, root, activeAtom, XCB_ATOM_WINDOW.rawValue, 0, 1).sequence)
+        gd_xcb_flush(c)
     }
 
     private func readClass(of window: xcb_window_t) {
         guard let c = connection else { return }
-        pending = .windowClass(xcb_get_property(c, 0, window, XCB_ATOM_WM_CLASS.rawValue, XCB_ATOM_STRING.rawValue, 0, 256).sequence)
-        xcb_flush(c)
+        pending = .windowClass(gd_xcb_get_property(c, 0, window, XCB_ATOM_WM_CLASS.rawValue, XCB_ATOM_STRING.rawValue, 0, 256).sequence)
+        gd_xcb_flush(c)
     }
 
     private func propertyBytes(_ reply: UnsafeMutableRawPointer?) -> [UInt8]? {
         guard let reply else { return nil }
         let r = reply.assumingMemoryBound(to: xcb_get_property_reply_t.self)
-        let n = Int(xcb_get_property_value_length(r))
-        guard n > 0, let value = xcb_get_property_value(r) else { return nil }
+        let n = Int(gd_xcb_get_property_value_length(r))
+        guard n > 0, let value = gd_xcb_get_property_value(r) else { return nil }
         return Array(UnsafeRawBufferPointer(start: value, count: n))
     }
 
@@ -159,7 +160,7 @@ public final class X11Source: FocusSource {
 
     private func disconnect() {
         link.closed()
-        if let c = connection { xcb_disconnect(c) }
+        if let c = connection { gd_xcb_disconnect(c) }
         connection = nil
         pending = .none
     }

@@ -118,7 +118,8 @@ final class ControlServer {
     }
 
     private func readable(_ fd: Int32) {
-        guard var (buffer, refusal) = clients[fd] else { return }
+        guard let (held, refusal) = clients[fd] else { return }
+        var buffer = held
         let result = UnixSocket.readAvailable(fd, into: &buffer, limit: ControlRequest.maxLength + 1)
         clients[fd] = (buffer, refusal)
         if let refusal, buffer.contains(UInt8(ascii: "\n")) || buffer.count > ControlRequest.maxLength || result.ended {

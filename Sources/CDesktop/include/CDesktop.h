@@ -1,0 +1,83 @@
+// libsystemd (sd-bus, for the KWin focus source) and libxcb (for the X11 one), loaded
+// with dlopen when such a source starts, not linked: a daemon on sway, Hyprland or
+// GNOME never maps them, nor what libsystemd pulls in (libgcrypt, libzstd, liblzma,
+// liblz4: about 1 MB of resident memory, a tenth of the budget).
+//
+// Each function gestured calls is `gd_` + its name, with its own signature; it calls
+// through a pointer that gd_load_sdbus()/gd_load_xcb() fill. Call those first: a
+// source does so when it connects. Only the headers are needed to build
+// (libsystemd-dev, libxcb1-dev); the real functions are not linked, so calling one
+// by its own name fails at link time.
+#ifndef GESTURED_CDESKTOP_H
+#define GESTURED_CDESKTOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <systemd/sd-bus.h>
+#include <xcb/xcb.h>
+#include <xcb/xcbext.h>
+
+/// 0 once loaded (again: at once); -1 with why, from dlerror, in `why`.
+int gd_load_sdbus(char *why, size_t size);
+int gd_load_xcb(char *why, size_t size);
+
+// FUNCTION(return type, name, parameters, arguments): what gestured calls.
+#define GD_SDBUS_FUNCTIONS(FUNCTION) \
+    FUNCTION(int, sd_bus_new, (sd_bus **ret), (ret)) \
+    FUNCTION(int, sd_bus_set_address, (sd_bus *bus, const char *address), (bus, address)) \
+    FUNCTION(int, sd_bus_set_bus_client, (sd_bus *bus, int b), (bus, b)) \
+    FUNCTION(int, sd_bus_start, (sd_bus *bus), (bus)) \
+    FUNCTION(sd_bus *, sd_bus_unref, (sd_bus *bus), (bus)) \
+    FUNCTION(sd_bus *, sd_bus_close_unref, (sd_bus *bus), (bus)) \
+    FUNCTION(int, sd_bus_get_fd, (sd_bus *bus), (bus)) \
+    FUNCTION(int, sd_bus_process, (sd_bus *bus, sd_bus_message **r), (bus, r)) \
+    FUNCTION(int, sd_bus_add_object, (sd_bus *bus, sd_bus_slot **slot, const char *path, sd_bus_message_handler_t callback, void *userdata), \
+             (bus, slot, path, callback, userdata)) \
+    FUNCTION(int, sd_bus_match_signal_async, (sd_bus *bus, sd_bus_slot **ret, const char *sender, const char *path, const char *interface, \
+             const char *member, sd_bus_message_handler_t match_callback, sd_bus_message_handler_t add_callback, void *userdata), \
+             (bus, ret, sender, path, interface, member, match_callback, add_callback, userdata)) \
+    FUNCTION(int, sd_bus_request_name_async, (sd_bus *bus, sd_bus_slot **ret_slot, const char *name, uint64_t flags, \
+             sd_bus_message_handler_t callback, void *userdata), (bus, ret_slot, name, flags, callback, userdata)) \
+    FUNCTION(int, sd_bus_message_is_method_call, (sd_bus_message *m, const char *interface, const char *member), (m, interface, member)) \
+    FUNCTION(int, sd_bus_message_is_method_error, (sd_bus_message *m, const char *name), (m, name)) \
+    FUNCTION(int, sd_bus_message_read_basic, (sd_bus_message *m, char type, void *p), (m, type, p)) \
+    FUNCTION(const sd_bus_error *, sd_bus_message_get_error, (sd_bus_message *m), (m))
+
+#define GD_XCB_FUNCTIONS(FUNCTION) \
+    FUNCTION(xcb_connection_t *, xcb_connect, (const char *displayname, int *screenp), (displayname, screenp)) \
+    FUNCTION(int, xcb_flush, (xcb_connection_t *c), (c)) \
+    FUNCTION(int, xcb_connection_has_error, (xcb_connection_t *c), (c)) \
+    FUNCTION(int, xcb_get_file_descriptor, (xcb_connection_t *c), (c)) \
+    FUNCTION(const struct xcb_setup_t *, xcb_get_setup, (xcb_connection_t *c), (c)) \
+    FUNCTION(xcb_screen_iterator_t, xcb_setup_roots_iterator, (const xcb_setup_t *r), (r)) \
+    FUNCTION(xcb_generic_event_t *, xcb_poll_for_event, (xcb_connection_t *c), (c)) \
+    FUNCTION(int, xcb_poll_for_reply, (xcb_connection_t *c, unsigned int request, void **reply, xcb_generic_error_t **error), \
+             (c, request, reply, error)) \
+    FUNCTION(xcb_intern_atom_cookie_t, xcb_intern_atom, (xcb_connection_t *c, uint8_t only_if_exists, uint16_t name_len, const char *name), \
+             (c, only_if_exists, name_len, name)) \
+    FUNCTION(xcb_get_property_cookie_t, xcb_get_property, (xcb_connection_t *c, uint8_t delete_, xcb_window_t window, xcb_atom_t property, \
+             xcb_atom_t type, uint32_t long_offset, uint32_t long_length), (c, delete_, window, property, type, long_offset, long_length)) \
+    FUNCTION(void *, xcb_get_property_value, (const xcb_get_property_reply_t *r), (r)) \
+    FUNCTION(int, xcb_get_property_value_length, (const xcb_get_property_reply_t *r), (r)) \
+    FUNCTION(xcb_void_cookie_t, xcb_change_window_attributes, (xcb_connection_t *c, xcb_window_t window, uint32_t value_mask, \
+             const void *value_list), (c, window, value_mask, value_list))
+
+#define GD_DECLARE(type, name, parameters, arguments) type gd_##name parameters;
+GD_SDBUS_FUNCTIONS(GD_DECLARE)
+GD_XCB_FUNCTIONS(GD_DECLARE)
+#undef GD_DECLARE
+// Returning nothing, so not in the lists above.
+void gd_xcb_disconnect(xcb_connection_t *c);
+void gd_xcb_screen_next(xcb_screen_iterator_t *i);
+
+// sd-bus's message builders are variadic and so do not import into Swift: one
+// fixed-signature wrapper for each call gestured makes, named after what it sends.
+int gd_bus_call(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
+                sd_bus_message_handler_t cb, void *ud);
+int gd_bus_call_s(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
+                  sd_bus_message_handler_t cb, void *ud, const char *a);
+int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
+                   sd_bus_message_handler_t cb, void *ud, const char *a, const char *b);
+int gd_bus_reply(sd_bus_message *m);
+
+#endif
