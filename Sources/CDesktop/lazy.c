@@ -30,40 +30,42 @@ int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char
 }
 int gd_bus_reply(sd_bus_message *m) { return p_sd_bus_reply_method_return(m, NULL); }
 
-/// Opens `library` and fills every pointer, or none (a library missing one is not used).
-#define GD_RESOLVE(type, name, parameters, arguments) \
-    if (!(p_##name = (__typeof__(p_##name))dlsym(handle, #name))) { missing = #name; goto fail; }
+struct symbol { const char *name; void **pointer; };
+#define GD_SYMBOL(type, name, parameters, arguments) { #name, (void **)&p_##name },
+static const struct symbol sdbus_symbols[] = {
+    GD_SDBUS_FUNCTIONS(GD_SYMBOL)
+    GD_SYMBOL(int, sd_bus_call_method_async, , )
+    GD_SYMBOL(int, sd_bus_reply_method_return, , )
+};
+static const struct symbol xcb_symbols[] = {
+    GD_XCB_FUNCTIONS(GD_SYMBOL)
+    GD_SYMBOL(void, xcb_disconnect, , )
+    GD_SYMBOL(void, xcb_screen_next, , )
+};
+
+/// Opens `soname` and fills every pointer, or none (a library missing one is not used).
+static int load(const char *soname, const struct symbol *symbols, size_t count, void **loaded, char *why, size_t size) {
+    if (*loaded) return 0;
+    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) { snprintf(why, size, "%s", dlerror()); return -1; }
+    for (size_t i = 0; i < count; i++) {
+        if (!(*symbols[i].pointer = dlsym(handle, symbols[i].name))) {
+            snprintf(why, size, "%s has no %s (too old?)", soname, symbols[i].name);
+            for (size_t j = 0; j < i; j++) *symbols[j].pointer = NULL;
+            dlclose(handle);
+            return -1;
+        }
+    }
+    *loaded = handle;
+    return 0;
+}
 
 int gd_load_sdbus(char *why, size_t size) {
     static void *loaded;
-    if (loaded) return 0;
-    const char *missing = NULL;
-    void *handle = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!handle) { snprintf(why, size, "%s", dlerror()); return -1; }
-    GD_SDBUS_FUNCTIONS(GD_RESOLVE)
-    GD_RESOLVE(int, sd_bus_call_method_async, , )
-    GD_RESOLVE(int, sd_bus_reply_method_return, , )
-    loaded = handle;
-    return 0;
-fail:
-    snprintf(why, size, "libsystemd.so.0 has no %s (systemd too old?)", missing);
-    dlclose(handle);
-    return -1;
+    return load("libsystemd.so.0", sdbus_symbols, sizeof sdbus_symbols / sizeof *sdbus_symbols, &loaded, why, size);
 }
 
 int gd_load_xcb(char *why, size_t size) {
     static void *loaded;
-    if (loaded) return 0;
-    const char *missing = NULL;
-    void *handle = dlopen("libxcb.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!handle) { snprintf(why, size, "%s", dlerror()); return -1; }
-    GD_XCB_FUNCTIONS(GD_RESOLVE)
-    GD_RESOLVE(void, xcb_disconnect, , )
-    GD_RESOLVE(void, xcb_screen_next, , )
-    loaded = handle;
-    return 0;
-fail:
-    snprintf(why, size, "libxcb.so.1 has no %s", missing);
-    dlclose(handle);
-    return -1;
+    return load("libxcb.so.1", xcb_symbols, sizeof xcb_symbols / sizeof *xcb_symbols, &loaded, why, size);
 }
