@@ -80,11 +80,11 @@ public final class VirtualDevice {
         try Uinput.enable(fd, type: Self.evSyn)
         if !capabilities.keys.isEmpty {
             try Uinput.enable(fd, type: Self.evKey)
-            for k in capabilities.keys.sorted() { try Uinput.enable(fd, key: k) }
+            for k in capabilities.keys.sorted() { try Uinput.enable(fd, code: k, of: Self.evKey) }
         }
         if capabilities.wheel {
             try Uinput.enable(fd, type: Self.evRel)
-            for r in [Self.relWheel, Self.relHWheel, Self.relWheelHiRes, Self.relHWheelHiRes] { try Uinput.enable(fd, relative: r) }
+            for r in [Self.relWheel, Self.relHWheel, Self.relWheelHiRes, Self.relHWheelHiRes] { try Uinput.enable(fd, code: r, of: Self.evRel) }
         }
         try Uinput.setup(fd, name: Self.name, bustype: Self.busVirtual)
         try Uinput.create(fd)

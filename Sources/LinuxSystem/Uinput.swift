@@ -18,19 +18,10 @@ public enum Uinput {
         try call("UI_SET_EVBIT \(type)") { clinux_ui_set_evbit(fd.rawValue, Int32(type)) }
     }
 
-    /// UI_SET_KEYBIT: the device has key (or button) `code`.
-    public static func enable(_ fd: FileDescriptor, key code: UInt16) throws(SystemCallError) {
-        try call("UI_SET_KEYBIT \(code)") { clinux_ui_set_keybit(fd.rawValue, Int32(code)) }
-    }
-
-    /// UI_SET_RELBIT: the device has relative axis `code`.
-    public static func enable(_ fd: FileDescriptor, relative code: UInt16) throws(SystemCallError) {
-        try call("UI_SET_RELBIT \(code)") { clinux_ui_set_relbit(fd.rawValue, Int32(code)) }
-    }
-
-    /// UI_SET_ABSBIT, UI_SET_MSCBIT, UI_SET_SWBIT, UI_SET_LEDBIT: the device has `code` of
-    /// `type` (EV_ABS, EV_MSC, EV_SW, EV_LED; EV_KEY and EV_REL as above). False for
-    /// a type uinput is not told codes of this way (EV_SYN, EV_REP, EV_FF…).
+    /// UI_SET_KEYBIT, UI_SET_RELBIT, UI_SET_ABSBIT, UI_SET_MSCBIT, UI_SET_SWBIT,
+    /// UI_SET_LEDBIT: the device has `code` of `type` (EV_KEY, keys and buttons; EV_REL;
+    /// EV_ABS; EV_MSC; EV_SW; EV_LED). False for a type uinput is not told codes of this
+    /// way (EV_SYN, EV_REP, EV_FF…).
     @discardableResult
     public static func enable(_ fd: FileDescriptor, code: UInt16, of type: UInt16) throws(SystemCallError) -> Bool {
         let c = Int32(code)
