@@ -10,7 +10,7 @@ public enum ConfigCheck {
     public static func warnings(for config: Config, device: DeviceInfo) -> [String] {
         var out: [String] = []
         let longest = max(device.size.width, device.size.height)
-        for spec in config.specs where applies(spec.devices, to: device) {
+        for spec in config.specs where spec.devices.admits(device) {
             let prefix = "gesture '\(spec.name)' on '\(device.name)'"
             if spec.fingers.lowerBound > device.maxFingers {
                 out.append("\(prefix): needs \(spec.fingers.lowerBound) fingers, the device reports at most \(device.maxFingers); it can never fire there")
@@ -23,11 +23,5 @@ public enum ConfigCheck {
             }
         }
         return out
-    }
-
-    static func applies(_ filter: DeviceFilter, to device: DeviceInfo) -> Bool {
-        if let kind = filter.kind, kind != device.kind { return false }
-        if let glob = filter.nameGlob { return Glob.matches(glob, device.name) }
-        return true
     }
 }

@@ -27,7 +27,7 @@ public final class GestureEngine {
         self.device = device
         self.specs = specs
         tracker = TouchTracker(device: device)
-        let here = specs.indices.filter { TouchFilter.admits(specs[$0].devices, device) }
+        let here = specs.indices.filter { specs[$0].devices.admits(device) }
         var members: [Arena.Member] = []
         for index in here {
             let spec = specs[index]

@@ -1,12 +1,9 @@
 import TouchModel
 
-/// UIKit's shouldReceiveTouch, as configuration: which devices a gesture listens to
-/// (kind, name glob) and, on touchscreens, where its touches must begin (a region, or
-/// an edge zone).
+/// UIKit's shouldReceiveTouch, as configuration: on touchscreens, where a gesture's
+/// touches must begin (a region, or an edge zone). Which devices it listens to (kind,
+/// name glob) is `DeviceFilter.admits`, checked once when the engine is made.
 enum TouchFilter {
-    /// Whether a spec's device filter admits the device (checked once, at engine init).
-    static func admits(_ filter: DeviceFilter, _ device: DeviceInfo) -> Bool { filter.admits(device) }
-
     /// Whether a touch sequence that began at `landing` reaches a recognizer with this
     /// spec, and if not, why. Regions and edges only filter touchscreens: on a touchpad
     /// a place on the pad is not a place on the screen.
