@@ -44,28 +44,32 @@ static const struct symbol xcb_symbols[] = {
 };
 
 /// Opens `soname` and fills every pointer, or none (a library missing one is not used).
-static int load(const char *soname, const struct symbol *symbols, size_t count, void **loaded, char *why, size_t size) {
-    if (*loaded) return 0;
+static const char *load(const char *soname, const struct symbol *symbols, size_t count, void **loaded) {
+    static char why[512];
+    if (*loaded) return NULL;
     void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) { snprintf(why, size, "%s", dlerror()); return -1; }
+    if (!handle) {
+        snprintf(why, sizeof why, "%s", dlerror());
+        return why;
+    }
     for (size_t i = 0; i < count; i++) {
         if (!(*symbols[i].pointer = dlsym(handle, symbols[i].name))) {
-            snprintf(why, size, "%s has no %s (too old?)", soname, symbols[i].name);
+            snprintf(why, sizeof why, "%s has no %s (too old?)", soname, symbols[i].name);
             for (size_t j = 0; j < i; j++) *symbols[j].pointer = NULL;
             dlclose(handle);
-            return -1;
+            return why;
         }
     }
     *loaded = handle;
-    return 0;
+    return NULL;
 }
 
-int gd_load_sdbus(char *why, size_t size) {
+const char *gd_load_sdbus(void) {
     static void *loaded;
-    return load("libsystemd.so.0", sdbus_symbols, sizeof sdbus_symbols / sizeof *sdbus_symbols, &loaded, why, size);
+    return load("libsystemd.so.0", sdbus_symbols, sizeof sdbus_symbols / sizeof *sdbus_symbols, &loaded);
 }
 
-int gd_load_xcb(char *why, size_t size) {
+const char *gd_load_xcb(void) {
     static void *loaded;
-    return load("libxcb.so.1", xcb_symbols, sizeof xcb_symbols / sizeof *xcb_symbols, &loaded, why, size);
+    return load("libxcb.so.1", xcb_symbols, sizeof xcb_symbols / sizeof *xcb_symbols, &loaded);
 }

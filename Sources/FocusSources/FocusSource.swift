@@ -59,11 +59,3 @@ struct FocusReport {
         onChange(app)
     }
 }
-
-/// Loads a library a source needs on first connect (CDesktop: libsystemd, libxcb):
-/// nil, or why it could not be.
-func loadLibrary(_ load: (UnsafeMutablePointer<CChar>?, Int) -> Int32) -> String? {
-    var why = [CChar](repeating: 0, count: 512)
-    guard load(&why, why.count) != 0 else { return nil }
-    return String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}

@@ -81,7 +81,7 @@ public final class KWinSource: FocusSource {
     }
 
     private func connect() {
-        if let why = loadLibrary(gd_load_sdbus) { return link.failed("cannot load sd-bus (Debian: libsystemd0): \(why)") }
+        if let why = gd_load_sdbus() { return link.failed("cannot load sd-bus (Debian: libsystemd0): \(String(cString: why))") }
         var b: OpaquePointer?
         guard gd_sd_bus_new(&b) >= 0, let b else { return link.failed("cannot create an sd-bus connection") }
         gd_sd_bus_set_address(b, endpoint)

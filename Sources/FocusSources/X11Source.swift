@@ -50,7 +50,7 @@ public final class X11Source: FocusSource {
     }
 
     private func connect() {
-        if let why = loadLibrary(gd_load_xcb) { return link.failed("cannot load libxcb (Debian: libxcb1): \(why)") }
+        if let why = gd_load_xcb() { return link.failed("cannot load libxcb (Debian: libxcb1): \(String(cString: why))") }
         var screen: Int32 = 0
         let c = gd_xcb_connect(endpoint, &screen)
         guard let c, gd_xcb_connection_has_error(c) == 0 else {

@@ -11,15 +11,14 @@
 #ifndef GESTURED_CDESKTOP_H
 #define GESTURED_CDESKTOP_H
 
-#include <stddef.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
 
-/// 0 once loaded (again: at once); -1 with why, from dlerror, in `why`.
-int gd_load_sdbus(char *why, size_t size);
-int gd_load_xcb(char *why, size_t size);
+/// NULL once loaded (again: at once), or why not (dlerror's text; valid until the next call).
+const char *gd_load_sdbus(void);
+const char *gd_load_xcb(void);
 
 // FUNCTION(return type, name, parameters, arguments): what gestured calls.
 #define GD_SDBUS_FUNCTIONS(FUNCTION) \
