@@ -235,7 +235,11 @@ final class Daemon {
         adopt(device, announce: announce)
     }
 
-    /// gestured's own output device or one of its clones (`grab:`), known by its name in sysfs before opening it (so
+    /// gestured's own output, never input: the virtual device of built-in actions, and
+    /// the clones of grabbed devices (`grab:`).
+    static func isOwnDevice(named name: String) -> Bool { name == VirtualDevice.name || CloneDevice.isClone(name: name) }
+
+    /// An own device (`isOwnDevice`), known by its name in sysfs before opening it (so
     /// not even a permission warning is logged for it while udev sets its group).
     static func isOwnVirtualDevice(_ path: String) -> Bool {
         let sysfs = "/sys/class/input/" + (path.split(separator: "/").last.map(String.init) ?? "") + "/device/name"
@@ -243,14 +247,13 @@ final class Daemon {
         defer { fclose(f) }
         var buf = [CChar](repeating: 0, count: 256)
         guard fgets(&buf, Int32(buf.count), f) != nil else { return false }
-        let name = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name == VirtualDevice.name + "\n" || CloneDevice.isClone(name: String(name.dropLast()))
+        let line = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return isOwnDevice(named: line.hasSuffix("\n") ? String(line.dropLast()) : line)
     }
 
     /// Starts reading an open device with its own engine.
     func adopt(_ device: EvdevDevice, announce: Bool) {
-        // Our own output, never input: the virtual device, and the clones of grabbed devices.
-        guard device.description.name != VirtualDevice.name, !CloneDevice.isClone(name: device.description.name) else { return }
+        guard !Self.isOwnDevice(named: device.description.name) else { return }
         let session = DeviceSession(device: device, specs: config.specs)
         do {
             try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
