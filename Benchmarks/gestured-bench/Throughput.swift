@@ -150,7 +150,7 @@ struct Lane {
             e.time.microseconds += offset
             guard decoder.feed(e) else { continue }
             r.frames += 1
-            engine.process(decoder.frame, into: &events)
+            engine.process(decoder.framePointer, into: &events)
             if !events.isEmpty { flush(withMapper, &r) }
         }
         // Pending deadlines fire in the 1 s pause between passes.

@@ -57,19 +57,26 @@ public final class GestureEngine {
     /// own instant and in order (keyd's core does the same): a caller whose timer has
     /// not fired yet, or a replay with no timer at all, gets what a punctual timer gives.
     public func process(_ frame: TouchFrame, into events: inout [GestureEvent]) {
-        fireDeadlines(through: frame.time, into: &events)
-        clock = max(clock, frame.time)
-        if frame.flags.contains(.resynced) {
-            arena.cancelAll(at: frame.time, reason: .resynced, into: &events)
+        withUnsafePointer(to: frame) { process($0, into: &events) }
+    }
+
+    /// `process` for a frame the caller holds in place (`TouchDecoder.framePointer`):
+    /// a frame is 512 bytes, and passing one by value copied it at every call.
+    public func process(_ frame: UnsafePointer<TouchFrame>, into events: inout [GestureEvent]) {
+        let time = frame.pointee.time, flags = frame.pointee.flags
+        fireDeadlines(through: time, into: &events)
+        clock = max(clock, time)
+        if flags.contains(.resynced) {
+            arena.cancelAll(at: time, reason: .resynced, into: &events)
             tracker.reset()
             poisoned = true
-        } else if frame.flags.contains(.buttonDown) && !poisoned {
+        } else if flags.contains(.buttonDown) && !poisoned {
             // A clickpad click is a pointer action, not a gesture: libinput cancels
             // gestures when the pad is clicked, and so do we, until the fingers lift.
-            arena.cancelAll(at: frame.time, reason: .clicked, into: &events)
+            arena.cancelAll(at: time, reason: .clicked, into: &events)
             poisoned = true
         }
-        let outcome = tracker.update(frame)
+        let outcome = tracker.update(frame.pointee)
         if poisoned {
             if !tracker.inSequence { poisoned = false }
             return
@@ -78,13 +85,13 @@ public final class GestureEngine {
         case .idle:
             return
         case .began:
-            let t = tracker.snapshot(at: frame.time)
+            let t = tracker.snapshot(at: time)
             arena.beginSequence(t, device: device, into: &events)
             arena.step(t, .touches, into: &events)
         case .touching:
-            arena.step(tracker.snapshot(at: frame.time), .touches, into: &events)
+            arena.step(tracker.snapshot(at: time), .touches, into: &events)
         case .lifted:
-            arena.step(tracker.snapshot(at: frame.time), .lifted, into: &events)
+            arena.step(tracker.snapshot(at: time), .lifted, into: &events)
             arena.resetFinished(into: &events)
         }
     }

@@ -77,9 +77,9 @@ public final class EvdevDevice {
     public var info: DeviceInfo { decoder.capabilities.deviceInfo(name: description.name) }
 
     /// Reads until the kernel has nothing more, handing each completed frame to
-    /// `onFrame`. On `SYN_DROPPED` libevdev resynchronizes; the frame built from its
+    /// `onFrame`, in place (`TouchDecoder.framePointer`: valid during the call). On `SYN_DROPPED` libevdev resynchronizes; the frame built from its
     /// sync events is flagged `.resynced` so the engine cancels what is in flight.
-    public func readAvailable(log: (String) -> Void = { _ in }, onFrame: (TouchFrame) -> Void) -> ReadResult {
+    public func readAvailable(log: (String) -> Void = { _ in }, onFrame: (UnsafePointer<TouchFrame>) -> Void) -> ReadResult {
         var ev = input_event()
         var flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         while true {
@@ -106,7 +106,7 @@ public final class EvdevDevice {
                 continue
             }
             passthrough?.append(ev)
-            if decoder.feed(Self.event(ev)) { onFrame(decoder.frame) }
+            if decoder.feed(Self.event(ev)) { onFrame(decoder.framePointer) }
             if ev.type == EventType.syn && ev.code == SynCode.report, let passthrough { passthrough.frameEnded(self) }
         }
     }

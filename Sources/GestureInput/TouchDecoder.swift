@@ -13,8 +13,12 @@ import TouchModel
 /// `EV_ABS` 0x80 wrote onto its stack), and counted in `rejections` for the caller to log.
 public final class TouchDecoder {
     public let capabilities: TouchCapabilities
-    /// The frame completed by the last `SYN_REPORT`.
-    @exclusivity(unchecked) public private(set) var frame: TouchFrame
+    /// The frame completed by the last `SYN_REPORT`. Read through an address: the
+    /// frame (ten inline contacts, 512 bytes) is handed to the engine without a copy.
+    public var frame: TouchFrame { unsafeAddress { UnsafePointer(current) } }
+    /// The same frame in place, for `GestureEngine.process`, until the next `feed`.
+    public var framePointer: UnsafePointer<TouchFrame> { UnsafePointer(current) }
+    private let current: UnsafeMutablePointer<TouchFrame>
 
     private struct Slot {
         var trackingID: Int32 = -1
@@ -60,7 +64,8 @@ public final class TouchDecoder {
         self.capabilities = capabilities
         slots = .allocate(capacity: capabilities.slotCount)
         slots.initialize(repeating: Slot())
-        frame = TouchFrame(time: Timestamp(microseconds: 0))
+        current = .allocate(capacity: 1)
+        current.initialize(to: TouchFrame(time: Timestamp(microseconds: 0)))
         xMin = Double(capabilities.xAxis.minimum)
         yMin = Double(capabilities.yAxis.minimum)
         xPerMM = capabilities.xUnitsPerMM
@@ -78,7 +83,11 @@ public final class TouchDecoder {
         declaredKeys = keys
     }
 
-    deinit { slots.deallocate() }
+    deinit {
+        slots.deallocate()
+        current.deinitialize(count: 1)
+        current.deallocate()
+    }
 
     public convenience init(description: DeviceDescription) throws(TouchCapabilities.Unsupported) {
         self.init(capabilities: try TouchCapabilities(description), description: description)
@@ -248,7 +257,7 @@ public final class TouchDecoder {
     /// Rewrites `frame` in place: building a new TouchFrame and assigning it cleared and
     /// then copied its ten inline contacts at every SYN_REPORT.
     private func emit(at time: Timestamp) -> Bool {
-        frame.contacts.removeAll()
+        current.pointee.contacts.removeAll()
         var active = 0
         var palms = 0
         switch capabilities.touchProtocol {
@@ -257,7 +266,7 @@ public final class TouchDecoder {
             if down && slots[0].contactID < 0 { slots[0].contactID = takeContactID() }
             if !down { slots[0].contactID = -1 }
             if down && slots[0].hasPosition {
-                frame.contacts.append(contact(slots[0], slot: 0))
+                current.pointee.contacts.append(contact(slots[0], slot: 0))
                 active = 1
             } else if down {
                 active = 1
@@ -266,7 +275,7 @@ public final class TouchDecoder {
             for i in slots.indices where slots[i].trackingID >= 0 {
                 if slots[i].toolType == MTTool.palm { palms += 1; continue }
                 active += 1
-                if slots[i].hasPosition { frame.contacts.append(contact(slots[i], slot: i)) }
+                if slots[i].hasPosition { current.pointee.contacts.append(contact(slots[i], slot: i)) }
             }
         }
         // More fingers than slots (semi-MT pads, 2-slot pads with TRIPLETAP): the count
@@ -275,9 +284,9 @@ public final class TouchDecoder {
         var flags: TouchFrame.Flags = []
         if resyncPending { flags.insert(.resynced); resyncPending = false }
         if buttonDown { flags.insert(.buttonDown) }
-        frame.time = time
-        frame.fingerCount = tool > capabilities.slotCount ? max(active, tool) : active
-        frame.flags = flags
+        current.pointee.time = time
+        current.pointee.fingerCount = tool > capabilities.slotCount ? max(active, tool) : active
+        current.pointee.flags = flags
         return true
     }
 

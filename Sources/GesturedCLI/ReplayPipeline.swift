@@ -32,12 +32,12 @@ struct ReplayPipeline {
             if !events.isEmpty { onEvents(events); events.removeAll(keepingCapacity: true) }
         }
         for e in recording.events where decoder.feed(e) {
-            let frame = decoder.frame
+            let frame = decoder.framePointer
             // What `process` would fire first anyway, flushed before the frame is shown
             // so `--frames` output stays in time order.
-            engine.timerFired(at: frame.time, into: &events)
+            engine.timerFired(at: frame.pointee.time, into: &events)
             flush()
-            onFrame(frame)
+            onFrame(frame.pointee)
             engine.process(frame, into: &events)
             flush()
         }

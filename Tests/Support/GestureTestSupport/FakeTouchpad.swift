@@ -99,7 +99,7 @@ public final class FakeTouchpad {
 
     public func read() -> (EvdevDevice.ReadResult, [TouchFrame]) {
         var frames: [TouchFrame] = []
-        let result = device.readAvailable { frames.append($0) }
+        let result = device.readAvailable { frames.append($0.pointee) }
         return (result, frames)
     }
 }
