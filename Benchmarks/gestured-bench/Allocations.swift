@@ -31,7 +31,7 @@ struct AllocationCount {
                 let offset = Int64(pass) * workload.passSpan
                 for var e in workload.events {
                     e.time.microseconds += offset
-                    if decoders[w].feed(e) { sum += frameChecksum(decoders[w].frame) }
+                    if decoders[w].feed(e) { sum += frameChecksum(decoders[w].framePointer) }
                 }
             }
             if pass >= warmPasses { out.decoder += mallocs() - before }

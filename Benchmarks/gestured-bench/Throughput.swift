@@ -91,7 +91,7 @@ struct Throughput {
                     e.time.microseconds += offset
                     if decoder.feed(e) {
                         frames += 1
-                        sum += frameChecksum(decoder.frame)
+                        sum += frameChecksum(decoder.framePointer)
                     }
                 }
                 r.frames += frames
@@ -120,9 +120,9 @@ struct Throughput {
 
 /// The same sum the C floor takes of each frame.
 @inline(__always)
-func frameChecksum(_ f: TouchFrame) -> Double {
-    var sum = Double(f.fingerCount)
-    for c in f.contacts { sum += c.position.x + c.normalized.y }
+func frameChecksum(_ f: UnsafePointer<TouchFrame>) -> Double {
+    var sum = Double(f.pointee.fingerCount)
+    for i in 0..<f.pointee.contacts.count { sum += f.pointee.contacts[i].position.x + f.pointee.contacts[i].normalized.y }
     return sum
 }
 

@@ -101,10 +101,15 @@ public final class TouchDecoder {
     @inline(__always)
     public func feed(_ e: InputEvent) -> Bool {
         guard isDeclared(e) else { return false }
-        if let mtdev {
-            return mtdev.convert(e) { self.decode($0) }
-        }
+        if let mtdev { return convert(e, through: mtdev) }
         return decode(e)
+    }
+
+    /// Protocol A, out of line: its event buffer put a stack guard on every protocol-B
+    /// event's path too.
+    @inline(never)
+    private func convert(_ e: InputEvent, through mtdev: MtdevAdapter) -> Bool {
+        mtdev.convert(e) { self.decode($0) }
     }
 
     /// `EV_SYN`, and `EV_ABS`/`EV_KEY` codes the device declares; other types
