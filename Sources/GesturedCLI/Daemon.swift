@@ -247,7 +247,7 @@ final class Daemon {
         defer { fclose(f) }
         var buf = [CChar](repeating: 0, count: 256)
         guard fgets(&buf, Int32(buf.count), f) != nil else { return false }
-        let line = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let line = String(nulTerminated: buf)
         return isOwnDevice(named: line.hasSuffix("\n") ? String(line.dropLast()) : line)
     }
 

@@ -37,7 +37,7 @@ final class DirectoryWatcher {
                     let mask = raw.load(fromByteOffset: offset + 4, as: UInt32.self)
                     let len = Int(raw.load(fromByteOffset: offset + 12, as: UInt32.self))
                     let bytes = raw[(offset + 16)..<min(offset + 16 + len, n)]
-                    return (mask, len, String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self))
+                    return (mask, len, String(nulTerminated: bytes))
                 }
                 if let i = out.firstIndex(where: { $0.name == name }) { out[i].mask |= mask } else { out.append((name, mask)) }
                 offset += 16 + len

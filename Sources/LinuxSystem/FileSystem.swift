@@ -31,7 +31,7 @@ public enum FileSystem {
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                String(nulTerminated: raw)
             }
             if name != "." && name != ".." { names.append(name) }
         }

@@ -71,7 +71,7 @@ public enum Uinput {
     public static func sysname(_ fd: FileDescriptor) -> String? {
         var buf = [CChar](repeating: 0, count: 64)
         guard clinux_ui_get_sysname(fd.rawValue, &buf, Int32(buf.count)) >= 0, buf[0] != 0 else { return nil }
-        return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(nulTerminated: buf)
     }
 
     /// write(2) of `events` as struct input_event, in one call (at most 64).
