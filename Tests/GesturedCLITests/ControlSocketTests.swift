@@ -175,3 +175,44 @@ import Testing
         #expect(!sway.stdout.contains("note:"))
     }
 }
+
+/// The control server in-process, on its own loop and clock: clients that connect and
+/// never write cannot keep `gestured status` out for longer than the idle limit.
+@Suite struct ControlServerIdleTests {
+    @Test func idleClientsGiveWayAfterTheLimitAndUntilThenANewOneIsBusy() throws {
+        let dir = TempDir()
+        let path = dir.path + "/gestured.sock"
+        let loop = try EventLoop()
+        var clock: Int64 = 1_000_000_000
+        let server = try ControlServer(path: path, loop: loop, log: { _ in }, now: { clock }) { _ in .ok("fine") }
+        defer { withExtendedLifetime(server) {} }
+        var idle: [Int32] = []
+        defer { idle.forEach { close($0) } }
+        for _ in 0..<ControlServer.maxClients {
+            guard case .connected(let fd) = UnixSocket.connect(path) else { Issue.record("cannot connect"); return }
+            idle.append(fd)
+            _ = loop.runOnce(timeoutMS: 1000)
+            clock += 1
+        }
+        /// One request from a new client, the loop turned until it is answered.
+        func ask() -> String {
+            guard case .connected(let fd) = UnixSocket.connect(path) else { return "cannot connect" }
+            defer { close(fd) }
+            _ = UnixSocket.writeAll(fd, Array("status\n".utf8))
+            var reply: [UInt8] = []
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            for _ in 0..<50 {
+                _ = loop.runOnce(timeoutMS: 100)
+                if poll(&p, 1, 0) > 0, UnixSocket.readAvailable(fd, into: &reply, limit: 1 << 16).ended { break }
+            }
+            return String(decoding: reply, as: UTF8.self)
+        }
+        clock += ControlServer.idleLimit - Int64(idle.count) - 1
+        #expect(ask().hasPrefix("error: busy:"), "16 clients connected less than the limit ago: no room")
+        clock += 1
+        #expect(ask() == ControlReply.ok("fine").wire, "the oldest idle client gave way")
+        var reply: [UInt8] = []
+        _ = UnixSocket.readAvailable(idle[0], into: &reply, limit: 1 << 16)
+        #expect(String(decoding: reply, as: UTF8.self) == "error: timed out: no request within 5 s\n")
+    }
+}

@@ -11,7 +11,10 @@ import LinuxSystem
 ///   the socket's mode was loosened;
 /// - a request is at most `ControlRequest.maxLength` bytes; a longer one, or one
 ///   that is not a request, is answered with an error;
-/// - at most `maxClients` connections are open at once; one more is told "busy";
+/// - at most `maxClients` connections are open at once. When one more arrives, the
+///   oldest that has sent no whole request for `idleLimit` is answered "timed out" and
+///   closed to make room; if none has, the new one is told "busy". So clients that
+///   connect and never write hold no slot for long, and the daemon needs no timer;
 /// - answers are written without blocking into a send buffer sized for them; a
 ///   client that does not read is dropped, never waited for.
 final class ControlServer {
@@ -21,10 +24,19 @@ final class ControlServer {
     /// Open connections: what each has sent, and the refusal it will get (another
     /// user's client is answered after its request is read, so that closing with the
     /// request unread cannot turn our answer into ECONNRESET at the client).
-    private var clients: [Int32: (buffer: [UInt8], refusal: ControlReply?)] = [:]
+    private var clients: [Int32: Client] = [:]
+    private struct Client {
+        var buffer: [UInt8] = []
+        var refusal: ControlReply?
+        /// When it connected (`now`, ns).
+        var since: Int64
+    }
     private let handle: (ControlRequest) -> ControlReply
     private let log: (String) -> Void
+    /// The monotonic clock, ns (a test's own clock in tests).
+    private let now: () -> Int64
     static let maxClients = 16
+    static let idleLimit: Int64 = 5_000_000_000
     static let sendBuffer: Int32 = 1 << 20
 
     enum ClaimError: Error, CustomStringConvertible {
@@ -43,8 +55,10 @@ final class ControlServer {
 
     /// Claims `path`: a live daemon there is an error; a socket nobody listens on
     /// (left by a daemon that crashed) is replaced, and `log` says so.
-    init(path: String, loop: EventLoop, log: @escaping (String) -> Void, handle: @escaping (ControlRequest) -> ControlReply) throws {
+    init(path: String, loop: EventLoop, log: @escaping (String) -> Void, now: @escaping () -> Int64 = monotonicNanoseconds,
+         handle: @escaping (ControlRequest) -> ControlReply) throws {
         self.path = path
+        self.now = now
         self.loop = loop
         self.log = log
         self.handle = handle
@@ -104,13 +118,14 @@ final class ControlServer {
                 log("control: refused a client of \(who) (the daemon belongs to uid \(me))")
                 refusal = .error("permission denied: this gestured belongs to uid \(me), and the control socket answers only its own user (you are \(who))")
             }
+            if clients.count >= Self.maxClients { closeOldestIdle() }
             guard clients.count < Self.maxClients else {
                 finish(fd, .error("busy: \(Self.maxClients) control connections are open; try again"))
                 continue
             }
             do {
                 try loop.add(FileDescriptor(rawValue: fd)) { [unowned self] _ in self.readable(fd) }
-                clients[fd] = ([], refusal)
+                clients[fd] = Client(refusal: refusal, since: now())
             } catch {
                 close(fd)
             }
@@ -118,10 +133,11 @@ final class ControlServer {
     }
 
     private func readable(_ fd: Int32) {
-        guard let (held, refusal) = clients[fd] else { return }
-        var buffer = held
+        guard let client = clients[fd] else { return }
+        var buffer = client.buffer
+        let refusal = client.refusal
         let result = UnixSocket.readAvailable(fd, into: &buffer, limit: ControlRequest.maxLength + 1)
-        clients[fd] = (buffer, refusal)
+        clients[fd]?.buffer = buffer
         if let refusal, buffer.contains(UInt8(ascii: "\n")) || buffer.count > ControlRequest.maxLength || result.ended {
             return answer(fd, reply: refusal)
         }
@@ -138,6 +154,14 @@ final class ControlServer {
             if buffer.isEmpty { drop(fd) } else { answer(fd, String(decoding: buffer, as: UTF8.self)) }
         case .failed: drop(fd)
         }
+    }
+
+    /// Makes room: answers and closes the connection open longest, if it has been open
+    /// for `idleLimit` without a whole request.
+    private func closeOldestIdle() {
+        let limit = now() - Self.idleLimit
+        guard let (fd, _) = clients.filter({ $0.value.since <= limit }).min(by: { $0.value.since < $1.value.since }) else { return }
+        answer(fd, reply: .error("timed out: no request within \(Self.idleLimit / 1_000_000_000) s"))
     }
 
     private func answer(_ fd: Int32, _ line: String) {
