@@ -50,6 +50,8 @@ final class Daemon {
     private let notifier: SystemdNotifier
     private let hotplug: Hotplug
     private var configWatcher: ConfigWatcher?
+    /// Watches for the user's own config while running from /etc or the built-in one.
+    private var userConfigWatcher: ConfigWatcher?
     private(set) var configSource: ConfigSource
     private(set) var config: Config
     private var mapper: ActionMapper
@@ -396,13 +398,42 @@ final class Daemon {
     }
 
     private func watchConfig() {
-        guard case .file(let path) = configSource else { return }
+        if case .file(let path) = configSource {
+            do {
+                configWatcher = try ConfigWatcher(path: path, loop: loop, logger: logger) { [unowned self] in
+                    if FileSystem.exists(path) { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
+                }
+            } catch {
+                logger.warning("cannot watch \(DirectoryWatcher.split(path).directory) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
+            }
+        }
+        // Running from /etc or the built-in default: a config the user makes in their
+        // own directory takes over, as it would at the next start.
+        guard options.configPath == nil, let user = configSearchPath(environment: environment).first,
+              configSource != .file(user) else { return }
         do {
-            configWatcher = try ConfigWatcher(path: path, loop: loop, logger: logger) { [unowned self] in
-                if FileSystem.exists(path) { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
+            userConfigWatcher = try ConfigWatcher(path: user, loop: loop, logger: logger, awaitingDirectory: true) { [unowned self] in
+                if FileSystem.exists(user) { self.adoptUserConfig(user) }
             }
         } catch {
-            logger.warning("cannot watch \(DirectoryWatcher.split(path).directory) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
+            logger.notice("cannot watch for \(user) (\(error)); if you create it, restart gestured to use it")
+        }
+    }
+
+    /// The user's own config appeared while running from another: it is the config from
+    /// now on (reloads, SIGHUP, `gestured reload`), even if this first version is broken.
+    private func adoptUserConfig(_ path: String) {
+        let previous = switch configSource {
+        case .file(let old): old
+        case .builtIn: "the built-in default"
+        }
+        configSource = .file(path)
+        configWatcher = userConfigWatcher
+        userConfigWatcher = nil
+        logger.notice("\(path) was created; it replaces \(previous) from now on")
+        reload(reason: "\(path) created")
+        configWatcher?.onChange = { [unowned self] in
+            if FileSystem.exists(path) { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
         }
     }
 

@@ -252,3 +252,28 @@ import Testing
         #expect(p.wait() == 0)
     }
 }
+
+/// Running without --config from /etc or the built-in default, the user's first own
+/// config is picked up as soon as it is saved, as a restart would.
+@Suite struct UserConfigAppearsTests {
+    @Test func aUserConfigMadeWhileRunningTakesOver() throws {
+        let dir = TempDir()
+        let xdg = dir.path + "/xdg"
+        mkdir(xdg, 0o700)
+        mkdir(dir.path + "/input", 0o700)
+        let user = xdg + "/gestured/config.yaml"
+        let p = try Gestured.Process(["run", "--input-dir", dir.path + "/input"],
+                                     environment: ["XDG_CONFIG_HOME=\(xdg)", "XDG_CURRENT_DESKTOP=sway"])
+        #expect(p.waitForLog("started:"))
+        // The way a user starts one: make the directory, then save the file in it.
+        mkdir(xdg + "/gestured", 0o700)
+        dir.write("xdg/gestured/config.yaml", DaemonLifecycleTests.otherValidConfig)
+        #expect(p.waitForLog("\(user) was created; it replaces "))
+        #expect(p.waitForLog("reloaded (\(user) created): 2 gestures"))
+        // From then on it is the config: an edit reloads it.
+        dir.write("xdg/gestured/config.yaml", DaemonLifecycleTests.validConfig)
+        #expect(p.waitForLog("reloaded (\(user) changed): 1 gestures"))
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0)
+    }
+}
