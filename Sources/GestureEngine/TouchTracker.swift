@@ -67,6 +67,9 @@ final class TouchTracker {
     let device: DeviceInfo
     @exclusivity(unchecked) private var contacts = InlineArray<10, Tracked>(repeating: .empty)
     @exclusivity(unchecked) private var contactCount = 0
+    /// No two tracked contacts share an id (a frame with a repeated id breaks it until
+    /// every contact has lifted): lookups may then start at a hint.
+    @exclusivity(unchecked) private var uniqueIDs = true
 
     @exclusivity(unchecked) private(set) var inSequence = false
     @exclusivity(unchecked) private var counted = 0
@@ -98,6 +101,14 @@ final class TouchTracker {
 
     @exclusivity(unchecked) private var pairA: Int32 = -1
     @exclusivity(unchecked) private var pairB: Int32 = -1
+    /// Where `pairA`, `pairB` and the classifier's pair were found last (lookup hints).
+    @exclusivity(unchecked) private var pairHintA = 0
+    @exclusivity(unchecked) private var pairHintB = 0
+    @exclusivity(unchecked) private var classifierHintA = 0
+    @exclusivity(unchecked) private var classifierHintB = 0
+    /// The pair's vector as of the last frame that measured it (NaN: none yet). The
+    /// same vector again gives the same scale and a turn of exactly 0: nothing to do.
+    @exclusivity(unchecked) private var pairPrevVector = Point(x: .nan, y: .nan)
     @exclusivity(unchecked) private var pairStartDistance = 0.0
     @exclusivity(unchecked) private var pairPrevAngle = 0.0
     @exclusivity(unchecked) private var scaleBase = 1.0
@@ -159,6 +170,7 @@ final class TouchTracker {
     /// Forgets everything: the next frame with fingers starts a new sequence.
     func reset() {
         contactCount = 0
+        uniqueIDs = true
         inSequence = false
         counted = 0
         pendingSince = nil
@@ -204,48 +216,57 @@ final class TouchTracker {
     /// frame (a lookup per contact, no list copied per lookup), then the lifted ones
     /// are dropped and the new ones appended, in frame order.
     private func matchContacts(_ frame: TouchFrame) -> Point? {
-        // Semi-MT: when the number of contacts changes, what each one stands for changes
-        // (a finger, or a corner of the box around two): travel counts afresh from here.
-        let reanchor = device.isSemiMT && frame.contacts.count != semiContactCount
-        let countsTravel = inSequence && !boundingBoxCorners(frame)
-        var present: UInt32 = 0  // tracked contacts seen in this frame, by index
-        var fresh: UInt32 = 0    // frame contacts not tracked yet, by position
-        var sum = Point.zero
-        var n = 0
-        for (k, c) in frame.contacts.enumerated() {
-            guard let i = index(of: c.id) else { fresh |= 1 << UInt32(k); continue }
-            present |= 1 << UInt32(i)
-            if !contacts[i].isThumb {
-                sum = sum + (c.position - contacts[i].last)
-                n += 1
+        // Read through a span: by `enumerated()` or by subscript, every read copied the
+        // frame's inline list (480 bytes) first.
+        frame.contacts.withContacts { list in
+            // Semi-MT: when the number of contacts changes, what each one stands for
+            // changes (a finger, or a corner of the box around two): travel counts afresh.
+            let reanchor = device.isSemiMT && list.count != semiContactCount
+            let countsTravel = inSequence && !boundingBoxCorners(frame)
+            var present: UInt32 = 0  // tracked contacts seen in this frame, by index
+            var fresh: UInt32 = 0    // frame contacts not tracked yet, by position
+            var sum = Point.zero
+            var n = 0
+            for k in 0..<list.count {
+                let c = list[k]
+                guard let i = index(of: c.id, hint: k) else { fresh |= 1 << UInt32(k); continue }
+                present |= 1 << UInt32(i)
+                if !contacts[i].isThumb {
+                    sum = sum + (c.position - contacts[i].last)
+                    n += 1
+                }
+                contacts[i].last = c.position
+                if reanchor { contacts[i].travelOrigin = c.position; contacts[i].travel = 0 }
+                contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].travelOrigin).length)
+                // A "thumb" that travels is a finger low on the pad after all.
+                if contacts[i].isThumb && contacts[i].travel > thumbMaxMovementMM { contacts[i].isThumb = false }
+                if countsTravel && !contacts[i].isThumb { maxTravel = max(maxTravel, contacts[i].travel) }
             }
-            contacts[i].last = c.position
-            if reanchor { contacts[i].travelOrigin = c.position; contacts[i].travel = 0 }
-            contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].travelOrigin).length)
-            // A "thumb" that travels is a finger low on the pad after all.
-            if contacts[i].isThumb && contacts[i].travel > thumbMaxMovementMM { contacts[i].isThumb = false }
-            if countsTravel && !contacts[i].isThumb { maxTravel = max(maxTravel, contacts[i].travel) }
-        }
-        // Forget the contacts that lifted, keeping the others in order (in place: a
-        // frame copies no contact table).
-        if present != (1 << UInt32(contactCount)) - 1 {
-            var kept = 0
-            for i in 0..<contactCount where present & (1 << UInt32(i)) != 0 {
-                if kept != i { contacts[kept] = contacts[i] }
-                kept += 1
+            // Forget the contacts that lifted, keeping the others in order (in place: a
+            // frame copies no contact table).
+            if present != (1 << UInt32(contactCount)) - 1 {
+                var kept = 0
+                for i in 0..<contactCount where present & (1 << UInt32(i)) != 0 {
+                    if kept != i { contacts[kept] = contacts[i] }
+                    kept += 1
+                }
+                contactCount = kept
+                if contactCount == 0 { uniqueIDs = true }
             }
-            contactCount = kept
-        }
-        if fresh != 0 {
-            for (k, c) in frame.contacts.enumerated() where fresh & (1 << UInt32(k)) != 0 {
-                guard contactCount < ContactList.capacity else { break }
-                contacts[contactCount] = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized,
-                                                 travelOrigin: c.position, travel: 0, isThumb: isInThumbZone(c.position))
-                contactCount += 1
+            if fresh != 0 {
+                for k in 0..<list.count where fresh & (1 << UInt32(k)) != 0 {
+                    guard contactCount < ContactList.capacity else { break }
+                    let c = list[k]
+                    if index(of: c.id) != nil { uniqueIDs = false }
+                    contacts[contactCount] = Tracked(id: c.id, start: c.position, last: c.position,
+                                                     startNormalized: c.normalized, travelOrigin: c.position, travel: 0,
+                                                     isThumb: isInThumbZone(c.position))
+                    contactCount += 1
+                }
             }
+            if device.isSemiMT { trackBoundingBox(list, reanchor: reanchor) }
+            return n > 0 ? sum / Double(n) : nil
         }
-        if device.isSemiMT { trackBoundingBox(frame, reanchor: reanchor) }
-        return n > 0 ? sum / Double(n) : nil
     }
 
     /// On a semi-MT pad with two or more fingers the contacts are the corners of the
@@ -256,12 +277,12 @@ final class TouchTracker {
         device.isSemiMT && frame.contacts.count >= 2
     }
 
-    private func trackBoundingBox(_ frame: TouchFrame, reanchor: Bool) {
-        semiContactCount = frame.contacts.count
-        guard frame.contacts.count >= 2 else { return }
+    private func trackBoundingBox(_ list: Span<Contact>, reanchor: Bool) {
+        semiContactCount = list.count
+        guard list.count >= 2 else { return }
         var centre = Point.zero
-        for c in frame.contacts { centre = centre + c.position }
-        centre = centre / Double(frame.contacts.count)
+        for k in 0..<list.count { centre = centre + list[k].position }
+        centre = centre / Double(list.count)
         if reanchor {
             boxCentreStart = centre
         } else if inSequence {
@@ -272,6 +293,16 @@ final class TouchTracker {
     private func index(of id: Int32) -> Int? {
         for i in 0..<contactCount where contacts[i].id == id { return i }
         return nil
+    }
+
+    /// `index(of:)`, trying `hint` first: contacts keep their place from frame to
+    /// frame, so the frame's k-th contact is nearly always the k-th tracked one, and a
+    /// pair's index is where it was last frame. Only while ids are unique (the decoder's
+    /// always are): otherwise the first match must win, as `index(of:)` finds it.
+    @inline(__always)
+    private func index(of id: Int32, hint: Int) -> Int? {
+        if uniqueIDs && hint < contactCount && contacts[hint].id == id { return hint }
+        return index(of: id)
     }
 
     private func isInThumbZone(_ p: Point) -> Bool {
@@ -347,8 +378,12 @@ final class TouchTracker {
 
     private func updatePair() {
         guard !semiMT else { return }
-        if let a = trackedFinger(pairA), let b = trackedFinger(pairB) {
+        if let a = trackedFinger(pairA, hint: &pairHintA), let b = trackedFinger(pairB, hint: &pairHintB) {
             let d = b - a
+            // Unchanged since the last frame (only other fingers moved, or pressure):
+            // scale and rotation would be recomputed to the same values, bit for bit.
+            if d == pairPrevVector { return }
+            pairPrevVector = d
             if pairStartDistance >= minimumPairDistanceMM {
                 acc.scale = scaleBase * d.length / pairStartDistance
             }
@@ -362,6 +397,7 @@ final class TouchTracker {
         let (a, b) = outermostPair()
         pairA = a
         pairB = b
+        pairPrevVector = Point(x: .nan, y: .nan)
         if let pa = trackedFinger(a), let pb = trackedFinger(b) {
             let d = pb - pa
             pairStartDistance = d.length
@@ -371,6 +407,13 @@ final class TouchTracker {
 
     private func trackedFinger(_ id: Int32) -> Point? {
         guard id >= 0, let i = index(of: id), !contacts[i].isThumb else { return nil }
+        return contacts[i].last
+    }
+
+    @inline(__always)
+    private func trackedFinger(_ id: Int32, hint: inout Int) -> Point? {
+        guard id >= 0, let i = index(of: id, hint: hint), !contacts[i].isThumb else { return nil }
+        hint = i
         return contacts[i].last
     }
 
@@ -396,11 +439,11 @@ final class TouchTracker {
     private func feedClassifier(_ now: Timestamp) {
         guard classifier.decision == .undecided else { return }  // sticky until the count changes
         let (a, b) = classifier.pairIDs
-        if a >= 0 && (trackedFinger(a) == nil || trackedFinger(b) == nil) {
+        if a >= 0 && (trackedFinger(a, hint: &classifierHintA) == nil || trackedFinger(b, hint: &classifierHintB) == nil) {
             restartClassifier()
         }
         let (ra, rb) = classifier.pairIDs
-        classifier.update(time: now, a: trackedFinger(ra), b: trackedFinger(rb),
+        classifier.update(time: now, a: trackedFinger(ra, hint: &classifierHintA), b: trackedFinger(rb, hint: &classifierHintB),
                           singleTravelMM: (acc.translation - anchor.translation).length)
     }
 }

@@ -73,6 +73,14 @@ public struct ContactList: RandomAccessCollection, Equatable, Sendable {
 
     @inlinable public mutating func removeAll() { stored = 0 }
 
+    /// The contacts, read where they are stored. Reading elements of a borrowed
+    /// InlineArray by subscript or iterator copies the whole list first (Swift 6.3:
+    /// 480 bytes a read, callgrind); a span borrows it in place.
+    @inlinable
+    public func withContacts<R, E: Error>(_ body: (Span<Contact>) throws(E) -> R) throws(E) -> R {
+        try body(storage.span.extracting(..<stored))
+    }
+
     @inlinable
     public func contact(withID id: Int32) -> Contact? {
         for i in 0..<count where storage[i].id == id { return storage[i] }
