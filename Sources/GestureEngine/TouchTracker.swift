@@ -126,8 +126,14 @@ final class TouchTracker {
         lastFrameTime = now
         let before = acc
         let moved = matchContacts(frame)
+        // One pass for the thumbs and the fingers' centroid (used below if the count
+        // has not dropped since it settled).
         var thumbs = 0
-        for i in 0..<contactCount where contacts[i].isThumb { thumbs += 1 }
+        var fingerSum = Point.zero
+        for i in 0..<contactCount {
+            if contacts[i].isThumb { thumbs += 1 } else { fingerSum = fingerSum + contacts[i].last }
+        }
+        let fingersTracked = contactCount - thumbs
         let newCount = max(0, max(frame.fingerCount, contactCount) - thumbs)
         semiMT = frame.fingerCount > contactCount
 
@@ -136,7 +142,7 @@ final class TouchTracker {
         case (false, false):
             outcome = .idle
         case (false, true):
-            startSequence(at: now, count: newCount)
+            startSequence(at: now, count: newCount, fingersTracked: fingersTracked)
             outcome = .began
         case (true, false):
             inSequence = false
@@ -148,9 +154,9 @@ final class TouchTracker {
             countChanged(to: newCount, at: now)
             outcome = .touching
         }
-        if counted >= peak, let c = centroid() { location = c }
+        if counted >= peak && fingersTracked > 0 { location = fingerSum / Double(fingersTracked) }
         if inSequence {
-            updatePair()
+            updatePair(fingersTracked: fingersTracked)
             settleIfDue(now)
             feedClassifier(now)
             history.record(now, acc)
@@ -312,19 +318,9 @@ final class TouchTracker {
         }
     }
 
-    private func centroid() -> Point? {
-        var sum = Point.zero
-        var n = 0
-        for i in 0..<contactCount where !contacts[i].isThumb {
-            sum = sum + contacts[i].last
-            n += 1
-        }
-        return n > 0 ? sum / Double(n) : nil
-    }
-
     // MARK: Finger count
 
-    private func startSequence(at now: Timestamp, count: Int) {
+    private func startSequence(at now: Timestamp, count: Int, fingersTracked: Int) {
         inSequence = true
         counted = count
         settled = count
@@ -347,7 +343,7 @@ final class TouchTracker {
             landingNormalized = contacts[i].startNormalized
             break
         }
-        updatePair()
+        updatePair(fingersTracked: fingersTracked)
         restartClassifier()
     }
 
@@ -376,7 +372,7 @@ final class TouchTracker {
 
     // MARK: Scale and rotation from the outermost pair
 
-    private func updatePair() {
+    private func updatePair(fingersTracked: Int) {
         guard !semiMT else { return }
         if let a = trackedFinger(pairA, hint: &pairHintA), let b = trackedFinger(pairB, hint: &pairHintB) {
             let d = b - a
@@ -394,6 +390,12 @@ final class TouchTracker {
         }
         // The pair broke (a finger landed or lifted): carry the scale on from a new pair.
         scaleBase = acc.scale
+        guard fingersTracked >= 2 else {
+            // One finger (most frames of taps and strokes): there is no pair.
+            pairA = -1
+            pairB = -1
+            return
+        }
         let (a, b) = outermostPair()
         pairA = a
         pairB = b

@@ -17,6 +17,9 @@ struct VelocityHistory {
     }
 
     private static let capacity = 16
+    /// Ring positions wrap with a mask, not `%` with overflow checks (a third of a
+    /// search's instructions were those checks).
+    private static let mask = 15
     private var samples = InlineArray<16, Sample>(repeating: Sample(time: Timestamp(microseconds: 0),
                                                                     value: TouchTracker.Accumulated()))
     private var head = 0
@@ -28,9 +31,9 @@ struct VelocityHistory {
 
     mutating func record(_ time: Timestamp, _ value: TouchTracker.Accumulated) {
         samples[head] = Sample(time: time, value: value)
-        head = (head + 1) % Self.capacity
-        count = min(count + 1, Self.capacity)
-        lastK = min(lastK + 1, count)  // the same sample is one older now
+        head = (head &+ 1) & Self.mask
+        count = min(count &+ 1, Self.capacity)
+        lastK = min(lastK &+ 1, count)  // the same sample is one older now
     }
 
     mutating func clear() {
@@ -53,12 +56,12 @@ struct VelocityHistory {
         // time order, so those at or before it are all k from some k0 on, and the two
         // walks find k0 from wherever they start (the last answer: a step or two away).
         var k = min(max(lastK, 1), count)
-        while k < count && sample(k).time > cutoff { k += 1 }
-        while k > 1 && sample(k - 1).time <= cutoff { k -= 1 }
+        while k < count && sample(k).time > cutoff { k &+= 1 }
+        while k > 1 && sample(k &- 1).time <= cutoff { k &-= 1 }
         lastK = k
         let old = sample(k)
         guard k > 1 else { return (old.value, now.seconds(since: old.time)) }
-        let next = sample(k - 1), newest = sample(1)
+        let next = sample(k &- 1), newest = sample(1)
         guard next.time.seconds(since: old.time) > maxMotionFrameGap else {
             return (old.value, now.seconds(since: old.time))
         }
@@ -67,6 +70,7 @@ struct VelocityHistory {
         return (old.value, now.seconds(since: resumed))
     }
 
-    /// The `k`-th newest sample, 1-based.
-    private mutating func sample(_ k: Int) -> Sample { samples[(head - k + Self.capacity) % Self.capacity] }
+    /// The `k`-th newest sample, 1-based (k in 1...16).
+    @inline(__always)
+    private mutating func sample(_ k: Int) -> Sample { samples[(head &- k) & Self.mask] }
 }
