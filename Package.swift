@@ -34,12 +34,14 @@ let package = Package(
         .target(name: "YAMLTree", dependencies: ["CYaml"]),
 
         // Value types that cross every boundary: TouchFrame, Contact, DeviceInfo.
-        .target(name: "TouchModel", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "TouchModel", swiftSettings: [.enableExperimentalFeature("Lifetimes")],
+                linkerSettings: [.linkedLibrary("m")]),
         // Devices, hotplug, evdev decoding, recordings: evdev → TouchFrame.
         .target(name: "GestureInput",
                 dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "YAMLTree", "CLinux", "LinuxSystem"]),
         // Recognizers and arbitration: TouchFrame → GestureEvent. Pure Swift.
-        .target(name: "GestureEngine", dependencies: ["TouchModel"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "GestureEngine", dependencies: ["TouchModel"],
+                swiftSettings: [.enableExperimentalFeature("AddressableParameters")], linkerSettings: [.linkedLibrary("m")]),
         // The YAML config file → GestureSpecs and action bindings.
         .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree", "LinuxSystem"]),
         // GestureEvent → commands: the non-blocking process runner.

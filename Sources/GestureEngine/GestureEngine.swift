@@ -56,7 +56,7 @@ public final class GestureEngine {
     /// buffer). Every deadline due at or before the frame's time fires first, each at its
     /// own instant and in order (keyd's core does the same): a caller whose timer has
     /// not fired yet, or a replay with no timer at all, gets what a punctual timer gives.
-    public func process(_ frame: TouchFrame, into events: inout [GestureEvent]) {
+    public func process(_ frame: @_addressable TouchFrame, into events: inout [GestureEvent]) {
         fireDeadlines(through: frame.time, into: &events)
         clock = max(clock, frame.time)
         if frame.flags.contains(.resynced) {

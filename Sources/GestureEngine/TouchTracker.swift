@@ -121,7 +121,9 @@ final class TouchTracker {
 
     // MARK: Frames
 
-    func update(_ frame: TouchFrame) -> Outcome {
+    /// `@_addressable`: the frame's contacts are read in place through a span (passed
+    /// by value, Swift 6.3 copied the inline list, 480 bytes, to borrow it).
+    func update(_ frame: @_addressable TouchFrame) -> Outcome {
         let now = frame.time
         lastFrameTime = now
         let before = acc
@@ -221,10 +223,11 @@ final class TouchTracker {
     /// motion of the counted fingers present in both frames, if any. One walk over the
     /// frame (a lookup per contact, no list copied per lookup), then the lifted ones
     /// are dropped and the new ones appended, in frame order.
-    private func matchContacts(_ frame: TouchFrame) -> Point? {
+    private func matchContacts(_ frame: @_addressable TouchFrame) -> Point? {
         // Read through a span: by `enumerated()` or by subscript, every read copied the
         // frame's inline list (480 bytes) first.
-        frame.contacts.withContacts { list in
+        let list = frame.contacts.span
+        do {
             // Semi-MT: when the number of contacts changes, what each one stands for
             // changes (a finger, or a corner of the box around two): travel counts afresh.
             let reanchor = device.isSemiMT && list.count != semiContactCount
