@@ -160,7 +160,8 @@ final class TouchTracker {
         if inSequence {
             updatePair(fingersTracked: fingersTracked)
             settleIfDue(now)
-            feedClassifier(now)
+            // Checked here: once decided (most frames), no call at all.
+            if classifier.decision == .undecided { feedClassifier(now) }
             history.record(now, acc)
         }
         frameMoved = acc != before
