@@ -127,7 +127,7 @@ final class TouchTracker {
         let now = frame.time
         lastFrameTime = now
         let before = acc
-        let moved = matchContacts(frame)
+        let (motionSum, moving) = matchContacts(frame)
         // One pass for the thumbs and the fingers' centroid (used below if the count
         // has not dropped since it settled).
         var thumbs = 0
@@ -152,8 +152,8 @@ final class TouchTracker {
             liftedAt = now
             outcome = .lifted
         case (true, true):
-            if let moved { acc.translation = acc.translation + moved }
-            countChanged(to: newCount, at: now)
+            if moving > 0 { acc.translation = acc.translation + motionSum / Double(moving) }
+            if newCount != counted { countChanged(to: newCount, at: now) }
             outcome = .touching
         }
         if counted >= peak && fingersTracked > 0 { location = fingerSum / Double(fingersTracked) }
@@ -220,11 +220,11 @@ final class TouchTracker {
 
     // MARK: Contacts
 
-    /// Matches the frame's contacts to the tracked ones by id; returns the average
-    /// motion of the counted fingers present in both frames, if any. One walk over the
+    /// Matches the frame's contacts to the tracked ones by id; returns the summed
+    /// motion of the counted fingers present in both frames, and how many. One walk over the
     /// frame (a lookup per contact, no list copied per lookup), then the lifted ones
     /// are dropped and the new ones appended, in frame order.
-    private func matchContacts(_ frame: @_addressable TouchFrame) -> Point? {
+    private func matchContacts(_ frame: @_addressable TouchFrame) -> (sum: Point, n: Int) {
         // Read through a span: by `enumerated()` or by subscript, every read copied the
         // frame's inline list (480 bytes) first.
         let list = frame.contacts.span
@@ -239,8 +239,8 @@ final class TouchTracker {
             var n = 0
             for k in 0..<list.count {
                 let c = list[k]
-                guard let i = index(of: c.id, hint: k) else { fresh |= 1 << UInt32(k); continue }
-                present |= 1 << UInt32(i)
+                guard let i = index(of: c.id, hint: k) else { fresh |= 1 &<< UInt32(truncatingIfNeeded: k); continue }
+                present |= 1 &<< UInt32(truncatingIfNeeded: i)
                 if !contacts[i].isThumb {
                     sum = sum + (c.position - contacts[i].last)
                     n += 1
@@ -254,9 +254,9 @@ final class TouchTracker {
             }
             // Forget the contacts that lifted, keeping the others in order (in place: a
             // frame copies no contact table).
-            if present != (1 << UInt32(contactCount)) - 1 {
+            if present != (1 &<< UInt32(truncatingIfNeeded: contactCount)) - 1 {
                 var kept = 0
-                for i in 0..<contactCount where present & (1 << UInt32(i)) != 0 {
+                for i in 0..<contactCount where present & (1 &<< UInt32(truncatingIfNeeded: i)) != 0 {
                     if kept != i { contacts[kept] = contacts[i] }
                     kept += 1
                 }
@@ -264,7 +264,7 @@ final class TouchTracker {
                 if contactCount == 0 { uniqueIDs = true }
             }
             if fresh != 0 {
-                for k in 0..<list.count where fresh & (1 << UInt32(k)) != 0 {
+                for k in 0..<list.count where fresh & (1 &<< UInt32(truncatingIfNeeded: k)) != 0 {
                     guard contactCount < ContactList.capacity else { break }
                     let c = list[k]
                     if index(of: c.id) != nil { uniqueIDs = false }
@@ -275,7 +275,7 @@ final class TouchTracker {
                 }
             }
             if device.isSemiMT { trackBoundingBox(list, reanchor: reanchor) }
-            return n > 0 ? sum / Double(n) : nil
+            return (sum, n)
         }
     }
 
