@@ -224,6 +224,7 @@ final class TouchTracker {
     /// motion of the counted fingers present in both frames, and how many. One walk over the
     /// frame (a lookup per contact, no list copied per lookup), then the lifted ones
     /// are dropped and the new ones appended, in frame order.
+    @inline(__always)
     private func matchContacts(_ frame: @_addressable TouchFrame) -> (sum: Point, n: Int) {
         // Read through a span: by `enumerated()` or by subscript, every read copied the
         // frame's inline list (480 bytes) first.
@@ -376,6 +377,7 @@ final class TouchTracker {
 
     // MARK: Scale and rotation from the outermost pair
 
+    @inline(__always)
     private func updatePair(fingersTracked: Int) {
         guard !semiMT else { return }
         if let a = trackedFinger(pairA, hint: &pairHintA), let b = trackedFinger(pairB, hint: &pairHintB) {
