@@ -221,63 +221,61 @@ final class TouchTracker {
     // MARK: Contacts
 
     /// Matches the frame's contacts to the tracked ones by id; returns the summed
-    /// motion of the counted fingers present in both frames, and how many. One walk over the
-    /// frame (a lookup per contact, no list copied per lookup), then the lifted ones
-    /// are dropped and the new ones appended, in frame order.
+    /// motion of the counted fingers present in both frames, and how many. One walk
+    /// over the frame (a lookup per contact, from a hint), then the lifted ones are
+    /// dropped and the new ones appended, in frame order.
     @inline(__always)
     private func matchContacts(_ frame: @_addressable TouchFrame) -> (sum: Point, n: Int) {
         // Read through a span: by `enumerated()` or by subscript, every read copied the
         // frame's inline list (480 bytes) first.
         let list = frame.contacts.span
-        do {
-            // Semi-MT: when the number of contacts changes, what each one stands for
-            // changes (a finger, or a corner of the box around two): travel counts afresh.
-            let reanchor = device.isSemiMT && list.count != semiContactCount
-            let countsTravel = inSequence && !boundingBoxCorners(frame)
-            var present: UInt32 = 0  // tracked contacts seen in this frame, by index
-            var fresh: UInt32 = 0    // frame contacts not tracked yet, by position
-            var sum = Point.zero
-            var n = 0
-            for k in 0..<list.count {
-                let c = list[k]
-                guard let i = index(of: c.id, hint: k) else { fresh |= 1 &<< UInt32(truncatingIfNeeded: k); continue }
-                present |= 1 &<< UInt32(truncatingIfNeeded: i)
-                if !contacts[i].isThumb {
-                    sum = sum + (c.position - contacts[i].last)
-                    n += 1
-                }
-                contacts[i].last = c.position
-                if reanchor { contacts[i].travelOrigin = c.position; contacts[i].travel = 0 }
-                contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].travelOrigin).length)
-                // A "thumb" that travels is a finger low on the pad after all.
-                if contacts[i].isThumb && contacts[i].travel > thumbMaxMovementMM { contacts[i].isThumb = false }
-                if countsTravel && !contacts[i].isThumb { maxTravel = max(maxTravel, contacts[i].travel) }
+        // Semi-MT: when the number of contacts changes, what each one stands for
+        // changes (a finger, or a corner of the box around two): travel counts afresh.
+        let reanchor = device.isSemiMT && list.count != semiContactCount
+        let countsTravel = inSequence && !boundingBoxCorners(frame)
+        var present: UInt32 = 0  // tracked contacts seen in this frame, by index
+        var fresh: UInt32 = 0    // frame contacts not tracked yet, by position
+        var sum = Point.zero
+        var n = 0
+        for k in 0..<list.count {
+            let c = list[k]
+            guard let i = index(of: c.id, hint: k) else { fresh |= 1 &<< UInt32(truncatingIfNeeded: k); continue }
+            present |= 1 &<< UInt32(truncatingIfNeeded: i)
+            if !contacts[i].isThumb {
+                sum = sum + (c.position - contacts[i].last)
+                n += 1
             }
-            // Forget the contacts that lifted, keeping the others in order (in place: a
-            // frame copies no contact table).
-            if present != (1 &<< UInt32(truncatingIfNeeded: contactCount)) - 1 {
-                var kept = 0
-                for i in 0..<contactCount where present & (1 &<< UInt32(truncatingIfNeeded: i)) != 0 {
-                    if kept != i { contacts[kept] = contacts[i] }
-                    kept += 1
-                }
-                contactCount = kept
-                if contactCount == 0 { uniqueIDs = true }
-            }
-            if fresh != 0 {
-                for k in 0..<list.count where fresh & (1 &<< UInt32(truncatingIfNeeded: k)) != 0 {
-                    guard contactCount < ContactList.capacity else { break }
-                    let c = list[k]
-                    if index(of: c.id) != nil { uniqueIDs = false }
-                    contacts[contactCount] = Tracked(id: c.id, start: c.position, last: c.position,
-                                                     startNormalized: c.normalized, travelOrigin: c.position, travel: 0,
-                                                     isThumb: isInThumbZone(c.position))
-                    contactCount += 1
-                }
-            }
-            if device.isSemiMT { trackBoundingBox(list, reanchor: reanchor) }
-            return (sum, n)
+            contacts[i].last = c.position
+            if reanchor { contacts[i].travelOrigin = c.position; contacts[i].travel = 0 }
+            contacts[i].travel = max(contacts[i].travel, (c.position - contacts[i].travelOrigin).length)
+            // A "thumb" that travels is a finger low on the pad after all.
+            if contacts[i].isThumb && contacts[i].travel > thumbMaxMovementMM { contacts[i].isThumb = false }
+            if countsTravel && !contacts[i].isThumb { maxTravel = max(maxTravel, contacts[i].travel) }
         }
+        // Forget the contacts that lifted, keeping the others in order (in place: a
+        // frame copies no contact table).
+        if present != (1 &<< UInt32(truncatingIfNeeded: contactCount)) - 1 {
+            var kept = 0
+            for i in 0..<contactCount where present & (1 &<< UInt32(truncatingIfNeeded: i)) != 0 {
+                if kept != i { contacts[kept] = contacts[i] }
+                kept += 1
+            }
+            contactCount = kept
+            if contactCount == 0 { uniqueIDs = true }
+        }
+        if fresh != 0 {
+            for k in 0..<list.count where fresh & (1 &<< UInt32(truncatingIfNeeded: k)) != 0 {
+                guard contactCount < ContactList.capacity else { break }
+                let c = list[k]
+                if index(of: c.id) != nil { uniqueIDs = false }
+                contacts[contactCount] = Tracked(id: c.id, start: c.position, last: c.position,
+                                                 startNormalized: c.normalized, travelOrigin: c.position, travel: 0,
+                                                 isThumb: isInThumbZone(c.position))
+                contactCount += 1
+            }
+        }
+        if device.isSemiMT { trackBoundingBox(list, reanchor: reanchor) }
+        return (sum, n)
     }
 
     /// On a semi-MT pad with two or more fingers the contacts are the corners of the
