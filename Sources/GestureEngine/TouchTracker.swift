@@ -444,12 +444,16 @@ final class TouchTracker {
 
     private func feedClassifier(_ now: Timestamp) {
         guard classifier.decision == .undecided else { return }  // sticky until the count changes
+        // Each finger of the pair looked up once, and again only for a new pair.
         let (a, b) = classifier.pairIDs
-        if a >= 0 && (trackedFinger(a, hint: &classifierHintA) == nil || trackedFinger(b, hint: &classifierHintB) == nil) {
+        var pa = trackedFinger(a, hint: &classifierHintA)
+        var pb = trackedFinger(b, hint: &classifierHintB)
+        if a >= 0 && (pa == nil || pb == nil) {
             restartClassifier()
+            let (ra, rb) = classifier.pairIDs
+            pa = trackedFinger(ra, hint: &classifierHintA)
+            pb = trackedFinger(rb, hint: &classifierHintB)
         }
-        let (ra, rb) = classifier.pairIDs
-        classifier.update(time: now, a: trackedFinger(ra, hint: &classifierHintA), b: trackedFinger(rb, hint: &classifierHintB),
-                          singleTravelMM: (acc.translation - anchor.translation).length)
+        classifier.update(time: now, a: pa, b: pb, singleTravelMM: (acc.translation - anchor.translation).length)
     }
 }
