@@ -76,7 +76,7 @@ public final class GestureEngine {
             arena.cancelAll(at: time, reason: .clicked, into: &events)
             poisoned = true
         }
-        let outcome = tracker.update(frame.pointee)
+        let outcome = tracker.update(frame)
         if poisoned {
             if !tracker.inSequence { poisoned = false }
             return

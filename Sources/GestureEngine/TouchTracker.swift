@@ -67,6 +67,9 @@ final class TouchTracker {
     let device: DeviceInfo
     @exclusivity(unchecked) private var contacts = InlineArray<10, Tracked>(repeating: .empty)
     @exclusivity(unchecked) private var contactCount = 0
+    /// No two tracked contacts share an id (a frame with a repeated id breaks it until
+    /// every contact has lifted): lookups may then start at a hint.
+    @exclusivity(unchecked) private var uniqueIDs = true
 
     @exclusivity(unchecked) private(set) var inSequence = false
     @exclusivity(unchecked) private var counted = 0
@@ -98,6 +101,14 @@ final class TouchTracker {
 
     @exclusivity(unchecked) private var pairA: Int32 = -1
     @exclusivity(unchecked) private var pairB: Int32 = -1
+    /// Where `pairA`, `pairB` and the classifier's pair were found last (lookup hints).
+    @exclusivity(unchecked) private var pairHintA = 0
+    @exclusivity(unchecked) private var pairHintB = 0
+    @exclusivity(unchecked) private var classifierHintA = 0
+    @exclusivity(unchecked) private var classifierHintB = 0
+    /// The pair's vector as of the last frame that measured it (NaN: none yet). The
+    /// same vector again gives the same scale and a turn of exactly 0: nothing to do.
+    @exclusivity(unchecked) private var pairPrevVector = Point(x: .nan, y: .nan)
     @exclusivity(unchecked) private var pairStartDistance = 0.0
     @exclusivity(unchecked) private var pairPrevAngle = 0.0
     @exclusivity(unchecked) private var scaleBase = 1.0
@@ -110,22 +121,31 @@ final class TouchTracker {
 
     // MARK: Frames
 
-    func update(_ frame: TouchFrame) -> Outcome {
-        let now = frame.time
+    /// The frame is read where the caller keeps it (`GestureEngine.process`): passed by
+    /// value, Swift 6.3 copied its inline contact list (480 bytes) to read it.
+    func update(_ frame: UnsafePointer<TouchFrame>) -> Outcome {
+        let now = frame.pointee.time
         lastFrameTime = now
         let before = acc
-        let moved = matchContacts(frame)
+        let (motionSum, moving) = matchContacts(frame)
+        // One pass for the thumbs and the fingers' centroid (used below if the count
+        // has not dropped since it settled).
         var thumbs = 0
-        for i in 0..<contactCount where contacts[i].isThumb { thumbs += 1 }
-        let newCount = max(0, max(frame.fingerCount, contactCount) - thumbs)
-        semiMT = frame.fingerCount > contactCount
+        var fingerSum = Point.zero
+        for i in 0..<contactCount {
+            if contacts[i].isThumb { thumbs += 1 } else { fingerSum = fingerSum + contacts[i].last }
+        }
+        let fingersTracked = contactCount - thumbs
+        let reported = frame.pointee.fingerCount
+        let newCount = max(0, max(reported, contactCount) - thumbs)
+        semiMT = reported > contactCount
 
         let outcome: Outcome
         switch (inSequence, newCount > 0) {
         case (false, false):
             outcome = .idle
         case (false, true):
-            startSequence(at: now, count: newCount)
+            startSequence(at: now, count: newCount, fingersTracked: fingersTracked)
             outcome = .began
         case (true, false):
             inSequence = false
@@ -133,15 +153,16 @@ final class TouchTracker {
             liftedAt = now
             outcome = .lifted
         case (true, true):
-            if let moved { acc.translation = acc.translation + moved }
-            countChanged(to: newCount, at: now)
+            if moving > 0 { acc.translation = acc.translation + motionSum / Double(moving) }
+            if newCount != counted { countChanged(to: newCount, at: now) }
             outcome = .touching
         }
-        if counted >= peak, let c = centroid() { location = c }
+        if counted >= peak && fingersTracked > 0 { location = fingerSum / Double(fingersTracked) }
         if inSequence {
-            updatePair()
+            updatePair(fingersTracked: fingersTracked)
             settleIfDue(now)
-            feedClassifier(now)
+            // Checked here: once decided (most frames), no call at all.
+            if classifier.decision == .undecided { feedClassifier(now) }
             history.record(now, acc)
         }
         frameMoved = acc != before
@@ -159,6 +180,7 @@ final class TouchTracker {
     /// Forgets everything: the next frame with fingers starts a new sequence.
     func reset() {
         contactCount = 0
+        uniqueIDs = true
         inSequence = false
         counted = 0
         pendingSince = nil
@@ -199,22 +221,25 @@ final class TouchTracker {
 
     // MARK: Contacts
 
-    /// Matches the frame's contacts to the tracked ones by id; returns the average
-    /// motion of the counted fingers present in both frames, if any. One walk over the
-    /// frame (a lookup per contact, no list copied per lookup), then the lifted ones
-    /// are dropped and the new ones appended, in frame order.
-    private func matchContacts(_ frame: TouchFrame) -> Point? {
-        // Semi-MT: when the number of contacts changes, what each one stands for changes
-        // (a finger, or a corner of the box around two): travel counts afresh from here.
-        let reanchor = device.isSemiMT && frame.contacts.count != semiContactCount
-        let countsTravel = inSequence && !boundingBoxCorners(frame)
+    /// Matches the frame's contacts to the tracked ones by id; returns the summed
+    /// motion of the counted fingers present in both frames, and how many. One walk
+    /// over the frame (a lookup per contact, from a hint), then the lifted ones are
+    /// dropped and the new ones appended, in frame order.
+    @inline(__always)
+    private func matchContacts(_ frame: UnsafePointer<TouchFrame>) -> (sum: Point, n: Int) {
+        let list = FrameContacts(frame: frame)
+        // Semi-MT: when the number of contacts changes, what each one stands for
+        // changes (a finger, or a corner of the box around two): travel counts afresh.
+        let reanchor = device.isSemiMT && list.count != semiContactCount
+        let countsTravel = inSequence && !(device.isSemiMT && list.count >= 2)
         var present: UInt32 = 0  // tracked contacts seen in this frame, by index
         var fresh: UInt32 = 0    // frame contacts not tracked yet, by position
         var sum = Point.zero
         var n = 0
-        for (k, c) in frame.contacts.enumerated() {
-            guard let i = index(of: c.id) else { fresh |= 1 << UInt32(k); continue }
-            present |= 1 << UInt32(i)
+        for k in 0..<list.count {
+            let c = list[k]
+            guard let i = index(of: c.id, hint: k) else { fresh |= 1 &<< UInt32(truncatingIfNeeded: k); continue }
+            present |= 1 &<< UInt32(truncatingIfNeeded: i)
             if !contacts[i].isThumb {
                 sum = sum + (c.position - contacts[i].last)
                 n += 1
@@ -228,40 +253,48 @@ final class TouchTracker {
         }
         // Forget the contacts that lifted, keeping the others in order (in place: a
         // frame copies no contact table).
-        if present != (1 << UInt32(contactCount)) - 1 {
+        if present != (1 &<< UInt32(truncatingIfNeeded: contactCount)) - 1 {
             var kept = 0
-            for i in 0..<contactCount where present & (1 << UInt32(i)) != 0 {
+            for i in 0..<contactCount where present & (1 &<< UInt32(truncatingIfNeeded: i)) != 0 {
                 if kept != i { contacts[kept] = contacts[i] }
                 kept += 1
             }
             contactCount = kept
+            if contactCount == 0 { uniqueIDs = true }
         }
         if fresh != 0 {
-            for (k, c) in frame.contacts.enumerated() where fresh & (1 << UInt32(k)) != 0 {
+            for k in 0..<list.count where fresh & (1 &<< UInt32(truncatingIfNeeded: k)) != 0 {
                 guard contactCount < ContactList.capacity else { break }
-                contacts[contactCount] = Tracked(id: c.id, start: c.position, last: c.position, startNormalized: c.normalized,
-                                                 travelOrigin: c.position, travel: 0, isThumb: isInThumbZone(c.position))
+                let c = list[k]
+                if index(of: c.id) != nil { uniqueIDs = false }
+                contacts[contactCount] = Tracked(id: c.id, start: c.position, last: c.position,
+                                                 startNormalized: c.normalized, travelOrigin: c.position, travel: 0,
+                                                 isThumb: isInThumbZone(c.position))
                 contactCount += 1
             }
         }
-        if device.isSemiMT { trackBoundingBox(frame, reanchor: reanchor) }
-        return n > 0 ? sum / Double(n) : nil
+        if device.isSemiMT { trackBoundingBox(list, reanchor: reanchor) }
+        return (sum, n)
+    }
+
+    /// A frame's contacts read in place, one at a time (by `enumerated()`, or by
+    /// subscript on a frame passed by value, every read copied the whole list).
+    struct FrameContacts {
+        let frame: UnsafePointer<TouchFrame>
+        var count: Int { frame.pointee.contacts.count }
+        subscript(k: Int) -> Contact { frame.pointee.contacts[k] }
     }
 
     /// On a semi-MT pad with two or more fingers the contacts are the corners of the
     /// fingers' bounding box: each corner jumps when either finger moves, so a corner's
     /// travel says nothing of the fingers'. Their centre does: how far the fingers
     /// moved is how far the box's centre moved since the fingers last changed.
-    private func boundingBoxCorners(_ frame: TouchFrame) -> Bool {
-        device.isSemiMT && frame.contacts.count >= 2
-    }
-
-    private func trackBoundingBox(_ frame: TouchFrame, reanchor: Bool) {
-        semiContactCount = frame.contacts.count
-        guard frame.contacts.count >= 2 else { return }
+    private func trackBoundingBox(_ list: FrameContacts, reanchor: Bool) {
+        semiContactCount = list.count
+        guard list.count >= 2 else { return }
         var centre = Point.zero
-        for c in frame.contacts { centre = centre + c.position }
-        centre = centre / Double(frame.contacts.count)
+        for k in 0..<list.count { centre = centre + list[k].position }
+        centre = centre / Double(list.count)
         if reanchor {
             boxCentreStart = centre
         } else if inSequence {
@@ -274,6 +307,16 @@ final class TouchTracker {
         return nil
     }
 
+    /// `index(of:)`, trying `hint` first: contacts keep their place from frame to
+    /// frame, so the frame's k-th contact is nearly always the k-th tracked one, and a
+    /// pair's index is where it was last frame. Only while ids are unique (the decoder's
+    /// always are): otherwise the first match must win, as `index(of:)` finds it.
+    @inline(__always)
+    private func index(of id: Int32, hint: Int) -> Int? {
+        if uniqueIDs && hint < contactCount && contacts[hint].id == id { return hint }
+        return index(of: id)
+    }
+
     private func isInThumbZone(_ p: Point) -> Bool {
         switch device.kind {
         case .touchscreen: return false
@@ -281,19 +324,9 @@ final class TouchTracker {
         }
     }
 
-    private func centroid() -> Point? {
-        var sum = Point.zero
-        var n = 0
-        for i in 0..<contactCount where !contacts[i].isThumb {
-            sum = sum + contacts[i].last
-            n += 1
-        }
-        return n > 0 ? sum / Double(n) : nil
-    }
-
     // MARK: Finger count
 
-    private func startSequence(at now: Timestamp, count: Int) {
+    private func startSequence(at now: Timestamp, count: Int, fingersTracked: Int) {
         inSequence = true
         counted = count
         settled = count
@@ -316,7 +349,7 @@ final class TouchTracker {
             landingNormalized = contacts[i].startNormalized
             break
         }
-        updatePair()
+        updatePair(fingersTracked: fingersTracked)
         restartClassifier()
     }
 
@@ -345,10 +378,15 @@ final class TouchTracker {
 
     // MARK: Scale and rotation from the outermost pair
 
-    private func updatePair() {
+    @inline(__always)
+    private func updatePair(fingersTracked: Int) {
         guard !semiMT else { return }
-        if let a = trackedFinger(pairA), let b = trackedFinger(pairB) {
+        if let a = trackedFinger(pairA, hint: &pairHintA), let b = trackedFinger(pairB, hint: &pairHintB) {
             let d = b - a
+            // Unchanged since the last frame (only other fingers moved, or pressure):
+            // scale and rotation would be recomputed to the same values, bit for bit.
+            if d == pairPrevVector { return }
+            pairPrevVector = d
             if pairStartDistance >= minimumPairDistanceMM {
                 acc.scale = scaleBase * d.length / pairStartDistance
             }
@@ -359,9 +397,16 @@ final class TouchTracker {
         }
         // The pair broke (a finger landed or lifted): carry the scale on from a new pair.
         scaleBase = acc.scale
+        guard fingersTracked >= 2 else {
+            // One finger (most frames of taps and strokes): there is no pair.
+            pairA = -1
+            pairB = -1
+            return
+        }
         let (a, b) = outermostPair()
         pairA = a
         pairB = b
+        pairPrevVector = Point(x: .nan, y: .nan)
         if let pa = trackedFinger(a), let pb = trackedFinger(b) {
             let d = pb - pa
             pairStartDistance = d.length
@@ -371,6 +416,13 @@ final class TouchTracker {
 
     private func trackedFinger(_ id: Int32) -> Point? {
         guard id >= 0, let i = index(of: id), !contacts[i].isThumb else { return nil }
+        return contacts[i].last
+    }
+
+    @inline(__always)
+    private func trackedFinger(_ id: Int32, hint: inout Int) -> Point? {
+        guard id >= 0, let i = index(of: id, hint: hint), !contacts[i].isThumb else { return nil }
+        hint = i
         return contacts[i].last
     }
 
@@ -395,12 +447,16 @@ final class TouchTracker {
 
     private func feedClassifier(_ now: Timestamp) {
         guard classifier.decision == .undecided else { return }  // sticky until the count changes
+        // Each finger of the pair looked up once, and again only for a new pair.
         let (a, b) = classifier.pairIDs
-        if a >= 0 && (trackedFinger(a) == nil || trackedFinger(b) == nil) {
+        var pa = trackedFinger(a, hint: &classifierHintA)
+        var pb = trackedFinger(b, hint: &classifierHintB)
+        if a >= 0 && (pa == nil || pb == nil) {
             restartClassifier()
+            let (ra, rb) = classifier.pairIDs
+            pa = trackedFinger(ra, hint: &classifierHintA)
+            pb = trackedFinger(rb, hint: &classifierHintB)
         }
-        let (ra, rb) = classifier.pairIDs
-        classifier.update(time: now, a: trackedFinger(ra), b: trackedFinger(rb),
-                          singleTravelMM: (acc.translation - anchor.translation).length)
+        classifier.update(time: now, a: pa, b: pb, singleTravelMM: (acc.translation - anchor.translation).length)
     }
 }

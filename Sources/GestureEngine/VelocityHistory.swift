@@ -10,32 +10,39 @@ let maxMotionFrameGap = 0.025 // s
 
 /// The last 16 frames' accumulated translation, scale and rotation, in a fixed ring
 /// (no allocation), and where a velocity should be measured from.
+///
+/// Samples are numbered from the last `clear()` (sample `j` lives at `j & 15`), so
+/// the search below steps through plain numbers; times and values are kept apart,
+/// so it reads only the times.
 struct VelocityHistory {
-    private struct Sample {
-        var time: Timestamp
-        var value: TouchTracker.Accumulated
-    }
-
     private static let capacity = 16
-    private var samples = InlineArray<16, Sample>(repeating: Sample(time: Timestamp(microseconds: 0),
-                                                                    value: TouchTracker.Accumulated()))
-    private var head = 0
+    /// Ring positions wrap with a mask, not `%` with overflow checks.
+    private static let mask = 15
+    private var times = InlineArray<16, Timestamp>(repeating: Timestamp(microseconds: 0))
+    private var values = InlineArray<16, TouchTracker.Accumulated>(repeating: TouchTracker.Accumulated())
+    /// Samples recorded since the last `clear()`; the newest is `total - 1`.
+    private var total = 0
+    /// Samples kept: the oldest is `total - count`.
     private var count = 0
-    /// Where the last `base(at:)` found its sample (1-based from the newest): time
-    /// moves forward, so the next search starts there and moves a step or two, instead
-    /// of walking back through the whole window.
-    private var lastK = 1
+    /// The sample the last `base(at:)` found: time moves forward, so the next search
+    /// starts there and moves a step or two, instead of walking back through the
+    /// whole window.
+    private var last = -1
 
+    @inline(__always)
     mutating func record(_ time: Timestamp, _ value: TouchTracker.Accumulated) {
-        samples[head] = Sample(time: time, value: value)
-        head = (head + 1) % Self.capacity
-        count = min(count + 1, Self.capacity)
-        lastK = min(lastK + 1, count)  // the same sample is one older now
+        let slot = total & Self.mask
+        times[slot] = time
+        values[slot] = value
+        total &+= 1
+        count = min(count &+ 1, Self.capacity)
+        last = max(last, total &- count)  // unless it dropped out of the ring
     }
 
     mutating func clear() {
+        total = 0
         count = 0
-        lastK = 1
+        last = -1
     }
 
     /// The values velocities at `now` are measured from, and the seconds since: the
@@ -43,30 +50,30 @@ struct VelocityHistory {
     /// (a gap longer than `maxMotionFrameGap` before the next sample) the seconds count
     /// from one frame interval before the motion resumed.
     ///
-    /// `mutating` though it changes nothing: Swift 6.3 copies the whole InlineArray for
-    /// every element read through a borrowed `self` (640 bytes, k + 3 times a frame);
-    /// through `inout self` it reads in place (gestured-bench, callgrind).
+    /// `mutating` though it changes nothing but the search's start: Swift 6.3 copies
+    /// the whole InlineArray for every element read through a borrowed `self`; through
+    /// `inout self` it reads in place (gestured-bench, callgrind).
+    @inline(__always)
     mutating func base(at now: Timestamp) -> (TouchTracker.Accumulated, Double)? {
         guard count > 0 else { return nil }
         let cutoff = now.adding(seconds: -velocityWindow)
-        // k: the newest sample at or before `cutoff`, else the oldest. Samples are in
-        // time order, so those at or before it are all k from some k0 on, and the two
-        // walks find k0 from wherever they start (the last answer: a step or two away).
-        var k = min(max(lastK, 1), count)
-        while k < count && sample(k).time > cutoff { k += 1 }
-        while k > 1 && sample(k - 1).time <= cutoff { k -= 1 }
-        lastK = k
-        let old = sample(k)
-        guard k > 1 else { return (old.value, now.seconds(since: old.time)) }
-        let next = sample(k - 1), newest = sample(1)
-        guard next.time.seconds(since: old.time) > maxMotionFrameGap else {
-            return (old.value, now.seconds(since: old.time))
+        let newest = total &- 1, oldest = total &- count
+        // j: the newest sample at or before `cutoff`, else the oldest. Samples are in
+        // time order, so those at or before it are all up to some j0, and the two
+        // walks find j0 from wherever they start (the last answer: a step or two away).
+        var j = min(max(last, oldest), newest)
+        while j > oldest && times[j & Self.mask] > cutoff { j &-= 1 }
+        while j < newest && times[(j &+ 1) & Self.mask] <= cutoff { j &+= 1 }
+        last = j
+        let oldTime = times[j & Self.mask], old = values[j & Self.mask]
+        guard j < newest else { return (old, now.seconds(since: oldTime)) }
+        let nextTime = times[(j &+ 1) & Self.mask]
+        guard nextTime.seconds(since: oldTime) > maxMotionFrameGap else {
+            return (old, now.seconds(since: oldTime))
         }
-        let interval = k > 2 ? newest.time.seconds(since: next.time) / Double(k - 2) : 0.01
-        let resumed = next.time.adding(seconds: -min(interval, maxMotionFrameGap))
-        return (old.value, now.seconds(since: resumed))
+        let k = total &- j  // how many samples back, the newest being 1
+        let interval = k > 2 ? times[newest & Self.mask].seconds(since: nextTime) / Double(k - 2) : 0.01
+        let resumed = nextTime.adding(seconds: -min(interval, maxMotionFrameGap))
+        return (old, now.seconds(since: resumed))
     }
-
-    /// The `k`-th newest sample, 1-based.
-    private mutating func sample(_ k: Int) -> Sample { samples[(head - k + Self.capacity) % Self.capacity] }
 }

@@ -44,6 +44,7 @@ public enum Angle {
     }
 
     /// atan(r) for r in 0…1: reduce to |t| ≤ tan(π/24) with atan(r) = π/6 + atan((r·√3 − 1)/(r + √3)) where needed, then a Taylor series.
+    @inline(__always)
     private static func atanUnit(_ r: Double) -> Double {
         let sqrt3 = 1.7320508075688772
         var base = 0.0
