@@ -51,7 +51,9 @@ final class Arena {
     private let memberCount: Int
     /// … and what changes per frame, in tables allocated once (`MemberTable`) so the
     /// hot loop touches small values and copies no member.
-    private let recognizers: MemberTable<any GestureRecognizer>
+    /// Held unretained (the members keep them) and called through `RecognizerBase`'s
+    /// vtable: no retain and release around each call.
+    private let recognizers: MemberTable<Unmanaged<RecognizerBase>>
     private let stateTable: MemberTable<RecognizerState>
     private let enabledTable: MemberTable<Bool>
     /// What a waiting member will act on when released.
@@ -140,7 +142,7 @@ final class Arena {
         self.members = members
         self.memberCount = n
         self.specs = specs
-        recognizers = MemberTable(members.map(\.recognizer))
+        recognizers = MemberTable(members.map { Unmanaged.passUnretained($0.recognizer as RecognizerBase) })
         stateTable = MemberTable(repeating: .possible, count: n)
         enabledTable = MemberTable(members.map(\.enabledAtStart))
         pendings = Array(repeating: nil, count: n)
@@ -272,9 +274,8 @@ final class Arena {
                 }
                 switch state {
                 case .possible, .began, .changed:
-                    let recognizer = recognizers[i]
-                    let evaluation = recognizer.evaluate(t, input, state: state)
-                    setDeadline(i, recognizer.deadline)
+                    let (evaluation, deadline) = recognizer(i) { ($0.evaluate(t, input, state: state), $0.deadline) }
+                    setDeadline(i, deadline)
                     handle(i, evaluation, t, into: &events)
                 case .waiting:
                     stepWaiting(i, t, input, into: &events)
@@ -306,7 +307,7 @@ final class Arena {
                 done &= done &- 1
                 stateTable[i] = .possible
                 deadlines[i] = nil
-                recognizers[i].reset()
+                recognizer(i) { $0.reset() }
             }
         }
     }
@@ -332,6 +333,12 @@ final class Arena {
             enabledTable[i] = enabled
             enabledBits.set(i, enabled)
         }
+    }
+
+    /// Calls member `i`'s recognizer without retaining it (`members` owns it).
+    @inline(__always)
+    private func recognizer<R>(_ i: Int, _ body: (RecognizerBase) -> R) -> R {
+        recognizers[i]._withUnsafeGuaranteedRef(body)
     }
 
     private func setDeadline(_ i: Int, _ d: Timestamp?) {
@@ -391,9 +398,8 @@ final class Arena {
     private func stepWaiting(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                                       into events: inout [GestureEvent]) {
         guard pendingTransitions[i] == .begin else { return }
-        let recognizer = members[i].recognizer
-        let evaluation = recognizer.evaluate(t, input, state: .waiting)
-        setDeadline(i, recognizer.deadline)
+        let (evaluation, deadline) = recognizer(i) { ($0.evaluate(t, input, state: .waiting), $0.deadline) }
+        setDeadline(i, deadline)
         switch evaluation {
         case let .fail(reason): fail(i, reason, into: &events)
         case .end, .cancel: fail(i, .liftedBeforeItBegan, into: &events)
@@ -595,7 +601,7 @@ final class Arena {
         switch transition {
         case .fail: failures.append(Failure(member: i, time: now, decision: decision))
         case .reset:
-            recognizers[i].reset()
+            recognizer(i) { $0.reset() }
             setDeadline(i, nil)
         case .begin, .change, .end, .cancel, .recognize, .wait: break
         }
@@ -626,6 +632,6 @@ final class Arena {
                                    time: now, fingers: t.fingers, location: t.location, translation: t.translation,
                                    velocity: t.velocity, scale: t.scale, scaleVelocity: t.scaleVelocity,
                                    rotation: t.rotation, rotationVelocity: t.rotationVelocity))
-        recognizers[i].annotate(&events[events.count - 1], t)
+        recognizer(i) { $0.annotate(&events[events.count - 1], t) }
     }
 }

@@ -11,7 +11,7 @@ let defaultEdgePanMinDistanceMM = 5.0
 /// UIScreenEdgePanGestureRecognizer: a pan that starts in a touchscreen's edge zone
 /// and moves inward. Continuous; `direction` on its events is the inward direction.
 /// On a touchpad it fails at once: the pad's edge is not the screen's.
-public final class EdgePanRecognizer: GestureRecognizer {
+public final class EdgePanRecognizer: RecognizerBase, GestureRecognizer {
     enum Phase: Equatable {
         case unknown
         case fromEdge(Edge)
@@ -32,7 +32,7 @@ public final class EdgePanRecognizer: GestureRecognizer {
         minDistance = spec.thresholds.minDistanceMM ?? defaultEdgePanMinDistanceMM
     }
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         let edge: Edge
         switch (phase, device.kind) {
@@ -64,9 +64,9 @@ public final class EdgePanRecognizer: GestureRecognizer {
         return .begin
     }
 
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         if case let .fromEdge(edge) = phase { event.direction = edge.inward }
     }
 
-    public func reset() { phase = .unknown }
+    public override func reset() { phase = .unknown }
 }

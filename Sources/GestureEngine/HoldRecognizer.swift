@@ -23,7 +23,7 @@ let defaultHoldAllowableMovementMM: [DeviceKind: Double] = [.touchpad: 3.0, .tou
 ///  pressing ──settled, right fingers, still for minDuration──► begin ──► holding
 ///           ──moved / lifted too soon──► fail
 /// ```
-public final class HoldRecognizer: GestureRecognizer {
+public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
     enum Phase: Equatable {
         /// Counting the taps before the press; `lastLift` is when the latest one lifted.
         case tapping(done: Int, lastLift: Timestamp?)
@@ -51,12 +51,13 @@ public final class HoldRecognizer: GestureRecognizer {
         tapMaxDuration = spec.thresholds.maxTapDuration ?? defaultTapMaxDuration
         tapMaxInterval = spec.thresholds.maxTapInterval ?? defaultTapMaxInterval
         tapMaxMovement = defaultTapMaxMovementMM
+        super.init()
         reset()
     }
 
     private let tapsBefore: Int
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         nextDeadline = nil
         switch (phase, state.isActive) {
         case (.holding, true):
@@ -124,13 +125,13 @@ public final class HoldRecognizer: GestureRecognizer {
         return start.seconds(since: lift) > tapMaxInterval
     }
 
-    public var deadline: Timestamp? { nextDeadline }
+    public override var deadline: Timestamp? { nextDeadline }
 
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         if case let .holding(since) = phase { event.duration = t.time.seconds(since: since) }
     }
 
-    public func reset() {
+    public override func reset() {
         phase = tapsBefore > 0 ? .tapping(done: 0, lastLift: nil) : .pressing(after: nil)
         nextDeadline = nil
     }

@@ -20,7 +20,7 @@ let defaultTapMaxInterval = 0.350
 ///                          └──too long / moved / too many fingers──► fail
 ///  between ──interval passed──► fail
 /// ```
-public final class TapRecognizer: GestureRecognizer {
+public final class TapRecognizer: RecognizerBase, GestureRecognizer {
     enum Phase: Equatable {
         case idle
         case down(tapsDone: Int, since: Timestamp)
@@ -45,7 +45,7 @@ public final class TapRecognizer: GestureRecognizer {
 
     private let tapsNeeded: Int
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         switch (phase, input) {
         case (.idle, .touches):
             phase = .down(tapsDone: 0, since: t.sequenceStart)
@@ -83,7 +83,7 @@ public final class TapRecognizer: GestureRecognizer {
         return .undecided
     }
 
-    public var deadline: Timestamp? {
+    public override var deadline: Timestamp? {
         switch phase {
         case .idle: return nil
         case let .down(_, since): return since.adding(seconds: maxDuration + 0.000_001)
@@ -91,9 +91,9 @@ public final class TapRecognizer: GestureRecognizer {
         }
     }
 
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         event.fingers = t.maxFingers
     }
 
-    public func reset() { phase = .idle }
+    public override func reset() { phase = .idle }
 }
