@@ -197,7 +197,9 @@ final class Arena {
     var isEnabled: [Bool] { (0..<memberCount).map { enabledTable[$0] } }
 
     /// Why failure `f` happened (kept in the decision log).
-    func reason(of f: Failure) -> FailureReason { log.reason(ofDecision: f.decision) ?? .lostTo("?") }
+    func reason(of f: Failure) -> FailureReason {
+        log.reason(ofDecision: f.decision) { members[$0].name } ?? .lostTo("?")
+    }
 
     /// Whether `a` already waits, directly or through others, for `b` to fail.
     private static func waits(_ a: Int, for b: Int, in members: [Member]) -> Bool {
@@ -220,14 +222,14 @@ final class Arena {
             if device.kind == .touchscreen, touchFilters[i] >= 0,
                let reason = TouchFilter.receives(specs[touchFilters[i]], device, landing: t.landing,
                                                  normalized: t.landingNormalized) {
-                fail(i, reason, into: &events)
+                fail(i, given: reason, into: &events)
             } else if let reason = appVerdicts[i] {
-                fail(i, reason, into: &events)
+                fail(i, given: reason, into: &events)
             }
         }
         for i in 0..<memberCount where stateTable[i] == .possible && enabledTable[i] {
             for j in appOverrides[i] where stateTable[j] == .possible {
-                fail(j, .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
+                fail(j, given: .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
             }
         }
     }
@@ -266,7 +268,7 @@ final class Arena {
                 let state = stateTable[i]
                 guard enabledTable[i] else {
                     switch state {
-                    case .began, .changed: apply(i, .cancel, reason: .disabled, t, into: &events)
+                    case .began, .changed: apply(i, .cancel, .disabled, t, into: &events)
                     case .possible, .waiting: fail(i, .disabled, into: &events)
                     case .ended, .cancelled, .recognized, .failed: break
                     }
@@ -276,7 +278,7 @@ final class Arena {
                 case .possible, .began, .changed:
                     let (evaluation, deadline) = recognizer(i) { ($0.evaluate(t, input, state: state), $0.deadline) }
                     setDeadline(i, deadline)
-                    handle(i, evaluation, t, into: &events)
+                    handle(i, state, evaluation, t, into: &events)
                 case .waiting:
                     stepWaiting(i, t, input, into: &events)
                 case .ended, .cancelled, .recognized, .failed:
@@ -320,8 +322,11 @@ final class Arena {
             switch stateTable[i] {
             case .began, .changed:
                 let t = lastSnapshot
-                apply(i, .cancel, reason: reason, t, into: &events)
-            case .possible, .waiting: move(i, .fail, because: reason)
+                apply(i, .cancel, .attached, t, into: &events)
+                log.attach(reason)
+            case .possible, .waiting:
+                move(i, .fail, .attached)
+                log.attach(reason)
             case .ended, .cancelled, .recognized, .failed: break
             }
         }
@@ -364,32 +369,36 @@ final class Arena {
 
     // MARK: Decisions
 
-    private func handle(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
-        switch (stateTable[i], e) {
-        case (.possible, .undecided), (.began, .undecided), (.changed, .undecided):
+    /// What member `i`, in `state` (possible, began or changed: the states `step` asks
+    /// in), proposed. Switched on the proposal alone: a switch on the pair copied the
+    /// proposal (a `FailureReason` inside) through its value witnesses.
+    private func handle(_ i: Int, _ state: RecognizerState, _ e: Evaluation, _ t: TouchSnapshot,
+                        into events: inout [GestureEvent]) {
+        switch e {
+        case .undecided:
             break
-        case (.possible, .begin):
+        case .begin:
+            guard state == .possible else { return refuse(i, e, t) }
             propose(i, .begin, t, into: &events)
-        case (.possible, .recognize):
+        case .recognize:
+            guard state == .possible else { return refuse(i, e, t) }
             propose(i, .recognize, t, into: &events)
-        case let (.possible, .fail(reason)):
-            fail(i, reason, into: &events)
-        case (.changed, .change):
-            emit(i, .changed, t, into: &events)  // changed → change → changed: nothing to move or log
-        case (.began, .change):
-            apply(i, .change, reason: nil, t, into: &events)
-        case (.began, .end), (.changed, .end):
-            apply(i, .end, reason: nil, t, into: &events)
+        case let .fail(reason):
+            guard state == .possible else { return refuse(i, e, t) }
+            fail(i, given: reason, into: &events)
+        case .change:
+            switch state {
+            case .changed: emit(i, .changed, t, into: &events)  // changed → change → changed: nothing to move or log
+            case .began: apply(i, .change, .none, t, into: &events)
+            case .possible, .waiting, .ended, .cancelled, .recognized, .failed: refuse(i, e, t)
+            }
+        case .end:
+            guard state.isActive else { return refuse(i, e, t) }
+            apply(i, .end, .none, t, into: &events)
             lastCompletions[i] = t.time
-        case (.began, .cancel), (.changed, .cancel):
-            apply(i, .cancel, reason: .fingers(have: t.fingers, need: specs[members[i].specIndex].fingers), t, into: &events)
-        case (.possible, .change), (.possible, .end), (.possible, .cancel):
-            refuse(i, e, t)
-        case (.began, .begin), (.began, .recognize), (.began, .fail),
-             (.changed, .begin), (.changed, .recognize), (.changed, .fail):
-            refuse(i, e, t)
-        case (.waiting, _), (.ended, _), (.cancelled, _), (.recognized, _), (.failed, _):
-            refuse(i, e, t)
+        case .cancel:
+            guard state.isActive else { return refuse(i, e, t) }
+            apply(i, .cancel, .fingers(have: t.fingers, need: specs[members[i].specIndex].fingers), t, into: &events)
         }
     }
 
@@ -401,7 +410,7 @@ final class Arena {
         let (evaluation, deadline) = recognizer(i) { ($0.evaluate(t, input, state: .waiting), $0.deadline) }
         setDeadline(i, deadline)
         switch evaluation {
-        case let .fail(reason): fail(i, reason, into: &events)
+        case let .fail(reason): fail(i, given: reason, into: &events)
         case .end, .cancel: fail(i, .liftedBeforeItBegan, into: &events)
         case .undecided, .begin, .change, .recognize: pendings[i] = t
         }
@@ -421,11 +430,11 @@ final class Arena {
             return
         }
         if let a = members[i].after, !followsInTime(i, a) {
-            fail(i, .notAfter(specs[members[i].specIndex].after ?? "?"), into: &events)
+            fail(i, given: .notAfter(specs[members[i].specIndex].after ?? "?"), into: &events)
             return
         }
         if let w = winnerBlocking(i) {
-            fail(i, .lostTo(members[w].name), into: &events)
+            fail(i, .lostTo(member: Int32(w)), into: &events)
             return
         }
         for r in members[i].requires where enabledTable[r] {
@@ -433,7 +442,7 @@ final class Arena {
             case .failed, .cancelled:
                 continue
             case .began, .changed, .ended, .recognized:
-                fail(i, .requiredGestureRecognized(members[r].name), into: &events)
+                fail(i, .requiredGestureRecognized(member: Int32(r)), into: &events)
                 return
             case .possible, .waiting:
                 pendings[i] = t
@@ -469,17 +478,16 @@ final class Arena {
                               into events: inout [GestureEvent]) {
         var t = t
         t.time = now
-        apply(i, transition, reason: nil, t, into: &events)
+        apply(i, transition, .none, t, into: &events)
         if transition == .recognize { lastCompletions[i] = now }
         // Gestures that come right after this one stay in play: their turn is next.
         for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && members[k].after != i {
             switch stateTable[k] {
             case .possible, .waiting:
-                let reason: FailureReason = members[k].requires.contains(i)
-                    ? .requiredGestureRecognized(members[i].name) : .lostTo(members[i].name)
-                move(k, .fail, because: reason)
+                move(k, .fail, members[k].requires.contains(i) ? .requiredGestureRecognized(member: Int32(i))
+                    : .lostTo(member: Int32(i)))
             case .began, .changed:
-                apply(k, .cancel, reason: .lostTo(members[i].name), t, into: &events)
+                apply(k, .cancel, .lostTo(member: Int32(i)), t, into: &events)
             case .ended, .cancelled, .recognized, .failed:
                 continue
             }
@@ -487,10 +495,17 @@ final class Arena {
         resolveWaiters(into: &events)
     }
 
-    private func fail(_ i: Int, _ reason: FailureReason, into events: inout [GestureEvent]) {
-        move(i, .fail, because: reason)
+    private func fail(_ i: Int, _ why: ArenaReason, into events: inout [GestureEvent]) {
+        move(i, .fail, why)
         // Only the failure of a gesture some other one requires to fail can release or
         // fail a waiter (a win resolves its own, in `win`).
+        if required.contains(i) { resolveWaiters(into: &events) }
+    }
+
+    /// `fail` with a reason the arena does not make itself (a recognizer's, a filter's).
+    private func fail(_ i: Int, given reason: FailureReason, into events: inout [GestureEvent]) {
+        move(i, .fail, .attached)
+        log.attach(reason)
         if required.contains(i) { resolveWaiters(into: &events) }
     }
 
@@ -532,7 +547,7 @@ final class Arena {
         }
         if let winner {
             // Usually `win` has failed it already; not if the two may run together.
-            move(w, .fail, because: .requiredGestureRecognized(members[winner].name))
+            move(w, .fail, .requiredGestureRecognized(member: Int32(winner)))
             resolveAgain = true
             return
         }
@@ -545,10 +560,9 @@ final class Arena {
 
     /// The one place a member changes state: checked against UIKit's machine,
     /// recorded, reported.
-    private func apply(_ i: Int, _ transition: Transition, reason: FailureReason?, _ t: TouchSnapshot,
+    private func apply(_ i: Int, _ transition: Transition, _ why: ArenaReason, _ t: TouchSnapshot,
                        into events: inout [GestureEvent]) {
-        let moved = if let reason { move(i, transition, because: reason) } else { move(i, transition) }
-        guard moved else { return }
+        guard move(i, transition, why) else { return }
         switch transition {
         case .begin: emit(i, .began, t, into: &events)
         case .change: emit(i, .changed, t, into: &events)
@@ -561,25 +575,14 @@ final class Arena {
 
     /// `apply` without the event: for the transitions that report none (fail, wait,
     /// reset), so their callers need no snapshot. False when the machine refused it.
+    /// Every transition but a legal change or reset is recorded, so a caller with
+    /// `.attached` attaches its reason right after.
     @discardableResult
-    private func move(_ i: Int, _ transition: Transition) -> Bool {
-        move(i, transition, reason: .cancelledByCaller, given: false)
-    }
-
-    @discardableResult
-    private func move(_ i: Int, _ transition: Transition, because reason: FailureReason) -> Bool {
-        move(i, transition, reason: reason, given: true)
-    }
-
-    /// `given` false: no reason (`reason` is a placeholder). A non-optional reason is
-    /// copied by a plain switch; an optional one went through the runtime's generic
-    /// value witnesses (callgrind: 134 instructions a copy).
-    private func move(_ i: Int, _ transition: Transition, reason: FailureReason, given: Bool) -> Bool {
+    private func move(_ i: Int, _ transition: Transition, _ why: ArenaReason = .none) -> Bool {
         let old = stateTable[i]
         guard let new = old.after(transition) else {
             illegalTransitions += 1
-            log.record(time: now, member: i, from: old, transition: transition, to: old, reason: reason, given: given,
-                       illegal: true)
+            log.record(time: now, member: i, from: old, transition: transition, to: old, why: why, illegal: true)
             return false
         }
         stateTable[i] = new
@@ -595,8 +598,7 @@ final class Arena {
         // drown the decisions.
         var decision = -1
         if transition != .reset && transition != .change {
-            decision = log.record(time: now, member: i, from: old, transition: transition, to: new, reason: reason,
-                                  given: given, illegal: false)
+            decision = log.record(time: now, member: i, from: old, transition: transition, to: new, why: why, illegal: false)
         }
         switch transition {
         case .fail: failures.append(Failure(member: i, time: now, decision: decision))
@@ -621,8 +623,8 @@ final class Arena {
         case .recognize: transition = .recognize
         case .fail: transition = .fail
         }
-        log.record(time: now, member: i, from: stateTable[i], transition: transition, to: stateTable[i],
-                   reason: .cancelledByCaller, given: false, illegal: true)
+        log.record(time: now, member: i, from: stateTable[i], transition: transition, to: stateTable[i], why: .none,
+                   illegal: true)
     }
 
     private func emit(_ i: Int, _ phase: GesturePhase, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
