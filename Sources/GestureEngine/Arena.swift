@@ -90,8 +90,16 @@ final class Arena {
     /// touch-down copies no spec for the others.
     private let touchFilters: [Int]
     private let specs: [GestureSpec]
-    /// Row-major n×n: may members i and j run together?
-    private let compatible: [Bool]
+    /// Row `i`: the members a win of `i` fails or cancels (those that may not run with
+    /// it, but for the ones that come right after it) …
+    private let losers: MemberRows
+    /// … the members whose win makes `i` lose (those that may not run with it, but for
+    /// the one it comes right after) …
+    private let blockers: MemberRows
+    /// … and the members `i` requires to fail.
+    private let requiresFailureOf: MemberRows
+    /// Members that have won: began, changed or recognized (kept by `move`).
+    private let won: MemberBits
     @exclusivity(unchecked) private(set) var log: DecisionLog
     /// Failures since the current touch sequence began.
     @exclusivity(unchecked) private(set) var failures: [Failure] = []
@@ -175,7 +183,10 @@ final class Arena {
         gateTop = top
         gateRanges = MemberTable(gates.map { $0 ?? 1...1 })
         wordCount = words
-        self.compatible = compatible
+        losers = MemberRows(rows: n, members: n) { i, k in k != i && !compatible[i * n + k] && members[k].after != i }
+        blockers = MemberRows(rows: n, members: n) { i, k in k != i && !compatible[i * n + k] && k != members[i].after }
+        requiresFailureOf = MemberRows(rows: n, members: n) { i, r in members[i].requires.contains(r) }
+        won = MemberBits(count: n)
         touchFilters = members.map {
             let spec = specs[$0.specIndex]
             return spec.region != nil || (spec.kind != .edgePan && !spec.edges.isEmpty) ? $0.specIndex : -1
@@ -189,7 +200,8 @@ final class Arena {
     deinit {
         for table in [recognizers.free, stateTable.free, enabledTable.free, pendingTransitions.free, lastCompletions.free,
                       deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free,
-                      deadlineBits.free, required.free, gatedOut.free, gateRanges.free, log.free] { table() }
+                      deadlineBits.free, required.free, gatedOut.free, gateRanges.free, log.free, losers.free,
+                      blockers.free, requiresFailureOf.free, won.free] { table() }
     }
 
     /// Each member's state, in member order (`watch`).
@@ -304,6 +316,7 @@ final class Arena {
             live.words[w] |= done
             possible.words[w] |= done
             deadlineBits.words[w] &= ~done
+            won.words[w] &= ~done
             while done != 0 {
                 let i = base | done.trailingZeroBitCount
                 done &= done &- 1
@@ -370,34 +383,35 @@ final class Arena {
     // MARK: Decisions
 
     /// What member `i`, in `state` (possible, began or changed: the states `step` asks
-    /// in), proposed. Switched on the proposal alone: a switch on the pair copied the
-    /// proposal (a `FailureReason` inside) through its value witnesses.
-    private func handle(_ i: Int, _ state: RecognizerState, _ e: Evaluation, _ t: TouchSnapshot,
+    /// in), proposed. Takes the proposal and switches on it alone: a switch on the pair,
+    /// or on a borrowed proposal, left a destroy of the whole `Evaluation` (a
+    /// `FailureReason` inside) through its value witnesses after every call.
+    private func handle(_ i: Int, _ state: RecognizerState, _ e: consuming Evaluation, _ t: TouchSnapshot,
                         into events: inout [GestureEvent]) {
-        switch e {
+        switch consume e {
         case .undecided:
             break
         case .begin:
-            guard state == .possible else { return refuse(i, e, t) }
+            guard state == .possible else { return refuse(i, .begin) }
             propose(i, .begin, t, into: &events)
         case .recognize:
-            guard state == .possible else { return refuse(i, e, t) }
+            guard state == .possible else { return refuse(i, .recognize) }
             propose(i, .recognize, t, into: &events)
         case let .fail(reason):
-            guard state == .possible else { return refuse(i, e, t) }
+            guard state == .possible else { return refuse(i, .fail) }
             fail(i, given: reason, into: &events)
         case .change:
             switch state {
             case .changed: emit(i, .changed, t, into: &events)  // changed → change → changed: nothing to move or log
             case .began: apply(i, .change, .none, t, into: &events)
-            case .possible, .waiting, .ended, .cancelled, .recognized, .failed: refuse(i, e, t)
+            case .possible, .waiting, .ended, .cancelled, .recognized, .failed: refuse(i, .change)
             }
         case .end:
-            guard state.isActive else { return refuse(i, e, t) }
+            guard state.isActive else { return refuse(i, .end) }
             apply(i, .end, .none, t, into: &events)
             lastCompletions[i] = t.time
         case .cancel:
-            guard state.isActive else { return refuse(i, e, t) }
+            guard state.isActive else { return refuse(i, .cancel) }
             apply(i, .cancel, .fingers(have: t.fingers, need: specs[members[i].specIndex].fingers), t, into: &events)
         }
     }
@@ -409,7 +423,7 @@ final class Arena {
         guard pendingTransitions[i] == .begin else { return }
         let (evaluation, deadline) = recognizer(i) { ($0.evaluate(t, input, state: .waiting), $0.deadline) }
         setDeadline(i, deadline)
-        switch evaluation {
+        switch consume evaluation {
         case let .fail(reason): fail(i, given: reason, into: &events)
         case .end, .cancel: fail(i, .liftedBeforeItBegan, into: &events)
         case .undecided, .begin, .change, .recognize: pendings[i] = t
@@ -465,11 +479,9 @@ final class Arena {
     /// `i` comes right after does not block it: the sequence moves on to its second
     /// gesture, and the first, if still running, is cancelled when `i` wins.
     private func winnerBlocking(_ i: Int) -> Int? {
-        for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && k != members[i].after {
-            switch stateTable[k] {
-            case .began, .changed, .recognized: return k
-            case .possible, .waiting, .ended, .cancelled, .failed: continue
-            }
+        for w in 0..<wordCount {
+            let blocking = won.words[w] & blockers[i, w]
+            if blocking != 0 { return w << 6 | blocking.trailingZeroBitCount }
         }
         return nil
     }
@@ -480,16 +492,22 @@ final class Arena {
         t.time = now
         apply(i, transition, .none, t, into: &events)
         if transition == .recognize { lastCompletions[i] = now }
-        // Gestures that come right after this one stay in play: their turn is next.
-        for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && members[k].after != i {
-            switch stateTable[k] {
-            case .possible, .waiting:
-                move(k, .fail, members[k].requires.contains(i) ? .requiredGestureRecognized(member: Int32(i))
-                    : .lostTo(member: Int32(i)))
-            case .began, .changed:
-                apply(k, .cancel, .lostTo(member: Int32(i)), t, into: &events)
-            case .ended, .cancelled, .recognized, .failed:
-                continue
+        // Gestures that come right after this one stay in play: their turn is next. A
+        // word of the losers in play at a time: failing or cancelling one changes no other.
+        for w in 0..<wordCount {
+            var visit = live.words[w] & losers[i, w]
+            while visit != 0 {
+                let k = w << 6 | visit.trailingZeroBitCount
+                visit &= visit &- 1
+                switch stateTable[k] {
+                case .possible, .waiting:
+                    move(k, .fail, requiresFailureOf.contains(k, i) ? .requiredGestureRecognized(member: Int32(i))
+                        : .lostTo(member: Int32(i)))
+                case .began, .changed:
+                    apply(k, .cancel, .lostTo(member: Int32(i)), t, into: &events)
+                case .ended, .cancelled, .recognized, .failed:
+                    continue
+                }
             }
         }
         resolveWaiters(into: &events)
@@ -503,7 +521,7 @@ final class Arena {
     }
 
     /// `fail` with a reason the arena does not make itself (a recognizer's, a filter's).
-    private func fail(_ i: Int, given reason: FailureReason, into events: inout [GestureEvent]) {
+    private func fail(_ i: Int, given reason: consuming FailureReason, into events: inout [GestureEvent]) {
         move(i, .fail, .attached)
         log.attach(reason)
         if required.contains(i) { resolveWaiters(into: &events) }
@@ -589,6 +607,7 @@ final class Arena {
         live.set(i, !new.isTerminal)
         possible.set(i, new == .possible)
         waitingBits.set(i, new == .waiting)
+        won.set(i, new == .began || new == .changed || new == .recognized)
         if old == .waiting && new != .waiting {
             waitingCount -= 1
             pendings[i] = nil  // what it waited with lives exactly as long as the wait
@@ -611,18 +630,8 @@ final class Arena {
     }
 
     /// A recognizer proposed what its state does not allow: a recognizer bug, survived.
-    private func refuse(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot) {
+    private func refuse(_ i: Int, _ transition: Transition) {
         illegalTransitions += 1
-        let transition: Transition
-        switch e {
-        case .undecided: return
-        case .begin: transition = .begin
-        case .change: transition = .change
-        case .end: transition = .end
-        case .cancel: transition = .cancel
-        case .recognize: transition = .recognize
-        case .fail: transition = .fail
-        }
         log.record(time: now, member: i, from: stateTable[i], transition: transition, to: stateTable[i], why: .none,
                    illegal: true)
     }

@@ -93,7 +93,7 @@ struct DecisionLog {
     }
 
     /// Attaches `reason` to the decision recorded last (its `why` is `.attached`).
-    func attach(_ reason: FailureReason) {
+    func attach(_ reason: consuming FailureReason) {
         attached[head == 0 ? capacity - 1 : head - 1] = reason
     }
 
