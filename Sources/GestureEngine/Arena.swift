@@ -260,7 +260,6 @@ final class Arena {
     /// per word skips only members the state checks below would skip.
     func step(_ t: TouchSnapshot, _ input: RecognizerInput, into events: inout [GestureEvent]) {
         now = t.time
-        lastSnapshot = t
         liftedInput = input == .lifted
         let lifted = input == .lifted
         let fingerRow = min(max(t.fingers, 0), gateTop)
@@ -290,6 +289,7 @@ final class Arena {
                 case .possible, .began, .changed:
                     let (evaluation, deadline) = recognizer(i) { ($0.evaluate(t, input, state: state), $0.deadline) }
                     setDeadline(i, deadline)
+                    if case .undecided = evaluation { continue }  // most of them: no call
                     handle(i, state, evaluation, t, into: &events)
                 case .waiting:
                     stepWaiting(i, t, input, into: &events)
@@ -298,6 +298,9 @@ final class Arena {
                 }
             }
         }
+        // `cancelAll` reports the last snapshot on the events of the members running
+        // then, and only a step that ends with a winner can leave one running.
+        if !won.isEmpty { lastSnapshot = t }
     }
 
     /// Every finger is up and the sequence is decided: members that are done go back

@@ -49,8 +49,10 @@ public class RecognizerBase {
         fatalError("\(type(of: self)) must override evaluate")
     }
     /// The next instant at which the recognizer must be evaluated even with no frame
-    /// (a hold's press duration, a tap's timeouts), as of its last evaluation.
-    public var deadline: Timestamp? { nil }
+    /// (a hold's press duration, a tap's timeouts), as of its last evaluation. Stored
+    /// here, set by the kinds that have one: the arena reads it after every evaluation,
+    /// and a call for it cost more than the rest of an undecided evaluation.
+    @exclusivity(unchecked) public final internal(set) var deadline: Timestamp?
     /// Fills in the kind's own values (direction, duration, …) on an event the arena emits.
     public func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot) {}
     /// Forget the touch sequence (UIKit's `reset()`): back to possible.

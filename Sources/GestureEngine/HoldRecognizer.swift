@@ -40,7 +40,6 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
     private let tapMaxInterval: Double
     private let tapMaxMovement: Double
     @exclusivity(unchecked) private var phase = Phase.pressing(after: nil)
-    @exclusivity(unchecked) private var nextDeadline: Timestamp?
 
     public init(spec: GestureSpec, device: DeviceInfo) {
         self.spec = spec
@@ -58,7 +57,7 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
     private let tapsBefore: Int
 
     public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        nextDeadline = nil
+        deadline = nil
         switch (phase, state.isActive) {
         case (.holding, true):
             return continueActive(t, input, fingers: fingers)
@@ -77,18 +76,18 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
         switch input {
         case .touches, .timer:
             if t.isLifted {
-                nextDeadline = lastLift.map { $0.adding(seconds: tapMaxInterval + 0.000_001) }
+                deadline = lastLift.map { $0.adding(seconds: tapMaxInterval + 0.000_001) }
                 return .undecided
             }
             if t.time.seconds(since: t.sequenceStart) > tapMaxDuration || t.travel > tapMaxMovement {
                 return .fail(.taps(have: done, need: tapsBefore))
             }
-            nextDeadline = t.sequenceStart.adding(seconds: tapMaxDuration + 0.000_001)
+            deadline = t.sequenceStart.adding(seconds: tapMaxDuration + 0.000_001)
             return .undecided
         case .lifted:
             let n = done + 1
             phase = n >= tapsBefore ? .pressing(after: t.liftedAt) : .tapping(done: n, lastLift: t.liftedAt)
-            nextDeadline = t.liftedAt.adding(seconds: tapMaxInterval + 0.000_001)
+            deadline = t.liftedAt.adding(seconds: tapMaxInterval + 0.000_001)
             return .undecided
         }
     }
@@ -98,7 +97,7 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
         if let after {
             if tooLate(t, after: after) { return .fail(.nextTapTooLate(maxSeconds: tapMaxInterval)) }
             if t.isLifted {
-                nextDeadline = after.adding(seconds: tapMaxInterval + 0.000_001)
+                deadline = after.adding(seconds: tapMaxInterval + 0.000_001)
                 return .undecided // between the last tap and the press
             }
         }
@@ -111,7 +110,7 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
             guard fingers.contains(t.currentFingers) else { return .undecided }
             let due = t.countChangedAt.adding(seconds: minDuration)
             guard t.isSettled, t.time >= due else {
-                nextDeadline = max(due, t.countChangedAt.adding(seconds: fingerCountSettleWindow))
+                deadline = max(due, t.countChangedAt.adding(seconds: fingerCountSettleWindow))
                 return .undecided
             }
             phase = .holding(since: t.countChangedAt)
@@ -125,14 +124,12 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
         return start.seconds(since: lift) > tapMaxInterval
     }
 
-    public override var deadline: Timestamp? { nextDeadline }
-
     public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         if case let .holding(since) = phase { event.duration = t.time.seconds(since: since) }
     }
 
     public override func reset() {
         phase = tapsBefore > 0 ? .tapping(done: 0, lastLift: nil) : .pressing(after: nil)
-        nextDeadline = nil
+        deadline = nil
     }
 }

@@ -32,7 +32,17 @@ public final class TapRecognizer: RecognizerBase, GestureRecognizer {
     private let maxMovement: Double
     private let maxDuration: Double
     private let maxInterval: Double
-    @exclusivity(unchecked) private var phase = Phase.idle
+    /// The deadline follows the phase: set when the phase changes, read by the arena
+    /// after every evaluation.
+    @exclusivity(unchecked) private var phase = Phase.idle {
+        didSet {
+            switch phase {
+            case .idle: deadline = nil
+            case let .down(_, since): deadline = since.adding(seconds: maxDuration + 0.000_001)
+            case let .between(_, liftedAt): deadline = liftedAt.adding(seconds: maxInterval + 0.000_001)
+            }
+        }
+    }
 
     public init(spec: GestureSpec) {
         self.spec = spec
@@ -81,14 +91,6 @@ public final class TapRecognizer: RecognizerBase, GestureRecognizer {
         if t.travel > maxMovement { return .fail(.movedTooFar(mm: t.travel, limitMM: maxMovement)) }
         if t.maxFingers > fingers.upperBound { return .fail(.fingers(have: t.maxFingers, need: fingers)) }
         return .undecided
-    }
-
-    public override var deadline: Timestamp? {
-        switch phase {
-        case .idle: return nil
-        case let .down(_, since): return since.adding(seconds: maxDuration + 0.000_001)
-        case let .between(_, liftedAt): return liftedAt.adding(seconds: maxInterval + 0.000_001)
-        }
     }
 
     public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
