@@ -421,6 +421,7 @@ final class Arena {
 
     /// A continuous member waiting for others to fail keeps watching the touches; a
     /// discrete one has already decided and just waits.
+    @inline(never)  // rare: inlined, step copied the snapshot for it on every call
     private func stepWaiting(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                                       into events: inout [GestureEvent]) {
         guard pendingTransitions[i] == .begin else { return }
