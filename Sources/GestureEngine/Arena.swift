@@ -116,6 +116,11 @@ final class Arena {
     /// does), and the members each one overrides when it does (AppFilter).
     private var appVerdicts: [FailureReason?]
     private let appOverrides: [[Int]]
+    /// The members with an app verdict, with a touch filter, and with members to
+    /// override: the only ones a touch-down has to look at.
+    private let appRefused: MemberBits
+    private let touchFiltered: MemberBits
+    private let overriders: MemberBits
     private var focusedApp: String?
 
     init(members initial: [Member], specs: [GestureSpec]) {
@@ -193,6 +198,14 @@ final class Arena {
         }
         appOverrides = AppFilter.overrides(members.map(\.recognizer.spec))
         appVerdicts = members.map { $0.recognizer.spec.apps.admits(nil) }
+        appRefused = MemberBits(count: n)
+        touchFiltered = MemberBits(count: n)
+        overriders = MemberBits(count: n)
+        for i in 0..<n {
+            appRefused.set(i, appVerdicts[i] != nil)
+            touchFiltered.set(i, touchFilters[i] >= 0)
+            overriders.set(i, !appOverrides[i].isEmpty)
+        }
         failures.reserveCapacity(2 * n + 8)
         log = DecisionLog(members: n)
     }
@@ -201,7 +214,8 @@ final class Arena {
         for table in [recognizers.free, stateTable.free, enabledTable.free, pendingTransitions.free, lastCompletions.free,
                       deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free,
                       deadlineBits.free, required.free, gatedOut.free, gateRanges.free, log.free, losers.free,
-                      blockers.free, requiresFailureOf.free, won.free] { table() }
+                      blockers.free, requiresFailureOf.free, won.free,
+                      appRefused.free, touchFiltered.free, overriders.free] { table() }
     }
 
     /// Each member's state, in member order (`watch`).
@@ -229,19 +243,35 @@ final class Arena {
     func beginSequence(_ t: TouchSnapshot, device: DeviceInfo, into events: inout [GestureEvent]) {
         now = t.time
         failures.removeAll(keepingCapacity: true)
-        for i in 0..<memberCount where stateTable[i] == .possible {
-            // Regions and edges exist only on touchscreens; the app filter applies everywhere.
-            if device.kind == .touchscreen, touchFilters[i] >= 0,
-               let reason = TouchFilter.receives(specs[touchFilters[i]], device, landing: t.landing,
-                                                 normalized: t.landingNormalized) {
-                fail(i, given: reason, into: &events)
-            } else if let reason = appVerdicts[i] {
-                fail(i, given: reason, into: &events)
+        // Only members with a filter can fail here (most have none): visit those, in
+        // config order, each if still possible when its turn comes (a failure can
+        // release a waiter that wins and fails others).
+        let touchscreen = device.kind == .touchscreen
+        for w in 0..<wordCount {
+            var visit = (touchscreen ? touchFiltered.words[w] : 0) | appRefused.words[w]
+            while visit != 0 {
+                let i = w << 6 | visit.trailingZeroBitCount
+                visit &= visit &- 1
+                guard stateTable[i] == .possible else { continue }
+                // Regions and edges exist only on touchscreens; the app filter applies everywhere.
+                if touchscreen, touchFilters[i] >= 0,
+                   let reason = TouchFilter.receives(specs[touchFilters[i]], device, landing: t.landing,
+                                                     normalized: t.landingNormalized) {
+                    fail(i, given: reason, into: &events)
+                } else if let reason = appVerdicts[i] {
+                    fail(i, given: reason, into: &events)
+                }
             }
         }
-        for i in 0..<memberCount where stateTable[i] == .possible && enabledTable[i] {
-            for j in appOverrides[i] where stateTable[j] == .possible {
-                fail(j, given: .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
+        for w in 0..<wordCount {
+            var visit = overriders.words[w]
+            while visit != 0 {
+                let i = w << 6 | visit.trailingZeroBitCount
+                visit &= visit &- 1
+                guard stateTable[i] == .possible && enabledTable[i] else { continue }
+                for j in appOverrides[i] where stateTable[j] == .possible {
+                    fail(j, given: .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
+                }
             }
         }
     }
@@ -249,7 +279,10 @@ final class Arena {
     /// The focused app for the touch sequences that begin from now on.
     func setFocusedApp(_ app: String?) {
         focusedApp = app
-        for i in 0..<memberCount { appVerdicts[i] = members[i].recognizer.spec.apps.admits(app) }
+        for i in 0..<memberCount {
+            appVerdicts[i] = members[i].recognizer.spec.apps.admits(app)
+            appRefused.set(i, appVerdicts[i] != nil)
+        }
     }
 
     /// Asks every member still in play what it makes of `t`, and arbitrates. Members are
