@@ -632,7 +632,7 @@ final class Arena {
     /// reset), so their callers need no snapshot. False when the machine refused it.
     /// Every transition but a legal change or reset is recorded, so a caller with
     /// `.attached` attaches its reason right after.
-    @discardableResult
+    @discardableResult @inline(__always)
     private func move(_ i: Int, _ transition: Transition, _ why: ArenaReason = .none) -> Bool {
         let old = stateTable[i]
         guard let new = old.after(transition) else {
