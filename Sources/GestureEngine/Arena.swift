@@ -332,8 +332,11 @@ final class Arena {
             }
         }
         // `cancelAll` reports the last snapshot on the events of the members running
-        // then, and only a step that ends with a winner can leave one running.
-        if !won.isEmpty { lastSnapshot = t }
+        // then (began or changed: won and still live), and only a step can leave one so.
+        for w in 0..<wordCount where won.words[w] & live.words[w] != 0 {
+            lastSnapshot = t
+            break
+        }
     }
 
     /// Every finger is up and the sequence is decided: members that are done go back

@@ -43,10 +43,6 @@ struct MemberBits {
     @inline(__always) func insert(_ i: Int) { words[i >> 6] |= 1 << UInt64(i & 63) }
     @inline(__always) func remove(_ i: Int) { words[i >> 6] &= ~(1 << UInt64(i & 63)) }
     @inline(__always) func set(_ i: Int, _ on: Bool) { if on { insert(i) } else { remove(i) } }
-    var isEmpty: Bool {
-        for w in 0..<words.count where words[w] != 0 { return false }
-        return true
-    }
 
     func free() { words.free() }
 }
