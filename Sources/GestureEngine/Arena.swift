@@ -102,7 +102,12 @@ final class Arena {
     private let won: MemberBits
     @exclusivity(unchecked) private(set) var log: DecisionLog
     /// Failures since the current touch sequence began.
-    @exclusivity(unchecked) private(set) var failures: [Failure] = []
+    var failures: [Failure] { (0..<failureCount).map { failureTable[$0] } }
+    /// … kept in a table allocated once (an array here checked its uniqueness at every
+    /// failure), twice the members; a sequence that fails more (timers after the lift
+    /// can fail members reset there) moves it to one twice as large.
+    @exclusivity(unchecked) private var failureTable: MemberTable<Failure>
+    @exclusivity(unchecked) private var failureCount = 0
     @exclusivity(unchecked) private(set) var illegalTransitions = 0
     @exclusivity(unchecked) private var now = Timestamp(microseconds: 0)
     @exclusivity(unchecked) private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
@@ -206,8 +211,8 @@ final class Arena {
             touchFiltered.set(i, touchFilters[i] >= 0)
             overriders.set(i, !appOverrides[i].isEmpty)
         }
-        failures.reserveCapacity(2 * n + 8)
         log = DecisionLog(members: n)
+        failureTable = MemberTable(repeating: Failure(member: 0, time: Timestamp(microseconds: 0), decision: 0), count: 2 * n + 8)
     }
 
     deinit {
@@ -215,7 +220,7 @@ final class Arena {
                       deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free,
                       deadlineBits.free, required.free, gatedOut.free, gateRanges.free, log.free, losers.free,
                       blockers.free, requiresFailureOf.free, won.free,
-                      appRefused.free, touchFiltered.free, overriders.free] { table() }
+                      appRefused.free, touchFiltered.free, overriders.free, failureTable.free] { table() }
     }
 
     /// Each member's state, in member order (`watch`).
@@ -242,7 +247,7 @@ final class Arena {
     /// A new touch sequence: drop the last one's explanations, apply touch filters.
     func beginSequence(_ t: TouchSnapshot, device: DeviceInfo, into events: inout [GestureEvent]) {
         now = t.time
-        failures.removeAll(keepingCapacity: true)
+        failureCount = 0
         // Only members with a filter can fail here (most have none): visit those, in
         // config order, each if still possible when its turn comes (a failure can
         // release a waiter that wins and fails others).
@@ -660,13 +665,23 @@ final class Arena {
             decision = log.record(time: now, member: i, from: old, transition: transition, to: new, why: why, illegal: false)
         }
         switch transition {
-        case .fail: failures.append(Failure(member: i, time: now, decision: decision))
+        case .fail:
+            if failureCount == failureTable.count { growFailures() }
+            failureTable[failureCount] = Failure(member: i, time: now, decision: decision)
+            failureCount += 1
         case .reset:
             recognizer(i) { $0.reset() }
             setDeadline(i, nil)
         case .begin, .change, .end, .cancel, .recognize, .wait: break
         }
         return true
+    }
+
+    private func growFailures() {
+        let bigger = MemberTable(repeating: Failure(member: 0, time: now, decision: 0), count: 2 * failureTable.count)
+        for f in 0..<failureCount { bigger[f] = failureTable[f] }
+        failureTable.free()
+        failureTable = bigger
     }
 
     /// A recognizer proposed what its state does not allow: a recognizer bug, survived.
