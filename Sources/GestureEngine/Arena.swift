@@ -85,6 +85,9 @@ final class Arena {
     /// Each member's `gatedFingers` (1...0: none): at the lift a gated member whose
     /// range misses the count fails here, as its `MotionGate.check` would, uncalled.
     private let gateRanges: MemberTable<ClosedRange<Int>>
+    /// Each member's spec's `fingers` (the reason a running member is cancelled by a
+    /// finger count above it), so the cancel copies no spec.
+    private let specFingers: MemberTable<ClosedRange<Int>>
     private let wordCount: Int
     /// Each member with a region or edge filter (its spec index; -1: none), so a
     /// touch-down copies no spec for the others.
@@ -192,6 +195,7 @@ final class Arena {
         gatedOut = MemberTable(table)
         gateTop = top
         gateRanges = MemberTable(gates.map { $0 ?? 1...1 })
+        specFingers = MemberTable(members.map { specs[$0.specIndex].fingers })
         wordCount = words
         losers = MemberRows(rows: n, members: n) { i, k in k != i && !compatible[i * n + k] && members[k].after != i }
         blockers = MemberRows(rows: n, members: n) { i, k in k != i && !compatible[i * n + k] && k != members[i].after }
@@ -218,7 +222,7 @@ final class Arena {
     deinit {
         for table in [recognizers.free, stateTable.free, enabledTable.free, pendingTransitions.free, lastCompletions.free,
                       deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free,
-                      deadlineBits.free, required.free, gatedOut.free, gateRanges.free, log.free, losers.free,
+                      deadlineBits.free, required.free, gatedOut.free, gateRanges.free, specFingers.free, log.free, losers.free,
                       blockers.free, requiresFailureOf.free, won.free,
                       appRefused.free, touchFiltered.free, overriders.free, failureTable.free] { table() }
     }
@@ -456,7 +460,7 @@ final class Arena {
             lastCompletions[i] = t.time
         case .cancel:
             guard state.isActive else { return refuse(i, .cancel) }
-            apply(i, .cancel, .fingers(have: t.fingers, need: specs[members[i].specIndex].fingers), t, into: &events)
+            apply(i, .cancel, .fingers(have: t.fingers, need: specFingers[i]), t, into: &events)
         }
     }
 
