@@ -51,7 +51,9 @@ final class Arena {
     private let memberCount: Int
     /// … and what changes per frame, in tables allocated once (`MemberTable`) so the
     /// hot loop touches small values and copies no member.
-    private let recognizers: MemberTable<any GestureRecognizer>
+    /// Held unretained (the members keep them) and called through `RecognizerBase`'s
+    /// vtable: no retain and release around each call.
+    private let recognizers: MemberTable<Unmanaged<RecognizerBase>>
     private let stateTable: MemberTable<RecognizerState>
     private let enabledTable: MemberTable<Bool>
     /// What a waiting member will act on when released.
@@ -83,16 +85,32 @@ final class Arena {
     /// Each member's `gatedFingers` (1...0: none): at the lift a gated member whose
     /// range misses the count fails here, as its `MotionGate.check` would, uncalled.
     private let gateRanges: MemberTable<ClosedRange<Int>>
+    /// Each member's spec's `fingers` (the reason a running member is cancelled by a
+    /// finger count above it), so the cancel copies no spec.
+    private let specFingers: MemberTable<ClosedRange<Int>>
     private let wordCount: Int
     /// Each member with a region or edge filter (its spec index; -1: none), so a
     /// touch-down copies no spec for the others.
     private let touchFilters: [Int]
     private let specs: [GestureSpec]
-    /// Row-major n×n: may members i and j run together?
-    private let compatible: [Bool]
+    /// Row `i`: the members a win of `i` fails or cancels (those that may not run with
+    /// it, but for the ones that come right after it) …
+    private let losers: MemberRows
+    /// … the members whose win makes `i` lose (those that may not run with it, but for
+    /// the one it comes right after) …
+    private let blockers: MemberRows
+    /// … and the members `i` requires to fail.
+    private let requiresFailureOf: MemberRows
+    /// Members that have won: began, changed or recognized (kept by `move`).
+    private let won: MemberBits
     @exclusivity(unchecked) private(set) var log: DecisionLog
     /// Failures since the current touch sequence began.
-    @exclusivity(unchecked) private(set) var failures: [Failure] = []
+    var failures: [Failure] { (0..<failureCount).map { failureTable[$0] } }
+    /// … kept in a table allocated once (an array here checked its uniqueness at every
+    /// failure), twice the members; a sequence that fails more (timers after the lift
+    /// can fail members reset there) moves it to one twice as large.
+    @exclusivity(unchecked) private var failureTable: MemberTable<Failure>
+    @exclusivity(unchecked) private var failureCount = 0
     @exclusivity(unchecked) private(set) var illegalTransitions = 0
     @exclusivity(unchecked) private var now = Timestamp(microseconds: 0)
     @exclusivity(unchecked) private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
@@ -106,6 +124,11 @@ final class Arena {
     /// does), and the members each one overrides when it does (AppFilter).
     private var appVerdicts: [FailureReason?]
     private let appOverrides: [[Int]]
+    /// The members with an app verdict, with a touch filter, and with members to
+    /// override: the only ones a touch-down has to look at.
+    private let appRefused: MemberBits
+    private let touchFiltered: MemberBits
+    private let overriders: MemberBits
     private var focusedApp: String?
 
     init(members initial: [Member], specs: [GestureSpec]) {
@@ -140,7 +163,7 @@ final class Arena {
         self.members = members
         self.memberCount = n
         self.specs = specs
-        recognizers = MemberTable(members.map(\.recognizer))
+        recognizers = MemberTable(members.map { Unmanaged.passUnretained($0.recognizer as RecognizerBase) })
         stateTable = MemberTable(repeating: .possible, count: n)
         enabledTable = MemberTable(members.map(\.enabledAtStart))
         pendings = Array(repeating: nil, count: n)
@@ -172,22 +195,36 @@ final class Arena {
         gatedOut = MemberTable(table)
         gateTop = top
         gateRanges = MemberTable(gates.map { $0 ?? 1...1 })
+        specFingers = MemberTable(members.map { specs[$0.specIndex].fingers })
         wordCount = words
-        self.compatible = compatible
+        losers = MemberRows(rows: n, members: n) { i, k in k != i && !compatible[i * n + k] && members[k].after != i }
+        blockers = MemberRows(rows: n, members: n) { i, k in k != i && !compatible[i * n + k] && k != members[i].after }
+        requiresFailureOf = MemberRows(rows: n, members: n) { i, r in members[i].requires.contains(r) }
+        won = MemberBits(count: n)
         touchFilters = members.map {
             let spec = specs[$0.specIndex]
             return spec.region != nil || (spec.kind != .edgePan && !spec.edges.isEmpty) ? $0.specIndex : -1
         }
         appOverrides = AppFilter.overrides(members.map(\.recognizer.spec))
         appVerdicts = members.map { $0.recognizer.spec.apps.admits(nil) }
-        failures.reserveCapacity(2 * n + 8)
+        appRefused = MemberBits(count: n)
+        touchFiltered = MemberBits(count: n)
+        overriders = MemberBits(count: n)
+        for i in 0..<n {
+            appRefused.set(i, appVerdicts[i] != nil)
+            touchFiltered.set(i, touchFilters[i] >= 0)
+            overriders.set(i, !appOverrides[i].isEmpty)
+        }
         log = DecisionLog(members: n)
+        failureTable = MemberTable(repeating: Failure(member: 0, time: Timestamp(microseconds: 0), decision: 0), count: 2 * n + 8)
     }
 
     deinit {
         for table in [recognizers.free, stateTable.free, enabledTable.free, pendingTransitions.free, lastCompletions.free,
                       deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free,
-                      deadlineBits.free, required.free, gatedOut.free, gateRanges.free, log.free] { table() }
+                      deadlineBits.free, required.free, gatedOut.free, gateRanges.free, specFingers.free, log.free, losers.free,
+                      blockers.free, requiresFailureOf.free, won.free,
+                      appRefused.free, touchFiltered.free, overriders.free, failureTable.free] { table() }
     }
 
     /// Each member's state, in member order (`watch`).
@@ -195,7 +232,9 @@ final class Arena {
     var isEnabled: [Bool] { (0..<memberCount).map { enabledTable[$0] } }
 
     /// Why failure `f` happened (kept in the decision log).
-    func reason(of f: Failure) -> FailureReason { log.reason(ofDecision: f.decision) ?? .lostTo("?") }
+    func reason(of f: Failure) -> FailureReason {
+        log.reason(ofDecision: f.decision) { members[$0].name } ?? .lostTo("?")
+    }
 
     /// Whether `a` already waits, directly or through others, for `b` to fail.
     private static func waits(_ a: Int, for b: Int, in members: [Member]) -> Bool {
@@ -212,20 +251,36 @@ final class Arena {
     /// A new touch sequence: drop the last one's explanations, apply touch filters.
     func beginSequence(_ t: TouchSnapshot, device: DeviceInfo, into events: inout [GestureEvent]) {
         now = t.time
-        failures.removeAll(keepingCapacity: true)
-        for i in 0..<memberCount where stateTable[i] == .possible {
-            // Regions and edges exist only on touchscreens; the app filter applies everywhere.
-            if device.kind == .touchscreen, touchFilters[i] >= 0,
-               let reason = TouchFilter.receives(specs[touchFilters[i]], device, landing: t.landing,
-                                                 normalized: t.landingNormalized) {
-                fail(i, reason, into: &events)
-            } else if let reason = appVerdicts[i] {
-                fail(i, reason, into: &events)
+        failureCount = 0
+        // Only members with a filter can fail here (most have none): visit those, in
+        // config order, each if still possible when its turn comes (a failure can
+        // release a waiter that wins and fails others).
+        let touchscreen = device.kind == .touchscreen
+        for w in 0..<wordCount {
+            var visit = (touchscreen ? touchFiltered.words[w] : 0) | appRefused.words[w]
+            while visit != 0 {
+                let i = w << 6 | visit.trailingZeroBitCount
+                visit &= visit &- 1
+                guard stateTable[i] == .possible else { continue }
+                // Regions and edges exist only on touchscreens; the app filter applies everywhere.
+                if touchscreen, touchFilters[i] >= 0,
+                   let reason = TouchFilter.receives(specs[touchFilters[i]], device, landing: t.landing,
+                                                     normalized: t.landingNormalized) {
+                    fail(i, given: reason, into: &events)
+                } else if let reason = appVerdicts[i] {
+                    fail(i, given: reason, into: &events)
+                }
             }
         }
-        for i in 0..<memberCount where stateTable[i] == .possible && enabledTable[i] {
-            for j in appOverrides[i] where stateTable[j] == .possible {
-                fail(j, .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
+        for w in 0..<wordCount {
+            var visit = overriders.words[w]
+            while visit != 0 {
+                let i = w << 6 | visit.trailingZeroBitCount
+                visit &= visit &- 1
+                guard stateTable[i] == .possible && enabledTable[i] else { continue }
+                for j in appOverrides[i] where stateTable[j] == .possible {
+                    fail(j, given: .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
+                }
             }
         }
     }
@@ -233,7 +288,10 @@ final class Arena {
     /// The focused app for the touch sequences that begin from now on.
     func setFocusedApp(_ app: String?) {
         focusedApp = app
-        for i in 0..<memberCount { appVerdicts[i] = members[i].recognizer.spec.apps.admits(app) }
+        for i in 0..<memberCount {
+            appVerdicts[i] = members[i].recognizer.spec.apps.admits(app)
+            appRefused.set(i, appVerdicts[i] != nil)
+        }
     }
 
     /// Asks every member still in play what it makes of `t`, and arbitrates. Members are
@@ -244,7 +302,6 @@ final class Arena {
     /// per word skips only members the state checks below would skip.
     func step(_ t: TouchSnapshot, _ input: RecognizerInput, into events: inout [GestureEvent]) {
         now = t.time
-        lastSnapshot = t
         liftedInput = input == .lifted
         let lifted = input == .lifted
         let fingerRow = min(max(t.fingers, 0), gateTop)
@@ -264,7 +321,7 @@ final class Arena {
                 let state = stateTable[i]
                 guard enabledTable[i] else {
                     switch state {
-                    case .began, .changed: apply(i, .cancel, reason: .disabled, t, into: &events)
+                    case .began, .changed: apply(i, .cancel, .disabled, t, into: &events)
                     case .possible, .waiting: fail(i, .disabled, into: &events)
                     case .ended, .cancelled, .recognized, .failed: break
                     }
@@ -272,16 +329,22 @@ final class Arena {
                 }
                 switch state {
                 case .possible, .began, .changed:
-                    let recognizer = recognizers[i]
-                    let evaluation = recognizer.evaluate(t, input, state: state)
-                    setDeadline(i, recognizer.deadline)
-                    handle(i, evaluation, t, into: &events)
+                    let (evaluation, deadline) = recognizer(i) { ($0.evaluate(t, input, state: state), $0.deadline) }
+                    setDeadline(i, deadline)
+                    if case .undecided = evaluation { continue }  // most of them: no call
+                    handle(i, state, evaluation, t, into: &events)
                 case .waiting:
                     stepWaiting(i, t, input, into: &events)
                 case .ended, .cancelled, .recognized, .failed:
                     continue  // lost to a member visited before it in this step
                 }
             }
+        }
+        // `cancelAll` reports the last snapshot on the events of the members running
+        // then (began or changed: won and still live), and only a step can leave one so.
+        for w in 0..<wordCount where won.words[w] & live.words[w] != 0 {
+            lastSnapshot = t
+            break
         }
     }
 
@@ -301,12 +364,13 @@ final class Arena {
             live.words[w] |= done
             possible.words[w] |= done
             deadlineBits.words[w] &= ~done
+            won.words[w] &= ~done
             while done != 0 {
                 let i = base | done.trailingZeroBitCount
                 done &= done &- 1
                 stateTable[i] = .possible
                 deadlines[i] = nil
-                recognizers[i].reset()
+                recognizer(i) { $0.reset() }
             }
         }
     }
@@ -319,8 +383,11 @@ final class Arena {
             switch stateTable[i] {
             case .began, .changed:
                 let t = lastSnapshot
-                apply(i, .cancel, reason: reason, t, into: &events)
-            case .possible, .waiting: move(i, .fail, because: reason)
+                apply(i, .cancel, .attached, t, into: &events)
+                log.attach(reason)
+            case .possible, .waiting:
+                move(i, .fail, .attached)
+                log.attach(reason)
             case .ended, .cancelled, .recognized, .failed: break
             }
         }
@@ -332,6 +399,12 @@ final class Arena {
             enabledTable[i] = enabled
             enabledBits.set(i, enabled)
         }
+    }
+
+    /// Calls member `i`'s recognizer without retaining it (`members` owns it).
+    @inline(__always)
+    private func recognizer<R>(_ i: Int, _ body: (RecognizerBase) -> R) -> R {
+        recognizers[i]._withUnsafeGuaranteedRef(body)
     }
 
     private func setDeadline(_ i: Int, _ d: Timestamp?) {
@@ -357,45 +430,50 @@ final class Arena {
 
     // MARK: Decisions
 
-    private func handle(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
-        switch (stateTable[i], e) {
-        case (.possible, .undecided), (.began, .undecided), (.changed, .undecided):
+    /// What member `i`, in `state` (possible, began or changed: the states `step` asks
+    /// in), proposed. Takes the proposal and switches on it alone: a switch on the pair,
+    /// or on a borrowed proposal, left a destroy of the whole `Evaluation` (a
+    /// `FailureReason` inside) through its value witnesses after every call.
+    private func handle(_ i: Int, _ state: RecognizerState, _ e: consuming Evaluation, _ t: TouchSnapshot,
+                        into events: inout [GestureEvent]) {
+        switch consume e {
+        case .undecided:
             break
-        case (.possible, .begin):
+        case .begin:
+            guard state == .possible else { return refuse(i, .begin) }
             propose(i, .begin, t, into: &events)
-        case (.possible, .recognize):
+        case .recognize:
+            guard state == .possible else { return refuse(i, .recognize) }
             propose(i, .recognize, t, into: &events)
-        case let (.possible, .fail(reason)):
-            fail(i, reason, into: &events)
-        case (.changed, .change):
-            emit(i, .changed, t, into: &events)  // changed → change → changed: nothing to move or log
-        case (.began, .change):
-            apply(i, .change, reason: nil, t, into: &events)
-        case (.began, .end), (.changed, .end):
-            apply(i, .end, reason: nil, t, into: &events)
+        case let .fail(reason):
+            guard state == .possible else { return refuse(i, .fail) }
+            fail(i, given: reason, into: &events)
+        case .change:
+            switch state {
+            case .changed: emit(i, .changed, t, into: &events)  // changed → change → changed: nothing to move or log
+            case .began: apply(i, .change, .none, t, into: &events)
+            case .possible, .waiting, .ended, .cancelled, .recognized, .failed: refuse(i, .change)
+            }
+        case .end:
+            guard state.isActive else { return refuse(i, .end) }
+            apply(i, .end, .none, t, into: &events)
             lastCompletions[i] = t.time
-        case (.began, .cancel), (.changed, .cancel):
-            apply(i, .cancel, reason: .fingers(have: t.fingers, need: specs[members[i].specIndex].fingers), t, into: &events)
-        case (.possible, .change), (.possible, .end), (.possible, .cancel):
-            refuse(i, e, t)
-        case (.began, .begin), (.began, .recognize), (.began, .fail),
-             (.changed, .begin), (.changed, .recognize), (.changed, .fail):
-            refuse(i, e, t)
-        case (.waiting, _), (.ended, _), (.cancelled, _), (.recognized, _), (.failed, _):
-            refuse(i, e, t)
+        case .cancel:
+            guard state.isActive else { return refuse(i, .cancel) }
+            apply(i, .cancel, .fingers(have: t.fingers, need: specFingers[i]), t, into: &events)
         }
     }
 
     /// A continuous member waiting for others to fail keeps watching the touches; a
     /// discrete one has already decided and just waits.
+    @inline(never)  // rare: inlined, step copied the snapshot for it on every call
     private func stepWaiting(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                                       into events: inout [GestureEvent]) {
         guard pendingTransitions[i] == .begin else { return }
-        let recognizer = members[i].recognizer
-        let evaluation = recognizer.evaluate(t, input, state: .waiting)
-        setDeadline(i, recognizer.deadline)
-        switch evaluation {
-        case let .fail(reason): fail(i, reason, into: &events)
+        let (evaluation, deadline) = recognizer(i) { ($0.evaluate(t, input, state: .waiting), $0.deadline) }
+        setDeadline(i, deadline)
+        switch consume evaluation {
+        case let .fail(reason): fail(i, given: reason, into: &events)
         case .end, .cancel: fail(i, .liftedBeforeItBegan, into: &events)
         case .undecided, .begin, .change, .recognize: pendings[i] = t
         }
@@ -415,11 +493,11 @@ final class Arena {
             return
         }
         if let a = members[i].after, !followsInTime(i, a) {
-            fail(i, .notAfter(specs[members[i].specIndex].after ?? "?"), into: &events)
+            fail(i, given: .notAfter(specs[members[i].specIndex].after ?? "?"), into: &events)
             return
         }
         if let w = winnerBlocking(i) {
-            fail(i, .lostTo(members[w].name), into: &events)
+            fail(i, .lostTo(member: Int32(w)), into: &events)
             return
         }
         for r in members[i].requires where enabledTable[r] {
@@ -427,7 +505,7 @@ final class Arena {
             case .failed, .cancelled:
                 continue
             case .began, .changed, .ended, .recognized:
-                fail(i, .requiredGestureRecognized(members[r].name), into: &events)
+                fail(i, .requiredGestureRecognized(member: Int32(r)), into: &events)
                 return
             case .possible, .waiting:
                 pendings[i] = t
@@ -450,11 +528,9 @@ final class Arena {
     /// `i` comes right after does not block it: the sequence moves on to its second
     /// gesture, and the first, if still running, is cancelled when `i` wins.
     private func winnerBlocking(_ i: Int) -> Int? {
-        for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && k != members[i].after {
-            switch stateTable[k] {
-            case .began, .changed, .recognized: return k
-            case .possible, .waiting, .ended, .cancelled, .failed: continue
-            }
+        for w in 0..<wordCount {
+            let blocking = won.words[w] & blockers[i, w]
+            if blocking != 0 { return w << 6 | blocking.trailingZeroBitCount }
         }
         return nil
     }
@@ -463,28 +539,40 @@ final class Arena {
                               into events: inout [GestureEvent]) {
         var t = t
         t.time = now
-        apply(i, transition, reason: nil, t, into: &events)
+        apply(i, transition, .none, t, into: &events)
         if transition == .recognize { lastCompletions[i] = now }
-        // Gestures that come right after this one stay in play: their turn is next.
-        for k in 0..<memberCount where k != i && !compatible[i * memberCount + k] && members[k].after != i {
-            switch stateTable[k] {
-            case .possible, .waiting:
-                let reason: FailureReason = members[k].requires.contains(i)
-                    ? .requiredGestureRecognized(members[i].name) : .lostTo(members[i].name)
-                move(k, .fail, because: reason)
-            case .began, .changed:
-                apply(k, .cancel, reason: .lostTo(members[i].name), t, into: &events)
-            case .ended, .cancelled, .recognized, .failed:
-                continue
+        // Gestures that come right after this one stay in play: their turn is next. A
+        // word of the losers in play at a time: failing or cancelling one changes no other.
+        for w in 0..<wordCount {
+            var visit = live.words[w] & losers[i, w]
+            while visit != 0 {
+                let k = w << 6 | visit.trailingZeroBitCount
+                visit &= visit &- 1
+                switch stateTable[k] {
+                case .possible, .waiting:
+                    move(k, .fail, requiresFailureOf.contains(k, i) ? .requiredGestureRecognized(member: Int32(i))
+                        : .lostTo(member: Int32(i)))
+                case .began, .changed:
+                    apply(k, .cancel, .lostTo(member: Int32(i)), t, into: &events)
+                case .ended, .cancelled, .recognized, .failed:
+                    continue
+                }
             }
         }
         resolveWaiters(into: &events)
     }
 
-    private func fail(_ i: Int, _ reason: FailureReason, into events: inout [GestureEvent]) {
-        move(i, .fail, because: reason)
+    private func fail(_ i: Int, _ why: ArenaReason, into events: inout [GestureEvent]) {
+        move(i, .fail, why)
         // Only the failure of a gesture some other one requires to fail can release or
         // fail a waiter (a win resolves its own, in `win`).
+        if required.contains(i) { resolveWaiters(into: &events) }
+    }
+
+    /// `fail` with a reason the arena does not make itself (a recognizer's, a filter's).
+    private func fail(_ i: Int, given reason: consuming FailureReason, into events: inout [GestureEvent]) {
+        move(i, .fail, .attached)
+        log.attach(reason)
         if required.contains(i) { resolveWaiters(into: &events) }
     }
 
@@ -526,7 +614,7 @@ final class Arena {
         }
         if let winner {
             // Usually `win` has failed it already; not if the two may run together.
-            move(w, .fail, because: .requiredGestureRecognized(members[winner].name))
+            move(w, .fail, .requiredGestureRecognized(member: Int32(winner)))
             resolveAgain = true
             return
         }
@@ -539,10 +627,9 @@ final class Arena {
 
     /// The one place a member changes state: checked against UIKit's machine,
     /// recorded, reported.
-    private func apply(_ i: Int, _ transition: Transition, reason: FailureReason?, _ t: TouchSnapshot,
+    private func apply(_ i: Int, _ transition: Transition, _ why: ArenaReason, _ t: TouchSnapshot,
                        into events: inout [GestureEvent]) {
-        let moved = if let reason { move(i, transition, because: reason) } else { move(i, transition) }
-        guard moved else { return }
+        guard move(i, transition, why) else { return }
         switch transition {
         case .begin: emit(i, .began, t, into: &events)
         case .change: emit(i, .changed, t, into: &events)
@@ -555,31 +642,21 @@ final class Arena {
 
     /// `apply` without the event: for the transitions that report none (fail, wait,
     /// reset), so their callers need no snapshot. False when the machine refused it.
-    @discardableResult
-    private func move(_ i: Int, _ transition: Transition) -> Bool {
-        move(i, transition, reason: .cancelledByCaller, given: false)
-    }
-
-    @discardableResult
-    private func move(_ i: Int, _ transition: Transition, because reason: FailureReason) -> Bool {
-        move(i, transition, reason: reason, given: true)
-    }
-
-    /// `given` false: no reason (`reason` is a placeholder). A non-optional reason is
-    /// copied by a plain switch; an optional one went through the runtime's generic
-    /// value witnesses (callgrind: 134 instructions a copy).
-    private func move(_ i: Int, _ transition: Transition, reason: FailureReason, given: Bool) -> Bool {
+    /// Every transition but a legal change or reset is recorded, so a caller with
+    /// `.attached` attaches its reason right after.
+    @discardableResult @inline(__always)
+    private func move(_ i: Int, _ transition: Transition, _ why: ArenaReason = .none) -> Bool {
         let old = stateTable[i]
         guard let new = old.after(transition) else {
             illegalTransitions += 1
-            log.record(time: now, member: i, from: old, transition: transition, to: old, reason: reason, given: given,
-                       illegal: true)
+            log.record(time: now, member: i, from: old, transition: transition, to: old, why: why, illegal: true)
             return false
         }
         stateTable[i] = new
         live.set(i, !new.isTerminal)
         possible.set(i, new == .possible)
         waitingBits.set(i, new == .waiting)
+        won.set(i, new == .began || new == .changed || new == .recognized)
         if old == .waiting && new != .waiting {
             waitingCount -= 1
             pendings[i] = nil  // what it waited with lives exactly as long as the wait
@@ -589,34 +666,33 @@ final class Arena {
         // drown the decisions.
         var decision = -1
         if transition != .reset && transition != .change {
-            decision = log.record(time: now, member: i, from: old, transition: transition, to: new, reason: reason,
-                                  given: given, illegal: false)
+            decision = log.record(time: now, member: i, from: old, transition: transition, to: new, why: why, illegal: false)
         }
         switch transition {
-        case .fail: failures.append(Failure(member: i, time: now, decision: decision))
+        case .fail:
+            if failureCount == failureTable.count { growFailures() }
+            failureTable[failureCount] = Failure(member: i, time: now, decision: decision)
+            failureCount += 1
         case .reset:
-            recognizers[i].reset()
+            recognizer(i) { $0.reset() }
             setDeadline(i, nil)
         case .begin, .change, .end, .cancel, .recognize, .wait: break
         }
         return true
     }
 
+    private func growFailures() {
+        let bigger = MemberTable(repeating: Failure(member: 0, time: now, decision: 0), count: 2 * failureTable.count)
+        for f in 0..<failureCount { bigger[f] = failureTable[f] }
+        failureTable.free()
+        failureTable = bigger
+    }
+
     /// A recognizer proposed what its state does not allow: a recognizer bug, survived.
-    private func refuse(_ i: Int, _ e: Evaluation, _ t: TouchSnapshot) {
+    private func refuse(_ i: Int, _ transition: Transition) {
         illegalTransitions += 1
-        let transition: Transition
-        switch e {
-        case .undecided: return
-        case .begin: transition = .begin
-        case .change: transition = .change
-        case .end: transition = .end
-        case .cancel: transition = .cancel
-        case .recognize: transition = .recognize
-        case .fail: transition = .fail
-        }
-        log.record(time: now, member: i, from: stateTable[i], transition: transition, to: stateTable[i],
-                   reason: .cancelledByCaller, given: false, illegal: true)
+        log.record(time: now, member: i, from: stateTable[i], transition: transition, to: stateTable[i], why: .none,
+                   illegal: true)
     }
 
     private func emit(_ i: Int, _ phase: GesturePhase, _ t: TouchSnapshot, into events: inout [GestureEvent]) {
@@ -626,6 +702,6 @@ final class Arena {
                                    time: now, fingers: t.fingers, location: t.location, translation: t.translation,
                                    velocity: t.velocity, scale: t.scale, scaleVelocity: t.scaleVelocity,
                                    rotation: t.rotation, rotationVelocity: t.rotationVelocity))
-        recognizers[i].annotate(&events[events.count - 1], t)
+        recognizer(i) { $0.annotate(&events[events.count - 1], t) }
     }
 }

@@ -20,6 +20,25 @@ public struct ArenaDecision: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Why, as the arena records it: trivially copyable, so recording a decision is a few
+/// stores. A `FailureReason` names other gestures with strings, and every copy of one
+/// (and every ring entry it overwrote) went through its value witnesses: about 100
+/// instructions a decision, 20 decisions a touch sequence (issue 15, callgrind). The
+/// arena's own reasons name members by number; any other `FailureReason` (a
+/// recognizer's, a filter's, a teardown's) is attached to its decision
+/// (`DecisionLog.attach`).
+enum ArenaReason: Equatable {
+    /// No reason: begin, recognize, wait, end.
+    case none
+    /// The `FailureReason` attached to the decision.
+    case attached
+    case lostTo(member: Int32)
+    case requiredGestureRecognized(member: Int32)
+    case fingers(have: Int, need: ClosedRange<Int>)
+    case liftedBeforeItBegan
+    case disabled
+}
+
 /// A fixed ring of decisions: recording one never allocates. An entry names its
 /// member by number (the name is looked up when the decisions are read), so recording
 /// copies no string, and the arena's list of failures points at the decision that
@@ -36,13 +55,14 @@ struct DecisionLog {
         var transition: Transition
         var to: RecognizerState
         var illegal: Bool
-        /// Meaningful when `hasReason` (non-optional: see `Arena.move`).
-        var hasReason: Bool
-        var reason: FailureReason
+        var why: ArenaReason
     }
     /// Allocated once, freed by the arena (`free()`): an array here checked its
     /// uniqueness on every decision.
     private let ring: MemberTable<Entry>
+    /// The reasons attached to the entries in `ring` (same slots), meaningful where
+    /// the entry's `why` is `.attached`.
+    private let attached: MemberTable<FailureReason>
     private var head = 0
     /// Decisions ever recorded, so a reader can ask for the ones since it last looked.
     private(set) var total = 0
@@ -51,29 +71,49 @@ struct DecisionLog {
     init(members: Int) {
         capacity = max(128, 4 * members)
         ring = MemberTable(repeating: Entry(time: Timestamp(microseconds: 0), member: 0, from: .possible, transition: .reset,
-                                            to: .possible, illegal: false, hasReason: false, reason: .disabled),
+                                            to: .possible, illegal: false, why: .none),
                            count: capacity)
+        attached = MemberTable(repeating: .disabled, count: capacity)
     }
 
-    func free() { ring.free() }
+    func free() {
+        ring.free()
+        attached.free()
+    }
 
     /// Records a decision; returns its number.
     @discardableResult
     mutating func record(time: Timestamp, member: Int, from: RecognizerState, transition: Transition,
-                         to: RecognizerState, reason: FailureReason, given: Bool, illegal: Bool) -> Int {
-        let e = Entry(time: time, member: Int32(truncatingIfNeeded: member), from: from, transition: transition, to: to,
-                      illegal: illegal, hasReason: given, reason: reason)
-        ring[head] = e
+                         to: RecognizerState, why: ArenaReason, illegal: Bool) -> Int {
+        ring[head] = Entry(time: time, member: Int32(truncatingIfNeeded: member), from: from, transition: transition, to: to,
+                           illegal: illegal, why: why)
         head = head + 1 == capacity ? 0 : head + 1
         total += 1
         return total - 1
     }
 
-    /// The reason recorded with decision `number`, if it is still kept.
-    func reason(ofDecision number: Int) -> FailureReason? {
+    /// Attaches `reason` to the decision recorded last (its `why` is `.attached`).
+    func attach(_ reason: consuming FailureReason) {
+        attached[head == 0 ? capacity - 1 : head - 1] = reason
+    }
+
+    /// The reason recorded with decision `number`, if it is still kept, with each
+    /// member's name from `name`.
+    func reason(ofDecision number: Int, name: (Int) -> String) -> FailureReason? {
         guard number >= total - kept && number < total else { return nil }
-        let e = ring[number % capacity]
-        return e.hasReason ? e.reason : nil
+        return reason(at: number % capacity, name: name)
+    }
+
+    private func reason(at slot: Int, name: (Int) -> String) -> FailureReason? {
+        switch ring[slot].why {
+        case .none: nil
+        case .attached: attached[slot]
+        case let .lostTo(m): .lostTo(name(Int(m)))
+        case let .requiredGestureRecognized(m): .requiredGestureRecognized(name(Int(m)))
+        case let .fingers(have, need): .fingers(have: have, need: need)
+        case .liftedBeforeItBegan: .liftedBeforeItBegan
+        case .disabled: .disabled
+        }
     }
 
     /// The decisions numbered `since…total-1` that are still kept, oldest first, with
@@ -84,7 +124,7 @@ struct DecisionLog {
         return (first..<total).map {
             let e = ring[$0 % capacity]
             return ArenaDecision(time: e.time, name: name(Int(e.member)), from: e.from, transition: e.transition, to: e.to,
-                                 reason: e.hasReason ? e.reason : nil, illegal: e.illegal)
+                                 reason: reason(at: $0 % capacity, name: name), illegal: e.illegal)
         }
     }
 }

@@ -11,7 +11,7 @@ let defaultEdgePanMinDistanceMM = 5.0
 /// UIScreenEdgePanGestureRecognizer: a pan that starts in a touchscreen's edge zone
 /// and moves inward. Continuous; `direction` on its events is the inward direction.
 /// On a touchpad it fails at once: the pad's edge is not the screen's.
-public final class EdgePanRecognizer: GestureRecognizer {
+public final class EdgePanRecognizer: RecognizerBase, GestureRecognizer {
     enum Phase: Equatable {
         case unknown
         case fromEdge(Edge)
@@ -22,6 +22,8 @@ public final class EdgePanRecognizer: GestureRecognizer {
     private let device: DeviceInfo
     private let zone: Double
     private let minDistance: Double
+    /// The edges it listens to (empty: all four).
+    private let edges: Set<Edge>
     @exclusivity(unchecked) private var phase = Phase.unknown
 
     public init(spec: GestureSpec, device: DeviceInfo) {
@@ -30,9 +32,10 @@ public final class EdgePanRecognizer: GestureRecognizer {
         self.device = device
         zone = spec.thresholds.edgeZoneMM ?? defaultEdgeZoneMM
         minDistance = spec.thresholds.minDistanceMM ?? defaultEdgePanMinDistanceMM
+        edges = spec.edges
     }
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         let edge: Edge
         switch (phase, device.kind) {
@@ -41,9 +44,7 @@ public final class EdgePanRecognizer: GestureRecognizer {
         case let (.fromEdge(e), .touchscreen):
             edge = e
         case (.unknown, .touchscreen):
-            guard let e = TouchFilter.nearestEdge(t.landing, device.size, zone: zone, among: spec.edges) else {
-                return .fail(.notAtEdge)
-            }
+            guard let e = landingEdge(t) else { return .fail(.notAtEdge) }
             phase = .fromEdge(e)
             edge = e
         }
@@ -64,9 +65,18 @@ public final class EdgePanRecognizer: GestureRecognizer {
         return .begin
     }
 
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+    /// The nearest of its edges within the zone of where the touches landed. Asked of all
+    /// four edges first (no set lookups: most touches land near none): the nearest of all
+    /// four, if it is one of ours, is also the nearest of ours.
+    private func landingEdge(_ t: TouchSnapshot) -> Edge? {
+        guard let nearest = TouchFilter.nearestEdge(t.landing, device.size, zone: zone, among: []) else { return nil }
+        if edges.isEmpty || edges.contains(nearest) { return nearest }
+        return TouchFilter.nearestEdge(t.landing, device.size, zone: zone, among: edges)
+    }
+
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         if case let .fromEdge(edge) = phase { event.direction = edge.inward }
     }
 
-    public func reset() { phase = .unknown }
+    public override func reset() { phase = .unknown }
 }

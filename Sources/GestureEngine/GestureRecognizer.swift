@@ -25,34 +25,43 @@ public enum Evaluation: Sendable, Equatable {
 /// reads `TouchSnapshot`s and proposes `Evaluation`s. The UIKit state machine
 /// (`RecognizerState`) and arbitration live in the `Arena`, once for all kinds.
 ///
-/// To add a kind (see `ScrubRecognizer`, the worked example): conform to this
-/// protocol, add a `GestureKind` case and its `traits` entry (the compiler asks for it).
-/// Keep what `evaluate` needs in stored `let`s (not `spec` read per frame) and mark
-/// mutable state `@exclusivity(unchecked)` like the others (docs/ENGINE.md, "Performance").
-public protocol GestureRecognizer: AnyObject {
+/// To add a kind (see `ScrubRecognizer`, the worked example): subclass
+/// `RecognizerBase`, conform to this protocol, override what `RecognizerBase` lists
+/// (`evaluate` always), add a `GestureKind` case and its `traits` entry (the compiler
+/// asks for it). Keep what `evaluate` needs in stored `let`s (not `spec` read per
+/// frame) and mark mutable state `@exclusivity(unchecked)` like the others
+/// (docs/ENGINE.md, "Performance").
+public protocol GestureRecognizer: RecognizerBase {
     var spec: GestureSpec { get }
+}
+
+/// What the arena asks of every recognizer, as a class's methods: the arena holds its
+/// recognizers unretained (`Unmanaged`) and calls them through the vtable. Through the
+/// protocol's existential each call retained and released the recognizer (issue 15,
+/// callgrind: 18 instructions an event). The defaults are a kind with no deadline, no
+/// finger gate and nothing to annotate; `evaluate` must be overridden.
+public class RecognizerBase {
+    init() {}
+
     /// Called for every frame and timer while the recognizer is possible, waiting
     /// (continuous kinds) or active; `state` is where the arena has it.
-    func evaluate(_ touches: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation
+    public func evaluate(_ touches: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+        fatalError("\(type(of: self)) must override evaluate")
+    }
     /// The next instant at which the recognizer must be evaluated even with no frame
-    /// (a hold's press duration, a tap's timeouts), as of its last evaluation.
-    var deadline: Timestamp? { get }
+    /// (a hold's press duration, a tap's timeouts), as of its last evaluation. Stored
+    /// here, set by the kinds that have one: the arena reads it after every evaluation,
+    /// and a call for it cost more than the rest of an undecided evaluation.
+    @exclusivity(unchecked) public final internal(set) var deadline: Timestamp?
     /// Fills in the kind's own values (direction, duration, …) on an event the arena emits.
-    func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot)
+    public func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot) {}
     /// Forget the touch sequence (UIKit's `reset()`): back to possible.
-    func reset()
+    public func reset() {}
     /// Kinds whose `evaluate`, while possible, starts with `MotionGate.check` return
     /// their finger range here: until the count has settled inside it (or the fingers
     /// lift) they propose nothing and change nothing, so the arena does not ask them.
     /// nil (the default): asked on every frame.
-    var gatedFingers: ClosedRange<Int>? { get }
-}
-
-extension GestureRecognizer {
-    public var deadline: Timestamp? { nil }
     public var gatedFingers: ClosedRange<Int>? { nil }
-    public func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot) {}
-
 }
 
 /// A spec's finger range, clamped to what the kind supports. Recognizers keep it in a

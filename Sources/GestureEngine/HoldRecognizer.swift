@@ -23,7 +23,7 @@ let defaultHoldAllowableMovementMM: [DeviceKind: Double] = [.touchpad: 3.0, .tou
 ///  pressing ──settled, right fingers, still for minDuration──► begin ──► holding
 ///           ──moved / lifted too soon──► fail
 /// ```
-public final class HoldRecognizer: GestureRecognizer {
+public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
     enum Phase: Equatable {
         /// Counting the taps before the press; `lastLift` is when the latest one lifted.
         case tapping(done: Int, lastLift: Timestamp?)
@@ -40,7 +40,6 @@ public final class HoldRecognizer: GestureRecognizer {
     private let tapMaxInterval: Double
     private let tapMaxMovement: Double
     @exclusivity(unchecked) private var phase = Phase.pressing(after: nil)
-    @exclusivity(unchecked) private var nextDeadline: Timestamp?
 
     public init(spec: GestureSpec, device: DeviceInfo) {
         self.spec = spec
@@ -51,13 +50,14 @@ public final class HoldRecognizer: GestureRecognizer {
         tapMaxDuration = spec.thresholds.maxTapDuration ?? defaultTapMaxDuration
         tapMaxInterval = spec.thresholds.maxTapInterval ?? defaultTapMaxInterval
         tapMaxMovement = defaultTapMaxMovementMM
+        super.init()
         reset()
     }
 
     private let tapsBefore: Int
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        nextDeadline = nil
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+        deadline = nil
         switch (phase, state.isActive) {
         case (.holding, true):
             return continueActive(t, input, fingers: fingers)
@@ -76,18 +76,18 @@ public final class HoldRecognizer: GestureRecognizer {
         switch input {
         case .touches, .timer:
             if t.isLifted {
-                nextDeadline = lastLift.map { $0.adding(seconds: tapMaxInterval + 0.000_001) }
+                deadline = lastLift.map { $0.adding(seconds: tapMaxInterval + 0.000_001) }
                 return .undecided
             }
             if t.time.seconds(since: t.sequenceStart) > tapMaxDuration || t.travel > tapMaxMovement {
                 return .fail(.taps(have: done, need: tapsBefore))
             }
-            nextDeadline = t.sequenceStart.adding(seconds: tapMaxDuration + 0.000_001)
+            deadline = t.sequenceStart.adding(seconds: tapMaxDuration + 0.000_001)
             return .undecided
         case .lifted:
             let n = done + 1
             phase = n >= tapsBefore ? .pressing(after: t.liftedAt) : .tapping(done: n, lastLift: t.liftedAt)
-            nextDeadline = t.liftedAt.adding(seconds: tapMaxInterval + 0.000_001)
+            deadline = t.liftedAt.adding(seconds: tapMaxInterval + 0.000_001)
             return .undecided
         }
     }
@@ -97,7 +97,7 @@ public final class HoldRecognizer: GestureRecognizer {
         if let after {
             if tooLate(t, after: after) { return .fail(.nextTapTooLate(maxSeconds: tapMaxInterval)) }
             if t.isLifted {
-                nextDeadline = after.adding(seconds: tapMaxInterval + 0.000_001)
+                deadline = after.adding(seconds: tapMaxInterval + 0.000_001)
                 return .undecided // between the last tap and the press
             }
         }
@@ -110,7 +110,7 @@ public final class HoldRecognizer: GestureRecognizer {
             guard fingers.contains(t.currentFingers) else { return .undecided }
             let due = t.countChangedAt.adding(seconds: minDuration)
             guard t.isSettled, t.time >= due else {
-                nextDeadline = max(due, t.countChangedAt.adding(seconds: fingerCountSettleWindow))
+                deadline = max(due, t.countChangedAt.adding(seconds: fingerCountSettleWindow))
                 return .undecided
             }
             phase = .holding(since: t.countChangedAt)
@@ -124,14 +124,12 @@ public final class HoldRecognizer: GestureRecognizer {
         return start.seconds(since: lift) > tapMaxInterval
     }
 
-    public var deadline: Timestamp? { nextDeadline }
-
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         if case let .holding(since) = phase { event.duration = t.time.seconds(since: since) }
     }
 
-    public func reset() {
+    public override func reset() {
         phase = tapsBefore > 0 ? .tapping(done: 0, lastLift: nil) : .pressing(after: nil)
-        nextDeadline = nil
+        deadline = nil
     }
 }

@@ -46,3 +46,27 @@ struct MemberBits {
 
     func free() { words.free() }
 }
+
+/// One set of members per row (row-major, `MemberBits`' layout), allocated once: which
+/// members a member's win fails, which ones block it, which ones it requires to fail.
+/// A scan of the members in play is then a word of bits at a time.
+struct MemberRows {
+    let words: MemberTable<UInt64>
+    let wordCount: Int
+
+    init(rows: Int, members: Int, _ contains: (_ row: Int, _ member: Int) -> Bool) {
+        wordCount = (members + 63) / 64
+        var table = [UInt64](repeating: 0, count: max(rows * wordCount, 1))
+        for r in 0..<rows {
+            for m in 0..<members where contains(r, m) { table[r * wordCount + (m >> 6)] |= 1 << UInt64(m & 63) }
+        }
+        words = MemberTable(table)
+    }
+
+    @inline(__always) subscript(row: Int, word: Int) -> UInt64 { words[row * wordCount + word] }
+    @inline(__always) func contains(_ row: Int, _ m: Int) -> Bool {
+        words[row * wordCount + (m >> 6)] & (1 << UInt64(m & 63)) != 0
+    }
+
+    func free() { words.free() }
+}

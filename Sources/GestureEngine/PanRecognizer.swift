@@ -10,7 +10,7 @@ let defaultPanAxisToleranceDeg = 30.0
 /// the fingers move together; continuous, reporting translation and velocity.
 /// An optional axis lock keeps only the motion along that axis and fails a pan that
 /// starts off it; `directions`, if set, filters the direction it starts in.
-public final class PanRecognizer: GestureRecognizer {
+public final class PanRecognizer: RecognizerBase, GestureRecognizer {
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
     private let minDistance: Double
@@ -27,7 +27,7 @@ public final class PanRecognizer: GestureRecognizer {
         directions = spec.directions
     }
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         switch MotionGate.check(t, input, fingers: fingers, needs: .translation) {
         case .wait: return .undecided
@@ -51,7 +51,7 @@ public final class PanRecognizer: GestureRecognizer {
         return .begin
     }
 
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         switch axis {
         case .horizontal?:
             event.translation.y = 0
@@ -65,7 +65,7 @@ public final class PanRecognizer: GestureRecognizer {
         if event.translation != .zero { event.direction = Direction.nearest(to: event.translation) }
     }
 
-    public var gatedFingers: ClosedRange<Int>? { fingers }
+    public override var gatedFingers: ClosedRange<Int>? { fingers }
 
-    public func reset() {}
+    public override func reset() {}
 }

@@ -14,7 +14,7 @@ let defaultPinchMinScale = 1.1
 /// and then spreads is a pinch `in` (reporting scale both ways until the lift), as a
 /// swipe's direction is the one it had when it crossed its distance. A binding for
 /// the other direction fails then ("pinched in, which it does not accept").
-public final class PinchRecognizer: GestureRecognizer {
+public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
     private let minScale: Double
@@ -32,7 +32,7 @@ public final class PinchRecognizer: GestureRecognizer {
         decides = decidesAgainstTranslation
     }
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         switch MotionGate.check(t, input, fingers: fingers, needs: .deformation, decides: decides) {
         case .wait: return .undecided
@@ -50,9 +50,9 @@ public final class PinchRecognizer: GestureRecognizer {
         return .begin
     }
 
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
 
-    public var gatedFingers: ClosedRange<Int>? { fingers }
+    public override var gatedFingers: ClosedRange<Int>? { fingers }
 
-    public func reset() { matched = nil }
+    public override func reset() { matched = nil }
 }

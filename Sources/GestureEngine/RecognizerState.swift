@@ -35,6 +35,7 @@ public enum Transition: String, Sendable, CaseIterable, CustomStringConvertible 
 extension RecognizerState {
     /// The state after `transition`, or nil when UIKit's machine has no such edge.
     /// One exhaustive table: every (state, transition) pair is listed.
+    @inline(__always)
     public func after(_ transition: Transition) -> RecognizerState? {
         switch (self, transition) {
         case (.possible, .begin), (.waiting, .begin): return .began

@@ -8,7 +8,7 @@ let defaultRotateMinDegrees = 10.0
 /// each other. Continuous, reporting rotation in radians (clockwise positive, as on
 /// screen) and its velocity. Its direction (`clockwise` or `counterclockwise`) is the
 /// way it turned when it crossed its threshold, as for a pinch (`PinchRecognizer`).
-public final class RotateRecognizer: GestureRecognizer {
+public final class RotateRecognizer: RecognizerBase, GestureRecognizer {
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
     private let minDegrees: Double
@@ -26,7 +26,7 @@ public final class RotateRecognizer: GestureRecognizer {
         decides = decidesAgainstTranslation
     }
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         switch MotionGate.check(t, input, fingers: fingers, needs: .deformation, decides: decides) {
         case .wait: return .undecided
@@ -45,9 +45,9 @@ public final class RotateRecognizer: GestureRecognizer {
         return .begin
     }
 
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
 
-    public var gatedFingers: ClosedRange<Int>? { fingers }
+    public override var gatedFingers: ClosedRange<Int>? { fingers }
 
-    public func reset() { matched = nil }
+    public override func reset() { matched = nil }
 }

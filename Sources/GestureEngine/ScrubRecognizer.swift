@@ -19,7 +19,7 @@ let defaultScrubMaxVerticalDriftMM = 15.0
 ///  still ──|dx| ≥ leg──► rightward | leftward ──back by ≥ leg──► the other (+1 reversal)
 ///  lifted: reversals ≥ 3 ──► recognize, else fail
 /// ```
-public final class ScrubRecognizer: GestureRecognizer {
+public final class ScrubRecognizer: RecognizerBase, GestureRecognizer {
     enum Leg: Equatable {
         case still(startX: Double)
         case rightward(extremeX: Double)
@@ -41,7 +41,7 @@ public final class ScrubRecognizer: GestureRecognizer {
         maxDrift = spec.thresholds.maxMovementMM ?? defaultScrubMaxVerticalDriftMM
     }
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if sequence != t.sequenceStart {
             sequence = t.sequenceStart
             leg = .still(startX: t.translation.x)
@@ -77,9 +77,7 @@ public final class ScrubRecognizer: GestureRecognizer {
         }
     }
 
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {}
-
-    public func reset() {
+    public override func reset() {
         sequence = nil
         reversals = 0
     }

@@ -16,7 +16,7 @@ let defaultSwipeMaxAngleWithDiagonalsDeg = 22.5
 /// UISwipeGestureRecognizer: the fingers travel far and fast enough in one of the
 /// accepted directions. Discrete: recognized as soon as the motion qualifies, or at
 /// the lift if the fingers were still settling then.
-public final class SwipeRecognizer: GestureRecognizer {
+public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
     private let minDistance: Double
@@ -36,7 +36,7 @@ public final class SwipeRecognizer: GestureRecognizer {
             ?? (diagonals ? defaultSwipeMaxAngleWithDiagonalsDeg : defaultSwipeMaxAngleDeg)
     }
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         switch MotionGate.check(t, input, fingers: fingers, needs: .translation) {
         case .wait: return .undecided
         case let .fail(reason): return .fail(reason)
@@ -60,11 +60,11 @@ public final class SwipeRecognizer: GestureRecognizer {
         return .recognize
     }
 
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         event.direction = matched ?? Direction.nearest(to: t.translation)
     }
 
-    public var gatedFingers: ClosedRange<Int>? { fingers }
+    public override var gatedFingers: ClosedRange<Int>? { fingers }
 
-    public func reset() { matched = nil }
+    public override func reset() { matched = nil }
 }

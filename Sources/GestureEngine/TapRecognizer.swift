@@ -20,7 +20,7 @@ let defaultTapMaxInterval = 0.350
 ///                          └──too long / moved / too many fingers──► fail
 ///  between ──interval passed──► fail
 /// ```
-public final class TapRecognizer: GestureRecognizer {
+public final class TapRecognizer: RecognizerBase, GestureRecognizer {
     enum Phase: Equatable {
         case idle
         case down(tapsDone: Int, since: Timestamp)
@@ -32,7 +32,17 @@ public final class TapRecognizer: GestureRecognizer {
     private let maxMovement: Double
     private let maxDuration: Double
     private let maxInterval: Double
-    @exclusivity(unchecked) private var phase = Phase.idle
+    /// The deadline follows the phase: set when the phase changes, read by the arena
+    /// after every evaluation.
+    @exclusivity(unchecked) private var phase = Phase.idle {
+        didSet {
+            switch phase {
+            case .idle: deadline = nil
+            case let .down(_, since): deadline = since.adding(seconds: maxDuration + 0.000_001)
+            case let .between(_, liftedAt): deadline = liftedAt.adding(seconds: maxInterval + 0.000_001)
+            }
+        }
+    }
 
     public init(spec: GestureSpec) {
         self.spec = spec
@@ -45,7 +55,7 @@ public final class TapRecognizer: GestureRecognizer {
 
     private let tapsNeeded: Int
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         switch (phase, input) {
         case (.idle, .touches):
             phase = .down(tapsDone: 0, since: t.sequenceStart)
@@ -83,17 +93,9 @@ public final class TapRecognizer: GestureRecognizer {
         return .undecided
     }
 
-    public var deadline: Timestamp? {
-        switch phase {
-        case .idle: return nil
-        case let .down(_, since): return since.adding(seconds: maxDuration + 0.000_001)
-        case let .between(_, liftedAt): return liftedAt.adding(seconds: maxInterval + 0.000_001)
-        }
-    }
-
-    public func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         event.fingers = t.maxFingers
     }
 
-    public func reset() { phase = .idle }
+    public override func reset() { phase = .idle }
 }

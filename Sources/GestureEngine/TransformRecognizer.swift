@@ -4,7 +4,7 @@ import TouchModel
 /// rotation together, for `fingers` (a range). Begins when any one of them passes
 /// its own threshold (the pan, pinch and rotate defaults); no swipe-vs-pinch
 /// decision, since it takes both.
-public final class TransformRecognizer: GestureRecognizer {
+public final class TransformRecognizer: RecognizerBase, GestureRecognizer {
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
     private let minDistance: Double
@@ -19,7 +19,7 @@ public final class TransformRecognizer: GestureRecognizer {
         minDegrees = spec.thresholds.minRotationDeg ?? defaultRotateMinDegrees
     }
 
-    public func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
+    public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         switch MotionGate.check(t, input, fingers: fingers, needs: nil) {
         case .wait: return .undecided
@@ -33,7 +33,7 @@ public final class TransformRecognizer: GestureRecognizer {
         return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
     }
 
-    public var gatedFingers: ClosedRange<Int>? { fingers }
+    public override var gatedFingers: ClosedRange<Int>? { fingers }
 
-    public func reset() {}
+    public override func reset() {}
 }
