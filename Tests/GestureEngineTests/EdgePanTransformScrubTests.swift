@@ -30,6 +30,17 @@ import Testing
         #expect(hand.phases("edge").last == .ended)
     }
 
+    /// A landing in the corner, nearer the top, counts for an edge pan from the left:
+    /// the nearest of the edges it listens to, not of all four.
+    @Test func cornerLandingCountsForTheEdgeItListensTo() throws {
+        let hand = Hand(.touchscreen, [Spec.edgePan(1, [.left], name: "edge")])
+        hand.down(at: [Point(x: 4, y: 2)])
+        hand.move(by: Point(x: 40, y: 0), over: 0.3)
+        hand.lift()
+        #expect(hand.recognized == ["edge"])
+        #expect(try #require(hand.events.first).direction == .right)
+    }
+
     @Test func notFromTheEdge() {
         let hand = Hand(.touchscreen, [Spec.edgePan(1, name: "edge")])
         hand.down(1)
