@@ -164,6 +164,7 @@ public final class TouchDecoder {
         }
     }
 
+    @inline(__always)
     private func decode(_ e: InputEvent) -> Bool {
         if dropping {
             guard e.type == EventType.syn && e.code == SynCode.report else { return false }
