@@ -70,7 +70,8 @@ struct Latency {
     /// over and the instant `submit` returned.
     static func replayUntilAction(_ recording: Workload, _ config: Config, into sink: InvocationSink) -> (Int64, Int64)? {
         let decoder = recording.makeDecoder()
-        let engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: recording.device.name), specs: config.specs)
+        let engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: recording.device.name), specs: config.specs,
+                                   explains: false)
         var mapper = ActionMapper(config: config)
         var events: [GestureEvent] = []
         var invocations: [Invocation] = []

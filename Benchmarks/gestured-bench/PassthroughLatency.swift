@@ -37,7 +37,7 @@ struct PassthroughLatency {
             } catch { fail("grab: \(error)") }
             guard let p = pad.device.passthrough else { fail("no passthrough after the grab") }
             passthrough = p
-            engine = GestureEngine(device: pad.device.info, specs: config.specs)
+            engine = GestureEngine(device: pad.device.info, specs: config.specs, explains: false)
             gestures.reserveCapacity(16)
         }
 

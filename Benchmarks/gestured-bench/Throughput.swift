@@ -140,7 +140,9 @@ struct Lane {
     init(workload: Workload, config: Config) {
         self.workload = workload
         decoder = workload.makeDecoder()
-        engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: workload.device.name), specs: config.specs)
+        // As the daemon runs it without --explain or watch: no decision log.
+        engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: workload.device.name), specs: config.specs,
+                               explains: false)
         mapper = ActionMapper(config: config)
     }
 

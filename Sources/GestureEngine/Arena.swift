@@ -131,7 +131,13 @@ final class Arena {
     private let overriders: MemberBits
     private var focusedApp: String?
 
-    init(members initial: [Member], specs: [GestureSpec]) {
+    /// Whether decisions and failure reasons are kept (`log`, `failures`): off, only
+    /// illegal transitions are logged, and a touch sequence costs one log entry and one
+    /// failure record less per member (about a tenth of the engine's work).
+    private let explains: Bool
+
+    init(members initial: [Member], specs: [GestureSpec], explains: Bool = true) {
+        self.explains = explains
         var members = initial
         let n = members.count
         var compatible = [Bool](repeating: false, count: n * n)
@@ -384,10 +390,10 @@ final class Arena {
             case .began, .changed:
                 let t = lastSnapshot
                 apply(i, .cancel, .attached, t, into: &events)
-                log.attach(reason)
+                if explains { log.attach(reason) }
             case .possible, .waiting:
                 move(i, .fail, .attached)
-                log.attach(reason)
+                if explains { log.attach(reason) }
             case .ended, .cancelled, .recognized, .failed: break
             }
         }
@@ -572,7 +578,7 @@ final class Arena {
     /// `fail` with a reason the arena does not make itself (a recognizer's, a filter's).
     private func fail(_ i: Int, given reason: consuming FailureReason, into events: inout [GestureEvent]) {
         move(i, .fail, .attached)
-        log.attach(reason)
+        if explains { log.attach(reason) }
         if required.contains(i) { resolveWaiters(into: &events) }
     }
 
@@ -665,11 +671,12 @@ final class Arena {
         // Resets happen at every lift and changes at every frame: logging them would
         // drown the decisions.
         var decision = -1
-        if transition != .reset && transition != .change {
+        if explains && transition != .reset && transition != .change {
             decision = log.record(time: now, member: i, from: old, transition: transition, to: new, why: why, illegal: false)
         }
         switch transition {
         case .fail:
+            guard explains else { break }
             if failureCount == failureTable.count { growFailures() }
             failureTable[failureCount] = Failure(member: i, time: now, decision: decision)
             failureCount += 1

@@ -23,7 +23,11 @@ public final class GestureEngine {
     @exclusivity(unchecked) private var clock = Timestamp(microseconds: Int64.min)
 
     /// Builds the recognizers for the specs whose device filter matches `device`.
-    public init(device: DeviceInfo, specs: [GestureSpec]) {
+    /// `explains`: keep the arena's decisions and why each recognizer failed
+    /// (`decisions`, `failures`, `explanations`, for `--explain` and `watch`). Without
+    /// it those stay empty and every touch sequence costs less; the gesture events are
+    /// the same either way.
+    public init(device: DeviceInfo, specs: [GestureSpec], explains: Bool = true) {
         self.device = device
         self.specs = specs
         tracker = TouchTracker(device: device)
@@ -36,7 +40,7 @@ public final class GestureEngine {
                                         name: spec.name, kind: spec.kind, enabledAtStart: spec.enabled,
                                         sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow))
         }
-        arena = Arena(members: members, specs: specs)
+        arena = Arena(members: members, specs: specs, explains: explains)
     }
 
     /// Whether another gesture on this device takes the same fingers moving together

@@ -256,7 +256,7 @@ final class Daemon {
     /// Starts reading an open device with its own engine.
     func adopt(_ device: EvdevDevice, announce: Bool) {
         guard !Self.isOwnDevice(named: device.description.name) else { return }
-        let session = DeviceSession(device: device, specs: config.specs)
+        let session = DeviceSession(device: device, specs: config.specs, explains: options.onDecisions != nil)
         do {
             try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
         } catch {

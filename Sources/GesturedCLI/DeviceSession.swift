@@ -12,9 +12,13 @@ final class DeviceSession {
     /// What `--explain` and `watch` have already printed of the arena's decisions.
     var trace = DecisionTrace()
 
-    init(device: EvdevDevice, specs: [GestureSpec]) {
+    /// Whether the engine keeps its decisions (`run --explain`, `watch`).
+    let explains: Bool
+
+    init(device: EvdevDevice, specs: [GestureSpec], explains: Bool) {
         self.device = device
-        engine = GestureEngine(device: device.info, specs: specs)
+        self.explains = explains
+        engine = GestureEngine(device: device.info, specs: specs, explains: explains)
         events.reserveCapacity(16)
     }
 
@@ -24,6 +28,6 @@ final class DeviceSession {
     /// Swaps in a new config's gestures; what was in flight is cancelled into `events`.
     func replace(specs: [GestureSpec], at time: Timestamp) {
         engine.cancelAll(at: time, into: &events)
-        engine = GestureEngine(device: device.info, specs: specs)
+        engine = GestureEngine(device: device.info, specs: specs, explains: explains)
     }
 }

@@ -1,4 +1,5 @@
 import CLinux
+import GestureConfig
 import GestureEngine
 import GestureInput
 import GestureTestSupport
@@ -64,5 +65,33 @@ import TouchModel
             Issue.record("live: \(l.time) \(GestureText.line(l))\nreplay: \(r.time) \(GestureText.line(r))")
             break
         }
+    }
+}
+
+/// The daemon keeps no decision log unless `--explain` or `watch` reads it. Without it
+/// every recording must give the same gesture events, and nothing is kept.
+@Suite struct ExplainsOffTests {
+    @Test(arguments: Recordings.all)
+    func noDecisionLogChangesNoEvent(name: String, description: String?) throws {
+        let recording = try Recordings.load(name, description: description)
+        let decoder = try TouchDecoder(description: recording.device)
+        let info = decoder.capabilities.deviceInfo(name: recording.device.name)
+        // Every kind at every finger count, and a drag, so most recordings give events.
+        let specs = try #require(ConfigLoader.parse(Array(LiveEqualsReplayTests.config.utf8), file: "config.yaml").0).specs
+        let explaining = GestureEngine(device: info, specs: specs)
+        let quiet = GestureEngine(device: info, specs: specs, explains: false)
+        var a: [GestureEvent] = [], b: [GestureEvent] = []
+        var failures = 0
+        for e in recording.events where decoder.feed(e) {
+            explaining.process(decoder.framePointer, into: &a)
+            quiet.process(decoder.framePointer, into: &b)
+            failures += explaining.failures.count
+            #expect(quiet.failures.isEmpty && quiet.explanations.isEmpty)
+        }
+        explaining.timerFired(at: Timestamp(microseconds: .max), into: &a)
+        quiet.timerFired(at: Timestamp(microseconds: .max), into: &b)
+        #expect(a == b)
+        #expect(failures > 0)
+        #expect(quiet.decisionCount == 0 && explaining.decisionCount > 0)
     }
 }
