@@ -36,8 +36,12 @@ struct Run {
 
 /// The stages measured, each over the same events.
 enum Stage: String, CaseIterable {
-    /// C: TouchDecoder's work as a plain C loop (floor.c).
+    /// C: TouchDecoder's work as a plain C loop (floor.c), its check of each event
+    /// against the device's declared codes included.
     case cFloor = "C floor (decode to slot state + frame)"
+    /// The same without that check, as the floor was before issue 10 made the decoder
+    /// check: kept so the ratios stay comparable with earlier figures.
+    case cFloorUnchecked = "C floor without the declared-code check"
     case decoder = "TouchDecoder"
     /// Decoder + GestureEngine (20 gestures), deadlines fired as the daemon's timer would.
     case pipeline = "decoder + engine"
@@ -50,15 +54,17 @@ struct Throughput {
 
     func run(_ stage: Stage, _ stream: EventStream) -> Run {
         switch stage {
-        case .cFloor: return cFloor(stream)
+        case .cFloor: return cFloor(stream, checked: true)
+        case .cFloorUnchecked: return cFloor(stream, checked: false)
         case .decoder: return decoderOnly(stream)
         case .pipeline: return pipeline(stream, mapper: false)
         case .pipelineMapper: return pipeline(stream, mapper: true)
         }
     }
 
-    func cFloor(_ stream: EventStream) -> Run {
+    func cFloor(_ stream: EventStream, checked: Bool) -> Run {
         var axes = stream.workloads.map { $0.floorAxes() }
+        let feed = checked ? bench_floor_feed : bench_floor_feed_unchecked
         let floors = axes.indices.map { bench_floor_new(&axes[$0])! }
         defer { floors.forEach { bench_floor_free($0) } }
         var r = Run()
@@ -68,7 +74,7 @@ struct Throughput {
                 let offset = Int64(pass) * workload.passSpan
                 workload.events.withUnsafeBufferPointer { buf in
                     buf.withMemoryRebound(to: bench_event.self) { events in
-                        r.frames += Int(bench_floor_feed(floors[w], events.baseAddress, events.count, offset, &r.checksum))
+                        r.frames += Int(feed(floors[w], events.baseAddress, events.count, offset, &r.checksum))
                     }
                 }
             }

@@ -41,6 +41,18 @@ struct Workload {
         let majorRes = device.absinfo[AbsCode.mtTouchMajor]?.resolution ?? 0
         a.major_per_mm = majorRes > 0 ? Double(majorRes) : c.xUnitsPerMM
         a.slot_count = Int32(c.slotCount)
+        // The codes TouchDecoder accepts (its `isDeclared`), so the floor checks each
+        // event as the decoder does.
+        for code in device.absinfo.keys where code <= AbsCode.max && device.has(EventType.abs, code) {
+            a.declared_abs |= 1 << UInt64(code)
+        }
+        withUnsafeMutableBytes(of: &a.declared_keys) { words in
+            for code in device.codes[EventType.key] ?? [] where code <= KeyCode.max {
+                let offset = Int(code >> 6) * 8
+                words.storeBytes(of: words.load(fromByteOffset: offset, as: UInt64.self) | 1 << UInt64(code & 63),
+                                 toByteOffset: offset, as: UInt64.self)
+            }
+        }
         switch c.touchProtocol {
         case .singleTouch: a.protocol = BENCH_SINGLE_TOUCH
         case .slots: a.protocol = BENCH_SLOTS

@@ -26,6 +26,10 @@ struct bench_axes {
     /// Swift MtdevAdapter sets them.
     int32_t mt_min[16], mt_max[16], mt_fuzz[16], mt_res[16];
     uint8_t mt_present[16];
+    /// The codes the device declares, as TouchDecoder keeps them (issue 10): bit n of
+    /// `declared_abs` for EV_ABS code n (≤ 0x3f), bit n % 64 of word n / 64 for EV_KEY.
+    uint64_t declared_abs;
+    uint64_t declared_keys[12];
 };
 
 typedef struct bench_floor bench_floor;
@@ -36,8 +40,13 @@ bench_floor *bench_floor_new(const struct bench_axes *axes);
 void bench_floor_free(bench_floor *f);
 /// Feeds `n` events with `time_offset_us` added to each; returns the frames completed.
 /// `*checksum` accumulates finger counts and positions so nothing is optimised away.
+/// Each event is first checked against the device's declared codes, as TouchDecoder
+/// does since issue 10 (undeclared ones are dropped and counted).
 uint64_t bench_floor_feed(bench_floor *f, const struct bench_event *events, size_t n,
                           int64_t time_offset_us, double *checksum);
+/// The same without that check: the floor as it was before issue 10.
+uint64_t bench_floor_feed_unchecked(bench_floor *f, const struct bench_event *events, size_t n,
+                                    int64_t time_offset_us, double *checksum);
 
 /// Calls to malloc, calloc, realloc and the aligned allocators since the process started.
 uint64_t bench_malloc_count(void);
