@@ -17,7 +17,8 @@ enum RunCommand {
 
       --config PATH     the config file (default: $XDG_CONFIG_HOME/gestured/config.yaml,
                         ~/.config/gestured/config.yaml, /etc/gestured/config.yaml,
-                        then the built-in default)
+                        then the built-in default; started from one of the last
+                        two, it switches to your own file when you create it)
       --dry-run         print each action (a command with its environment, or
                         keys super+Page_Down) instead of carrying it out
       --device DEV      only this device: a /dev/input/eventN path or a name glob
