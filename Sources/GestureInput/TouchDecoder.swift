@@ -20,16 +20,16 @@ public final class TouchDecoder {
     public var framePointer: UnsafePointer<TouchFrame> { UnsafePointer(current) }
     private let current: UnsafeMutablePointer<TouchFrame>
 
-    private struct Slot {
-        var trackingID: Int32 = -1
-        var contactID: Int32 = -1
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var major: Int32 = 0
-        var toolType: Int32 = MTTool.finger
+    @usableFromInline struct Slot {
+        @usableFromInline var trackingID: Int32 = -1
+        @usableFromInline var contactID: Int32 = -1
+        @usableFromInline var x: Int32 = 0
+        @usableFromInline var y: Int32 = 0
+        @usableFromInline var major: Int32 = 0
+        @usableFromInline var toolType: Int32 = MTTool.finger
         /// A position has been reported since touch-down (a slot whose position
         /// never came carries no usable contact; it still counts as a finger).
-        var hasPosition = false
+        @usableFromInline var hasPosition = false
     }
 
     /// Fixed for the decoder's life. A buffer rather than an array property: every
@@ -37,28 +37,28 @@ public final class TouchDecoder {
     /// check, which cost more than the decoding itself (gestured-bench, callgrind).
     /// The other mutable state opts out of those checks like the engine's does: the
     /// decoder is single-threaded and never re-entered while it mutates a property.
-    private let slots: UnsafeMutableBufferPointer<Slot>
-    @exclusivity(unchecked) private var currentSlot: Int = 0
+    @usableFromInline let slots: UnsafeMutableBufferPointer<Slot>
+    @usableFromInline @exclusivity(unchecked) var currentSlot: Int = 0
     /// Bit n set: `BTN_TOOL_*` for n+1 fingers is down.
-    @exclusivity(unchecked) private var toolBits: UInt8 = 0
-    @exclusivity(unchecked) private var touchDown = false
-    @exclusivity(unchecked) private var buttonDown = false
+    @usableFromInline @exclusivity(unchecked) var toolBits: UInt8 = 0
+    @usableFromInline @exclusivity(unchecked) var touchDown = false
+    @usableFromInline @exclusivity(unchecked) var buttonDown = false
     /// Between a `SYN_DROPPED` in the stream and the next `SYN_REPORT` everything
     /// is discarded, as the kernel documents.
-    @exclusivity(unchecked) private var dropping = false
-    @exclusivity(unchecked) private var resyncPending = false
+    @usableFromInline @exclusivity(unchecked) var dropping = false
+    @usableFromInline @exclusivity(unchecked) var resyncPending = false
     @exclusivity(unchecked) private var nextContactID: Int32 = 0
     private let xMin: Double, yMin: Double, xPerMM: Double, yPerMM: Double
     private let xSpan: Double, ySpan: Double
     private let majorPerMM: Double
-    private let mtdev: MtdevAdapter?
+    @usableFromInline let mtdev: MtdevAdapter?
     /// Bit n: the device declares `EV_ABS` code n with its absinfo (codes stop at 0x3f).
-    private let declaredAbs: UInt64
+    @usableFromInline let declaredAbs: UInt64
     /// Bit n of word n / 64: the device declares `EV_KEY` code n (a set's hashing cost
     /// more than decoding the event).
-    private let declaredKeys: [UInt64]
-    @exclusivity(unchecked) private var undeclared = 0
-    @exclusivity(unchecked) private var lastUndeclared: InputEvent?
+    @usableFromInline let declaredKeys: [UInt64]
+    @usableFromInline @exclusivity(unchecked) var undeclared = 0
+    @usableFromInline @exclusivity(unchecked) var lastUndeclared: InputEvent?
 
     public init(capabilities: TouchCapabilities, description: DeviceDescription) {
         self.capabilities = capabilities
@@ -98,7 +98,11 @@ public final class TouchDecoder {
     public func markResync() { resyncPending = true }
 
     /// Feeds one event; returns true when it completed a frame (read it from `frame`).
-    @inline(__always)
+    /// Inlinable, with the per-event steps it takes (`isDeclared`, `decode`, `absolute`,
+    /// `key`): a call per event from the reader's loop cost a fifth of the decoding
+    /// (callgrind, protocol B: the decoder stage 100 → 82 instructions/event, the C
+    /// floor 87.5). What happens once a frame (`emit`) or rarely stays out of line.
+    @inlinable @inline(__always)
     public func feed(_ e: InputEvent) -> Bool {
         guard isDeclared(e) else { return false }
         if let mtdev { return convert(e, through: mtdev) }
@@ -107,15 +111,15 @@ public final class TouchDecoder {
 
     /// Protocol A, out of line: its event buffer put a stack guard on every protocol-B
     /// event's path too.
-    @inline(never)
-    private func convert(_ e: InputEvent, through mtdev: MtdevAdapter) -> Bool {
+    @usableFromInline @inline(never)
+    func convert(_ e: InputEvent, through mtdev: MtdevAdapter) -> Bool {
         mtdev.convert(e) { self.decode($0) }
     }
 
     /// `EV_SYN`, and `EV_ABS`/`EV_KEY` codes the device declares; other types
     /// (`EV_MSC` timestamps…) carry nothing we read and are dropped uncounted.
-    @inline(__always)
-    private func isDeclared(_ e: InputEvent) -> Bool {
+    @inlinable @inline(__always)
+    func isDeclared(_ e: InputEvent) -> Bool {
         switch e.type {
         case EventType.abs:
             if e.code <= AbsCode.max && declaredAbs & (1 << UInt64(e.code)) != 0 { return true }
@@ -164,8 +168,8 @@ public final class TouchDecoder {
         }
     }
 
-    @inline(__always)
-    private func decode(_ e: InputEvent) -> Bool {
+    @inlinable @inline(__always)
+    func decode(_ e: InputEvent) -> Bool {
         if dropping {
             guard e.type == EventType.syn && e.code == SynCode.report else { return false }
             dropping = false
@@ -187,8 +191,8 @@ public final class TouchDecoder {
         return false
     }
 
-    @inline(__always)
-    private func absolute(_ code: UInt16, _ value: Int32) {
+    @inlinable @inline(__always)
+    func absolute(_ code: UInt16, _ value: Int32) {
         switch capabilities.touchProtocol {
         case .singleTouch:
             if code == AbsCode.x { slots[0].x = value; slots[0].hasPosition = true }
@@ -220,7 +224,7 @@ public final class TouchDecoder {
         }
     }
 
-    private func trackingID(_ value: Int32) {
+    @usableFromInline func trackingID(_ value: Int32) {
         let old = slots[currentSlot].trackingID
         if value < 0 {
             slots[currentSlot].trackingID = -1
@@ -242,8 +246,8 @@ public final class TouchDecoder {
         return id
     }
 
-    @inline(__always)
-    private func key(_ code: UInt16, _ value: Int32) {
+    @inlinable @inline(__always)
+    func key(_ code: UInt16, _ value: Int32) {
         let fingers = KeyCode.fingers(forTool: code)
         if fingers > 0 {
             let bit = UInt8(1) << UInt8(fingers - 1)
@@ -262,7 +266,7 @@ public final class TouchDecoder {
 
     /// Rewrites `frame` in place: building a new TouchFrame and assigning it cleared and
     /// then copied its ten inline contacts at every SYN_REPORT.
-    private func emit(at time: Timestamp) -> Bool {
+    @usableFromInline func emit(at time: Timestamp) -> Bool {
         current.pointee.contacts.removeAll()
         var active = 0
         var palms = 0
@@ -318,7 +322,7 @@ public final class TouchDecoder {
 ///   touching or not by an uninitialized stack value: we give it a major of 1.
 /// What is over a cap is dropped until the frame's `SYN_REPORT`, and the frame is
 /// counted in `truncatedFrames` for the caller to log.
-final class MtdevAdapter {
+@usableFromInline final class MtdevAdapter {
     /// libmtdev holds 31 contacts safely; we track `TouchCapabilities.anonymousSlots` (10).
     static let maxContactsPerFrame = 16
     /// Half of libmtdev's input ring; 16 contacts × 11 axes and a few keys fit.
