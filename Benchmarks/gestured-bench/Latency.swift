@@ -81,7 +81,7 @@ struct Latency {
             let frame = decoder.frame
             engine.process(frame, into: &events)
             for g in events { mapper.map(g, device: engine.device, into: &invocations) }
-            events.removeAll(keepingCapacity: true)
+            events.removeAllKeepingCapacity()
             guard !invocations.isEmpty else { continue }
             for inv in invocations { sink.submit(inv) }
             return (t0, nowNS())

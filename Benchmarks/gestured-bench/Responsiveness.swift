@@ -35,7 +35,7 @@ enum Responsiveness {
                 let f = decoder.frame
                 engine.process(f, into: &events)
                 for g in events where g.kind == .swipe && g.phase == .recognized { pending.append((g.name, g.time)) }
-                events.removeAll(keepingCapacity: true)
+                events.removeAllKeepingCapacity()
                 if f.fingerCount > 0 {
                     if !down { down = true; landed.removeAll(); motionStart = nil }
                     for c in f.contacts {

@@ -173,6 +173,6 @@ struct Lane {
             r.invocations += invocations.count
             invocations.removeAll(keepingCapacity: true)
         }
-        events.removeAll(keepingCapacity: true)
+        events.removeAllKeepingCapacity()
     }
 }

@@ -320,7 +320,7 @@ final class Daemon {
             for inv in invocations { sink.submit(inv) }
         }
         invocations.removeAll(keepingCapacity: true)
-        s.events.removeAll(keepingCapacity: true)
+        s.events.removeAllKeepingCapacity()
     }
 
     /// Connects the focused-app source (run does; tests driving `runOnce` call it).

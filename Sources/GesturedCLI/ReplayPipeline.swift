@@ -29,7 +29,7 @@ struct ReplayPipeline {
                 let decisions = trace.take(from: engine)
                 if !decisions.isEmpty { onDecisions(decisions) }
             }
-            if !events.isEmpty { onEvents(events); events.removeAll(keepingCapacity: true) }
+            if !events.isEmpty { onEvents(events); events.removeAllKeepingCapacity() }
         }
         for e in recording.events where decoder.feed(e) {
             let frame = decoder.framePointer
