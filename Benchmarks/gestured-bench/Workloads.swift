@@ -43,15 +43,9 @@ struct Workload {
         a.slot_count = Int32(c.slotCount)
         // The codes TouchDecoder accepts (its `isDeclared`), so the floor checks each
         // event as the decoder does.
-        for code in device.absinfo.keys where code <= AbsCode.max && device.has(EventType.abs, code) {
-            a.declared_abs |= 1 << UInt64(code)
-        }
+        a.declared_abs = device.acceptedAbsMask
         withUnsafeMutableBytes(of: &a.declared_keys) { words in
-            for code in device.codes[EventType.key] ?? [] where code <= KeyCode.max {
-                let offset = Int(code >> 6) * 8
-                words.storeBytes(of: words.load(fromByteOffset: offset, as: UInt64.self) | 1 << UInt64(code & 63),
-                                 toByteOffset: offset, as: UInt64.self)
-            }
+            for (i, word) in device.acceptedKeyWords.enumerated() { words.storeBytes(of: word, toByteOffset: i * 8, as: UInt64.self) }
         }
         switch c.touchProtocol {
         case .singleTouch: a.protocol = BENCH_SINGLE_TOUCH

@@ -61,4 +61,18 @@ public struct DeviceDescription: Equatable, Sendable {
     public func hasKey(_ code: UInt16) -> Bool { has(EventType.key, code) }
     public func hasAbs(_ code: UInt16) -> Bool { has(EventType.abs, code) && absinfo[code] != nil }
     public func hasProperty(_ p: UInt16) -> Bool { properties.contains(p) }
+
+    /// The `EV_ABS` codes the decoder accepts from this device, bit n for code n: the
+    /// declared ones with an absinfo, up to `AbsCode.max`.
+    public var acceptedAbsMask: UInt64 {
+        absinfo.keys.reduce(0) { mask, code in code <= AbsCode.max && has(EventType.abs, code) ? mask | (1 << UInt64(code)) : mask }
+    }
+
+    /// The `EV_KEY` codes the decoder accepts, bit n % 64 of word n / 64: the declared
+    /// ones up to `KeyCode.max`.
+    public var acceptedKeyWords: [UInt64] {
+        var words = [UInt64](repeating: 0, count: Int(KeyCode.max) / 64 + 1)
+        for code in codes[EventType.key] ?? [] where code <= KeyCode.max { words[Int(code) >> 6] |= 1 << UInt64(code & 63) }
+        return words
+    }
 }

@@ -75,12 +75,8 @@ public final class TouchDecoder {
         let majorRes = description.absinfo[AbsCode.mtTouchMajor]?.resolution ?? 0
         majorPerMM = majorRes > 0 ? Double(majorRes) : capabilities.xUnitsPerMM
         mtdev = capabilities.touchProtocol == .anonymous ? MtdevAdapter(description: description) : nil
-        declaredAbs = description.absinfo.keys.reduce(0) { mask, code in
-            code <= AbsCode.max && description.has(EventType.abs, code) ? mask | (1 << UInt64(code)) : mask
-        }
-        var keys = [UInt64](repeating: 0, count: Int(KeyCode.max) / 64 + 1)
-        for code in description.codes[EventType.key] ?? [] where code <= KeyCode.max { keys[Int(code) >> 6] |= 1 << UInt64(code & 63) }
-        declaredKeys = keys
+        declaredAbs = description.acceptedAbsMask
+        declaredKeys = description.acceptedKeyWords
     }
 
     deinit {
