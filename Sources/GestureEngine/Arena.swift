@@ -75,12 +75,12 @@ final class Arena {
     private let deadlineBits: MemberBits
     /// Members another member requires to fail (`requires-failure-of`).
     private let required: MemberBits
-    /// `gatedOut.words[f * wordCount + w]`: the members whose `gatedFingers` exclude a
+    /// `gatedOut[f, w]`: the members whose `gatedFingers` exclude a
     /// settled count of `f` (f ≥ `gateTop` counts as `gateTop`); row `gateTop + 1`: every
     /// member with a gate (an unsettled count). While possible and enabled they would
     /// only wait, so the arena does not ask them (issue 15: only recognizers that can
     /// act on a frame do work).
-    private let gatedOut: MemberTable<UInt64>
+    private let gatedOut: MemberRows
     private let gateTop: Int
     /// Each member's `gatedFingers` (1...0: none): at the lift a gated member whose
     /// range misses the count fails here, as its `MotionGate.check` would, uncalled.
@@ -191,14 +191,10 @@ final class Arena {
         let words = (n + 63) / 64
         let gates = members.map(\.recognizer.gatedFingers)
         let top = max(ContactList.capacity + 1, (gates.compactMap { $0?.upperBound }.max() ?? 0) + 1)
-        var table = [UInt64](repeating: 0, count: (top + 2) * words)
-        for (i, gate) in gates.enumerated() {
-            guard let gate else { continue }
-            let bit: UInt64 = 1 << UInt64(i & 63)
-            for f in 0...top where !gate.contains(f) { table[f * words + (i >> 6)] |= bit }
-            table[(top + 1) * words + (i >> 6)] |= bit
+        gatedOut = MemberRows(rows: top + 2, members: n) { f, i in
+            guard let gate = gates[i] else { return false }
+            return f == top + 1 || !gate.contains(f)
         }
-        gatedOut = MemberTable(table)
         gateTop = top
         gateRanges = MemberTable(gates.map { $0 ?? 1...1 })
         specFingers = MemberTable(members.map { specs[$0.specIndex].fingers })
@@ -262,31 +258,35 @@ final class Arena {
         // config order, each if still possible when its turn comes (a failure can
         // release a waiter that wins and fails others).
         let touchscreen = device.kind == .touchscreen
-        for w in 0..<wordCount {
-            var visit = (touchscreen ? touchFiltered.words[w] : 0) | appRefused.words[w]
-            while visit != 0 {
-                let i = w << 6 | visit.trailingZeroBitCount
-                visit &= visit &- 1
-                guard stateTable[i] == .possible else { continue }
-                // Regions and edges exist only on touchscreens; the app filter applies everywhere.
-                if touchscreen, touchFilters[i] >= 0,
-                   let reason = TouchFilter.receives(specs[touchFilters[i]], device, landing: t.landing,
-                                                     normalized: t.landingNormalized) {
-                    fail(i, given: reason, into: &events)
-                } else if let reason = appVerdicts[i] {
-                    fail(i, given: reason, into: &events)
-                }
+        forEachMember(in: { (touchscreen ? touchFiltered.words[$0] : 0) | appRefused.words[$0] }) { i in
+            guard stateTable[i] == .possible else { return }
+            // Regions and edges exist only on touchscreens; the app filter applies everywhere.
+            if touchscreen, touchFilters[i] >= 0,
+               let reason = TouchFilter.receives(specs[touchFilters[i]], device, landing: t.landing,
+                                                 normalized: t.landingNormalized) {
+                fail(i, given: reason, into: &events)
+            } else if let reason = appVerdicts[i] {
+                fail(i, given: reason, into: &events)
             }
         }
+        forEachMember(in: { overriders.words[$0] }) { i in
+            guard stateTable[i] == .possible && enabledTable[i] else { return }
+            for j in appOverrides[i] where stateTable[j] == .possible {
+                fail(j, given: .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
+            }
+        }
+    }
+
+    /// Calls `body` with each member in `mask(word)`, lowest first (config order). Each
+    /// word's mask is taken when the walk reaches it, so a member `body` settles in an
+    /// earlier word is seen as it is then.
+    @inline(__always)
+    private func forEachMember(in mask: (_ word: Int) -> UInt64, _ body: (Int) -> Void) {
         for w in 0..<wordCount {
-            var visit = overriders.words[w]
+            var visit = mask(w)
             while visit != 0 {
-                let i = w << 6 | visit.trailingZeroBitCount
+                body(w << 6 | visit.trailingZeroBitCount)
                 visit &= visit &- 1
-                guard stateTable[i] == .possible && enabledTable[i] else { continue }
-                for j in appOverrides[i] where stateTable[j] == .possible {
-                    fail(j, given: .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
-                }
             }
         }
     }
@@ -314,9 +314,9 @@ final class Arena {
         let gateRow = lifted ? -1 : (t.isSettled ? fingerRow : gateTop + 1)
         for w in 0..<wordCount {
             var visit = live.words[w]
-            if gateRow >= 0 { visit &= ~(possible.words[w] & enabledBits.words[w] & gatedOut[gateRow * wordCount + w]) }
+            if gateRow >= 0 { visit &= ~(possible.words[w] & enabledBits.words[w] & gatedOut[gateRow, w]) }
             // At the lift, possible members gated out of the final count fail uncalled.
-            let wrongFingers = lifted ? possible.words[w] & enabledBits.words[w] & gatedOut[fingerRow * wordCount + w] : 0
+            let wrongFingers = lifted ? possible.words[w] & enabledBits.words[w] & gatedOut[fingerRow, w] : 0
             while visit != 0 {
                 let i = w << 6 | visit.trailingZeroBitCount
                 visit &= visit &- 1
@@ -390,10 +390,10 @@ final class Arena {
             case .began, .changed:
                 let t = lastSnapshot
                 apply(i, .cancel, .attached, t, into: &events)
-                if explains { log.attach(reason) }
+                attach(reason)
             case .possible, .waiting:
                 move(i, .fail, .attached)
-                if explains { log.attach(reason) }
+                attach(reason)
             case .ended, .cancelled, .recognized, .failed: break
             }
         }
@@ -421,15 +421,10 @@ final class Arena {
     /// The earliest deadline later than `time` of the members still in play.
     func deadline(after time: Timestamp) -> Timestamp? {
         var d: Timestamp?
-        for w in 0..<wordCount {
-            var visit = live.words[w] & deadlineBits.words[w]
-            while visit != 0 {
-                let i = w << 6 | visit.trailingZeroBitCount
-                visit &= visit &- 1
-                // A discrete member waiting on others has decided; their deadlines decide it.
-                if stateTable[i] == .waiting && pendingTransitions[i] == .recognize { continue }
-                if let md = deadlines[i], md > time, d == nil || md < d! { d = md }
-            }
+        forEachMember(in: { live.words[$0] & deadlineBits.words[$0] }) { i in
+            // A discrete member waiting on others has decided; their deadlines decide it.
+            if stateTable[i] == .waiting && pendingTransitions[i] == .recognize { return }
+            if let md = deadlines[i], md > time, d == nil || md < d! { d = md }
         }
         return d
     }
@@ -549,20 +544,15 @@ final class Arena {
         if transition == .recognize { lastCompletions[i] = now }
         // Gestures that come right after this one stay in play: their turn is next. A
         // word of the losers in play at a time: failing or cancelling one changes no other.
-        for w in 0..<wordCount {
-            var visit = live.words[w] & losers[i, w]
-            while visit != 0 {
-                let k = w << 6 | visit.trailingZeroBitCount
-                visit &= visit &- 1
-                switch stateTable[k] {
-                case .possible, .waiting:
-                    move(k, .fail, requiresFailureOf.contains(k, i) ? .requiredGestureRecognized(member: Int32(i))
-                        : .lostTo(member: Int32(i)))
-                case .began, .changed:
-                    apply(k, .cancel, .lostTo(member: Int32(i)), t, into: &events)
-                case .ended, .cancelled, .recognized, .failed:
-                    continue
-                }
+        forEachMember(in: { live.words[$0] & losers[i, $0] }) { k in
+            switch stateTable[k] {
+            case .possible, .waiting:
+                move(k, .fail, requiresFailureOf.contains(k, i) ? .requiredGestureRecognized(member: Int32(i))
+                    : .lostTo(member: Int32(i)))
+            case .began, .changed:
+                apply(k, .cancel, .lostTo(member: Int32(i)), t, into: &events)
+            case .ended, .cancelled, .recognized, .failed:
+                break
             }
         }
         resolveWaiters(into: &events)
@@ -578,7 +568,7 @@ final class Arena {
     /// `fail` with a reason the arena does not make itself (a recognizer's, a filter's).
     private func fail(_ i: Int, given reason: consuming FailureReason, into events: inout [GestureEvent]) {
         move(i, .fail, .attached)
-        if explains { log.attach(reason) }
+        attach(reason)
         if required.contains(i) { resolveWaiters(into: &events) }
     }
 
@@ -593,14 +583,7 @@ final class Arena {
             resolveAgain = false
             // Only a member's own `propose` makes it wait, and a member released here
             // wins or fails: no member starts waiting during a pass.
-            for word in 0..<wordCount {
-                var visit = waitingBits.words[word]
-                while visit != 0 {
-                    let w = word << 6 | visit.trailingZeroBitCount
-                    visit &= visit &- 1
-                    resolve(w, into: &events)
-                }
-            }
+            forEachMember(in: { waitingBits.words[$0] }) { resolve($0, into: &events) }
         } while resolveAgain
         resolving = false
     }
@@ -686,6 +669,12 @@ final class Arena {
         case .begin, .change, .end, .cancel, .recognize, .wait: break
         }
         return true
+    }
+
+    /// Attaches `reason` to the decision a `.attached` move just recorded (none was
+    /// recorded when the arena keeps no log).
+    private func attach(_ reason: consuming FailureReason) {
+        if explains { log.attach(reason) }
     }
 
     private func growFailures() {
