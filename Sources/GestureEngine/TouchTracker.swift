@@ -161,7 +161,6 @@ final class TouchTracker {
         if inSequence {
             updatePair(fingersTracked: fingersTracked)
             settleIfDue(now)
-            // Checked here: once decided (most frames), no call at all.
             if classifier.decision == .undecided { feedClassifier(now) }
             history.record(now, acc)
         }
@@ -174,7 +173,7 @@ final class TouchTracker {
     func advance(to now: Timestamp) {
         guard inSequence, now > lastFrameTime else { return }
         settleIfDue(now)
-        feedClassifier(now)
+        if classifier.decision == .undecided { feedClassifier(now) }
     }
 
     /// Forgets everything: the next frame with fingers starts a new sequence.
@@ -445,8 +444,9 @@ final class TouchTracker {
         classifier.restart(pairA: pa, pairB: pb, translationOnly: semiMT)
     }
 
+    /// Called only while the classifier is undecided (its decision is sticky until the
+    /// count changes): once decided, most frames, there is no call at all.
     private func feedClassifier(_ now: Timestamp) {
-        guard classifier.decision == .undecided else { return }  // sticky until the count changes
         // Each finger of the pair looked up once, and again only for a new pair.
         let (a, b) = classifier.pairIDs
         var pa = trackedFinger(a, hint: &classifierHintA)
