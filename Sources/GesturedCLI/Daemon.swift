@@ -400,9 +400,7 @@ final class Daemon {
     private func watchConfig() {
         if case .file(let path) = configSource {
             do {
-                configWatcher = try ConfigWatcher(path: path, loop: loop, logger: logger) { [unowned self] in
-                    if FileSystem.exists(path) { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
-                }
+                configWatcher = try ConfigWatcher(path: path, loop: loop, logger: logger, onChange: reloadOnSave(path))
             } catch {
                 logger.warning("cannot watch \(DirectoryWatcher.split(path).directory) for config changes (\(error)); reload with SIGHUP (systemctl --user reload gestured)")
             }
@@ -420,6 +418,13 @@ final class Daemon {
         }
     }
 
+    /// What a save of the config at `path` does: reload it (not when the save removed it).
+    private func reloadOnSave(_ path: String) -> () -> Void {
+        { [unowned self] in
+            if FileSystem.exists(path) { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
+        }
+    }
+
     /// The user's own config appeared while running from another: it is the config from
     /// now on (reloads, SIGHUP, `gestured reload`), even if this first version is broken.
     private func adoptUserConfig(_ path: String) {
@@ -432,9 +437,7 @@ final class Daemon {
         userConfigWatcher = nil
         logger.notice("\(path) was created; it replaces \(previous) from now on")
         reload(reason: "\(path) created")
-        configWatcher?.onChange = { [unowned self] in
-            if FileSystem.exists(path) { self.reload(reason: "\(path) changed", keepOnEmpty: true) }
-        }
+        configWatcher?.onChange = reloadOnSave(path)
     }
 
     /// Parses the config again; a valid one replaces the old between frames (what was
