@@ -44,7 +44,9 @@ public final class EdgePanRecognizer: RecognizerBase, GestureRecognizer {
         case let (.fromEdge(e), .touchscreen):
             edge = e
         case (.unknown, .touchscreen):
-            guard let e = landingEdge(t) else { return .fail(.notAtEdge) }
+            guard let e = TouchFilter.nearestEdge(t.landing, device.size, zone: zone, among: edges) else {
+                return .fail(.notAtEdge)
+            }
             phase = .fromEdge(e)
             edge = e
         }
@@ -63,15 +65,6 @@ public final class EdgePanRecognizer: RecognizerBase, GestureRecognizer {
             return input == .lifted ? .fail(.tooShort(mm: max(0, inward), needsMM: minDistance)) : .undecided
         }
         return .begin
-    }
-
-    /// The nearest of its edges within the zone of where the touches landed. Asked of all
-    /// four edges first (no set lookups: most touches land near none): the nearest of all
-    /// four, if it is one of ours, is also the nearest of ours.
-    private func landingEdge(_ t: TouchSnapshot) -> Edge? {
-        guard let nearest = TouchFilter.nearestEdge(t.landing, device.size, zone: zone, among: []) else { return nil }
-        if edges.isEmpty || edges.contains(nearest) { return nearest }
-        return TouchFilter.nearestEdge(t.landing, device.size, zone: zone, among: edges)
     }
 
     public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {

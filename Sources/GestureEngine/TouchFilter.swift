@@ -20,11 +20,21 @@ enum TouchFilter {
         return nil
     }
 
-    /// The nearest edge within `zone` mm of `p`, among `edges` (empty = all four).
+    /// The nearest edge within `zone` mm of `p`, among `edges` (empty = all four). All
+    /// four are asked first, with no set lookups (each touch-down on a touchscreen asks,
+    /// and most land near no edge): the nearest of all four, if it is one of `edges`, is
+    /// also the nearest of them.
     static func nearestEdge(_ p: Point, _ size: Size, zone: Double, among edges: Set<Edge>) -> Edge? {
+        guard let nearest = nearestEdge(p, size, zone: zone, where: { _ in true }) else { return nil }
+        if edges.isEmpty || edges.contains(nearest) { return nearest }
+        return nearestEdge(p, size, zone: zone, where: edges.contains)
+    }
+
+    @inline(__always)
+    private static func nearestEdge(_ p: Point, _ size: Size, zone: Double, where included: (Edge) -> Bool) -> Edge? {
         var best: Edge?
         var bestDistance = Double.infinity
-        for edge in Edge.all where edges.isEmpty || edges.contains(edge) {
+        for edge in Edge.all where included(edge) {
             let d: Double
             switch edge {
             case .left: d = p.x
