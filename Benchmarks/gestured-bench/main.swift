@@ -155,6 +155,11 @@ struct StreamFigures {
     var vsC: [Stage: Double] = [:]
 }
 var figures: [String: StreamFigures] = [:]
+/// The median of `stage`'s time per event over `floor`'s, each run paired with the
+/// floor's run of the same round.
+func pairedRatio(_ runs: [Stage: [Run]], _ stage: Stage, over floor: Stage) -> Double {
+    median(zip(runs[stage]!, runs[floor]!).map { $0.nsPerEvent / $1.nsPerEvent })
+}
 for stream in streams {
     let runs = results[stream.name]!
     var f = StreamFigures()
@@ -162,14 +167,12 @@ for stream in streams {
     say("   " + pad("stage", 42) + pad("ns/event", 10) + pad("ns/frame", 10) + pad("M events/s", 12) + "× C")
     for stage in stages(stream) {
         let ns = runs[stage]!.map(\.nsPerEvent)
-        // Ratios pair each run with the C floor's run of the same round.
-        let ratios = zip(runs[stage]!, runs[.cFloor]!).map { $0.nsPerEvent / $1.nsPerEvent }
         f.nsPerEvent[stage] = median(ns)
         f.eventsPerSecond[stage] = median(runs[stage]!.map(\.eventsPerSecond))
-        f.vsC[stage] = median(ratios)
+        f.vsC[stage] = pairedRatio(runs, stage, over: .cFloor)
         f.nsPerFrame[stage] = median(runs[stage]!.map { Double($0.ns) / Double(max($0.frames, 1)) })
         say("   " + pad(stage.rawValue, 42) + pad(median(ns).short, 10) + pad(f.nsPerFrame[stage]!.short, 10)
-            + pad((f.eventsPerSecond[stage]! / 1e6).short, 12) + median(ratios).fixed(2))
+            + pad((f.eventsPerSecond[stage]! / 1e6).short, 12) + f.vsC[stage]!.fixed(2))
     }
     let c = runs[.cFloor]!.map(\.frames), d = runs[.decoder]!.map(\.frames)
     if c != d { say("   WARNING: the C floor made \(c[0]) frames, the decoder \(d[0])") }
@@ -284,8 +287,7 @@ say("bench took \((Double(nowNS() - benchStart) / 1e9).fixed(0)) s")
 let pipelineB = protocolBFigures.eventsPerSecond[.pipeline]!, pipelineBvsC = protocolBFigures.vsC[.pipeline]!
 // The same ratio against the floor that skips the declared-code check, as it was when
 // issue 15 set its budget: paired per round like the others.
-let pipelineBvsUnchecked = median(zip(results[streams[1].name]![.pipeline]!, results[streams[1].name]![.cFloorUnchecked]!)
-    .map { $0.nsPerEvent / $1.nsPerEvent })
+let pipelineBvsUnchecked = pairedRatio(results[streams[1].name]!, .pipeline, over: .cFloorUnchecked)
 say("budgets: protocol B pipeline ≥ 10 M events/s (issue 15): \(verdict(pipelineB >= 10e6)); protocol B pipeline ≤ 4× C: \(verdict(pipelineBvsC <= 4)); pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50)); key latency p50 < 50 µs: \(verdict(median(keyLatencies) < 50))")
 say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1))")
 
