@@ -5,7 +5,8 @@
 #                  quietly (logs in .build/test-logs); the last line sums it all up
 #   make e2e       the VM scenarios alone (Tests/vm/README.md)
 #   make release   the release binary (static Swift stdlib), as yourself
-#   make install   release binary, unit, config, man pages (copies only after make release)
+#   make install   release binary, unit, config, man pages (copies only after make release),
+#                  and the GNOME Shell extension (make install-gnome-extension alone: just that)
 #   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
 #   make fuzz      mutation fuzzing, 20 000 seeded cases (Tests/Fuzz); ends with one summary line
 PREFIX ?= /usr/local
@@ -17,6 +18,12 @@ BINDIR := $(PREFIX)/bin
 USERUNITDIR := $(PREFIX)/lib/systemd/user
 MANDIR := $(PREFIX)/share/man
 DOCDIR := $(PREFIX)/share/doc/gestured
+# gestured's GNOME Shell extension (gnome-extension/, docs/GNOME.md), where GNOME finds
+# system-wide extensions. GNOME_SHELL_SERIES: 43 (GNOME 43, 44), 45 (45 to 47), or auto:
+# the installed gnome-shell's form (45 when there is none).
+GNOME_EXTENSION_UUID := gestured@gestured.github.io
+GNOME_EXTENSIONDIR := $(PREFIX)/share/gnome-shell/extensions/$(GNOME_EXTENSION_UUID)
+GNOME_SHELL_SERIES ?= auto
 # /dev/uinput for the input group, and the module loaded at boot (keys:, button:, scroll:).
 UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
 MODULESLOADDIR ?= $(SYSCONFDIR)/modules-load.d
@@ -27,8 +34,10 @@ DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev lib
 DEB_PACKAGES += libxcb1-dev libsystemd-dev
 # make test also installs the real compositors and clients the focused-app tests drive (sway as nobody via setpriv).
 test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
+# ... and a headless GNOME Shell 43 with a fake logind (GNOMEShellTests, as nobody too).
+test: DEB_PACKAGES += gnome-shell python3-dbusmock libglib2.0-bin
 
-.PHONY: all build release run test test-deps deps install uninstall clean check-unit bench fuzz fuzz-quick
+.PHONY: all build release run test test-deps deps install install-gnome-extension uninstall clean check-unit bench fuzz fuzz-quick
 
 all: build
 
@@ -109,7 +118,7 @@ fuzz: build
 fuzz-quick: build
 	.build/debug/gestured-fuzz --root $(CURDIR) --seed 1 --cases 300
 
-install: $(RELEASE_BIN)
+install: $(RELEASE_BIN) install-gnome-extension
 	install -Dm755 $(STRIP) $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/gestured
 	install -d $(DESTDIR)$(USERUNITDIR)
 	sed "s|/usr/local/bin/gestured|$(BINDIR)/gestured|" systemd/gestured.service > $(DESTDIR)$(USERUNITDIR)/gestured.service
@@ -129,11 +138,16 @@ install: $(RELEASE_BIN)
 	@if [ ! -e $(DESTDIR)$(SYSCONFDIR)/gestured/config.yaml ]; then \
 	  install -Dm644 config/default.yaml $(DESTDIR)$(SYSCONFDIR)/gestured/config.yaml; fi
 	@echo "installed; now: systemctl --user daemon-reload && systemctl --user enable --now gestured"
+	@echo "on GNOME, also: gnome-extensions enable $(GNOME_EXTENSION_UUID) (after logging out and in once)"
+
+# Written from gnome-extension/gestured.js in the form the installed GNOME loads.
+install-gnome-extension:
+	gnome-extension/build $(GNOME_SHELL_SERIES) $(DESTDIR)$(GNOME_EXTENSIONDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(USERUNITDIR)/gestured.service
 	rm -f $(DESTDIR)$(MANDIR)/man1/gestured.1 $(DESTDIR)$(MANDIR)/man5/gestured.yaml.5
-	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(GNOME_EXTENSIONDIR)
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-gestured-uinput.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
 	@echo "left $(SYSCONFDIR)/gestured/config.yaml in place (remove it by hand if you wish)"
 

@@ -17,13 +17,16 @@ public enum FocusDetection {
         let desktop = (env["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.uppercased() }
         let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty || env["XDG_SESSION_TYPE"] == "wayland"
         if wayland, desktop.contains("KDE") {
-            guard let bus = KWinSource.busAddress(env) else {
+            guard let bus = SessionBus.address(env) else {
                 return .none("KDE Plasma on Wayland, but no session bus in the environment (DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR) to load the focus script over; per-application gestures are off")
             }
             return .source(KWinSource(busAddress: bus, scriptDirectory: env["XDG_RUNTIME_DIR"] ?? "/tmp"))
         }
         if wayland, desktop.contains("GNOME") {
-            return .none("GNOME on Wayland tells no other program which window has the focus (that needs a GNOME Shell extension); per-application gestures are off, gestures without 'apps:' work as usual")
+            guard let bus = SessionBus.address(env) else {
+                return .none("GNOME on Wayland, but no session bus in the environment (DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR) to reach gestured's GNOME Shell extension on; per-application gestures are off")
+            }
+            return .source(GNOMEShellSource(busAddress: bus))
         }
         if let display = env["DISPLAY"], !display.isEmpty, !wayland { return .source(X11Source(display: display)) }
         if wayland {

@@ -27,16 +27,23 @@ public protocol FocusLoop: AnyObject {
 /// sockets: connect → ask for the current focus and subscribe → read events → on
 /// end of stream or a protocol error, close and reconnect after a backoff.
 public protocol FocusSource: AnyObject {
-    /// "sway", "i3", "hyprland", "x11", "kwin": for the log and `gestured status`.
+    /// "sway", "i3", "hyprland", "x11", "kwin", "gnome": for the log and `gestured status`.
     var name: String { get }
     /// Where it connects (a socket path, a display, a bus) for the log.
     var endpoint: String { get }
     /// Whether it is connected and has told us the focus at least once.
     var connected: Bool { get }
+    /// Why it cannot tell the focus though connected, with what would fix it (the GNOME
+    /// Shell extension is off), for the log and `gestured status`; nil when nothing is wrong.
+    var problem: String? { get }
     /// Connects (or schedules the first attempt). `onChange` gets every change of focus
     /// (nil: no window has the focus); `log` gets connection news, one line each.
     func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void)
     func stop()
+}
+
+extension FocusSource {
+    public var problem: String? { nil }
 }
 
 /// What every source does with what it hears: passes on changes only, and remembers

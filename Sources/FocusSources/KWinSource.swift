@@ -38,12 +38,6 @@ public final class KWinSource: FocusSource {
 
     deinit { stop() }
 
-    /// The session bus address from the environment, as sd-bus and libdbus find it.
-    public static func busAddress(_ env: [String: String]) -> String? {
-        if let a = env["DBUS_SESSION_BUS_ADDRESS"], !a.isEmpty { return a }
-        return env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
-    }
-
     /// The script KWin runs: Plasma 6 names it windowActivated, Plasma 5 clientActivated.
     var script: String {
         """
@@ -81,16 +75,7 @@ public final class KWinSource: FocusSource {
     }
 
     private func connect() {
-        if let why = gd_load_sdbus() { return link.failed("cannot load sd-bus (Debian: libsystemd0): \(String(cString: why))") }
-        var b: OpaquePointer?
-        guard gd_sd_bus_new(&b) >= 0, let b else { return link.failed("cannot create an sd-bus connection") }
-        gd_sd_bus_set_address(b, endpoint)
-        gd_sd_bus_set_bus_client(b, 1)
-        let r = gd_sd_bus_start(b)
-        guard r >= 0 else {
-            gd_sd_bus_unref(b)
-            return link.failed("cannot connect to the session bus \(endpoint): \(String(cString: strerror(-r)))")
-        }
+        guard let b = SessionBus.open(link) else { return }
         bus = b
         guard link.opened(gd_sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
         gd_sd_bus_add_object(b, nil, Self.objectPath, { m, ud, _ in KWinSource.source(ud).methodCall(m) }, me)
@@ -100,22 +85,14 @@ public final class KWinSource: FocusSource {
         process()
     }
 
-    /// Runs sd-bus until it has nothing more to do: reads, dispatches, writes what is queued.
     private func process() {
-        while let b = bus {
-            let r = gd_sd_bus_process(b, nil)
-            if r < 0 {
-                disconnect()
-                return link.lost("lost the session bus: \(String(cString: strerror(-r)))")
-            }
-            if r == 0 { return }
-        }
+        if let b = bus, !SessionBus.process(b, link) { disconnect() }
     }
 
     // MARK: The exchange
 
     private func nameAcquired(_ m: OpaquePointer?) -> Int32 {
-        if let error = Self.error(m) {
+        if let error = SessionBus.error(m) {
             link.log("cannot own \(serviceName) on the bus: \(error)")
             return 0
         }
@@ -135,13 +112,13 @@ public final class KWinSource: FocusSource {
     }
 
     private func scriptLoaded(_ m: OpaquePointer?) -> Int32 {
-        if let error = Self.error(m) {
+        if let error = SessionBus.error(m) {
             link.log("KWin did not load the focus script: \(error)")
             return 0
         }
         if let b = bus {
             gd_bus_call(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "start", { m, ud, _ in
-                if let error = KWinSource.error(m) { KWinSource.source(ud).link.log("KWin did not start the focus script: \(error)") }
+                if let error = SessionBus.error(m) { KWinSource.source(ud).link.log("KWin did not start the focus script: \(error)") }
                 return 0
             }, me)
         }
@@ -151,16 +128,16 @@ public final class KWinSource: FocusSource {
     /// `Activated(class, caption)` from the script.
     private func methodCall(_ m: OpaquePointer?) -> Int32 {
         guard let m, gd_sd_bus_message_is_method_call(m, Self.interface, "Activated") > 0 else { return 0 }
-        let cls = Self.readString(m) ?? "", caption = Self.readString(m) ?? ""
+        let cls = SessionBus.readString(m) ?? "", caption = SessionBus.readString(m) ?? ""
         gd_bus_reply(m)
         link.focus.report(cls.isEmpty ? nil : FocusedApp(app: cls, title: caption))
         return 1
     }
 
     private func ownerChanged(_ m: OpaquePointer?) -> Int32 {
-        guard let m, Self.readString(m) == Self.kwin else { return 0 }
-        _ = Self.readString(m)
-        if let owner = Self.readString(m), !owner.isEmpty {
+        guard let m, SessionBus.readString(m) == Self.kwin else { return 0 }
+        _ = SessionBus.readString(m)
+        if let owner = SessionBus.readString(m), !owner.isEmpty {
             link.log("KWin (re)started; loading the focus script")
             loadScript()
         }
@@ -168,18 +145,6 @@ public final class KWinSource: FocusSource {
     }
 
     // MARK: Helpers
-
-    static func readString(_ m: OpaquePointer) -> String? {
-        var p: UnsafePointer<CChar>?
-        guard gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p) > 0, let p else { return nil }
-        return String(cString: p)
-    }
-
-    /// The error a reply carries, as "org.x.Error: message", or nil for a method return.
-    static func error(_ m: OpaquePointer?) -> String? {
-        guard let m, gd_sd_bus_message_is_method_error(m, nil) > 0, let e = gd_sd_bus_message_get_error(m) else { return nil }
-        return "\(e.pointee.name.map { String(cString: $0) } ?? "error"): \(e.pointee.message.map { String(cString: $0) } ?? "")"
-    }
 
     private func write(_ text: String, to path: String) -> Bool {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

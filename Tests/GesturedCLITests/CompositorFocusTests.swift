@@ -10,21 +10,10 @@ import Testing
 /// compositor's own IPC (swaymsg, i3-msg); the same swipe on the fake touchpad must
 /// then run the binding of the app that has the focus.
 ///
-/// sway refuses to run as root, so as root it runs as `nobody` (setpriv, util-linux) in a
+/// sway refuses to run as root, so as root it runs as `nobody` (`Unprivileged`) in a
 /// runtime directory of its own. Where a program is missing the test is skipped and
 /// says which Debian package to install (`make test` installs them as root).
 @Suite(.serialized) struct CompositorFocusTests {
-    static let nobody: uid_t = 65534
-    /// Who sway and its clients run as: nobody when we are root, else ourselves.
-    static let swayUser: uid_t = getuid() == 0 ? nobody : getuid()
-
-    /// `argv` as the sway user: through setpriv when we are root.
-    static func asSwayUser(_ argv: [String], environment: [String]) throws -> Gestured.Process {
-        guard getuid() == 0 else { return try Gestured.Process(Array(argv.dropFirst()), environment: environment, executable: "/usr/bin/" + argv[0]) }
-        return try Gestured.Process(["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"] + argv,
-                                    environment: environment, executable: "/usr/bin/setpriv")
-    }
-
     static let config = """
         gestures:
           - name: workspace
@@ -53,10 +42,12 @@ import Testing
     }
 
     /// The daemon, the fake pad, and the source under test, all on the daemon's loop.
-    static func daemon(_ dir: TempDir, source: any FocusSource) throws -> (Daemon, FakeTouchpad, String) {
+    static func daemon(_ dir: TempDir, source: any FocusSource,
+                       onFocus: ((FocusedApp?) -> Void)? = nil) throws -> (Daemon, FakeTouchpad, String) {
         let out = dir.path + "/ran"
         var options = Daemon.Options()
         options.focus = FocusMonitor(source: source)
+        options.onFocus = onFocus
         let daemon = try LiveDeviceTests.makeDaemon(dir, config: config.replacingOccurrences("OUT", out), options: options)
         let pad = try FakeTouchpad()
         daemon.adopt(pad.device, announce: true)
@@ -67,12 +58,12 @@ import Testing
     @Test(Requires.programs([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
     func swayFocusSwitchedOverIPCPicksTheBinding() throws {
         let dir = TempDir()
-        chown(dir.path, Self.swayUser, Self.swayUser)
+        chown(dir.path, Unprivileged.uid, Unprivileged.uid)
         chmod(dir.path, 0o700)
         let swayConfig = dir.write("sway.conf", "output HEADLESS-1 resolution 800x600\n", mode: 0o644)
         let env = ["XDG_RUNTIME_DIR=\(dir.path)", "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1"]
-        let sway = try Self.asSwayUser(["sway", "-c", swayConfig], environment: env)
-        let socket = "\(dir.path)/sway-ipc.\(Self.swayUser).\(sway.pid).sock"
+        let sway = try Unprivileged.spawn(["sway", "-c", swayConfig], environment: env)
+        let socket = "\(dir.path)/sway-ipc.\(Unprivileged.uid).\(sway.pid).sock"
         let source = I3IPCSource(name: "sway", socketPath: socket, retryInitial: 0.05, retryMaximum: 0.2)
         let (daemon, pad, out) = try Self.daemon(dir, source: source)
         try #require(Self.waitForFocus(daemon, nil), "sway's IPC answered (\(sway.poll().map { "sway exited \($0)" } ?? "running"))")
@@ -81,7 +72,7 @@ import Testing
         let display = ["WAYLAND_DISPLAY=wayland-1"] + env
         var windows: [Gestured.Process] = []
         for id in ["one", "two"] {
-            windows.append(try Self.asSwayUser(["foot", "--log-level=error", "--app-id=\(id)", "sleep", "60"], environment: display))
+            windows.append(try Unprivileged.spawn(["foot", "--log-level=error", "--app-id=\(id)", "sleep", "60"], environment: display))
             #expect(Self.waitForFocus(daemon, id), "foot --app-id=\(id) has the focus")
         }
         #expect(Self.swipe(daemon, pad, out: out) == "workspace\n", "in 'two' the global binding runs")

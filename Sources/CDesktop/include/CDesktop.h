@@ -1,6 +1,6 @@
-// libsystemd (sd-bus, for the KWin focus source) and libxcb (for the X11 one), loaded
-// with dlopen when such a source starts, not linked: a daemon on sway, Hyprland or
-// GNOME never maps them, nor what libsystemd pulls in (libgcrypt, libzstd, liblzma,
+// libsystemd (sd-bus, for the KWin and GNOME focus sources) and libxcb (for the X11 one), loaded
+// with dlopen when such a source starts, not linked: a daemon on sway or Hyprland
+// never maps them, nor what libsystemd pulls in (libgcrypt, libzstd, liblzma,
 // liblz4: about 1 MB of resident memory, a tenth of the budget).
 //
 // Each function gestured calls is `gd_` + its name, with its own signature; it calls
@@ -37,6 +37,11 @@ const char *gd_load_xcb(void);
              (bus, ret, sender, path, interface, member, match_callback, add_callback, userdata)) \
     FUNCTION(int, sd_bus_request_name_async, (sd_bus *bus, sd_bus_slot **ret_slot, const char *name, uint64_t flags, \
              sd_bus_message_handler_t callback, void *userdata), (bus, ret_slot, name, flags, callback, userdata)) \
+    FUNCTION(int, sd_bus_add_match_async, (sd_bus *bus, sd_bus_slot **slot, const char *match, sd_bus_message_handler_t callback, \
+             sd_bus_message_handler_t install_callback, void *userdata), (bus, slot, match, callback, install_callback, userdata)) \
+    FUNCTION(int, sd_bus_get_unique_name, (sd_bus *bus, const char **unique), (bus, unique)) \
+    FUNCTION(const char *, sd_bus_message_get_sender, (sd_bus_message *m), (m)) \
+    FUNCTION(int, sd_bus_message_is_signal, (sd_bus_message *m, const char *interface, const char *member), (m, interface, member)) \
     FUNCTION(int, sd_bus_message_is_method_call, (sd_bus_message *m, const char *interface, const char *member), (m, interface, member)) \
     FUNCTION(int, sd_bus_message_is_method_error, (sd_bus_message *m, const char *name), (m, name)) \
     FUNCTION(int, sd_bus_message_read_basic, (sd_bus_message *m, char type, void *p), (m, type, p)) \

@@ -63,7 +63,8 @@ extension Daemon {
         s += "config: \(configName) (\(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"))\n"
         if let source = focus.source {
             let app = focus.app.map { $0.description } ?? (source.connected ? "no window" : "not known yet")
-            s += "focused app: \(app) — from \(source.name) (\(source.endpoint))\(source.connected ? "" : ", not connected")\n"
+            s += "focused app: \(app) — from \(source.name) (\(source.endpoint))\(source.connected ? "" : ", not connected")"
+            s += (source.problem.map { ": " + $0 } ?? "") + "\n"
         } else {
             s += "focused app: none known — \(focus.unavailable ?? "no source")\n"
         }
@@ -96,6 +97,7 @@ extension Daemon {
         if let source = focus.source {
             focusFields = [("source", JSON.string(source.name)), ("endpoint", JSON.string(source.endpoint)),
                            ("connected", source.connected ? "true" : "false"),
+                           ("problem", source.problem.map(JSON.string) ?? "null"),
                            ("app", focus.app.map { JSON.string($0.app) } ?? "null"),
                            ("title", focus.app.map { JSON.string($0.title) } ?? "null")]
         } else {

@@ -1,0 +1,173 @@
+import CDesktop
+import Glibc
+
+/// GNOME Shell, through gestured's own Shell extension (gnome-extension/, docs/GNOME.md):
+/// it exports `io.github.gestured.Shell` on gnome-shell's own session-bus connection,
+/// the one that owns `org.gnome.Shell`, and signals `FocusChanged` on every change. Through
+/// sd-bus (libsystemd), on the loop:
+///
+/// ```
+///  connect ─→ match the extension's signals and NameOwnerChanged(org.gnome.Shell)
+///          ─→ GetNameOwner(org.gnome.Shell) ─→ owner ─→ GetFocus ─→ FocusChanged…
+///                  ↑ NameOwnerChanged: a new owner (GNOME Shell restarted) ─→ GetFocus
+///  GetFocus fails, or Disabled: the extension is off, said once with the command that
+///  enables it ─→ its next FocusChanged (the extension sends one when enabled) picks it up
+/// ```
+///
+/// Only the unique name that owns `org.gnome.Shell` now is believed: any program on the
+/// session bus may emit a signal with the extension's path and interface, and one sent
+/// to us directly passes every match rule, so each signal's sender is compared.
+public final class GNOMEShellSource: FocusSource {
+    public let name = "gnome"
+    public var endpoint: String { link.endpoint }
+    public var connected: Bool { bus != nil && link.focus.told }
+    /// Why the focus is not known (GNOME Shell not on the bus, the extension off), with the fix.
+    public private(set) var problem: String?
+
+    public static let extensionUUID = "gestured@gestured.github.io"
+    public static let enableCommand = "gnome-extensions enable \(extensionUUID)"
+    static let shell = "org.gnome.Shell"
+    static let objectPath = "/io/github/gestured/Shell"
+    static let interface = "io.github.gestured.Shell"
+    static let signalRule = "type='signal',sender='\(shell)',path='\(objectPath)',interface='\(interface)'"
+    static let ownerRule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+        + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(shell)'"
+    static let noShell = "GNOME Shell is not on the session bus (nothing owns \(shell)); waiting for it"
+    static let extensionOff = "the gestured GNOME Shell extension is not running, so per-application gestures are off; "
+        + "enable it with: \(enableCommand) (installed by `make install`; after a first install, log out and in once)"
+
+    private var bus: OpaquePointer?
+    /// The unique name that owns org.gnome.Shell: the only sender whose signals count.
+    private(set) var owner: String?
+    /// Our own unique name on the bus (tests send us signals directly).
+    private(set) var uniqueName: String?
+    /// Signals with the extension's interface from a sender that does not own org.gnome.Shell.
+    private(set) var ignoredSignals = 0
+    private let link: LibraryConnection
+
+    /// `busAddress`: the session bus (`DBUS_SESSION_BUS_ADDRESS`).
+    public init(busAddress: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
+        link = LibraryConnection(endpoint: busAddress, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
+    }
+
+    deinit { stop() }
+
+    public func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void) {
+        link.connect = { [unowned self] in connect() }
+        link.start(on: loop, onChange: onChange, log: log, prefix: "gnome")
+    }
+
+    public func stop() {
+        link.cancel()
+        disconnect()
+    }
+
+    private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private static func source(_ userdata: UnsafeMutableRawPointer?) -> GNOMEShellSource {
+        Unmanaged<GNOMEShellSource>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    private func connect() {
+        guard let b = SessionBus.open(link) else { return }
+        bus = b
+        guard link.opened(gd_sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
+        var unique: UnsafePointer<CChar>?
+        if gd_sd_bus_get_unique_name(b, &unique) >= 0, let unique { uniqueName = String(cString: unique) }
+        // The bus handles requests in order: both rules are in place before the owner is asked.
+        gd_sd_bus_add_match_async(b, nil, Self.signalRule, { m, ud, _ in GNOMEShellSource.source(ud).signal(m) }, nil, me)
+        gd_sd_bus_add_match_async(b, nil, Self.ownerRule, { m, ud, _ in GNOMEShellSource.source(ud).ownerChanged(m) }, nil, me)
+        gd_bus_call_s(b, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                      { m, ud, _ in GNOMEShellSource.source(ud).ownerAnswered(m) }, me, Self.shell)
+        process()
+    }
+
+    private func process() {
+        if let b = bus, !SessionBus.process(b, link) { disconnect() }
+    }
+
+    // MARK: The exchange
+
+    private func ownerAnswered(_ m: OpaquePointer?) -> Int32 {
+        guard let m, SessionBus.error(m) == nil, let name = SessionBus.readString(m) else {
+            owner = nil
+            say(Self.noShell)
+            return 0
+        }
+        owner = name
+        askFocus()
+        return 0
+    }
+
+    private func ownerChanged(_ m: OpaquePointer?) -> Int32 {
+        guard let m, SessionBus.readString(m) == Self.shell, SessionBus.readString(m) != nil,
+              let new = SessionBus.readString(m) else { return 0 }
+        owner = new.isEmpty ? nil : new
+        if owner == nil {
+            extensionGone(Self.noShell)
+        } else {
+            link.log("GNOME Shell (re)started as \(new); asking it for the focus")
+            askFocus()
+        }
+        return 0
+    }
+
+    private func askFocus() {
+        guard let b = bus, let owner else { return }
+        gd_bus_call(b, nil, owner, Self.objectPath, Self.interface, "GetFocus",
+                    { m, ud, _ in GNOMEShellSource.source(ud).focusAnswered(m) }, me)
+    }
+
+    /// GetFocus's reply: the focus, or an error (UnknownMethod, UnknownObject: no extension).
+    private func focusAnswered(_ m: OpaquePointer?) -> Int32 {
+        guard let m, gd_sd_bus_message_get_sender(m).map({ String(cString: $0) }) == owner else { return 0 }
+        if SessionBus.error(m) != nil {
+            extensionGone(Self.extensionOff)
+        } else {
+            report(m)
+        }
+        return 0
+    }
+
+    private func signal(_ m: OpaquePointer?) -> Int32 {
+        guard let m else { return 0 }
+        guard let owner, gd_sd_bus_message_get_sender(m).map({ String(cString: $0) }) == owner else {
+            ignoredSignals += 1
+            return 0
+        }
+        if gd_sd_bus_message_is_signal(m, Self.interface, "FocusChanged") > 0 {
+            report(m)
+        } else if gd_sd_bus_message_is_signal(m, Self.interface, "Disabled") > 0 {
+            extensionGone(Self.extensionOff)
+        }
+        return 0
+    }
+
+    /// FocusChanged's or GetFocus's arguments: app, title, then details gestured does not use.
+    private func report(_ m: OpaquePointer) {
+        guard let app = SessionBus.readString(m), let title = SessionBus.readString(m) else { return }
+        say(nil)
+        link.focus.report(app.isEmpty ? nil : FocusedApp(app: app, title: title))
+    }
+
+    /// The focus is unknown from now on: per-application gestures stop matching the last app.
+    private func extensionGone(_ why: String) {
+        say(why)
+        if link.focus.told { link.focus.report(nil) }
+        link.focus.reset()
+    }
+
+    /// Logs a change of problem once, not on every signal.
+    private func say(_ new: String?) {
+        guard new != problem else { return }
+        if let new { link.log(new) } else if problem != nil { link.log("the gestured extension in GNOME Shell reports the focus") }
+        problem = new
+    }
+
+    private func disconnect() {
+        link.closed()
+        if let b = bus { gd_sd_bus_close_unref(b) }
+        bus = nil
+        owner = nil
+    }
+}

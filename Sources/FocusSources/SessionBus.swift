@@ -1,0 +1,59 @@
+import CDesktop
+import Glibc
+
+/// What the D-Bus sources (KWin, GNOME Shell) do alike with sd-bus: find the session
+/// bus, connect to it, run sd-bus until it is idle, and read replies.
+enum SessionBus {
+    /// The session bus address from the environment, as sd-bus and libdbus find it.
+    static func address(_ env: [String: String]) -> String? {
+        if let a = env["DBUS_SESSION_BUS_ADDRESS"], !a.isEmpty { return a }
+        return env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
+    }
+
+    /// A started client connection to `link.endpoint`, or nil once `link.failed` was told why.
+    static func open(_ link: LibraryConnection) -> OpaquePointer? {
+        if let why = gd_load_sdbus() {
+            link.failed("cannot load sd-bus (Debian: libsystemd0): \(String(cString: why))")
+            return nil
+        }
+        var b: OpaquePointer?
+        guard gd_sd_bus_new(&b) >= 0, let b else {
+            link.failed("cannot create an sd-bus connection")
+            return nil
+        }
+        gd_sd_bus_set_address(b, link.endpoint)
+        gd_sd_bus_set_bus_client(b, 1)
+        let r = gd_sd_bus_start(b)
+        guard r >= 0 else {
+            gd_sd_bus_unref(b)
+            link.failed("cannot connect to the session bus \(link.endpoint): \(String(cString: strerror(-r)))")
+            return nil
+        }
+        return b
+    }
+
+    /// Runs sd-bus until it has nothing more to do: reads, dispatches, writes what is
+    /// queued. False when the connection broke (the source closes it; `link.lost` was told).
+    static func process(_ b: OpaquePointer, _ link: LibraryConnection) -> Bool {
+        while true {
+            let r = gd_sd_bus_process(b, nil)
+            if r < 0 {
+                link.lost("lost the session bus: \(String(cString: strerror(-r)))")
+                return false
+            }
+            if r == 0 { return true }
+        }
+    }
+
+    static func readString(_ m: OpaquePointer) -> String? {
+        var p: UnsafePointer<CChar>?
+        guard gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p) > 0, let p else { return nil }
+        return String(cString: p)
+    }
+
+    /// The error a reply carries, as "org.x.Error: message", or nil for a method return.
+    static func error(_ m: OpaquePointer?) -> String? {
+        guard let m, gd_sd_bus_message_is_method_error(m, nil) > 0, let e = gd_sd_bus_message_get_error(m) else { return nil }
+        return "\(e.pointee.name.map { String(cString: $0) } ?? "error"): \(e.pointee.message.map { String(cString: $0) } ?? "")"
+    }
+}

@@ -1,0 +1,109 @@
+import CLinux
+import Glibc
+import Testing
+
+/// A headless GNOME Shell session (Tests/gnome/session) with gestured's extension installed
+/// as `make install-gnome-extension` puts it and the test harness extension
+/// (Tests/gnome/harness@…: leaves the overview, focuses new windows, turns on Eval), run
+/// as nobody when we are root. Its session bus lets root connect, so the daemon under test
+/// (in this process) and `gdbus` reach it; GNOME's own state is read with Eval.
+final class GNOMESession {
+    static let extensionUUID = "gestured@gestured.github.io"
+    static let harnessUUID = "harness@gestured.github.io"
+    static let root: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/GesturedCLITests/GNOMESession.swift
+        return parts.joined(separator: "/")
+    }()
+    static let programs = Requires.programs([("gnome-shell", "gnome-shell"), ("gdbus", "libglib2.0-bin"),
+                                             ("gnome-extensions", "gnome-shell"), ("dbus-run-session", "dbus-daemon"),
+                                             ("foot", "foot"), ("setsid", "util-linux"), ("setpriv", "util-linux"),
+                                             ("python3", "python3-dbusmock"), ("make", "make")])
+
+    let dir = TempDir()
+    /// The session bus (root may connect).
+    var address: String { "unix:path=\(dir.path)/session_bus" }
+    private var shell: Gestured.Process!
+    private var windows: [Gestured.Process] = []
+
+    /// Starts GNOME Shell with `enabled` extensions on, and waits until it has started.
+    init(enabled: [String]) throws {
+        chmod(dir.path, 0o700)
+        let make = try Gestured.Process(["-s", "-C", Self.root, "install-gnome-extension", "PREFIX=\(dir.path)/usr"],
+                                        executable: "/usr/bin/make")
+        try #require(make.wait(timeoutMS: 30_000) == 0, "make install-gnome-extension: \(make.stderr)")
+        let extensions = dir.path + "/home/.local/share/gnome-shell/extensions"
+        let copy = try Gestured.Process(["-c", "mkdir -p \"$1\" && cp -r \"$2\" \"$1/\"", "sh", extensions,
+                                         Self.root + "/Tests/gnome/" + Self.harnessUUID], executable: "/bin/sh")
+        try #require(copy.wait() == 0, "the harness extension copied: \(copy.stderr)")
+        try Unprivileged.own(dir.path)
+        shell = try Unprivileged.spawn([Self.root + "/Tests/gnome/session", dir.path] + enabled,
+                                       environment: ["XDG_DATA_DIRS=\(dir.path)/usr/share:/usr/share"], ownSession: true)
+        // main.js logs this once start-up is complete (extensions enabled, overview left).
+        try #require(shell.waitForLog("GNOME Shell started at", timeoutMS: 120_000),
+                     "gnome-shell started: \(shell.poll().map { "exited \($0)" } ?? "running"): \(shell.stderr.suffix(3000))")
+    }
+
+    deinit {
+        windows.removeAll()
+        if let shell { Unprivileged.killGroup(shell) }
+    }
+
+    /// The log so far (for failure messages).
+    var log: String {
+        shell.pump(ms: 0)
+        return String(shell.stderr.suffix(4000))
+    }
+
+    /// A foot window with `appID` (the harness focuses it once shown).
+    func openWindow(appID: String) throws {
+        let env = ["XDG_RUNTIME_DIR=\(dir.path)", "WAYLAND_DISPLAY=wayland-0"]
+        windows.append(try Unprivileged.spawn(["foot", "--log-level=error", "--app-id=\(appID)", "sleep", "120"], environment: env))
+    }
+
+    /// `gdbus ARGS` on the session bus: its output, or nil with the error recorded.
+    @discardableResult
+    func gdbus(_ args: [String]) throws -> String? {
+        let p = try Gestured.Process([args[0], "--address", address] + args.dropFirst(), executable: "/usr/bin/gdbus")
+        let status = p.wait(timeoutMS: 20_000)
+        guard status == 0 else {
+            Issue.record("gdbus \(args) exited \(status.map(String.init) ?? "late"): \(p.stderr)")
+            return nil
+        }
+        return p.stdout.trimmingSuffix("\n")
+    }
+
+    /// A method of the extension: `gdbus call` on gnome-shell's connection.
+    func call(_ method: String, _ args: String...) throws -> String? {
+        try gdbus(["call", "--dest", "org.gnome.Shell", "--object-path", "/io/github/gestured/Shell",
+                   "--method", "io.github.gestured.Shell." + method] + args)
+    }
+
+    /// GNOME Shell's own state: `code` run by org.gnome.Shell.Eval (the harness turned on
+    /// unsafe mode), its JSON result; nil if it threw.
+    func eval(_ code: String) throws -> String? {
+        guard let out = try gdbus(["call", "--dest", "org.gnome.Shell", "--object-path", "/org/gnome/Shell",
+                                   "--method", "org.gnome.Shell.Eval", code]),
+              out.hasPrefix("(true, '"), out.hasSuffix("')") else { return nil }
+        return String(out.dropFirst(8).dropLast(2))
+    }
+
+    /// Focuses the window of `appID` as GNOME does when it is clicked.
+    func focus(appID: String) throws {
+        let js = "Main.activateWindow(global.get_window_actors().map(a => a.meta_window).find(w => w.get_wm_class() === '\(appID)'))"
+        #expect(try eval(js) != nil, "focused \(appID)")
+    }
+
+    /// `gnome-extensions enable|disable UUID`, as the session's user types it: with its
+    /// HOME, since it edits the enabled-extensions setting through dconf.
+    func extensions(_ verb: String, _ uuid: String = GNOMESession.extensionUUID) throws {
+        let home = dir.path + "/home"
+        let p = try Unprivileged.spawn(["env", "HOME=\(home)", "XDG_CONFIG_HOME=\(home)/.config", "DBUS_SESSION_BUS_ADDRESS=\(address)",
+                                        "gnome-extensions", verb, uuid], environment: [])
+        #expect(p.wait() == 0, "gnome-extensions \(verb) \(uuid): \(p.stderr)")
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ s: String) -> String { hasSuffix(s) ? String(dropLast(s.count)) : self }
+}

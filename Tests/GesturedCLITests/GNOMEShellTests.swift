@@ -1,0 +1,122 @@
+@testable import FocusSources
+import GestureTestSupport
+import Glibc
+import Testing
+@testable import GesturedCLI
+
+/// gestured on a real GNOME Shell (Debian's 43, headless: `GNOMESession`) with its
+/// extension (gnome-extension/) and two foot windows of different app ids: the focus
+/// as GNOME has it picks the binding a swipe on the fake touchpad runs; a forged signal
+/// changes nothing; turning the extension off and on is seen without a restart; and the
+/// extension's actions change GNOME's own workspace state.
+@Suite(.serialized) struct GNOMEShellTests {
+    static func source(_ session: GNOMESession) -> GNOMEShellSource {
+        GNOMEShellSource(busAddress: session.address, retryInitial: 0.05, retryMaximum: 0.2)
+    }
+
+    @Test(GNOMESession.programs)
+    func theFocusAsGNOMEHasItPicksTheBindingAndNothingElseCanSayIt() throws {
+        // The extension is installed but off until the user enables it.
+        let session = try GNOMESession(enabled: [GNOMESession.harnessUUID])
+        let source = Self.source(session)
+        var heard: [FocusedApp?] = []
+        let (daemon, pad, out) = try CompositorFocusTests.daemon(session.dir, source: source, onFocus: { heard.append($0) })
+        #expect(LiveDeviceTests.spin(daemon, seconds: 15) { source.problem != nil }, "the missing extension is noticed: \(session.log)")
+        var status = daemon.statusText()
+        #expect(status.contains("focused app: not known yet — from gnome (\(session.address)), not connected: "
+                                + "the gestured GNOME Shell extension is not running"), "\(status)")
+        #expect(status.contains("enable it with: gnome-extensions enable gestured@gestured.github.io"), "\(status)")
+
+        try session.extensions("enable")
+        #expect(CompositorFocusTests.waitForFocus(daemon, nil), "picked up with no restart: \(source.problem ?? "")")
+        #expect(source.problem == nil)
+
+        for id in ["one", "two"] {
+            try session.openWindow(appID: id)
+            #expect(CompositorFocusTests.waitForFocus(daemon, id), "foot --app-id=\(id) has the focus: \(session.log)")
+        }
+        #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "workspace\n", "in 'two' the global binding runs")
+        for (id, expected) in [("one", "back\n"), ("two", "workspace\n"), ("one", "back\n")] {
+            try session.focus(appID: id)
+            #expect(CompositorFocusTests.waitForFocus(daemon, id))
+            #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == expected, "focused \(id)")
+        }
+        status = daemon.statusText()
+        #expect(status.contains("focused app: one (foot) — from gnome (\(session.address))\n"), "\(status)")
+
+        // Another client says 'two' has the focus: broadcast (the bus does not route it to
+        // us: the match names org.gnome.Shell) and sent to us directly (which arrives).
+        let forged = ["--object-path", "/io/github/gestured/Shell", "--signal", "io.github.gestured.Shell.FocusChanged",
+                      "two", "forged", "wayland", "two", "two", "", ""]
+        try session.gdbus(["emit"] + forged)
+        try session.gdbus(["emit", "--dest", try #require(source.uniqueName)] + forged)
+        #expect(LiveDeviceTests.spin(daemon) { source.ignoredSignals >= 1 }, "the forged signal reached the source")
+        #expect(daemon.focus.app == FocusedApp(app: "one", title: "foot"), "still 'one'")
+        #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "back\n")
+        #expect(!heard.contains { $0?.title == "forged" }, "\(heard)")
+
+        try session.extensions("disable")
+        #expect(LiveDeviceTests.spin(daemon, seconds: 15) { source.problem != nil && daemon.focus.app == nil }, "disabling is seen")
+        status = daemon.statusText()
+        #expect(status.contains("enable it with: gnome-extensions enable gestured@gestured.github.io"), "\(status)")
+        #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "workspace\n", "no app known: only the global binding")
+
+        try session.extensions("enable")
+        #expect(CompositorFocusTests.waitForFocus(daemon, "one"), "enabled again: picked up")
+        #expect(source.problem == nil)
+        #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "back\n")
+    }
+
+    @Test(GNOMESession.programs)
+    func theExtensionsActionsChangeGNOMEsOwnState() throws {
+        let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID])
+        // The extension's own signal says when each window is shown and focused.
+        let h = try SourceHarness(Self.source(session))
+        for id in ["one", "two"] {
+            try session.openWindow(appID: id)
+            try #require(h.spin(seconds: 30) { h.changes.last == FocusedApp(app: id, title: "foot") }, "focused: \(session.log)")
+        }
+        let active = "global.workspace_manager.get_active_workspace_index()"
+        let windowAt = "global.display.focus_window.get_workspace().index()"
+
+        // GNOME's dynamic workspaces: the windows', and an empty one after it.
+        #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "2")
+        #expect(try session.call("SwitchWorkspace", "next") == "(uint32 2,)")
+        #expect(try session.eval(active) == "1")
+        #expect(try session.call("SwitchWorkspace", "next") == "(uint32 2,)", "the last: GNOME does not wrap around")
+        #expect(try session.call("SwitchWorkspace", "previous") == "(uint32 1,)")
+        #expect(try session.eval(active) == "0")
+        #expect(try session.call("SwitchWorkspace", "2") == "(uint32 2,)")
+        #expect(try session.eval(active) == "1")
+        #expect(try session.call("SwitchWorkspace", "1") == "(uint32 1,)")
+
+        #expect(try session.call("MoveWindowToWorkspace", "next") == "(uint32 2,)")
+        #expect(try session.eval(windowAt) == "1", "'two' moved; 'one' keeps the first workspace from being removed")
+        #expect(try session.eval(active) == "1", "and the view followed it, as GNOME's Shift+Super+Page_Down does")
+        #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "3", "GNOME added an empty one after it")
+
+        #expect(try session.call("Overview", "on") == "(true,)")
+        #expect(try session.eval("Main.overview.visibleTarget") == "true")
+        #expect(try session.call("AppGrid", "toggle") == "(true,)")
+        #expect(try session.eval("Main.overview.dash.showAppsButton.checked") == "true", "the app grid")
+        #expect(try session.call("AppGrid", "off") == "(false,)")
+        #expect(try session.eval("Main.overview.visibleTarget") == "false")
+
+        // Only the active workspace's windows: 'two', not 'one'.
+        let minimized = "global.get_window_actors().map(a => a.meta_window.get_wm_class() + '=' + a.meta_window.minimized).join(',')"
+        #expect(try session.call("ShowDesktop", "toggle") == "(true,)")
+        #expect(try session.eval(minimized) == "\"one=false,two=true\"")
+        #expect(try session.call("ShowDesktop", "toggle") == "(false,)")
+        #expect(try session.eval(minimized) == "\"one=false,two=false\"")
+        #expect(try session.eval("global.display.focus_window.get_wm_class()") == "\"two\"", "and focused again")
+
+        // A target the extension does not know is refused, and nothing moves.
+        let bad = try Gestured.Process(["call", "--address", session.address, "--dest", "org.gnome.Shell",
+                                        "--object-path", "/io/github/gestured/Shell",
+                                        "--method", "io.github.gestured.Shell.SwitchWorkspace", "sideways"],
+                                       executable: "/usr/bin/gdbus")
+        #expect(bad.wait() != 0)
+        #expect(bad.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs: target must be next, previous or a workspace number from 1"))
+        #expect(try session.eval(active) == "1")
+    }
+}
