@@ -22,6 +22,9 @@ import Testing
         var heard: [FocusedApp?] = []
         let (daemon, pad, out) = try CompositorFocusTests.daemon(session.dir, source: source, onFocus: { heard.append($0) })
         #expect(LiveDeviceTests.spin(daemon, seconds: 15) { source.problem != nil }, "the missing extension is noticed: \(session.log)")
+        let alone = try SourceHarness(Self.source(session))
+        #expect(alone.spin(seconds: 15) { alone.log.contains { $0.contains("enable it with: gnome-extensions enable gestured@") } },
+                "said in the log at start-up: \(alone.log)")
         var status = daemon.statusText()
         #expect(status.contains("focused app: not known yet — from gnome (\(session.address)), not connected: "
                                 + "the gestured GNOME Shell extension is not running"), "\(status)")
@@ -65,6 +68,41 @@ import Testing
         #expect(CompositorFocusTests.waitForFocus(daemon, "one"), "enabled again: picked up")
         #expect(source.problem == nil)
         #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "back\n")
+    }
+
+    /// Before GNOME Shell is on the bus (a session bus with no org.gnome.Shell), the
+    /// source says so and waits, connected to the bus, for it to appear.
+    @Test(Requires.programs([("dbus-daemon", "dbus-daemon")]))
+    func noGNOMEShellYetIsSaidOnce() throws {
+        let dir = TempDir()
+        let (bus, address) = try KWinFocusTests.privateBus(dir)
+        let source = GNOMEShellSource(busAddress: address)
+        let h = try SourceHarness(source)
+        #expect(h.spin { source.problem != nil })
+        #expect(source.problem?.hasPrefix("GNOME Shell is not on the session bus (nothing owns org.gnome.Shell)") == true)
+        #expect(h.log.filter { $0.contains("GNOME Shell is not on the session bus") }.count == 1, "\(h.log)")
+        #expect(h.changes.isEmpty)
+        _ = bus
+    }
+
+    /// Both forms are the one file of logic with their own head, tail and GNOME versions,
+    /// so neither can drift from the other (only the 43 form runs here).
+    @Test(arguments: [("43", ["const {Gio, GLib, Meta} = imports.gi;", "const Main = imports.ui.main;", "function init() {"],
+                       "\"shell-version\": [\"43\", \"44\"]", "import "),
+                      ("45", ["import Gio from 'gi://Gio';", "import * as Main from 'resource:///org/gnome/shell/ui/main.js';",
+                              "export default class GesturedExtension extends Extension {"],
+                       "\"shell-version\": [\"45\", \"46\", \"47\"]", "imports.")])
+    func bothFormsAreBuiltFromTheOneSource(series: String, forms: [String], versions: String, foreign: String) throws {
+        let dir = TempDir()
+        let build = try Gestured.Process([series, dir.path + "/ext"], executable: GNOMESession.root + "/gnome-extension/build")
+        #expect(build.wait() == 0, "\(build.stderr)")
+        let js = HostileDeviceTests.readAll(dir.path + "/ext/extension.js")
+        #expect(js.contains(HostileDeviceTests.readAll(GNOMESession.root + "/gnome-extension/gestured.js")))
+        for line in forms { #expect(js.contains("\n" + line + "\n"), "\(line)") }
+        #expect(!js.split(separator: "\n").contains { $0.hasPrefix(foreign) }, "no line of the other form")
+        let metadata = HostileDeviceTests.readAll(dir.path + "/ext/metadata.json")
+        #expect(metadata.contains(versions))
+        #expect(metadata.contains("\"uuid\": \"gestured@gestured.github.io\""))
     }
 
     @Test(GNOMESession.programs)
