@@ -36,6 +36,9 @@ DEB_PACKAGES += libxcb1-dev libsystemd-dev
 test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
 # ... and a headless GNOME Shell 43 with a fake logind (GNOMEShellTests, as nobody too).
 test: DEB_PACKAGES += gnome-shell python3-dbusmock libglib2.0-bin
+# Only what the tests use: gnome-shell's Recommends would bring gdm3 and gnome-control-center.
+test: APT_FLAGS := --no-install-recommends
+APT_FLAGS ?=
 
 .PHONY: all build release run test test-deps deps install install-gnome-extension uninstall clean check-unit bench fuzz fuzz-quick
 
@@ -49,9 +52,9 @@ deps:
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_FLAGS) $$missing >/dev/null || exit 1; \
 	  else \
-	    echo "missing Debian packages; run:"; echo "  sudo apt-get install -y$$missing"; exit 1; \
+	    echo "missing Debian packages; run:"; echo "  sudo apt-get install -y$(if $(APT_FLAGS), $(APT_FLAGS))$$missing"; exit 1; \
 	  fi; \
 	fi
 
