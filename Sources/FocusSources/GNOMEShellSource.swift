@@ -33,7 +33,8 @@ public final class GNOMEShellSource: FocusSource {
     static let ownerRule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
         + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(shell)'"
     static let noShell = "GNOME Shell is not on the session bus (nothing owns \(shell)); waiting for it"
-    static let extensionOff = "the gestured GNOME Shell extension is not running, so per-application gestures are off; "
+    static let extensionOff = "the gestured GNOME Shell extension is not running (not enabled, or the screen is locked), "
+        + "so per-application gestures are off; "
         + "enable it with: \(enableCommand) (installed by `make install`; after a first install, log out and in once)"
 
     private var bus: OpaquePointer?

@@ -27,7 +27,7 @@ import Testing
                 "said in the log at start-up: \(alone.log)")
         var status = daemon.statusText()
         #expect(status.contains("focused app: not known yet — from gnome (\(session.address)), not connected: "
-                                + "the gestured GNOME Shell extension is not running"), "\(status)")
+                                + "the gestured GNOME Shell extension is not running (not enabled, or the screen is locked)"), "\(status)")
         #expect(status.contains("enable it with: gnome-extensions enable gestured@gestured.github.io"), "\(status)")
 
         try session.extensions("enable")

@@ -11,7 +11,7 @@ extension EventLoop: FocusLoop {
 /// `onChange`, which hands the app to every device's engine.
 final class FocusMonitor {
     let source: (any FocusSource)?
-    /// Why there is no source (GNOME on Wayland, no session), for the log and status.
+    /// Why there is no source (no session bus, a Wayland compositor gestured does not know), for the log and status.
     let unavailable: String?
     private(set) var app: FocusedApp?
 
