@@ -1,4 +1,4 @@
-// sd-bus from libsystemd, for the KWin focus source. sd-bus's message builders are
+// sd-bus from libsystemd, for the tests' fakes of KWin and GNOME Shell. sd-bus's message builders are
 // variadic and so do not import into Swift: one fixed-signature wrapper for each
 // call gestured makes, named after what it sends.
 #include <systemd/sd-bus.h>
@@ -24,3 +24,19 @@ static inline int gestured_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const ch
 static inline int gestured_bus_reply(sd_bus_message *m) { return sd_bus_reply_method_return(m, NULL); }
 static inline int gestured_bus_reply_i(sd_bus_message *m, int32_t v) { return sd_bus_reply_method_return(m, "i", v); }
 static inline int gestured_bus_reply_b(sd_bus_message *m, int v) { return sd_bus_reply_method_return(m, "b", v); }
+
+/// The GNOME extension's focus fields (docs/GNOME.md) for `app` and `title`, as a Wayland window.
+static inline int gestured_bus_reply_focus(sd_bus_message *m, const char *app, const char *title) {
+    return sd_bus_reply_method_return(m, "sssssss", app, title, "wayland", app, app, "", "");
+}
+
+/// `FocusChanged(app, title, …)` from /io/github/gestured/Shell: broadcast, or to `dest` alone.
+static inline int gestured_bus_emit_focus(sd_bus *bus, const char *dest, const char *app, const char *title) {
+    sd_bus_message *m = NULL;
+    int r = sd_bus_message_new_signal(bus, &m, "/io/github/gestured/Shell", "io.github.gestured.Shell", "FocusChanged");
+    if (r >= 0 && dest) r = sd_bus_message_set_destination(m, dest);
+    if (r >= 0) r = sd_bus_message_append(m, "sssssss", app, title, "wayland", app, app, "", "");
+    if (r >= 0) r = sd_bus_send(bus, m, NULL);
+    sd_bus_message_unref(m);
+    return r;
+}

@@ -14,7 +14,7 @@ import Testing
         GNOMEShellSource(busAddress: session.address, retryInitial: 0.05, retryMaximum: 0.2)
     }
 
-    @Test(GNOMESession.programs)
+    @Test(GNOMESession.programs, GNOMESession.dbusmock)
     func theFocusAsGNOMEHasItPicksTheBindingAndNothingElseCanSayIt() throws {
         // The extension is installed but off until the user enables it.
         let session = try GNOMESession(enabled: [GNOMESession.harnessUUID])
@@ -105,7 +105,7 @@ import Testing
         #expect(metadata.contains("\"uuid\": \"gestured@gestured.github.io\""))
     }
 
-    @Test(GNOMESession.programs)
+    @Test(GNOMESession.programs, GNOMESession.dbusmock)
     func theExtensionsActionsChangeGNOMEsOwnState() throws {
         let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID])
         // The extension's own signal says when each window is shown and focused.

@@ -1,0 +1,119 @@
+import CSystemd
+@testable import FocusSources
+import Glibc
+import Testing
+
+/// The GNOME source's bookkeeping of who owns org.gnome.Shell, against a fake GNOME Shell
+/// on a private `dbus-daemon --session` that answers and signals as the extension does
+/// (docs/GNOME.md): a shell that restarts is asked again, and one that lost the name
+/// to another is no longer believed. GNOMEShellTests runs the real one.
+@Suite(.serialized) struct GNOMEShellProtocolTests {
+    final class FakeShell {
+        private(set) var bus: OpaquePointer?
+        var focus = ("org.gnome.Nautilus", "Home")
+        /// Off: the object is not there, as when the extension is disabled.
+        var extensionEnabled = true
+
+        /// `flags`: SD_BUS_NAME_REPLACE_EXISTING (1), SD_BUS_NAME_ALLOW_REPLACEMENT (2).
+        init(address: String, flags: UInt64 = 0) {
+            var b: OpaquePointer?
+            sd_bus_new(&b)
+            sd_bus_set_address(b, address)
+            sd_bus_set_bus_client(b, 1)
+            sd_bus_start(b)
+            bus = b
+            sd_bus_add_object(b, nil, "/io/github/gestured/Shell", { m, ud, _ in
+                Unmanaged<FakeShell>.fromOpaque(ud!).takeUnretainedValue().call(m!)
+            }, Unmanaged.passUnretained(self).toOpaque())
+            sd_bus_request_name(b, "org.gnome.Shell", flags)
+        }
+
+        deinit { quit() }
+
+        func quit() {
+            if let bus { sd_bus_close_unref(bus) }
+            bus = nil
+        }
+
+        func pump() { while let b = bus, sd_bus_process(b, nil) > 0 {} }
+
+        private func call(_ m: OpaquePointer) -> Int32 {
+            guard extensionEnabled, sd_bus_message_is_method_call(m, "io.github.gestured.Shell", "GetFocus") > 0 else { return 0 }
+            return gestured_bus_reply_focus(m, focus.0, focus.1)
+        }
+
+        func emit(_ app: String, _ title: String, to destination: String? = nil) {
+            guard let bus else { return }
+            _ = gestured_bus_emit_focus(bus, destination, app, title)
+            pump()
+        }
+
+        func disable() {
+            extensionEnabled = false
+            guard let bus else { return }
+            var m: OpaquePointer?
+            sd_bus_message_new_signal(bus, &m, "/io/github/gestured/Shell", "io.github.gestured.Shell", "Disabled")
+            sd_bus_send(bus, m, nil)
+            sd_bus_message_unref(m)
+            pump()
+        }
+    }
+
+    @Test(Requires.programs([("dbus-daemon", "dbus-daemon")]))
+    func aRestartedShellIsAskedAgainAndAReplacedOneIsNotBelieved() throws {
+        let dir = TempDir()
+        let (daemon, address) = try KWinFocusTests.privateBus(dir)
+        let first = FakeShell(address: address, flags: 2)
+        let source = GNOMEShellSource(busAddress: address)
+        let h = try SourceHarness(source)
+        #expect(h.spin(serve: first.pump) { h.changes == [FocusedApp(app: "org.gnome.Nautilus", title: "Home")] }, "\(h.log)")
+        first.emit("firefox", "Mozilla Firefox")
+        #expect(h.spin(serve: first.pump) { h.changes.last == FocusedApp(app: "firefox", title: "Mozilla Firefox") })
+
+        // Another connection takes org.gnome.Shell over (GNOME Shell --replace): asked at once.
+        let second = FakeShell(address: address, flags: 1)
+        second.focus = ("org.gnome.Console", "~")
+        let pumpBoth = { first.pump(); second.pump() }
+        #expect(h.spin(serve: pumpBoth) { h.changes.last == FocusedApp(app: "org.gnome.Console", title: "~") }, "\(h.log)")
+        #expect(h.log.contains { $0.contains("GNOME Shell (re)started") })
+
+        // The old one is still on the bus but no longer owns the name: not believed,
+        // neither broadcast (the bus does not route it to us) nor sent to us directly.
+        let ignored = source.ignoredSignals
+        first.emit("evil", "broadcast")
+        first.emit("evil", "direct", to: try #require(source.uniqueName))
+        #expect(h.spin(serve: pumpBoth) { source.ignoredSignals > ignored })
+        second.emit("org.gnome.TextEditor", "notes")
+        #expect(h.spin(serve: pumpBoth) { h.changes.last == FocusedApp(app: "org.gnome.TextEditor", title: "notes") })
+        #expect(!h.changes.contains { $0?.app == "evil" }, "\(h.changes)")
+
+        // The extension is disabled, then GNOME Shell quits: both are said, the focus forgotten.
+        second.disable()
+        #expect(h.spin(serve: pumpBoth) { source.problem?.contains("gnome-extensions enable gestured@gestured.github.io") == true })
+        #expect(h.changes.last == .some(nil))
+        first.quit()
+        second.quit()
+        #expect(h.spin { source.problem?.hasPrefix("GNOME Shell is not on the session bus") == true }, "\(h.log)")
+        _ = daemon
+    }
+
+    @Test(Requires.programs([("dbus-daemon", "dbus-daemon")]))
+    func aShellWithoutTheExtensionIsSaidPlainlyAndItsFirstSignalPicksItUp() throws {
+        let dir = TempDir()
+        let (daemon, address) = try KWinFocusTests.privateBus(dir)
+        let shell = FakeShell(address: address)
+        shell.extensionEnabled = false
+        let source = GNOMEShellSource(busAddress: address)
+        let h = try SourceHarness(source)
+        #expect(h.spin(serve: shell.pump) { source.problem != nil }, "\(h.log)")
+        #expect(source.problem == GNOMEShellSource.extensionOff)
+        #expect(!source.connected)
+        // Enabled: the extension's first FocusChanged is the news; nothing is polled.
+        shell.extensionEnabled = true
+        shell.emit("org.gnome.Calculator", "Calculator")
+        #expect(h.spin(serve: shell.pump) { h.changes == [FocusedApp(app: "org.gnome.Calculator", title: "Calculator")] })
+        #expect(source.problem == nil && source.connected)
+        #expect(h.log.contains { $0.contains("reports the focus") })
+        _ = daemon
+    }
+}
