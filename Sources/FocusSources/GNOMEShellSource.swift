@@ -84,7 +84,7 @@ public final class GNOMEShellSource: FocusSource {
     }
 
     private func process() {
-        if let b = bus, !SessionBus.process(b, link) { disconnect() }
+        if !SessionBus.process({ bus }, link) { disconnect() }
     }
 
     // MARK: The exchange

@@ -86,7 +86,7 @@ public final class KWinSource: FocusSource {
     }
 
     private func process() {
-        if let b = bus, !SessionBus.process(b, link) { disconnect() }
+        if !SessionBus.process({ bus }, link) { disconnect() }
     }
 
     // MARK: The exchange

@@ -34,8 +34,9 @@ enum SessionBus {
 
     /// Runs sd-bus until it has nothing more to do: reads, dispatches, writes what is
     /// queued. False when the connection broke (the source closes it; `link.lost` was told).
-    static func process(_ b: OpaquePointer, _ link: LibraryConnection) -> Bool {
-        while true {
+    /// `bus` is asked before each step: a callback may have closed it.
+    static func process(_ bus: () -> OpaquePointer?, _ link: LibraryConnection) -> Bool {
+        while let b = bus() {
             let r = gd_sd_bus_process(b, nil)
             if r < 0 {
                 link.lost("lost the session bus: \(String(cString: strerror(-r)))")
@@ -43,6 +44,7 @@ enum SessionBus {
             }
             if r == 0 { return true }
         }
+        return true
     }
 
     static func readString(_ m: OpaquePointer) -> String? {
