@@ -2,6 +2,7 @@ import CSystemd
 @testable import FocusSources
 import Glibc
 import Testing
+@testable import GesturedCLI
 
 /// The GNOME source's bookkeeping of who owns org.gnome.Shell, against a fake GNOME Shell
 /// on a private `dbus-daemon --session` that answers and signals as the extension does
@@ -115,5 +116,20 @@ import Testing
         #expect(source.problem == nil && source.connected)
         #expect(h.log.contains { $0.contains("reports the focus") })
         _ = daemon
+    }
+
+    /// Any window sets its own title: one with a newline stays on the status's focus line.
+    @Test(Requires.programs([("dbus-daemon", "dbus-daemon")]))
+    func aTitleCannotForgeAStatusLine() throws {
+        let dir = TempDir()
+        let (bus, address) = try KWinFocusTests.privateBus(dir)
+        let shell = FakeShell(address: address)
+        shell.focus = ("firefox", "page\nfocused app: forged\u{1b}[2J")
+        let (daemon, _, _) = try CompositorFocusTests.daemon(dir, source: GNOMEShellSource(busAddress: address))
+        #expect(LiveDeviceTests.spin(daemon) { shell.pump(); return daemon.focus.app?.app == "firefox" })
+        let status = daemon.statusText()
+        #expect(status.contains("focused app: firefox (page\\nfocused app: forged\\u001b[2J) — from gnome"), "\(status)")
+        #expect(status.split(separator: "\n").filter { $0.hasPrefix("focused app:") }.count == 1)
+        _ = bus
     }
 }

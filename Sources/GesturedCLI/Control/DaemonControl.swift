@@ -62,7 +62,8 @@ extension Daemon {
         var s = "gestured \(GesturedCommand.version), pid \(getpid())\(options.dryRun ? ", dry run" : "")\n"
         s += "config: \(configName) (\(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"))\n"
         if let source = focus.source {
-            let app = focus.app.map { $0.description } ?? (source.connected ? "no window" : "not known yet")
+            // A window sets its own title (a web page does): a newline in it must not forge a line.
+            let app = focus.app.map { $0.description.printable } ?? (source.connected ? "no window" : "not known yet")
             s += "focused app: \(app) — from \(source.name) (\(source.endpoint))\(source.connected ? "" : ", not connected")"
             s += (source.problem.map { ": " + $0 } ?? "") + "\n"
         } else {
@@ -86,7 +87,7 @@ extension Daemon {
         let now = Self.now()
         for e in recent.entries.reversed() {
             let ago = Double(now.microseconds - e.time.microseconds) / 1e6
-            s += "  \(ago.fixed(1)) s ago  \(e.gesture) \(e.phase.rawValue) on \"\(e.device)\"\(e.app.map { " in \($0)" } ?? "")"
+            s += "  \(ago.fixed(1)) s ago  \(e.gesture) \(e.phase.rawValue) on \"\(e.device)\"\(e.app.map { " in \($0.printable)" } ?? "")"
             s += e.commands.isEmpty ? ": no command\n" : ": " + e.commands.joined(separator: "; ") + "\n"
         }
         return s
