@@ -1,0 +1,1 @@
+// The page (Sources/LiveView/Page): placeholder until the real page lands.
