@@ -129,6 +129,14 @@ import Testing
         #expect(FileSystemProbe.names(in: ui.dir.path).allSatisfy { !$0.hasSuffix(".tmp") }, "no temporary file left")
         let status = try Gestured.run(["status"], environment: ui.env)
         #expect(status.stdout.contains("right") && status.stdout.contains("pinch"), "\(status.stdout)")
+
+        // Enable and disable go to the daemon, and its answer comes back.
+        let off = try #require(JSONValue.parse(Array(try ui.post("/api/disable", "right").body.utf8)))
+        #expect(off["ok"] == .bool(true) && off["message"] == .string("right: disabled"), "\(off)")
+        let typo = try #require(JSONValue.parse(Array(try ui.post("/api/enable", "rihgt").body.utf8)))
+        #expect(typo["ok"] == .bool(false) && typo["message"]?.string?.contains("did you mean 'right'") == true, "\(typo)")
+        let hostile = try #require(JSONValue.parse(Array(try ui.post("/api/enable", "right\nreload").body.utf8)))
+        #expect(hostile["ok"] == .bool(false))
     }
 
     @Test func theRealProcessRefusesWhatIsNotItsPage() throws {
