@@ -68,6 +68,11 @@ function num(value, digits) {
   return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s.replace('-', '−');
 }
 
+/// A message as a sentence: with a full stop unless it already ends in one.
+function sentence(text) {
+  return /[.?!]$/.test(text) ? text : `${text}.`;
+}
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -127,6 +132,7 @@ function removeDevice(path) {
   if (entry && entry.figure) entry.figure.remove();
   view.devices.delete(path);
   showDevicesPlaceholder();
+  scaleDevices();
 }
 
 function showDevicesPlaceholder() {
@@ -173,7 +179,20 @@ function drawDevice(path, entry) {
   entry.svg = image;
   if (!figure.isConnected) $('devices').append(figure);
   showDevicesPlaceholder();
+  scaleDevices();
   drawContacts(entry);
+}
+
+/// Every device at the same mm per pixel: the widest fills its panel, a touchpad
+/// beside a touchscreen is drawn as much smaller as it is.
+function scaleDevices() {
+  const widths = [...view.devices.values()].map((d) => Math.max(1, Number(d.info.width_mm) || 100));
+  const widest = Math.max(...widths, 1);
+  for (const entry of view.devices.values()) {
+    if (!entry.svg) continue;
+    const w = Math.max(1, Number(entry.info.width_mm) || 100);
+    entry.svg.style.width = `${Math.max(15, (100 * w) / widest)}%`;
+  }
 }
 
 function deviceFacts(info, w, h) {
@@ -262,7 +281,8 @@ function applyFrame(entry, frame) {
     if (seen.has(id)) continue;
     points[points.length - 1].down = false;
     points.shift();
-    if (points.length === 0) entry.contacts.delete(id);
+    // All fingers up: the touch sequence is over, and so are its trails.
+    if (points.length === 0 || seen.size === 0) entry.contacts.delete(id);
   }
   entry.fingers = frame.fingers || 0;
   setFingerCount(entry.fingers, entry.info.name);
@@ -703,7 +723,7 @@ async function openRecordingFile(file) {
   try {
     const body = await file.arrayBuffer();
     const timeline = await api('POST', '/api/recording', body, 'application/octet-stream');
-    timeline.name = timeline.name || file.name;
+    timeline.name = file.name;
     enterRecording(timeline);
     announce(`Opened ${file.name}`);
   } catch (error) {
@@ -783,8 +803,15 @@ function lineCount(text) {
   return n;
 }
 
+let editorRenderPending = false;
+
+/// Typing re-draws the gutter and the backdrop once per screen refresh, with the last
+/// diagnostics until the next check answers (so the text and its marks stay aligned).
 function editorChanged() {
-  renderEditor([]);
+  if (!editorRenderPending) {
+    editorRenderPending = true;
+    requestAnimationFrame(() => { editorRenderPending = false; renderEditor(currentDiagnostics); });
+  }
   markModified();
   clearTimeout(checkTimer);
   checkTimer = setTimeout(checkNow, CHECK_DELAY_MS);
@@ -1010,7 +1037,7 @@ async function save(force) {
 function confirmSave(diagnostics) {
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const first = errors[0] || diagnostics[0];
-  const detail = first ? ` The first: line ${first.line}, column ${first.column}: ${first.message}.` : '';
+  const detail = first ? ` The first: line ${first.line}, column ${first.column}: ${sentence(first.message)}` : '';
   $('confirm-text').textContent =
     `This config has ${plural(errors.length || diagnostics.length, 'error')}.${detail} The daemon will keep running its current config until the file is fixed. Save it anyway?`;
   const dialog = $('confirm-dialog');

@@ -1,0 +1,283 @@
+"""What the browser tests share: a real `gestured ui` (and, for some, a real daemon),
+a headless Chromium driven by Debian's python3-selenium, the ground truth the page
+must agree with (`gestured replay` and `gestured check` on the same input), and
+screenshots under .build/test-logs/browser/.
+
+Every wait is bounded and waits for a fact (WebDriverWait, or a poll with a
+deadline); nothing sleeps for a fixed time.
+"""
+import http.client
+import os
+import re
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.parse
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+GESTURED = os.environ.get('GESTURED', os.path.join(ROOT, '.build', 'debug', 'gestured'))
+RECORDINGS = os.path.join(ROOT, 'Tests', 'Recordings')
+CONFIGS = os.path.join(ROOT, 'Tests', 'Browser', 'configs')
+LOGS = os.path.join(os.environ.get('GESTURED_TEST_LOGS', os.path.join(ROOT, '.build', 'test-logs')), 'browser')
+# Two busy cores: a debug build's ui takes a while to decode and replay a recording.
+WAIT_S = float(os.environ.get('GESTURED_BROWSER_WAIT', '20'))
+
+SWIPE_DOWN = os.path.join(RECORDINGS, 'touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events')
+TWO_FINGER_TAP = os.path.join(RECORDINGS, 'touchpads_AlpsPS2_ALPS_GlidePoint.2-finger-tap.events')
+SWIPES_CONFIG = os.path.join(CONFIGS, 'swipes.yaml')
+
+
+def wait_until(fact, what, timeout=WAIT_S):
+    """Polls `fact` until it returns something true, for at most `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = fact()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f'not within {timeout} s: {what}')
+        time.sleep(0.05)
+
+
+def gestured(*args, env=None, check=True):
+    """Runs the gestured binary; its stdout."""
+    result = subprocess.run([GESTURED, *args], capture_output=True, text=True, env=env, timeout=60)
+    if check and result.returncode not in (0, 3):
+        raise AssertionError(f'gestured {" ".join(args)}: exit {result.returncode}: {result.stderr}')
+    return result.stdout
+
+
+class Replay:
+    """What `gestured replay` says of a recording: the frames (time, finger count),
+    each recognizer's last failure reason, and the gesture events with their values."""
+
+    FRAME = re.compile(r'^(\d+\.\d{6})\s+(\d+) fingers?\b')
+    FAILED = re.compile(r'^\d+\.\d{3}\s+(\S+) failed: (.*)$')
+
+    def __init__(self, recording, config):
+        where = ['--config', config] if config else ['--detect']
+        text = gestured('replay', recording, *where, '--frames', '--explain')
+        self.frames = []
+        self.reasons = {}
+        for line in text.splitlines():
+            m = self.FRAME.match(line)
+            if m:
+                self.frames.append((float(m[1]), int(m[2])))
+            m = self.FAILED.match(line)
+            if m:
+                self.reasons[m[1]] = m[2]
+        import json
+        self.gestures = [json.loads(l) for l in gestured('replay', recording, *where, '--json').splitlines() if l.startswith('{')]
+
+    def first_frame_with(self, fingers):
+        return next(i for i, (_, n) in enumerate(self.frames) if n == fingers)
+
+    def frame_at(self, t):
+        """The index of the frame at time t (the one a gesture event happened on)."""
+        return min(range(len(self.frames)), key=lambda i: abs(self.frames[i][0] - t))
+
+
+def check_messages(text):
+    """`gestured check` on `text`: (line, column, severity, message) per diagnostic."""
+    with tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False) as f:
+        f.write(text)
+    try:
+        out = gestured('check', f.name, check=False)
+    finally:
+        os.unlink(f.name)
+    found = []
+    for line in out.splitlines():
+        m = re.match(r'^.*?:(\d+):(\d+): (error|warning): (.*)$', line)
+        if m:
+            found.append((int(m[1]), int(m[2]), m[3], m[4]))
+    return found
+
+
+class Process:
+    """A child with its stderr in a log file; stopped with SIGTERM, then SIGKILL."""
+
+    def __init__(self, name, args, env=None, stdout=subprocess.DEVNULL):
+        os.makedirs(LOGS, exist_ok=True)
+        self.log_path = os.path.join(LOGS, f'{name}.log')
+        self.log = open(self.log_path, 'w')
+        self.process = subprocess.Popen(args, stdout=stdout, stderr=self.log, env=env, text=True)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class UiServer(Process):
+    """`gestured ui --no-open …`, and the URL it prints first."""
+
+    def __init__(self, *args, env=None, name='ui'):
+        super().__init__(name, [GESTURED, 'ui', '--no-open', '--idle-exit', '120', *args], env=env, stdout=subprocess.PIPE)
+        self.url = self._first_line()
+        parts = urllib.parse.urlsplit(self.url)
+        self.port = parts.port
+        self.token = urllib.parse.parse_qs(parts.query)['token'][0]
+        self.origin = f'http://127.0.0.1:{self.port}'
+
+    def _first_line(self):
+        deadline = time.monotonic() + WAIT_S
+        line = ''
+        while not line.endswith('\n'):
+            left = deadline - time.monotonic()
+            if left <= 0 or self.process.poll() is not None:
+                raise AssertionError(f'gestured ui printed no URL (exit {self.process.poll()}); see {self.log_path}')
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if ready:
+                chunk = self.process.stdout.readline()
+                if not chunk:
+                    continue
+                line += chunk
+        assert re.match(r'^http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{32}$', line.strip()), line
+        return line.strip()
+
+    def request(self, method, path, body=None, headers=None):
+        """A raw HTTP request (no browser): (status, headers, body)."""
+        connection = http.client.HTTPConnection('127.0.0.1', self.port, timeout=WAIT_S)
+        connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        for k, v in (headers or {}).items():
+            connection.putheader(k, v)
+        data = body.encode() if isinstance(body, str) else body
+        if data is not None:
+            connection.putheader('Content-Length', str(len(data)))
+        connection.endheaders(data)
+        response = connection.getresponse()
+        answer = (response.status, dict(response.getheaders()), response.read().decode('utf-8', 'replace'))
+        connection.close()
+        return answer
+
+
+class Daemon(Process):
+    """`gestured run` with no devices (an empty input directory), its own runtime
+    directory (the control socket) and home, so it never sees the user's."""
+
+    def __init__(self, config_text):
+        self.dir = tempfile.mkdtemp(prefix='gestured-browser-')
+        for sub in ('run', 'home', 'input'):
+            os.makedirs(os.path.join(self.dir, sub), mode=0o700)
+        self.config = os.path.join(self.dir, 'config.yaml')
+        with open(self.config, 'w') as f:
+            f.write(config_text)
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(self.dir, 'run'), HOME=os.path.join(self.dir, 'home'))
+        for k in ('WAYLAND_DISPLAY', 'DISPLAY', 'SWAYSOCK', 'I3SOCK', 'HYPRLAND_INSTANCE_SIGNATURE', 'XDG_CONFIG_HOME'):
+            self.env.pop(k, None)
+        super().__init__('daemon', [GESTURED, 'run', '--config', self.config, '--input-dir', os.path.join(self.dir, 'input')], env=self.env)
+        wait_until(lambda: self.status(check=False).startswith('gestured '), 'the daemon answers status')
+
+    def status(self, check=True):
+        return gestured('status', env=self.env, check=check)
+
+    def stop(self):
+        super().stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def chromium():
+    options = Options()
+    options.binary_location = shutil.which('chromium') or '/usr/bin/chromium'
+    for flag in ('--headless=new', '--disable-dev-shm-usage', '--disable-gpu', '--window-size=1400,1000',
+                 '--no-first-run', '--disable-extensions', '--lang=en-US'):
+        options.add_argument(flag)
+    if os.geteuid() == 0:
+        options.add_argument('--no-sandbox')  # Chromium refuses to run its sandbox as root
+    options.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
+    service = Service(shutil.which('chromedriver') or '/usr/bin/chromedriver',
+                      log_output=os.path.join(LOGS, 'chromedriver.log')) if _service_takes_log_output() else \
+        Service(shutil.which('chromedriver') or '/usr/bin/chromedriver')
+    return webdriver.Chrome(options=options, service=service)
+
+
+def _service_takes_log_output():
+    import inspect
+    return 'log_output' in inspect.signature(Service.__init__).parameters
+
+
+class PageTest(unittest.TestCase):
+    """A browser on a `gestured ui`; subclasses say how to start the server."""
+
+    server = None
+    browser = None
+
+    @classmethod
+    def start_server(cls):
+        raise NotImplementedError
+
+    @classmethod
+    def setUpClass(cls):
+        os.makedirs(LOGS, exist_ok=True)
+        cls.server = cls.start_server()
+        try:
+            cls.browser = chromium()
+        except Exception:
+            cls.server.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.browser:
+            cls.browser.quit()
+        if cls.server:
+            cls.server.stop()
+
+    def setUp(self):
+        self.open_page()
+
+    def tearDown(self):
+        self.screenshot(self.id().split('.')[-1])
+        self.assert_no_page_errors()
+
+    def open_page(self):
+        """The URL with the token, which the server trades for its cookie."""
+        self.browser.get(self.server.url)
+        self.wait(lambda b: b.current_url.rstrip('/').endswith(str(self.server.port)), 'the token traded for the cookie')
+        self.wait(lambda b: b.find_element(By.ID, 'session').text not in ('', 'Connecting…'), 'the session loaded')
+
+    def wait(self, fact, what, timeout=WAIT_S):
+        return WebDriverWait(self.browser, timeout).until(fact, f'not within {timeout} s: {what}')
+
+    def element(self, css):
+        return self.browser.find_element(By.CSS_SELECTOR, css)
+
+    def elements(self, css):
+        return self.browser.find_elements(By.CSS_SELECTOR, css)
+
+    def text(self, css):
+        return self.element(css).text
+
+    def card(self, name):
+        return self.element(f'#cards article.card[data-gesture="{name}"]')
+
+    def screenshot(self, name):
+        os.makedirs(LOGS, exist_ok=True)
+        self.browser.save_screenshot(os.path.join(LOGS, f'{name}.png'))
+
+    def assert_no_page_errors(self):
+        """The page broke no rule of the CSP and threw nothing."""
+        problems = [entry['message'] for entry in self.browser.get_log('browser')
+                    if entry['level'] == 'SEVERE' or 'Content Security Policy' in entry['message']]
+        self.assertEqual(problems, [], 'the browser console reported errors')
+
+    def set_editor(self, text):
+        """Replaces the editor's text as a user would: select all, then type."""
+        editor = self.element('#editor')
+        editor.click()
+        self.browser.execute_script('arguments[0].select()', editor)
+        editor.send_keys(text)
