@@ -957,7 +957,7 @@ async function startTry(text) {
     const list = el('ul', 'fired');
     list.id = 'fired';
     if (answer.fired) {
-      for (const line of answer.fired) list.append(firedItem(line));
+      for (const line of answer.fired) list.append(firedItem(line, `${num(line.t, 3)} s`));
       if (answer.fired.length === 0) list.append(el('li', 'none', 'Nothing would fire.'));
     }
     result.replaceChildren(heading, list);
@@ -967,10 +967,11 @@ async function startTry(text) {
   }
 }
 
-function firedItem(line) {
+/// A gesture the tried config would fire: `when` is the recording's time, or the
+/// clock's for a live one.
+function firedItem(line, when) {
   const item = el('li', 'fired-gesture');
   item.dataset.gesture = line.gesture;
-  const when = typeof line.t === 'number' ? `${num(line.t, 3)} s` : clockTime();
   item.append(el('span', 'when', when), ' ', el('span', 'what', gestureText(line)));
   const commands = line.commands || [];
   if (commands.length) {
@@ -986,7 +987,7 @@ function onTryLine(line) {
   const list = $('fired');
   if (!list || !view.trying) return;
   if (line.type === 'gesture' && line.phase !== 'changed') {
-    list.prepend(firedItem(line));
+    list.prepend(firedItem(line, clockTime()));
     while (list.children.length > TIMELINE_LENGTH) list.lastElementChild.remove();
   } else if (line.type === 'action') {
     const item = [...list.children].find((i) => i.dataset.gesture === line.gesture);
