@@ -25,6 +25,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 GESTURED = os.environ.get('GESTURED', os.path.join(ROOT, '.build', 'debug', 'gestured'))
+FAKE_DAEMON = os.path.join(os.path.dirname(GESTURED), 'gestured-fake-daemon')
 RECORDINGS = os.path.join(ROOT, 'Tests', 'Recordings')
 CONFIGS = os.path.join(ROOT, 'Tests', 'Browser', 'configs')
 LOGS = os.path.join(os.environ.get('GESTURED_TEST_LOGS', os.path.join(ROOT, '.build', 'test-logs')), 'browser')
@@ -102,6 +103,20 @@ def check_messages(text):
     return found
 
 
+def read_first_line(process, log_path):
+    """A child's first line on stdout, waited for at most WAIT_S."""
+    deadline = time.monotonic() + WAIT_S
+    line = ''
+    while not line.endswith('\n'):
+        left = deadline - time.monotonic()
+        if left <= 0 or process.poll() is not None:
+            raise AssertionError(f'{process.args[0]} printed no first line (exit {process.poll()}); see {log_path}')
+        ready, _, _ = select.select([process.stdout], [], [], left)
+        if ready:
+            line += process.stdout.readline()
+    return line.strip()
+
+
 class Process:
     """A child with its stderr in a log file; stopped with SIGTERM, then SIGKILL."""
 
@@ -134,20 +149,9 @@ class UiServer(Process):
         self.origin = f'http://127.0.0.1:{self.port}'
 
     def _first_line(self):
-        deadline = time.monotonic() + WAIT_S
-        line = ''
-        while not line.endswith('\n'):
-            left = deadline - time.monotonic()
-            if left <= 0 or self.process.poll() is not None:
-                raise AssertionError(f'gestured ui printed no URL (exit {self.process.poll()}); see {self.log_path}')
-            ready, _, _ = select.select([self.process.stdout], [], [], left)
-            if ready:
-                chunk = self.process.stdout.readline()
-                if not chunk:
-                    continue
-                line += chunk
-        assert re.match(r'^http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{32}$', line.strip()), line
-        return line.strip()
+        line = read_first_line(self.process, self.log_path)
+        assert re.match(r'^http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{32}$', line), line
+        return line
 
     def request(self, method, path, body=None, headers=None):
         """A raw HTTP request (no browser): (status, headers, body)."""
@@ -167,9 +171,11 @@ class UiServer(Process):
 
 class Daemon(Process):
     """`gestured run` with no devices (an empty input directory), its own runtime
-    directory (the control socket) and home, so it never sees the user's."""
+    directory (the control socket) and home, so it never sees the user's. With
+    `fake_pad`, `gestured-fake-daemon` instead: the same daemon with the fake 100 ×
+    60 mm touchpad of Tests/Support, which `pad` (a FakePad) writes events into."""
 
-    def __init__(self, config_text):
+    def __init__(self, config_text, fake_pad=False, extra=()):
         self.dir = tempfile.mkdtemp(prefix='gestured-browser-')
         for sub in ('run', 'home', 'input'):
             os.makedirs(os.path.join(self.dir, sub), mode=0o700)
@@ -179,15 +185,85 @@ class Daemon(Process):
         self.env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(self.dir, 'run'), HOME=os.path.join(self.dir, 'home'))
         for k in ('WAYLAND_DISPLAY', 'DISPLAY', 'SWAYSOCK', 'I3SOCK', 'HYPRLAND_INSTANCE_SIGNATURE', 'XDG_CONFIG_HOME'):
             self.env.pop(k, None)
-        super().__init__('daemon', [GESTURED, 'run', '--config', self.config, '--input-dir', os.path.join(self.dir, 'input')], env=self.env)
+        where = ['--config', self.config, '--input-dir', os.path.join(self.dir, 'input'), *extra]
+        if fake_pad:
+            super().__init__('fake-daemon', [FAKE_DAEMON, *where], env=self.env, stdout=subprocess.PIPE)
+            self.pad = FakePad(read_first_line(self.process, self.log_path))
+        else:
+            super().__init__('daemon', [GESTURED, 'run', *where], env=self.env)
         wait_until(lambda: self.status(check=False).startswith('gestured '), 'the daemon answers status')
+
+    def log_text(self):
+        self.log.flush()
+        with open(self.log_path) as f:
+            return f.read()
+
+    def subscribes(self):
+        """Whether the daemon answers `subscribe` (the event stream, docs/CONTROL.md)."""
+        import socket
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(WAIT_S)
+            s.connect(os.path.join(self.env['XDG_RUNTIME_DIR'], 'gestured.sock'))
+            s.sendall(b'subscribe\n')
+            return s.recv(3) == b'ok\n'
 
     def status(self, check=True):
         return gestured('status', env=self.env, check=check)
 
     def stop(self):
+        if getattr(self, 'pad', None):
+            self.pad.close()
         super().stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class FakePad:
+    """Writes kernel input events (24-byte `struct input_event`s) into the fake
+    touchpad of a gestured-fake-daemon: 100 × 60 mm, 10 units per mm."""
+    EV_SYN, EV_KEY, EV_ABS = 0, 1, 3
+    ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID = 0x2f, 0x35, 0x36, 0x39
+    BTN_TOUCH, BTN_TOOL_TRIPLETAP = 0x14a, 0x14e
+
+    def __init__(self, path):
+        self.fd = os.open(path, os.O_WRONLY)
+
+    def close(self):
+        os.close(self.fd)
+
+    def three_fingers(self, dx_mm, lift=True):
+        """Three fingers down at y = 30 mm, moved dx_mm sideways in 20 steps of 10 ms,
+        then lifted; stamped in the recent past, as LiveDeviceTests.swipe does, so no
+        engine deadline lies in the future."""
+        import struct
+        t = time.clock_gettime(time.CLOCK_MONOTONIC) - 1.0
+        events = []
+
+        def send(kind, code, value):
+            events.append(struct.pack('qqHHi', int(t), int((t - int(t)) * 1e6), kind, code, value))
+        xs = [300, 400, 500]
+        for slot, x in enumerate(xs):
+            send(self.EV_ABS, self.ABS_MT_SLOT, slot)
+            send(self.EV_ABS, self.ABS_MT_TRACKING_ID, 100 + slot)
+            send(self.EV_ABS, self.ABS_MT_POSITION_X, x)
+            send(self.EV_ABS, self.ABS_MT_POSITION_Y, 300)
+        send(self.EV_KEY, self.BTN_TOUCH, 1)
+        send(self.EV_KEY, self.BTN_TOOL_TRIPLETAP, 1)
+        send(self.EV_SYN, 0, 0)
+        for step in range(1, 21):
+            t += 0.01
+            for slot, x in enumerate(xs):
+                send(self.EV_ABS, self.ABS_MT_SLOT, slot)
+                send(self.EV_ABS, self.ABS_MT_POSITION_X, x + int(dx_mm * 10) * step // 20)
+            send(self.EV_SYN, 0, 0)
+        if lift:
+            t += 0.01
+            for slot in range(3):
+                send(self.EV_ABS, self.ABS_MT_SLOT, slot)
+                send(self.EV_ABS, self.ABS_MT_TRACKING_ID, -1)
+            send(self.EV_KEY, self.BTN_TOUCH, 0)
+            send(self.EV_KEY, self.BTN_TOOL_TRIPLETAP, 0)
+            send(self.EV_SYN, 0, 0)
+        os.write(self.fd, b''.join(events))
 
 
 def chromium():
