@@ -10,6 +10,7 @@
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -85,6 +86,8 @@ int clinux_evdev_set_clock_monotonic(int fd) {
     int clock = CLOCK_MONOTONIC;
     return ioctl(fd, EVIOCSCLOCKID, &clock);
 }
+
+long clinux_getrandom(void *buf, unsigned long len) { return getrandom(buf, len, 0); }
 
 int clinux_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
 

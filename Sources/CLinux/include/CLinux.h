@@ -46,6 +46,9 @@ int clinux_pidfd_open(pid_t pid);
 int clinux_evdev_grab(int fd, int grab);
 int clinux_evdev_set_clock_monotonic(int fd);
 
+// getrandom(2): sys/random.h is not in Swift's Glibc module. Returns the byte count, or -1.
+long clinux_getrandom(void *buf, unsigned long len);
+
 // pipe2(2): declared under _GNU_SOURCE only.
 int clinux_pipe2(int fds[2], int flags);
 
