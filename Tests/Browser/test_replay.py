@@ -71,10 +71,20 @@ class ReplayPageTests(PageTest):
         self.assertIn(f'({event["dx_mm"]:.1f}, {event["dy_mm"]:.1f}) mm', values)
         self.assertIn(f'{event["vy_mm_s"]:.0f}) mm/s', values)
         self.assertIn('swipe-down-4 · recognized', self.text('#timeline'))
+        self.docs_screenshot()
         # The state at the last frame with fingers down is still the one the gesture reached.
         self.go_to_frame(self.last_touching_frame())
         self.assertEqual(self.card('swipe-down-4').get_attribute('data-state'), 'recognized')
-        self.screenshot('docs-ui')
+
+    def docs_screenshot(self):
+        """The page at the swipe's frame, tall enough for the timeline and the editor:
+        docs/ui.png when GESTURED_UI_DOCS_SCREENSHOT is set."""
+        self.browser.set_window_size(1400, 1250)
+        try:
+            self.browser.execute_script('window.scrollTo(0, 0); document.activeElement.blur()')
+            self.screenshot('docs-ui')
+        finally:
+            self.browser.set_window_size(1400, 1000)
         if os.environ.get('GESTURED_UI_DOCS_SCREENSHOT'):
             shutil.copy(os.path.join(LOGS, 'docs-ui.png'), os.path.join(ROOT, 'docs', 'ui.png'))
 

@@ -196,7 +196,7 @@ function scaleDevices() {
 }
 
 function deviceFacts(info, w, h) {
-  const facts = [info.kind || 'device', `${num(w, 1)} × ${num(h, 1)} mm`];
+  const facts = [info.kind || 'device', `${num(w, 1)} × ${num(h, 1)} mm${info.size_estimated ? ' (estimated)' : ''}`];
   if (info.slots) facts.push(plural(info.slots, 'slot'));
   if (info.grabbed) facts.push('grabbed');
   return `(${facts.join(', ')})`;
@@ -310,8 +310,10 @@ function scheduleDraw(entry) {
 
 function gestureSummary(g) {
   const parts = [g.kind || 'gesture'];
-  if (g.fingers) parts.push(plural(g.fingers, 'finger'));
-  if (g.direction) parts.push(g.direction);
+  if (g.fingers && g.max_fingers && g.max_fingers !== g.fingers) parts.push(`${g.fingers}–${g.max_fingers} fingers`);
+  else if (g.fingers) parts.push(plural(g.fingers, 'finger'));
+  const directions = g.directions && g.directions.length ? g.directions : g.direction ? [g.direction] : [];
+  if (directions.length) parts.push(directions.join(' or '));
   if (g.edges && g.edges.length) parts.push(`from the ${g.edges.join('/')} edge`);
   if (g.region) parts.push('in a region');
   if (g.device && g.device !== 'any') parts.push(`on ${g.device}`);
