@@ -46,6 +46,8 @@ public enum GesturedCommand {
                        run: ControlCommand.disable, help: ControlCommand.disableHelp),
             Subcommand(name: "reload", summary: "make the running daemon read its config again",
                        run: ControlCommand.reload, help: ControlCommand.reloadHelp),
+            Subcommand(name: "ui", summary: "the live view and playground in the browser (devices, recognizers, config)",
+                       run: UICommand.run, help: UICommand.help),
         ]
     }
 

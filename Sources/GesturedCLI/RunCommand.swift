@@ -30,7 +30,7 @@ enum RunCommand {
     """
 
     static let spec = Arguments.Spec(flags: ["dry-run", "explain", "verbose", "quiet"],
-                                     options: ["config", "device", "input-dir"], repeatable: ["device"],
+                                     options: ["config", "device", "input-dir", "control-socket"], repeatable: ["device"],
                                      short: ["v": "verbose", "q": "quiet"])
 
     /// `adopting`: devices opened by the caller, used beside the ones found.
@@ -44,7 +44,8 @@ enum RunCommand {
         options.dryRun = a.flag("dry-run")
         options.deviceFilters = a.all("device")
         options.inputDirectory = a.option("input-dir") ?? "/dev/input"
-        options.controlSocket = ControlPath.resolve(environment)
+        // --control-socket (not in the help): gestured ui's private daemon, nobody else's.
+        options.controlSocket = a.option("control-socket") ?? ControlPath.resolve(environment)
         options.adopted = devices
         if options.controlSocket == nil { logger.notice("XDG_RUNTIME_DIR is not set: no control socket (gestured status, enable, disable, reload)") }
         if a.flag("explain") {

@@ -27,7 +27,7 @@ public enum AtomicFile {
     }
 
     /// ("/a/b", "c") for "/a/b/c"; (".", "c") for "c".
-    static func split(_ path: String) -> (directory: String, name: String) {
+    public static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
