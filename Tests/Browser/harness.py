@@ -37,6 +37,11 @@ TWO_FINGER_TAP = os.path.join(RECORDINGS, 'touchpads_AlpsPS2_ALPS_GlidePoint.2-f
 SWIPES_CONFIG = os.path.join(CONFIGS, 'swipes.yaml')
 
 
+def relative(path):
+    """A path from the source tree's root (where the servers run)."""
+    return os.path.relpath(path, ROOT)
+
+
 def wait_until(fact, what, timeout=WAIT_S):
     """Polls `fact` until it returns something true, for at most `timeout` seconds."""
     deadline = time.monotonic() + timeout
@@ -124,7 +129,8 @@ class Process:
         os.makedirs(LOGS, exist_ok=True)
         self.log_path = os.path.join(LOGS, f'{name}.log')
         self.log = open(self.log_path, 'w')
-        self.process = subprocess.Popen(args, stdout=stdout, stderr=self.log, env=env, text=True)
+        # From the source tree, so the paths the page shows are the tree's own.
+        self.process = subprocess.Popen(args, stdout=stdout, stderr=self.log, env=env, text=True, cwd=ROOT)
 
     def stop(self):
         if self.process.poll() is None:
@@ -321,9 +327,14 @@ class PageTest(unittest.TestCase):
         self.assert_no_page_errors()
 
     def open_page(self):
-        """The URL with the token, which the server trades for its cookie."""
-        self.browser.get(self.server.url)
-        self.wait(lambda b: b.current_url.rstrip('/').endswith(str(self.server.port)), 'the token traded for the cookie')
+        """The URL with the token the first time (the server trades it for its cookie
+        and sends the browser to `/`), then `/` with the cookie alone."""
+        if not getattr(type(self), 'has_cookie', False):
+            self.browser.get(self.server.url)
+            self.wait(lambda b: b.current_url == f'{self.server.origin}/', 'the token traded for the cookie')
+            type(self).has_cookie = True
+        else:
+            self.browser.get(f'{self.server.origin}/')
         self.wait(lambda b: b.find_element(By.ID, 'session').text not in ('', 'Connecting…'), 'the session loaded')
 
     def wait(self, fact, what, timeout=WAIT_S):

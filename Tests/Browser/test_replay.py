@@ -7,7 +7,7 @@ import unittest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from harness import (LOGS, ROOT, SWIPE_DOWN, SWIPES_CONFIG, TWO_FINGER_TAP, PageTest, Replay, UiServer)
+from harness import (LOGS, ROOT, SWIPE_DOWN, SWIPES_CONFIG, TWO_FINGER_TAP, PageTest, Replay, UiServer, relative)
 
 
 class ReplayPageTests(PageTest):
@@ -15,7 +15,7 @@ class ReplayPageTests(PageTest):
 
     @classmethod
     def start_server(cls):
-        return UiServer('--replay', SWIPE_DOWN, '--config', SWIPES_CONFIG, name='ui-replay')
+        return UiServer('--replay', relative(SWIPE_DOWN), '--config', relative(SWIPES_CONFIG), name='ui-replay')
 
     def setUp(self):
         super().setUp()
@@ -105,16 +105,6 @@ class ReplayPageTests(PageTest):
         self.element('#try').click()
         self.wait(lambda b: self.text('#try-result') == '', 'trying stopped')
 
-    def test_a_recording_opened_from_the_file_input_replaces_the_shown_one(self):
-        other = Replay(TWO_FINGER_TAP, None)
-        self.element('#recording-file').send_keys(TWO_FINGER_TAP)
-        self.wait(lambda b: self.element('#scrubber').get_attribute('max') == str(len(other.frames) - 1),
-                  'the scrubber spans the opened recording')
-        self.assertIn(os.path.basename(TWO_FINGER_TAP), self.text('#recording-status'))
-        index = other.first_frame_with(2)
-        self.go_to_frame(index)
-        self.wait(lambda b: len(self.elements('circle.contact')) == 2, 'two contacts of the tap')
-
     def test_every_control_is_reachable_with_the_tab_key(self):
         wanted = {'recording-file', 'scrubber', 'frame-prev', 'frame-next', 'play', 'hide-idle', 'editor', 'try', 'save'}
         self.element('body').click()
@@ -135,6 +125,24 @@ class ReplayPageTests(PageTest):
             self.screenshot('zoom-200')
         finally:
             self.browser.set_window_size(1400, 1000)
+
+
+class OpenRecordingTests(PageTest):
+    """Its own server: an opened recording becomes the one Try runs on."""
+
+    @classmethod
+    def start_server(cls):
+        return UiServer('--replay', SWIPE_DOWN, '--config', SWIPES_CONFIG, name='ui-open')
+
+    def test_a_recording_opened_from_the_file_input_replaces_the_shown_one(self):
+        other = Replay(TWO_FINGER_TAP, None)
+        self.element('#recording-file').send_keys(TWO_FINGER_TAP)
+        self.wait(lambda b: self.element('#scrubber').get_attribute('max') == str(len(other.frames) - 1),
+                  'the scrubber spans the opened recording')
+        self.assertIn(os.path.basename(TWO_FINGER_TAP), self.text('#recording-status'))
+        index = other.first_frame_with(2)
+        ReplayPageTests.go_to_frame(self, index)
+        self.wait(lambda b: len(self.elements('circle.contact')) == 2, 'two contacts of the tap')
 
 
 if __name__ == '__main__':

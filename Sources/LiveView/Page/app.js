@@ -393,7 +393,8 @@ function valueRows(kind, v) {
   if (kind === 'pinch' || kind === 'transform') rows.push(['Scale', `×${num(v.scale, 2)}`]);
   if (kind === 'rotate' || kind === 'transform') rows.push(['Rotation', `${num(v.rotation_deg, 1)}°`]);
   if (v.step !== null && v.step !== undefined) rows.push(['Step', String(v.step)]);
-  if (typeof v.duration_s === 'number') rows.push(['Duration', `${num(v.duration_s, 2)} s`]);
+  // A tap or swipe is recognized at an instant: its duration says nothing.
+  if (typeof v.duration_s === 'number' && kind !== 'tap' && kind !== 'swipe') rows.push(['Duration', `${num(v.duration_s, 2)} s`]);
   if (v.direction) rows.push(['Direction', v.direction]);
   return rows;
 }
@@ -640,13 +641,17 @@ function prepareTimeline(timeline) {
   return timeline;
 }
 
-/// The number of events at or before time t.
+/// How much later than its frame an event may be stamped and still belong to it, s:
+/// the timeline's times are rounded to the µs on their own (frames are ms apart).
+const EVENT_SLACK_S = 5e-6;
+
+/// The number of events at or before time t (the frame's).
 function eventsUpTo(events, t) {
   let lo = 0;
   let hi = events.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (events[mid].t <= t + 1e-7) lo = mid + 1; else hi = mid;
+    if (events[mid].t <= t + EVENT_SLACK_S) lo = mid + 1; else hi = mid;
   }
   return lo;
 }
