@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 const uint32_t CLINUX_EPOLLIN = EPOLLIN;
+const uint32_t CLINUX_EPOLLOUT = EPOLLOUT;
 const uint32_t CLINUX_EPOLLERR = EPOLLERR;
 const uint32_t CLINUX_EPOLLHUP = EPOLLHUP;
 
@@ -29,6 +30,11 @@ int clinux_epoll_add(int epfd, int fd, uint32_t events, uint64_t data) {
 }
 
 int clinux_epoll_del(int epfd, int fd) { return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL); }
+
+int clinux_epoll_mod(int epfd, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev = { .events = events, .data.u64 = data };
+    return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev);
+}
 
 int clinux_epoll_wait(int epfd, struct clinux_epoll_event *out, int max, int timeout_ms) {
     struct epoll_event evs[64];

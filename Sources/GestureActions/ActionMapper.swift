@@ -119,7 +119,7 @@ public struct ActionMapper {
                               environment: action.isInput ? [] : Self.environment(e, phase, device, step)))
     }
 
-    static func trigger(_ phase: GesturePhase) -> String {
+    public static func trigger(_ phase: GesturePhase) -> String {
         switch phase {
         case .recognized: return "command"
         case .began: return "begin"

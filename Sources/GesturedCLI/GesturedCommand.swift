@@ -46,6 +46,8 @@ public enum GesturedCommand {
                        run: ControlCommand.disable, help: ControlCommand.disableHelp),
             Subcommand(name: "reload", summary: "make the running daemon read its config again",
                        run: ControlCommand.reload, help: ControlCommand.reloadHelp),
+            Subcommand(name: "events", summary: "print the running daemon's event stream: touches, states, gestures, actions",
+                       run: EventsCommand.run, help: EventsCommand.help),
             Subcommand(name: "ui", summary: "the live view and playground in the browser (devices, recognizers, config)",
                        run: UICommand.run, help: UICommand.help),
         ]

@@ -17,8 +17,10 @@ struct clinux_epoll_event {
 int clinux_epoll_create(void);
 int clinux_epoll_add(int epfd, int fd, uint32_t events, uint64_t data);
 int clinux_epoll_del(int epfd, int fd);
+int clinux_epoll_mod(int epfd, int fd, uint32_t events, uint64_t data);
 int clinux_epoll_wait(int epfd, struct clinux_epoll_event *events, int max, int timeout_ms);
 extern const uint32_t CLINUX_EPOLLIN;
+extern const uint32_t CLINUX_EPOLLOUT;
 extern const uint32_t CLINUX_EPOLLERR;
 extern const uint32_t CLINUX_EPOLLHUP;
 

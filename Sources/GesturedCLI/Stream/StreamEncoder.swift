@@ -133,7 +133,7 @@ struct StreamEncoder {
             out.key("command"); out.null()
             out.key("keys"); out.string(a.action.description)
         }
-        out.key("outcome"); out.byte("\""); out.raw(a.outcome.word); out.byte("\"")
+        out.key("outcome"); out.byte("\""); out.raw(Self.word(a.outcome)); out.byte("\"")
         out.key("status")
         switch a.outcome {
         case .exited(_, let status?): out.int(status)
@@ -182,6 +182,18 @@ struct StreamEncoder {
     }
 
     // MARK: Pieces
+
+    private static func word(_ o: StreamLine.Outcome) -> StaticString {
+        switch o {
+        case .started: return "started"
+        case .exited: return "exited"
+        case .killed: return "killed"
+        case .timedOut: return "timed-out"
+        case .dropped: return "dropped"
+        case .dryRun: return "dry-run"
+        case .sent: return "sent"
+        }
+    }
 
     private mutating func list<S: Sequence>(_ items: S, _ each: (inout StreamEncoder, S.Element) -> Void) {
         out.byte("[")

@@ -1,3 +1,4 @@
+import GestureActions
 import GestureConfig
 import GestureEngine
 import TouchModel
@@ -50,34 +51,7 @@ enum StreamLine {
     }
 
     /// How one action ended up (`action` lines), from the sinks' own reports.
-    enum Outcome: Equatable {
-        /// A command was spawned.
-        case started(pid: Int32)
-        /// It exited by itself; `status` nil when someone else reaped it.
-        case exited(pid: Int32, status: Int32?)
-        /// It died of a signal it was not sent by a timeout.
-        case killed(pid: Int32, signal: Int32)
-        /// It ran past `command-timeout` and was signalled.
-        case timedOut(pid: Int32)
-        /// The caps (`max-children`, `queue-length`) left no room, or it could not start.
-        case dropped
-        /// `--dry-run`: printed, not run.
-        case dryRun
-        /// Keys, a click or a scroll, sent to the virtual device.
-        case sent
-
-        var word: StaticString {
-            switch self {
-            case .started: return "started"
-            case .exited: return "exited"
-            case .killed: return "killed"
-            case .timedOut: return "timed-out"
-            case .dropped: return "dropped"
-            case .dryRun: return "dry-run"
-            case .sent: return "sent"
-            }
-        }
-    }
+    typealias Outcome = ActionOutcome
 
     struct Action {
         var gesture: String
