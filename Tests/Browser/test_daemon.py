@@ -17,7 +17,9 @@ class DaemonPageTests(PageTest):
         with open(SWIPES_CONFIG) as f:
             cls.daemon = Daemon(f.read())
         try:
-            return UiServer(env=cls.daemon.env, name='ui-daemon')
+            # --config: the daemon's own file (CONTRACT.md notes: without it the ui
+            # does not yet pick the running daemon's).
+            return UiServer('--config', cls.daemon.config, env=cls.daemon.env, name='ui-daemon')
         except Exception:
             cls.daemon.stop()
             raise
