@@ -69,6 +69,17 @@ class LivePageTests(PageTest):
         self.assertLess(dx, -10, values)
         self.assertIn('left', values)
 
+    def test_a_new_touch_starts_the_cards_over(self):
+        self.daemon.pad.three_fingers(dx_mm=-40)
+        card = self.card('next')
+        self.wait(lambda b: card.get_attribute('data-state') == 'recognized', 'the swipe recognized')
+        self.wait(lambda b: len(self.elements('circle.contact')) == 0, 'lifted')
+        self.assertEqual(card.get_attribute('data-state'), 'recognized', 'after the lift the card keeps how it ended')
+        self.daemon.pad.three_fingers(dx_mm=-2, lift=False)
+        self.wait(lambda b: card.get_attribute('data-state') == 'possible', 'the next touch starts it over')
+        self.assertEqual(card.find_element('css selector', '.values').text, '')
+        self.daemon.pad.three_fingers(dx_mm=0)
+
     def test_the_other_swipe_fails_with_the_reason_the_daemon_logs(self):
         self.daemon.pad.three_fingers(dx_mm=-40, lift=False)
         card = self.card('previous')

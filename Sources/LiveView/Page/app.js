@@ -484,13 +484,30 @@ function onDevice(line) {
 function onFrame(line) {
   const entry = view.devices.get(line.device);
   if (!entry) return;
+  if (entry.fingers === 0 && (line.fingers || 0) > 0) newTouchSequence(line.device);
   applyFrame(entry, line);
   scheduleDraw(entry);
+}
+
+/// Fingers land on a device that had none: its recognizers start over, as the
+/// engine's do (the stream sends no line for that reset), so the cards the last touch
+/// sequence left there go back to possible. Until then they keep how it ended.
+function newTouchSequence(path) {
+  for (const card of view.cards.values()) {
+    if (card.device !== path) continue;
+    card.device = null;
+    setCardState(card, 'possible', null);
+    setCardValues(card, null);
+    setCardProgress(card, null);
+    card.where.textContent = '';
+  }
+  applyCardFilter();
 }
 
 function onState(line) {
   const card = view.cards.get(line.gesture);
   if (!card) return;
+  card.device = line.device;
   setCardState(card, line.to, line.reason);
   if (line.to === 'possible') {
     setCardValues(card, null);
@@ -506,6 +523,7 @@ function onState(line) {
 function onGesture(line) {
   const card = view.cards.get(line.gesture);
   if (card) {
+    card.device = line.device;
     if (card.state !== line.phase) setCardState(card, line.phase, null);
     setCardValues(card, line);
     setCardProgress(card, line.progress);
