@@ -136,7 +136,7 @@ public enum HTTPTestClient {
 }
 
 extension StringProtocol {
-    func components(_ separator: String) -> [String] {
+    public func components(_ separator: String) -> [String] {
         var out: [String] = []
         var rest = Substring(self)
         while let r = rest.firstRange(of: separator) {
