@@ -540,9 +540,8 @@ function clockTime() {
 function onReload(line) {
   const item = el('li', `timeline-reload ${line.ok ? 'ok' : 'error'}`, `${clockTime()} ${line.message || (line.ok ? 'reloaded' : 'reload failed')}`);
   prependTimeline(item);
+  // The gestures' cards change with the hello the server sends after a reload.
   announce(line.message || 'config reloaded');
-  // The gestures changed: a new hello (the stream again) brings their cards.
-  if (line.ok) reconnect();
 }
 
 function onLine(line) {
