@@ -63,6 +63,8 @@ let package = Package(
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
         // Mutation fuzzing of replay and check in child processes (make fuzz; issue 10).
         .executableTarget(name: "gestured-fuzz", dependencies: ["GestureInput", "GestureTestSupport", "CLinux"], path: "Tests/Fuzz/Harness"),
+        // The browser tests' daemon: `gestured run` fed by the fake touchpad (Tests/Browser).
+        .executableTarget(name: "gestured-fake-daemon", dependencies: ["GesturedCLI", "GestureTestSupport"], path: "Tests/Browser/FakeDaemon"),
 
         // Test support only, never linked into the shipped binary: answers libevdev's
         // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it, and
@@ -78,7 +80,7 @@ let package = Package(
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
                           dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport"],
+                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "GesturedCLI"],
                           path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),

@@ -24,6 +24,8 @@ struct Options {
     var profile: (stage: Stage, stream: Int)?
     /// `--replay-rss`: the child process of the memory measurement (ReplayMemory).
     var replayRSS = false
+    /// `--stream-only`: only the event stream's cost (StreamCost), then exit.
+    var streamOnly = false
 
     init(_ args: [String]) {
         var i = 0
@@ -46,6 +48,7 @@ struct Options {
             case "--startup-runs": startupRuns = number()
             case "--idle-seconds": idleSeconds = number()
             case "--replay-rss": replayRSS = true
+            case "--stream-only": streamOnly = true
             case "--profile":
                 let v = value().split(separator: ":")
                 guard v.count == 2, let stage = Stage.allCases.first(where: { "\($0)" == v[0] }), let n = Int(v[1]), (0...2).contains(n)
@@ -129,6 +132,29 @@ if let (stage, n) = options.profile {
     rmdir(tmp)
     exit(0)
 }
+
+// MARK: The event stream's cost.
+say("")
+say("== the event stream (subscribe): the daemon's time per frame in-process (its loop, the fake device, libevdev, decoder, engine, 20 gestures, no commands), subscribers at 60 frames/s")
+guard let streamRecording = recordings.first(where: { $0.name.contains("1-finger-drag-up-down") }) else { fail("the 1-finger drag recording is missing") }
+let streamCost = StreamCost(recording: streamRecording, configPath: benchConfigPath, directory: tmp)
+_ = streamCost.measure(StreamCost.setups[0], frames: 2000)  // warm
+var streamRuns: [StreamCost.Setup: [StreamCost.Result]] = [:]
+for _ in 0..<options.runs {
+    for setup in StreamCost.setups { streamRuns[setup, default: []].append(streamCost.measure(setup, frames: 20_000)) }
+}
+let streamNone = streamRuns[StreamCost.setups[0]]!
+/// The median of each setup's time per frame over no subscriber's, paired per round.
+let streamRatios = streamRuns.mapValues { runs in median(zip(runs, streamNone).map { $0.nsPerFrame / $1.nsPerFrame }) }
+func streamRatio(_ setup: StreamCost.Setup) -> Double { streamRatios[setup]! }
+for setup in StreamCost.setups {
+    let runs = streamRuns[setup]!
+    say("   " + pad(setup.description, 24) + pad("\(median(runs.map(\.nsPerFrame)).fixed(0)) ns/frame", 16) + pad("× none \(streamRatio(setup).fixed(3))", 16)
+        + pad("allocations/frame \(median(runs.map(\.allocationsPerFrame)).fixed(4))", 28) + "lines read \(runs[0].linesRead)")
+}
+let stream1vs0 = streamRatio(StreamCost.setups[1]), streamAllocations = median(streamNone.map(\.allocationsPerFrame))
+say("   \(streamRecording.name), 20 000 frames a run, \(options.runs) runs, medians")
+if options.streamOnly { exit(0) }
 
 // MARK: Memory: the daemon's library types over 10 M events, in a process of their own.
 say("")
@@ -288,10 +314,11 @@ let pipelineB = protocolBFigures.eventsPerSecond[.pipeline]!, pipelineBvsC = pro
 // The same ratio against the floor that skips the declared-code check, as it was when
 // issue 15 set its budget: paired per round like the others.
 let pipelineBvsUnchecked = pairedRatio(results[streams[1].name]!, .pipeline, over: .cFloorUnchecked)
-say("budgets: protocol B pipeline ≥ 10 M events/s (issue 15): \(verdict(pipelineB >= 10e6)); protocol B pipeline ≤ 4× C: \(verdict(pipelineBvsC <= 4)); pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50)); key latency p50 < 50 µs: \(verdict(median(keyLatencies) < 50))")
-say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1))")
+say("budgets: protocol B pipeline ≥ 10 M events/s (issue 15): \(verdict(pipelineB >= 10e6)); protocol B pipeline ≤ 4× C: \(verdict(pipelineBvsC <= 4)); pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50)); key latency p50 < 50 µs: \(verdict(median(keyLatencies) < 50)); stream, 1 subscriber ≤ 1.25× none (issue 20): \(verdict(stream1vs0 <= 1.25)); no subscriber, 0 allocations/frame: \(verdict(streamAllocations == 0))")
+say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1)) stream_1_vs_0=\(stream1vs0.fixed(3)) stream_16_vs_0=\(streamRatio(StreamCost.setups[2]).fixed(3)) stream_stalled_vs_0=\(streamRatio(StreamCost.setups[3]).fixed(3)) stream_allocs_per_frame_0=\(streamAllocations.fixed(4))")
 
 for file in ["config-20.yaml", "daemon.log", "replay-rss.txt"] { unlink(tmp + "/" + file) }
+rmdir(tmp + "/no-input")
 rmdir(tmp)
 
 func verdict(_ ok: Bool) -> String { ok ? "met" : "MISSED" }

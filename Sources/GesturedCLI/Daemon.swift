@@ -35,6 +35,9 @@ final class Daemon {
         var focus: FocusMonitor?
         /// The control socket to claim (`run`: $XDG_RUNTIME_DIR/gestured.sock); nil: none.
         var controlSocket: String?
+        /// Devices the caller opened, used from the start beside the ones found (the
+        /// browser tests' daemon fed by the fake device: GesturedCommand.runDaemon).
+        var adopted: [EvdevDevice] = []
     }
 
     let options: Options
@@ -166,6 +169,7 @@ final class Daemon {
     func run() -> GesturedCommand.ExitCode {
         guard startControl() else { return .failure }
         for node in hotplug.presentNodes() { open(node, announce: false) }
+        for device in options.adopted { adopt(device, announce: false) }
         let name = configSource == .builtIn ? ConfigLoader.builtInName : config.file
         logger.notice("started: config \(name), \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"), \(sessions.count) device\(sessions.count == 1 ? "" : "s")\(options.dryRun ? ", dry run" : "")")
         if sessions.isEmpty && !hotplug.isWatching {

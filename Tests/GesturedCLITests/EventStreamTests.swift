@@ -266,3 +266,40 @@ import TouchModel
         #expect(s.daemon.stream?.count == 0)
     }
 }
+
+/// `gestured events` against a `gestured run` child, as a user runs them.
+@Suite(.serialized) struct EventsCommandTests {
+    static func waitForOutput(_ p: Gestured.Process, _ text: String) -> Bool {
+        let deadline = clinux_monotonic_ns() + 10_000_000_000
+        while !p.stdout.contains(text) && clinux_monotonic_ns() < deadline && p.poll() == nil { p.pump(ms: 50) }
+        p.pump(ms: 0)
+        return p.stdout.contains(text)
+    }
+
+    @Test func readableThenJSONAndTheEndOfTheStream() throws {
+        let s = ControlSocketTests.Session()
+        let d = try s.daemon()
+        #expect(d.waitForLog("started:"))
+        let events = try Gestured.Process(["events"], environment: s.env)
+        #expect(Self.waitForOutput(events, "gestured 0.1.0 (pid \(d.pid)): config \(s.config), 2 gestures, 0 devices, frames at 60/s"), "\(events.stdout)\(events.stderr)")
+        let json = try Gestured.Process(["events", "--json", "--rate", "5"], environment: s.env)
+        #expect(Self.waitForOutput(json, #""rate":5"#))
+        #expect(try s.cli(["reload"]).status == 0)
+        #expect(Self.waitForOutput(events, "reload: reloaded \(s.config): 2 gestures"), "\(events.stdout)")
+        #expect(Self.waitForOutput(json, #"{"type":"reload","file":"\#(s.config)","ok":true"#), "\(json.stdout)")
+        #expect(json.stdout.hasPrefix(#"{"type":"hello","version":"0.1.0""#), "raw lines, the answer's 'ok' not among them")
+        kill(d.pid, SIGTERM)
+        #expect(d.wait() == 0)
+        #expect(events.wait() == 0)
+        #expect(events.stderr == "gestured: the daemon closed the stream\n")
+        #expect(json.wait() == 0)
+    }
+
+    @Test func withoutADaemonOrWithABadRate() throws {
+        let s = ControlSocketTests.Session()
+        let none = try s.cli(["events"])
+        #expect(none.status == 1 && none.stderr.contains("no gestured is running for this user"))
+        let bad = try s.cli(["events", "--rate", "0"])
+        #expect(bad.status == 2 && bad.stderr.hasPrefix("gestured events: --rate takes frames per second, 1…1000"))
+    }
+}

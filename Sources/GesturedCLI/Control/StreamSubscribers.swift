@@ -178,10 +178,14 @@ final class StreamSubscribers {
     /// A gesture event. A `changed` one follows its frame: a subscriber that did not
     /// get the frame does not get the update either (the next one it gets is newer).
     func gesture(_ e: GestureEvent, device: String, step: Step?) {
-        encoder.removeAll()
-        encoder.gesture(e, device: device, step: step)
+        var encoded = false
         for s in subscribers {
             if e.phase == .changed, let c = s.clocks.first(where: { $0.device == device }), c.newest == e.time.microseconds, !c.tookNewest { continue }
+            if !encoded {
+                encoder.removeAll()
+                encoder.gesture(e, device: device, step: step)
+                encoded = true
+            }
             queue(encoder.bytes, to: s, isFrame: false)
         }
     }

@@ -1,0 +1,94 @@
+"""The page on the live stream of a real daemon fed by the fake touchpad
+(gestured-fake-daemon): the fingers on the device, the swipe's card and the command
+it ran, and the reason the other swipe failed, in the daemon's own words."""
+import re
+import unittest
+
+from harness import Daemon, PageTest, UiServer, wait_until
+
+CONFIG = """gestures:
+  - name: next
+    gesture: swipe
+    fingers: 3
+    direction: left
+    command: echo next
+  - name: previous
+    gesture: swipe
+    fingers: 3
+    direction: right
+    command: echo previous
+"""
+
+
+class LivePageTests(PageTest):
+    @classmethod
+    def start_server(cls):
+        cls.daemon = Daemon(CONFIG, fake_pad=True, extra=['--explain'])
+        if not cls.daemon.subscribes():
+            cls.daemon.stop()
+            raise unittest.SkipTest('the daemon has no event stream yet (no `subscribe` on its control socket)')
+        try:
+            return UiServer(env=cls.daemon.env, name='ui-live')
+        except Exception:
+            cls.daemon.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        cls.daemon.stop()
+
+    def setUp(self):
+        super().setUp()
+        self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
+        self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
+
+    def test_the_device_is_the_fake_touchpad_to_scale(self):
+        surface = self.element('svg.device rect.surface')
+        self.assertEqual((float(surface.get_dom_attribute('width')), float(surface.get_dom_attribute('height'))), (100.0, 60.0))
+        self.assertIn('Fake Touchpad', self.text('#devices'))
+
+    def test_three_fingers_down_are_three_contacts_and_none_after_the_lift(self):
+        self.daemon.pad.three_fingers(dx_mm=-5, lift=False)
+        self.wait(lambda b: len(self.elements('svg.device circle.contact')) == 3, 'three contacts drawn')
+        self.assertEqual(self.text('#finger-count'), '3 fingers')
+        xs = sorted(float(c.get_dom_attribute('cx')) for c in self.elements('circle.contact'))
+        self.assertEqual([round(x) for x in xs], [25, 35, 45], 'positions in mm: 300, 400, 500 units less 5 mm')
+        self.daemon.pad.three_fingers(dx_mm=0)  # the same fingers lift at the end
+        self.wait(lambda b: len(self.elements('svg.device circle.contact')) == 0, 'no contact after the lift')
+        self.assertEqual(self.text('#finger-count'), '0 fingers')
+
+    def test_a_swipe_recognized_shows_its_card_values_and_the_command_it_ran(self):
+        self.daemon.pad.three_fingers(dx_mm=-40)
+        wait_until(lambda: 'next recognized' in self.daemon.status(), 'the daemon recognized the swipe')
+        card = self.card('next')
+        self.wait(lambda b: 'next · recognized' in self.text('#timeline'), 'the swipe in the timeline')
+        self.wait(lambda b: 'echo next → exited with status 0' in self.text('#timeline'), 'its command ran and exited 0')
+        values = card.find_element('css selector', '.values').text
+        dx = float(re.search(r'Translation\s+\(([−\-\d.]+),', values)[1].replace('−', '-'))
+        self.assertLess(dx, -10, values)
+        self.assertIn('left', values)
+
+    def test_a_new_touch_starts_the_cards_over(self):
+        self.daemon.pad.three_fingers(dx_mm=-40)
+        card = self.card('next')
+        self.wait(lambda b: card.get_attribute('data-state') == 'recognized', 'the swipe recognized')
+        self.wait(lambda b: len(self.elements('circle.contact')) == 0, 'lifted')
+        self.assertEqual(card.get_attribute('data-state'), 'recognized', 'after the lift the card keeps how it ended')
+        self.daemon.pad.three_fingers(dx_mm=-2, lift=False)
+        self.wait(lambda b: card.get_attribute('data-state') == 'possible', 'the next touch starts it over')
+        self.assertEqual(card.find_element('css selector', '.values').text, '')
+        self.daemon.pad.three_fingers(dx_mm=0)
+
+    def test_the_other_swipe_fails_with_the_reason_the_daemon_logs(self):
+        self.daemon.pad.three_fingers(dx_mm=-40, lift=False)
+        card = self.card('previous')
+        self.wait(lambda b: card.get_attribute('data-state') == 'failed', 'the right swipe failed')
+        reason = card.find_element('css selector', '.reason').text
+        self.assertTrue(reason)
+        wait_until(lambda: f'previous failed: {reason}' in self.daemon.log_text(), 'the daemon logged the same reason (--explain)')
+        self.daemon.pad.three_fingers(dx_mm=0)
+
+
+if __name__ == '__main__':
+    unittest.main()
