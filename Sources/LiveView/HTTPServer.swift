@@ -14,6 +14,9 @@ public final class HTTPServer {
         case response(HTTPResponse)
         /// A `text/event-stream` answer that lasts until the client goes.
         case eventStream(EventStream)
+        /// An answer that comes later (the daemon's, to a request passed on to it): the
+        /// connection is suspended until `DeferredResponse.complete`, and nothing waits.
+        case deferred(DeferredResponse)
     }
 
     public typealias Admit = (HTTPRequest) -> HTTPResponse?
@@ -31,8 +34,10 @@ public final class HTTPServer {
     /// libmicrohttpd's epoll set: readable when a connection or the listener needs it.
     public let descriptor: FileDescriptor
     private var daemon: OpaquePointer?
-    /// Open event streams, resumed before the daemon stops (libmicrohttpd's rule).
+    /// Open event streams and deferred answers, resumed before the daemon stops
+    /// (libmicrohttpd's rule).
     private var streams: [ObjectIdentifier: EventStream] = [:]
+    private var deferred: [ObjectIdentifier: DeferredResponse] = [:]
 
     /// Connections at once (a page needs about 4: the page, its stream, a request or two).
     public static let connectionLimit: UInt32 = 64
@@ -79,6 +84,7 @@ public final class HTTPServer {
     public func stop() {
         guard let d = daemon else { return }
         for s in streams.values { s.finish() }
+        for r in deferred.values { r.complete(.text("stopping", status: 503)) }
         daemon = nil
         MHD_stop_daemon(d)
         streams.removeAll()
@@ -110,6 +116,7 @@ public final class HTTPServer {
     private final class PendingRequest {
         var request: HTTPRequest
         var tooLarge = false
+        var deferred: DeferredResponse?
         init(_ request: HTTPRequest) { self.request = request }
     }
 
@@ -139,9 +146,24 @@ public final class HTTPServer {
             return .YES
         }
         if pending.tooLarge { return queue(connection, .text("too large: at most \(maximumBody) bytes", status: 413)) }
+        if let d = pending.deferred {
+            // Called again once resumed: the answer is in.
+            deferred[ObjectIdentifier(d)] = nil
+            return d.response.map { queue(connection, $0) } ?? .YES
+        }
         switch handle(pending.request) {
         case .response(let r): return queue(connection, r)
         case .eventStream(let s): return queue(connection, stream: s)
+        case .deferred(let d):
+            if let r = d.response { return queue(connection, r) }
+            pending.deferred = d
+            deferred[ObjectIdentifier(d)] = d
+            MHD_suspend_connection(connection)
+            d.resume = { [weak self] in
+                MHD_resume_connection(connection)
+                self?.resumed = true
+            }
+            return .YES
         }
     }
 
@@ -201,5 +223,22 @@ public final class HTTPServer {
         }
         streams[ObjectIdentifier(stream)] = stream
         return send(connection, response, status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8")])
+    }
+}
+
+/// An answer given later: `complete` resumes the suspended connection, and the server
+/// sends it at its next `run()` (its `timeoutMS` says 0 until then).
+public final class DeferredResponse {
+    fileprivate(set) var response: HTTPResponse?
+    fileprivate var resume: (() -> Void)?
+
+    public init() {}
+
+    /// The answer; only the first counts.
+    public func complete(_ r: HTTPResponse) {
+        guard response == nil else { return }
+        response = r
+        resume?()
+        resume = nil
     }
 }

@@ -7,7 +7,7 @@ public final class LiveViewServer {
     public let http: HTTPServer
     public let policy: AccessPolicy
     /// `/api/…` requests other than the event stream; nil: 404.
-    public var api: (HTTPRequest) -> HTTPResponse? = { _ in nil }
+    public var api: (HTTPRequest) -> HTTPServer.Reply? = { _ in nil }
     /// A page opened its event stream (send it a `hello`).
     public var streamOpened: (EventStream) -> Void = { _ in }
     /// The number of open event streams changed (the idle exit counts them).
@@ -73,7 +73,7 @@ public final class LiveViewServer {
             streamsChanged(streams.count)
             return .eventStream(s)
         }
-        return .response(api(r) ?? .notFound(r.path))
+        return api(r) ?? .response(.notFound(r.path))
     }
 }
 

@@ -71,6 +71,12 @@ import Testing
         let (config, diagnostics) = ConfigLoader.parse("gestures:\n" + indented + "\n", file: "proposed.yaml")
         #expect(config?.specs.count == 1, "the proposed binding is a valid config: \(diagnostics)")
 
+        // Enable and disable go to the daemon without the ui waiting for it: in this one
+        // thread, a ui that waited for the answer would wait for ever.
+        let off = try post("/api/disable", "left")
+        #expect(off["ok"] == .bool(true) && off["message"] == .string("left: disabled"), "\(off)")
+        let unknown = try post("/api/enable", "lfet")
+        #expect(unknown["ok"] == .bool(false) && unknown["message"]?.string?.contains("did you mean 'left'") == true, "\(unknown)")
         #expect(try post("/api/try", "")["trying"] == .bool(false))
     }
 }

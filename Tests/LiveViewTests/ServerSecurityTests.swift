@@ -17,7 +17,7 @@ import Testing
 
         init(maximumBody: Int = LiveViewServer.maximumBody) throws {
             server = try LiveViewServer(maximumBody: maximumBody)
-            server.api = { r in r.path == "/api/echo" ? .json("{\"echo\":\"\(r.text)\"}") : nil }
+            server.api = { r in r.path == "/api/echo" ? .response(.json("{\"echo\":\"\(r.text)\"}")) : nil }
         }
 
         func request(_ method: String, _ target: String, _ headers: [(String, String)] = [], body: String = "",

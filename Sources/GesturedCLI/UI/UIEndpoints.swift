@@ -45,8 +45,11 @@ final class UIEndpoints {
     /// Where uploaded recordings are written for the reader (mode 0700, removed at exit).
     private var uploads: String?
 
-    init(mode: UIProcess.Mode, options: UIProcess.Options, control: [String: String]?, logger: Logger) throws {
+    private let loop: EventLoop
+
+    init(mode: UIProcess.Mode, options: UIProcess.Options, control: [String: String]?, loop: EventLoop, logger: Logger) throws {
         self.mode = mode
+        self.loop = loop
         self.control = control
         self.logger = logger
         environment = options.environment
@@ -147,22 +150,34 @@ final class UIEndpoints {
 
     // MARK: Requests
 
-    func handle(_ r: HTTPRequest) -> HTTPResponse? {
-        let routes: [String: (method: String, run: (HTTPRequest) -> HTTPResponse)] = [
-            "/api/session": ("GET", { _ in self.session() }),
-            "/api/check": ("POST", { self.check($0.text) }),
-            "/api/try": ("POST", { self.tryConfig($0.text) }),
+    func handle(_ r: HTTPRequest) -> HTTPServer.Reply? {
+        let routes: [String: (method: String, run: (HTTPRequest) -> HTTPServer.Reply)] = [
+            "/api/session": ("GET", { _ in .response(self.session()) }),
+            "/api/check": ("POST", { .response(self.check($0.text)) }),
+            "/api/try": ("POST", { .response(self.tryConfig($0.text)) }),
             "/api/save": ("POST", { self.save($0.body) }),
-            "/api/recording": (r.method == "GET" ? "GET" : "POST", { r in r.method == "GET" ? self.replayTimeline() : self.upload(r.body) }),
-            "/api/record/start": ("POST", { _ in self.recordStart() }),
-            "/api/record/stop": ("POST", { _ in self.recordStop() }),
+            "/api/recording": (r.method == "POST" ? "POST" : "GET", { r in .response(r.method == "POST" ? self.upload(r.body) : self.replayTimeline()) }),
+            "/api/record/start": ("POST", { _ in .response(self.recordStart()) }),
+            "/api/record/stop": ("POST", { _ in .response(self.recordStop()) }),
             "/api/enable": ("POST", { self.forward(.enable, $0.text) }),
             "/api/disable": ("POST", { self.forward(.disable, $0.text) }),
         ]
         guard let route = routes[r.path] else { return nil }
         let method = r.method == "HEAD" ? "GET" : r.method
-        guard method == route.method else { return .text("method not allowed: \(route.method) \(r.path)", status: 405) }
+        guard method == route.method else { return .response(.text("method not allowed: \(route.method) \(r.path)", status: 405)) }
         return route.run(r)
+    }
+
+    /// Passes `request` to the daemon and answers with `answer(reply)` once it has
+    /// answered, the connection suspended meanwhile (`ControlExchange`: nothing waits).
+    private func ask(_ request: ControlRequest, _ answer: @escaping (Result<ControlReply, ControlError>) -> HTTPResponse) -> HTTPServer.Reply {
+        guard let control else { return .response(answer(.failure(ControlError("no daemon in replay mode")))) }
+        let deferred = DeferredResponse()
+        ControlExchange.start(request, environment: control, loop: loop) { [arm] result in
+            deferred.complete(answer(result))
+            arm()
+        }
+        return .deferred(deferred)
     }
 
     private func session() -> HTTPResponse {
@@ -206,16 +221,16 @@ final class UIEndpoints {
         return .json(JSON.object(fields))
     }
 
-    private func save(_ body: [UInt8]) -> HTTPResponse {
+    private func save(_ body: [UInt8]) -> HTTPServer.Reply {
         guard let v = JSONValue.parse(body), let text = v["text"]?.string else {
-            return .text("expected {\"text\": …, \"force\": bool}", status: 400)
+            return .response(.text("expected {\"text\": …, \"force\": bool}", status: 400))
         }
         let force = v["force"]?.bool ?? false
         let (config, diagnostics) = editing.check(text)
         var fields: [(String, String)] = [("diagnostics", ConfigEditing.json(diagnostics))]
         if config == nil && !force {
             fields += [("saved", "false"), ("needs_confirm", "true"), ("backup", "null"), ("reload", "null")]
-            return .json(JSON.object(fields))
+            return .response(.json(JSON.object(fields)))
         }
         let backup: String?
         do {
@@ -223,38 +238,36 @@ final class UIEndpoints {
         } catch {
             fields += [("saved", "false"), ("needs_confirm", "false"), ("backup", "null"), ("reload", "null"),
                        ("message", JSON.string(error.description))]
-            return .json(JSON.object(fields))
+            return .response(.json(JSON.object(fields)))
         }
         logger.notice("gestured ui: saved \(editing.path)\(backup.map { " (the previous version is \($0))" } ?? "")")
-        fields += [("saved", "true"), ("needs_confirm", "false"), ("backup", backup.map(JSON.string) ?? "null"),
-                   ("reload", reloadDaemon().map(JSON.string) ?? "null")]
-        return .json(JSON.object(fields))
-    }
-
-    /// `gestured reload` to the daemon: its answer, `reloaded FILE: N gestures` or `error: …`.
-    private func reloadDaemon() -> String? {
-        guard let control else { return nil }
-        switch ControlCommand.exchange(.reload, environment: control) {
-        case .success(let reply): return reply.ok ? reply.body.trimmingNewlines : "error: " + reply.message
-        case .failure(let error): return "error: \(error)"
+        fields += [("saved", "true"), ("needs_confirm", "false"), ("backup", backup.map(JSON.string) ?? "null")]
+        guard control != nil else { return .response(.json(JSON.object(fields + [("reload", "null")]))) }
+        // Then `gestured reload`: the daemon's answer, `reloaded FILE: N gestures` or `error: …`.
+        return ask(.reload) { result in
+            let reload = switch result {
+            case .success(let reply): reply.ok ? reply.body.trimmingNewlines : "error: " + reply.message
+            case .failure(let error): "error: \(error)"
+            }
+            return .json(JSON.object(fields + [("reload", JSON.string(reload))]))
         }
     }
 
     private enum Toggle { case enable, disable }
 
-    private func forward(_ toggle: Toggle, _ body: String) -> HTTPResponse {
+    private func forward(_ toggle: Toggle, _ body: String) -> HTTPServer.Reply {
         let name = body.trimmingNewlines
-        guard let control else {
-            return .json(JSON.object([("ok", "false"), ("message", JSON.string("no daemon in replay mode"))]))
+        func answer(ok: Bool, _ message: String) -> HTTPResponse {
+            .json(JSON.object([("ok", ok ? "true" : "false"), ("message", JSON.string(message))]))
         }
         guard !name.isEmpty, name.unicodeScalars.count <= 200, !name.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7f }) else {
-            return .json(JSON.object([("ok", "false"), ("message", JSON.string("a gesture name has no spaces or control characters"))]))
+            return .response(answer(ok: false, "a gesture name has no spaces or control characters"))
         }
-        switch ControlCommand.exchange(toggle == .enable ? .enable(name) : .disable(name), environment: control) {
-        case .success(let reply):
-            return .json(JSON.object([("ok", reply.ok ? "true" : "false"), ("message", JSON.string(reply.ok ? reply.body.trimmingNewlines : reply.message))]))
-        case .failure(let error):
-            return .json(JSON.object([("ok", "false"), ("message", JSON.string(error.description))]))
+        return ask(toggle == .enable ? .enable(name) : .disable(name)) { result in
+            switch result {
+            case .success(let reply): return answer(ok: reply.ok, reply.ok ? reply.body.trimmingNewlines : reply.message)
+            case .failure(let error): return answer(ok: false, error.description)
+            }
         }
     }
 

@@ -72,7 +72,7 @@ final class UIProcess {
         case .local: ["XDG_RUNTIME_DIR": localDaemon!.directory]
         case .replay: nil
         }
-        api = try UIEndpoints(mode: mode, options: options, control: control, logger: logger)
+        api = try UIEndpoints(mode: mode, options: options, control: control, loop: loop, logger: logger)
         if let socket = privateSocket ?? (mode == .daemon ? ControlPath.resolve(env) : nil) {
             let feed = try DaemonFeed(socketPath: socket, rate: UIEndpoints.pageRate, loop: loop)
             self.feed = feed
