@@ -28,7 +28,7 @@ class LivePageTests(PageTest):
             cls.daemon.stop()
             raise unittest.SkipTest('the daemon has no event stream yet (no `subscribe` on its control socket)')
         try:
-            return UiServer(env=cls.daemon.env, name='ui-live')
+            return UiServer('--config', cls.daemon.config, env=cls.daemon.env, name='ui-live')
         except Exception:
             cls.daemon.stop()
             raise
@@ -79,6 +79,26 @@ class LivePageTests(PageTest):
         self.wait(lambda b: card.get_attribute('data-state') == 'possible', 'the next touch starts it over')
         self.assertEqual(card.find_element('css selector', '.values').text, '')
         self.daemon.pad.three_fingers(dx_mm=0)
+
+    def test_a_recorded_gesture_proposes_its_binding_and_inserts_it_into_the_config(self):
+        self.element('#record').click()
+        self.wait(lambda b: self.element('#record').get_attribute('aria-pressed') == 'true', 'recording')
+        self.daemon.pad.three_fingers(dx_mm=-40)
+        self.wait(lambda b: len(self.elements('circle.contact')) == 0 and 'next · recognized' in self.text('#timeline'),
+                  'the swipe seen')
+        self.element('#record').click()
+        self.wait(lambda b: self.element('#record-yaml').is_displayed(), 'the proposed binding')
+        detected = self.text('#record-result')
+        self.assertIn('swipe · 3 fingers · left', detected)
+        yaml = self.element('#record-yaml').text
+        self.assertIn('gesture: swipe', yaml)
+        self.assertIn('fingers: 3', yaml)
+        self.assertIn('direction: left', yaml)
+        self.element('#insert-yaml').click()
+        self.wait(lambda b: self.element('#editor').get_property('value').endswith(
+            'command: echo previous\n\n' + '\n'.join('  ' + l for l in yaml.split('\n')) + '\n'), 'inserted as the last gesture')
+        self.wait(lambda b: self.text('#check-status').startswith('Checked'), 'checked')
+        self.assertRegex(self.text('#record-result'), r'translation \(−\d+\.\d, \d+\.\d\) mm', 'its values, in mm')
 
     def test_the_other_swipe_fails_with_the_reason_the_daemon_logs(self):
         self.daemon.pad.three_fingers(dx_mm=-40, lift=False)
