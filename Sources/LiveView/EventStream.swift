@@ -16,6 +16,8 @@ public final class EventStream {
     /// The connection is over (or never began).
     private var gone = false
     private var ended: ((EventStream) -> Void)?
+    /// Told when the stream is resumed: the server must run soon to write.
+    private var resumed: () -> Void = {}
 
     public init(capacity: Int = EventQueue.defaultCapacity) { queue = EventQueue(capacity: capacity) }
 
@@ -44,17 +46,20 @@ public final class EventStream {
         wake()
     }
 
-    func attach(_ connection: OpaquePointer, ended: @escaping (EventStream) -> Void) {
+    func attach(_ connection: OpaquePointer, resumed: @escaping () -> Void, ended: @escaping (EventStream) -> Void) {
         self.connection = connection
+        self.resumed = resumed
         self.ended = ended
     }
 
-    /// MHD_resume_connection of a suspended stream: libmicrohttpd's own wakeup then
-    /// makes its epoll set readable, and the loop's `run()` writes.
+    /// MHD_resume_connection of a suspended stream. In external epoll mode its own
+    /// wakeup does not reach the caller's loop (libmicrohttpd 0.9.75), so the server is
+    /// told, and its `timeoutMS` says 0 until it has run.
     private func wake() {
         guard suspended, let connection else { return }
         suspended = false
         MHD_resume_connection(connection)
+        resumed()
     }
 
     /// The MHD_ContentReaderCallback: what is queued, or, with nothing, suspends the

@@ -85,16 +85,21 @@ public final class HTTPServer {
         box.release()
     }
 
+    /// An event stream was resumed since the last `run()`.
+    private var resumed = false
+
     /// MHD_run: accepts, reads, answers, writes what is ready; never blocks.
     public func run() {
         guard let daemon else { return }
+        resumed = false
         _ = MHD_run(daemon)
     }
 
     /// MHD_get_timeout: when `run()` must be called even with nothing readable (ms from
-    /// now; 0: at once), or nil for no such time.
+    /// now; 0: at once, as after a stream was resumed), or nil for no such time.
     public var timeoutMS: UInt64? {
         guard let daemon else { return nil }
+        if resumed { return 0 }
         var ms: UInt64 = 0
         return MHD_get_timeout(daemon, &ms) == .YES ? ms : nil
     }
@@ -190,7 +195,7 @@ public final class HTTPServer {
             Unmanaged<EventStream>.fromOpaque(cls).release()
             return .NO
         }
-        stream.attach(connection) { [weak self] s in
+        stream.attach(connection, resumed: { [weak self] in self?.resumed = true }) { [weak self] s in
             self?.streams[ObjectIdentifier(s)] = nil
             self?.streamEnded(s)
         }

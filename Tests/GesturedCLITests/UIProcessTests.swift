@@ -129,6 +129,14 @@ import Testing
         #expect(FileSystemProbe.names(in: ui.dir.path).allSatisfy { !$0.hasSuffix(".tmp") }, "no temporary file left")
         let status = try Gestured.run(["status"], environment: ui.env)
         #expect(status.stdout.contains("right") && status.stdout.contains("pinch"), "\(status.stdout)")
+
+        // Enable and disable go to the daemon, and its answer comes back.
+        let off = try #require(JSONValue.parse(Array(try ui.post("/api/disable", "right").body.utf8)))
+        #expect(off["ok"] == .bool(true) && off["message"] == .string("right: disabled"), "\(off)")
+        let typo = try #require(JSONValue.parse(Array(try ui.post("/api/enable", "rihgt").body.utf8)))
+        #expect(typo["ok"] == .bool(false) && typo["message"]?.string?.contains("did you mean 'right'") == true, "\(typo)")
+        let hostile = try #require(JSONValue.parse(Array(try ui.post("/api/enable", "right\nreload").body.utf8)))
+        #expect(hostile["ok"] == .bool(false))
     }
 
     @Test func theRealProcessRefusesWhatIsNotItsPage() throws {
@@ -158,6 +166,23 @@ import Testing
         }
         #expect(p.wait(timeoutMS: 15_000) == 0, "exited: \(p.stderr)")
         #expect(p.stderr.contains("no page open for 1 s; exiting"))
+    }
+
+    @Test func withNoDaemonItRunsAPrivateOneInDryRunAndStopsIt() throws {
+        let ui = UI()
+        try ui.start([])
+        let session = try #require(JSONValue.parse(Array(try ui.get("/api/session").body.utf8)))
+        #expect(session["mode"]?.string == "local")
+        let page = try HTTPTestConnection(port: ui.port)
+        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
+        #expect(page.read(timeoutMS: 15_000) { String(decoding: $0, as: UTF8.self).contains("\"dry_run\":true") }, "\(page.text.suffix(300))")
+        let privateDirs = FileSystemProbe.names(in: ui.runtime).filter { $0.hasPrefix("gestured-ui-") }
+        #expect(privateDirs.count == 1, "its control socket is in a directory of its own, not $XDG_RUNTIME_DIR/gestured.sock")
+        #expect(!FileSystemProbe.names(in: ui.runtime).contains("gestured.sock"))
+        let p = try #require(ui.process)
+        kill(p.pid, SIGTERM)
+        #expect(p.wait(timeoutMS: 15_000) == 0)
+        #expect(FileSystemProbe.names(in: ui.runtime).filter { $0.hasPrefix("gestured-ui-") }.isEmpty, "the private daemon stopped and cleaned up")
     }
 
     @Test func itExitsOnSIGTERM() throws {

@@ -14,10 +14,15 @@ final class DaemonFeed {
     var onLine: ([UInt8]) -> Void = { _ in }
     /// Told when the connection is lost (the daemon went), with why.
     var onLost: (String) -> Void = { _ in }
-    private unowned let loop: EventLoop
+    /// Held strongly: the feed may outlive its owner's other parts; the loop's handlers
+    /// hold the feed unowned, and it takes them out when it goes.
+    private let loop: EventLoop
     private var fd: Int32 = -1
     private var buffer: [UInt8] = []
     private var greeted = false
+    /// Counts connections: a line's handler may start a new one (`resubscribe`), after
+    /// which the old one's buffer is gone.
+    private var generation = 0
     private var retry: MonotonicTimer
     /// A line longer than this (a hello of thousands of gestures) drops the connection.
     static let lineLimit = 8 << 20
@@ -34,7 +39,10 @@ final class DaemonFeed {
         }
     }
 
-    deinit { disconnect() }
+    deinit {
+        disconnect()
+        loop.remove(retry.descriptor)
+    }
 
     var isConnected: Bool { fd >= 0 && greeted }
 
@@ -53,6 +61,7 @@ final class DaemonFeed {
             return false
         }
         fd = c
+        generation += 1
         greeted = false
         buffer.removeAll(keepingCapacity: true)
         return true
@@ -74,6 +83,7 @@ final class DaemonFeed {
 
     private func readable() {
         let result = UnixSocket.readAvailable(fd, into: &buffer, limit: Self.lineLimit)
+        let connection = generation
         var start = 0
         while let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = Array(buffer[start..<nl])
@@ -85,6 +95,7 @@ final class DaemonFeed {
                 greeted = true
             } else {
                 onLine(line)
+                if generation != connection { return }
             }
         }
         buffer.removeFirst(start)

@@ -78,7 +78,12 @@ final class UIProcess {
             self.feed = feed
             api.attach(feed)
         }
-        api.broadcast = { [unowned self] line, droppable in self.server.broadcast(line, droppable: droppable) }
+        // A line resumes suspended streams; libmicrohttpd then wants to run at once
+        // (its timeout says 0), which the timer does after this iteration's other sources.
+        api.broadcast = { [unowned self] line, droppable in
+            self.server.broadcast(line, droppable: droppable)
+            self.rearm()
+        }
         api.arm = { [unowned self] in self.rearm() }
         server.api = { [unowned self] in self.api.handle($0) }
         server.streamOpened = { [unowned self] in self.api.greet($0) }
@@ -117,7 +122,10 @@ final class UIProcess {
 
     /// libmicrohttpd's next timeout on its timer (it must run by then even with nothing to read).
     private func rearm() {
-        httpTimer.arm(atNanoseconds: server.http.timeoutMS.map { monotonicNanoseconds() + Int64(min($0, 86_400_000)) * 1_000_000 })
+        let target = server.http.timeoutMS.map { monotonicNanoseconds() + Int64(min($0, 86_400_000)) * 1_000_000 }
+        // A wakeup already due first re-arms after it runs: no timerfd call per line sent.
+        let earlierArmed = httpTimer.armedAt != 0 && target.map { httpTimer.armedAt <= $0 } == true
+        if !earlierArmed { httpTimer.arm(atNanoseconds: target) }
         api.rearm()
     }
 
