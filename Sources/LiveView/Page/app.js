@@ -782,6 +782,8 @@ function togglePlay() {
   const startWall = performance.now();
   $('play').setAttribute('aria-pressed', 'true');
   $('play').textContent = 'Pause';
+  // Sixty frame labels a second are noise to a screen reader: it hears where play stopped.
+  $('frame-label').setAttribute('aria-live', 'off');
   const step = () => {
     const t = startT + (performance.now() - startWall) / 1000;
     let i = view.frame;
@@ -798,6 +800,7 @@ function stopPlaying() {
   playTimer = null;
   $('play').setAttribute('aria-pressed', 'false');
   $('play').textContent = 'Play';
+  $('frame-label').setAttribute('aria-live', 'polite');
 }
 
 function setUpRecordingControls() {
