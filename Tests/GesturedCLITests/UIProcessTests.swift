@@ -81,6 +81,19 @@ import Testing
         #expect(events.contains { $0["type"]?.string == "state" && $0["to"]?.string == "failed" && $0["reason"]?.string != nil })
     }
 
+    @Test func aRecordingSentByThePageGetsItsTimeline() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        let bytes = try #require(UIProcessTests.read(Self.recording))
+        let r = try ui.post("/api/recording", bytes)
+        #expect(r.status == 200)
+        let v = try #require(JSONValue.parse(Array(r.body.utf8)))
+        #expect(v["device"]?["name"]?.string == "Atmel maXTouch Touchscreen")
+        #expect((v["frames"]?.array?.count ?? 0) > 10)
+        let bad = try ui.post("/api/recording", "not a recording\n")
+        #expect(bad.status == 422 && bad.body.contains("not a recording"))
+    }
+
     @Test func checkPutsEachDiagnosticAtItsLineAndColumn() throws {
         let ui = UI()
         try ui.start(["--replay", Self.recording])

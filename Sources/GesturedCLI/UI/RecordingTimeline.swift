@@ -16,6 +16,7 @@ struct RecordingTimeline {
     let recording: Recording
     let specs: [GestureSpec]
     let bindings: [Binding]
+    var maximumFrames = RecordingTimeline.maximumFrames
 
     /// The timeline JSON, and with `mapper`, the gesture lines that would run something,
     /// each with its `"commands"` (what Try shows for a recording).
@@ -26,7 +27,10 @@ struct RecordingTimeline {
         let device = Self.fileName(recording.path)
         let kinds = Dictionary(specs.map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a })
         let steps = Dictionary(bindings.compactMap { b in b.step.map { (b.name, $0) } }, uniquingKeysWith: { a, _ in a })
-        let keepEvery = max(1, (countFrames() + Self.maximumFrames - 1) / Self.maximumFrames)
+        // Room for every change of finger count; the rest of the budget, evenly spread.
+        let (total, changes) = countFrames()
+        let budget = max(1, maximumFrames - changes)
+        let keepEvery = total <= maximumFrames ? 1 : max(1, (total + budget - 1) / budget)
 
         var frames: [String] = [], events: [String] = [], fired: [String] = []
         var states = Dictionary(specs.map { ($0.name, FrameState()) }, uniquingKeysWith: { a, _ in a })
@@ -38,7 +42,7 @@ struct RecordingTimeline {
         func finishFrame() {
             guard let f = pending else { return }
             defer { pending = nil; index += 1; lastFingers = f.fingerCount }
-            guard (index % keepEvery == 0 || f.fingerCount != lastFingers), frames.count < Self.maximumFrames else { return }
+            guard (index % keepEvery == 0 || f.fingerCount != lastFingers), frames.count < maximumFrames else { return }
             frames.append(Self.frame(f, since: start, states: states))
             for name in states.keys { states[name]?.settle() }
         }
@@ -127,12 +131,18 @@ struct RecordingTimeline {
                             ("contacts", "[" + contacts.joined(separator: ",") + "]"), ("states", JSON.object(s))])
     }
 
-    /// The decoder's frame count, for the decimation step (a pass without the engine).
-    private func countFrames() -> Int {
-        guard let decoder = try? TouchDecoder(description: recording.device) else { return 0 }
-        var n = 0
-        for e in recording.events where decoder.feed(e) { n += 1 }
-        return n
+    /// The decoder's frames, and how many change the finger count, for the decimation
+    /// step (a pass without the engine).
+    private func countFrames() -> (frames: Int, changes: Int) {
+        guard let decoder = try? TouchDecoder(description: recording.device) else { return (0, 0) }
+        var n = 0, changes = 0, last = -1
+        for e in recording.events where decoder.feed(e) {
+            n += 1
+            let fingers = decoder.framePointer.pointee.fingerCount
+            if fingers != last { changes += 1 }
+            last = fingers
+        }
+        return (n, changes)
     }
 
     /// The encoder's one line, without its newline.
