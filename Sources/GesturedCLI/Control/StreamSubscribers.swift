@@ -110,7 +110,7 @@ final class StreamSubscribers {
         s.queue.append(contentsOf: "ok\n".utf8)
         scratch.removeAll()
         scratch.hello(hello)
-        s.queue.append(contentsOf: scratch.bytes)
+        scratch.withBytes { s.queue.append(contentsOf: $0) }
         flush(s)
         if isEmpty, !subscribers.isEmpty {
             isEmpty = false
@@ -154,7 +154,7 @@ final class StreamSubscribers {
                 encoder.frame(f, device: device)
                 encoded = true
             }
-            queue(encoder.bytes, to: s, isFrame: true)
+            encoder.withBytes { queue($0, to: s, isFrame: true) }
         }
     }
 
@@ -186,7 +186,7 @@ final class StreamSubscribers {
                 encoder.gesture(e, device: device, step: step)
                 encoded = true
             }
-            queue(encoder.bytes, to: s, isFrame: false)
+            encoder.withBytes { queue($0, to: s, isFrame: false) }
         }
     }
 
@@ -211,10 +211,10 @@ final class StreamSubscribers {
     func broadcast(_ write: (inout StreamEncoder) -> Void) {
         encoder.removeAll()
         write(&encoder)
-        for s in subscribers { queue(encoder.bytes, to: s, isFrame: false) }
+        for s in subscribers { encoder.withBytes { queue($0, to: s, isFrame: false) } }
     }
 
-    private func queue(_ line: [UInt8], to s: Subscriber, isFrame: Bool) {
+    private func queue(_ line: UnsafeBufferPointer<UInt8>, to s: Subscriber, isFrame: Bool) {
         let pending = s.pending
         if pending > 0 && pending + line.count > (isFrame ? Self.frameLimit : Self.queueLimit) {
             s.lost += 1
@@ -223,7 +223,7 @@ final class StreamSubscribers {
         if s.lost > 0 {
             scratch.removeAll()
             scratch.lost(s.lost)
-            s.queue.append(contentsOf: scratch.bytes)
+            scratch.withBytes { s.queue.append(contentsOf: $0) }
             s.lost = 0
         }
         s.queue.append(contentsOf: line)

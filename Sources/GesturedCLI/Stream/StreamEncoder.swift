@@ -13,13 +13,14 @@ import TouchModel
 struct StreamEncoder {
     private var out = JSONBytes()
 
+    /// The lines written so far (a copy: `withBytes` lends them without one).
     var bytes: [UInt8] { out.bytes }
-    var isEmpty: Bool { out.bytes.isEmpty }
+    var isEmpty: Bool { out.count == 0 }
     mutating func removeAll() { out.removeAll() }
 
     /// Lends the lines written so far without copying them.
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try out.bytes.withUnsafeBufferPointer(body)
+        try out.withBytes(body)
     }
 
     // MARK: Lines
