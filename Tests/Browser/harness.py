@@ -7,10 +7,14 @@ Every wait is bounded and waits for a fact (WebDriverWait, or a poll with a
 deadline); nothing sleeps for a fixed time.
 """
 import http.client
+import inspect
+import json
 import os
 import re
 import select
 import shutil
+import socket
+import struct
 import subprocess
 import tempfile
 import time
@@ -81,7 +85,6 @@ class Replay:
             m = self.FAILED.match(line)
             if m:
                 self.reasons[m[1]] = m[2]
-        import json
         self.gestures = [json.loads(l) for l in gestured('replay', recording, *where, '--json').splitlines() if l.startswith('{')]
 
     def first_frame_with(self, fingers):
@@ -206,7 +209,6 @@ class Daemon(Process):
 
     def subscribes(self):
         """Whether the daemon answers `subscribe` (the event stream, docs/CONTROL.md)."""
-        import socket
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
             s.settimeout(WAIT_S)
             s.connect(os.path.join(self.env['XDG_RUNTIME_DIR'], 'gestured.sock'))
@@ -240,7 +242,6 @@ class FakePad:
         """Three fingers down at y = 30 mm, moved dx_mm sideways in 20 steps of 10 ms,
         then lifted; stamped in the recent past, as LiveDeviceTests.swipe does, so no
         engine deadline lies in the future."""
-        import struct
         t = time.clock_gettime(time.CLOCK_MONOTONIC) - 1.0
         events = []
 
@@ -281,15 +282,11 @@ def chromium():
     if os.geteuid() == 0:
         options.add_argument('--no-sandbox')  # Chromium refuses to run its sandbox as root
     options.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
-    service = Service(shutil.which('chromedriver') or '/usr/bin/chromedriver',
-                      log_output=os.path.join(LOGS, 'chromedriver.log')) if _service_takes_log_output() else \
-        Service(shutil.which('chromedriver') or '/usr/bin/chromedriver')
-    return webdriver.Chrome(options=options, service=service)
-
-
-def _service_takes_log_output():
-    import inspect
-    return 'log_output' in inspect.signature(Service.__init__).parameters
+    driver = shutil.which('chromedriver') or '/usr/bin/chromedriver'
+    log = os.path.join(LOGS, 'chromedriver.log')
+    # Debian 12's Selenium 4.8 calls it log_path; later ones log_output.
+    where = 'log_output' if 'log_output' in inspect.signature(Service.__init__).parameters else 'log_path'
+    return webdriver.Chrome(options=options, service=Service(driver, **{where: log}))
 
 
 class PageTest(unittest.TestCase):

@@ -782,6 +782,8 @@ function togglePlay() {
   const startWall = performance.now();
   $('play').setAttribute('aria-pressed', 'true');
   $('play').textContent = 'Pause';
+  // Sixty frame labels a second are noise to a screen reader: it hears where play stopped.
+  $('frame-label').setAttribute('aria-live', 'off');
   const step = () => {
     const t = startT + (performance.now() - startWall) / 1000;
     let i = view.frame;
@@ -798,6 +800,7 @@ function stopPlaying() {
   playTimer = null;
   $('play').setAttribute('aria-pressed', 'false');
   $('play').textContent = 'Play';
+  $('frame-label').setAttribute('aria-live', 'polite');
 }
 
 function setUpRecordingControls() {
@@ -1135,9 +1138,9 @@ function showDetected(answer) {
   for (const d of detected) {
     const parts = [d.kind, plural(d.fingers, 'finger')];
     if (d.direction) parts.push(d.direction);
-    const values = Object.entries(d.values || {}).map(([k, v]) => `${k} ${typeof v === 'number' ? num(v, 1) : v}`);
     const item = el('li', null, parts.join(' · '));
-    if (values.length) item.append(el('span', 'detected-values', ` (${values.join(', ')})`));
+    const values = d.values ? valueRows(d.kind, d.values).filter(([name]) => name !== 'Direction') : [];
+    if (values.length) item.append(el('span', 'detected-values', ` (${values.map(([k, v]) => `${k.toLowerCase()} ${v}`).join(', ')})`));
     list.append(item);
   }
   result.replaceChildren(el('p', null, 'Recognized (best first):'), list);
