@@ -123,8 +123,10 @@ final class UIEndpoints {
         guard let (path, frame) = StreamReading.frame(v) else { return }
         if let info = devices[path] {
             recorder.add(frame, device: path)
-            for l in tryRun?.process(frame, device: path, info: info) ?? [] { broadcast(l, false) }
-            arm()
+            if let tryRun {
+                for l in tryRun.process(frame, device: path, info: info) { broadcast(l, false) }
+                arm()  // its engines may have a new deadline
+            }
         }
         // At the engines' rate, the pages still get `pageRate`, and every change of finger count.
         let last = forwarded[path]

@@ -63,7 +63,7 @@ final class UIProcess {
             mode = .daemon
         } else {
             mode = .local
-            let local = try LocalDaemon(configPath: options.configPath, logger: logger)
+            let local = try LocalDaemon(configPath: options.configPath, environment: env, logger: logger)
             localDaemon = local
             privateSocket = local.socket
         }
@@ -182,8 +182,8 @@ final class LocalDaemon {
     var socket: String { directory + "/gestured.sock" }
     private let pid: pid_t
 
-    init(configPath: String?, logger: Logger) throws {
-        let base = Logger.environment()["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+    init(configPath: String?, environment: [String: String], logger: Logger) throws {
+        let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         directory = try FileSystem.makeTemporaryDirectory(prefix: base + "/gestured-ui-")
         var args = ["gestured", "run", "--dry-run", "--quiet", "--control-socket", directory + "/gestured.sock"]
         if let configPath { args += ["--config", configPath] }
