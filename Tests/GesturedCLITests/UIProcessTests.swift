@@ -81,6 +81,20 @@ import Testing
         #expect(events.contains { $0["type"]?.string == "state" && $0["to"]?.string == "failed" && $0["reason"]?.string != nil })
     }
 
+    @Test func tryOnTheRecordingSaysWhatWouldFireAndRun() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        let config = "gestures:\n  - name: four-down\n    gesture: swipe\n    fingers: 4\n    direction: down\n    command: echo \"$GESTURE_NAME\" down\n"
+        let v = try #require(JSONValue.parse(Array(try ui.post("/api/try", config).body.utf8)))
+        #expect(v["ok"] == .bool(true))
+        let fired = try #require(v["fired"]?.array, "\(v)")
+        let line = try #require(fired.first)
+        #expect(line["type"] == .string("gesture") && line["gesture"] == .string("four-down") && line["phase"] == .string("recognized"))
+        #expect(line["commands"] == .array([.string("echo \"$GESTURE_NAME\" down")]), "the command's text, untouched")
+        let none = try #require(JSONValue.parse(Array(try ui.post("/api/try", config.replacingOccurrences("down\n    command", "up\n    command")).body.utf8)))
+        #expect(none["fired"] == .array([]), "a swipe up does not fire on a drag down")
+    }
+
     @Test func aRecordingSentByThePageGetsItsTimeline() throws {
         let ui = UI()
         try ui.start(["--replay", Self.recording])
