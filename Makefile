@@ -1,7 +1,8 @@
 # gestured — build, test, install.
 #   make run       debug build (.build/debug/gestured) in the foreground, default config
 #   make test      install missing Debian packages (as root), then run every test:
-#                  swift test, the systemd unit check, and the VM end-to-end scenarios,
+#                  swift test, the systemd unit check, the live view in a headless browser,
+#                  and the VM end-to-end scenarios,
 #                  quietly (logs in .build/test-logs); the last line sums it all up
 #   make e2e       the VM scenarios alone (Tests/vm/README.md)
 #   make release   the release binary (static Swift stdlib), as yourself
@@ -32,6 +33,9 @@ SWIFT ?= swift
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev libstdc++-12-dev
 # The headers of the libraries the X11 and KWin focus sources dlopen (CDesktop).
 DEB_PACKAGES += libxcb1-dev libsystemd-dev
+# libmicrohttpd, the HTTP server of `gestured ui` (CMicrohttpd). At run time the binary
+# links libmicrohttpd12 (and libevdev2, libudev1, libmtdev1, libyaml-0-2): a package's Depends.
+DEB_PACKAGES += libmicrohttpd-dev
 # make test also installs the real compositors and clients the focused-app tests drive (sway as nobody via setpriv).
 test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
 # ... and a headless GNOME Shell 43 with a fake logind (GNOMEShellTests, as nobody too).
@@ -39,6 +43,8 @@ test: DEB_PACKAGES += gnome-shell python3-dbusmock libglib2.0-bin
 # Only what the tests use: gnome-shell's Recommends would bring gdm3 and gnome-control-center.
 test: APT_FLAGS := --no-install-recommends
 APT_FLAGS ?=
+# and the browser the live view's tests drive (Tests/Browser): headless Chromium through Selenium.
+test: DEB_PACKAGES += chromium chromium-driver python3-selenium
 
 .PHONY: all build release run test test-deps deps install install-gnome-extension uninstall clean check-unit bench fuzz fuzz-quick
 
@@ -80,6 +86,7 @@ test: deps test-deps
 	  "swift test" '$(SWIFT) test' \
 	  "unit check" '$(MAKE) --no-print-directory check-unit' \
 	  "fuzz (short)" '$(MAKE) --no-print-directory fuzz-quick' \
+	  "browser" 'Tests/Browser/run' \
 	  "e2e (VM)" 'Tests/vm/scenarios'
 
 # What the tests use beyond the build (the VM's own packages: Tests/vm/prepare):

@@ -7,6 +7,7 @@
 //   TouchModel → GestureInput ─┐
 //   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
 //   CLinux, CDesktop (dlopen'd sd-bus, libxcb) → FocusSources (the focused app from the compositor) → GesturedCLI
+//   CMicrohttpd, LinuxSystem → LiveView (the HTTP side of `gestured ui`) → GesturedCLI
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
 import PackageDescription
@@ -26,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: debianPackages("libsystemd-dev")),
+        // libmicrohttpd: the HTTP server of `gestured ui` (never of the daemon).
+        .systemLibrary(name: "CMicrohttpd", pkgConfig: "libmicrohttpd", providers: debianPackages("libmicrohttpd-dev")),
         .target(name: "CLinux"),
         // The one system-call layer (swift-system's model): owned descriptors, errno
         // typed and named, EINTR retried in one place. Everything above calls Linux through it.
@@ -49,14 +52,19 @@ let package = Package(
         // from libsystemd-dev and libxcb1-dev).
         .target(name: "CDesktop", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "FocusSources", dependencies: ["CLinux", "CDesktop", "LinuxSystem"]),
+        // The HTTP layer of `gestured ui`: libmicrohttpd on the ui's loop, token, Host and
+        // Origin checks, security headers, server-sent events; the page built in.
+        .target(name: "LiveView", dependencies: ["CMicrohttpd", "LinuxSystem"], resources: [.embedInCode("Page")]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
-                               "FocusSources"]),
+                               "FocusSources", "LiveView"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
         // Mutation fuzzing of replay and check in child processes (make fuzz; issue 10).
         .executableTarget(name: "gestured-fuzz", dependencies: ["GestureInput", "GestureTestSupport", "CLinux"], path: "Tests/Fuzz/Harness"),
+        // The browser tests' daemon: `gestured run` fed by the fake touchpad (Tests/Browser).
+        .executableTarget(name: "gestured-fake-daemon", dependencies: ["GesturedCLI", "GestureTestSupport"], path: "Tests/Browser/FakeDaemon"),
 
         // Test support only, never linked into the shipped binary: answers libevdev's
         // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it, and
@@ -72,7 +80,7 @@ let package = Package(
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
                           dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport"],
+                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "GesturedCLI"],
                           path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
@@ -83,6 +91,7 @@ let package = Package(
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem",
                                                               "GestureTestSupport", "CFakeEvdevDevice"]),
+        .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "LinuxSystem", "GestureTestSupport"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
                                    "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd"]),

@@ -10,6 +10,7 @@ import CBenchFloor
 import GestureConfig
 import GestureEngine
 import GestureInput
+import GesturedCLI
 import Glibc
 import TouchModel
 
@@ -24,6 +25,8 @@ struct Options {
     var profile: (stage: Stage, stream: Int)?
     /// `--replay-rss`: the child process of the memory measurement (ReplayMemory).
     var replayRSS = false
+    /// `--stream-only`: only the event stream's cost (StreamCost), then exit.
+    var streamOnly = false
 
     init(_ args: [String]) {
         var i = 0
@@ -46,6 +49,7 @@ struct Options {
             case "--startup-runs": startupRuns = number()
             case "--idle-seconds": idleSeconds = number()
             case "--replay-rss": replayRSS = true
+            case "--stream-only": streamOnly = true
             case "--profile":
                 let v = value().split(separator: ":")
                 guard v.count == 2, let stage = Stage.allCases.first(where: { "\($0)" == v[0] }), let n = Int(v[1]), (0...2).contains(n)
@@ -129,6 +133,37 @@ if let (stage, n) = options.profile {
     rmdir(tmp)
     exit(0)
 }
+
+// MARK: The event stream's cost.
+say("")
+say("== the event stream (subscribe): the daemon's time per frame in-process (its loop, the fake device, libevdev, decoder, engine, 20 gestures, no commands), subscribers at 60 frames/s")
+guard let streamRecording = recordings.first(where: { $0.name.contains("1-finger-drag-up-down") }) else { fail("the 1-finger drag recording is missing") }
+/// Each setup's time per frame over no subscriber's (median of the per-round ratios),
+/// and the allocations per frame with none.
+struct StreamCostFigures { var ratios: [StreamCost.Setup: Double]; var allocationsWithNone: Double }
+func streamFigures(_ workload: Workload, _ what: String) -> StreamCostFigures {
+    let cost = StreamCost(recording: workload, configPath: benchConfigPath, directory: tmp)
+    var runs: [StreamCost.Setup: [StreamCost.Result]] = [:]
+    for _ in 0..<options.runs {
+        for (setup, result) in cost.measure(frames: 20_000) { runs[setup, default: []].append(result) }
+    }
+    let none = runs[StreamCost.setups[0]]!
+    let ratios = runs.mapValues { r in median(zip(r, none).map { $0.nsPerFrame / $1.nsPerFrame }) }
+    say("-- \(what): 20 000 frames a run, \(options.runs) runs, medians")
+    for setup in StreamCost.setups {
+        let r = runs[setup]!
+        say("   " + pad(setup.description, 24) + pad("\(median(r.map(\.nsPerFrame)).fixed(0)) ns/frame", 16) + pad("× none \(ratios[setup]!.fixed(3))", 16)
+            + pad("allocations/frame \(median(r.map(\.allocationsPerFrame)).fixed(4))", 28) + "lines read \(r[0].linesRead)")
+    }
+    return StreamCostFigures(ratios: ratios, allocationsWithNone: median(none.map(\.allocationsPerFrame)))
+}
+let encoding = DaemonHarness.encodingCost(contacts: 3, iterations: 200_000)
+say("encoding a line: a frame of 3 contacts \(encoding.frame.fixed(0)) ns, a pan's changed gesture \(encoding.gesture.fixed(0)) ns")
+let streamDrag = streamFigures(streamRecording, "\(streamRecording.name) (about 100 frames/s: every second frame is sent)")
+let streamKilohertz = streamFigures(synthetic, "synthetic: 10 fingers moving, 1 kHz (one frame in 16 is sent)")
+let stream1vs0 = streamDrag.ratios[StreamCost.setups[1]]!, stream1kHz1vs0 = streamKilohertz.ratios[StreamCost.setups[1]]!
+let streamAllocations = max(streamDrag.allocationsWithNone, streamKilohertz.allocationsWithNone)
+if options.streamOnly { exit(0) }
 
 // MARK: Memory: the daemon's library types over 10 M events, in a process of their own.
 say("")
@@ -288,10 +323,11 @@ let pipelineB = protocolBFigures.eventsPerSecond[.pipeline]!, pipelineBvsC = pro
 // The same ratio against the floor that skips the declared-code check, as it was when
 // issue 15 set its budget: paired per round like the others.
 let pipelineBvsUnchecked = pairedRatio(results[streams[1].name]!, .pipeline, over: .cFloorUnchecked)
-say("budgets: protocol B pipeline ≥ 10 M events/s (issue 15): \(verdict(pipelineB >= 10e6)); protocol B pipeline ≤ 4× C: \(verdict(pipelineBvsC <= 4)); pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50)); key latency p50 < 50 µs: \(verdict(median(keyLatencies) < 50))")
-say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1))")
+say("budgets: protocol B pipeline ≥ 10 M events/s (issue 15): \(verdict(pipelineB >= 10e6)); protocol B pipeline ≤ 4× C: \(verdict(pipelineBvsC <= 4)); pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50)); key latency p50 < 50 µs: \(verdict(median(keyLatencies) < 50)); stream, 1 subscriber ≤ 1.25× none (issue 20): 100 Hz drag \(verdict(stream1vs0 <= 1.25)), 1 kHz \(verdict(stream1kHz1vs0 <= 1.25)); no subscriber, 0 allocations/frame: \(verdict(streamAllocations == 0))")
+say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1)) stream_1_vs_0=\(stream1vs0.fixed(3)) stream_16_vs_0=\(streamDrag.ratios[StreamCost.setups[2]]!.fixed(3)) stream_stalled_vs_0=\(streamDrag.ratios[StreamCost.setups[3]]!.fixed(3)) stream_1khz_1_vs_0=\(stream1kHz1vs0.fixed(3)) stream_1khz_16_vs_0=\(streamKilohertz.ratios[StreamCost.setups[2]]!.fixed(3)) stream_allocs_per_frame_0=\(streamAllocations.fixed(4))")
 
 for file in ["config-20.yaml", "daemon.log", "replay-rss.txt"] { unlink(tmp + "/" + file) }
+rmdir(tmp + "/no-input")
 rmdir(tmp)
 
 func verdict(_ ok: Bool) -> String { ok ? "met" : "MISSED" }

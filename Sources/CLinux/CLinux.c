@@ -10,6 +10,7 @@
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 const uint32_t CLINUX_EPOLLIN = EPOLLIN;
+const uint32_t CLINUX_EPOLLOUT = EPOLLOUT;
 const uint32_t CLINUX_EPOLLERR = EPOLLERR;
 const uint32_t CLINUX_EPOLLHUP = EPOLLHUP;
 
@@ -28,6 +30,11 @@ int clinux_epoll_add(int epfd, int fd, uint32_t events, uint64_t data) {
 }
 
 int clinux_epoll_del(int epfd, int fd) { return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL); }
+
+int clinux_epoll_mod(int epfd, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev = { .events = events, .data.u64 = data };
+    return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev);
+}
 
 int clinux_epoll_wait(int epfd, struct clinux_epoll_event *out, int max, int timeout_ms) {
     struct epoll_event evs[64];
@@ -85,6 +92,8 @@ int clinux_evdev_set_clock_monotonic(int fd) {
     int clock = CLOCK_MONOTONIC;
     return ioctl(fd, EVIOCSCLOCKID, &clock);
 }
+
+long clinux_getrandom(void *buf, unsigned long len) { return getrandom(buf, len, 0); }
 
 int clinux_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
 

@@ -31,6 +31,11 @@ public enum JSONValue: Equatable, Sendable {
         return nil
     }
 
+    public var number: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
     public var bool: Bool? {
         if case .bool(let b) = self { return b }
         return nil

@@ -50,7 +50,7 @@ public struct ActionMapper {
             // Whole steps from the start; the value in steps is a Double that any finite
             // value and any step `check` accepts keep finite, and is clamped before it
             // becomes a count, so no event can trap the conversion.
-            let value = Self.measure(step, event) / Self.size(step)
+            let value = Self.steps(step, event)
             guard value.isFinite else { return }  // a malformed event must not loop forever
             var anchor = anchors[key] ?? 0
             var steps = 0
@@ -91,9 +91,13 @@ public struct ActionMapper {
         }
     }
 
+    /// How many steps of `step` the event's value is from the gesture's start (a
+    /// fraction; the event stream shows how far toward the next one).
+    public static func steps(_ step: Step, _ e: GestureEvent) -> Double { measure(step, e) / size(step) }
+
     /// The whole steps in `x`, toward zero, clamped to ±2⁵³ (where a Double still counts
     /// every integer), so the conversion cannot trap.
-    static func wholeSteps(_ x: Double) -> Int {
+    public static func wholeSteps(_ x: Double) -> Int {
         let limit = 9_007_199_254_740_992.0
         return Int(Swift.max(-limit, Swift.min(limit, x.rounded(.towardZero))))
     }
@@ -115,7 +119,7 @@ public struct ActionMapper {
                               environment: action.isInput ? [] : Self.environment(e, phase, device, step)))
     }
 
-    static func trigger(_ phase: GesturePhase) -> String {
+    public static func trigger(_ phase: GesturePhase) -> String {
         switch phase {
         case .recognized: return "command"
         case .began: return "begin"

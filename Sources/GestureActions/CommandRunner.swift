@@ -37,16 +37,18 @@ public final class CommandRunner: InvocationSink {
         let pidfd: OwnedFileDescriptor
         let gesture: String
         let trigger: String
+        let command: String
         let started: Int64
         /// When the timeout strikes; after a SIGTERM, when the grace ends.
         var deadline: Int64
         var stage = Stage.running
 
-        init(pid: pid_t, pidfd: consuming OwnedFileDescriptor, gesture: String, trigger: String, started: Int64, deadline: Int64) {
+        init(pid: pid_t, pidfd: consuming OwnedFileDescriptor, gesture: String, trigger: String, command: String, started: Int64, deadline: Int64) {
             self.pid = pid
             self.pidfd = pidfd
             self.gesture = gesture
             self.trigger = trigger
+            self.command = command
             self.started = started
             self.deadline = deadline
         }
@@ -100,6 +102,10 @@ public final class CommandRunner: InvocationSink {
     /// New limits after a config reload; running commands keep their deadlines.
     public func update(settings: Settings) { self.settings = settings }
 
+    /// Told what became of each command (the event stream): started, dropped, and how
+    /// it ended. Arguments: gesture, trigger (`command`, `begin`, …), command text.
+    public var onOutcome: ((String, String, String, ActionOutcome) -> Void)?
+
     public var runningCount: Int { children.count }
     /// Nothing running, waiting, or left to read.
     public var isIdle: Bool { children.isEmpty && readers.isEmpty && queues.values.allSatisfy { $0.waiting.isEmpty } }
@@ -131,8 +137,10 @@ public final class CommandRunner: InvocationSink {
         switch spawn(inv) {
         case .failure(let e):
             log(.error, "[\(inv.gesture)] cannot run its '\(inv.trigger)' command: \(e)")
+            onOutcome?(inv.gesture, inv.trigger, inv.command, .dropped)
             return nil
         case .success(let id):
+            if let c = children[id] { onOutcome?(inv.gesture, inv.trigger, inv.command, .started(pid: c.pid)) }
             if let more = dropped.removeValue(forKey: inv.gesture), more > 0 {
                 log(.warning, "[\(inv.gesture)] \(more) more of its \(more == 1 ? "command was" : "commands were") dropped while it was busy")
             }
@@ -142,6 +150,7 @@ public final class CommandRunner: InvocationSink {
 
     /// Logs the first drop of a run of drops; counts the rest until the gesture runs again.
     private func drop(_ inv: Invocation, _ why: String) {
+        onOutcome?(inv.gesture, inv.trigger, inv.command, .dropped)
         if let n = dropped[inv.gesture] {
             dropped[inv.gesture] = n + 1
         } else {
@@ -198,6 +207,7 @@ public final class CommandRunner: InvocationSink {
         }
         limitOrphans()
         logExit(c, status: status)
+        onOutcome?(c.gesture, c.trigger, c.command, Self.outcome(c, status: status))
         armTimer()
         startNext(of: c.gesture)
     }
@@ -209,6 +219,11 @@ public final class CommandRunner: InvocationSink {
             q.running = start(q.waiting.removeFirst())
         }
         queues[gesture] = q.running == nil && q.waiting.isEmpty ? nil : q
+    }
+
+    private static func outcome(_ c: Child, status: Int32?) -> ActionOutcome {
+        guard let status, status & 0x7f != 0 else { return .exited(pid: c.pid, status: status.map { ($0 >> 8) & 0xff }) }
+        return c.stage == .running ? .killed(pid: c.pid, signal: status & 0x7f) : .timedOut(pid: c.pid)
     }
 
     private func logExit(_ c: Child, status: Int32?) {
@@ -294,7 +309,7 @@ public final class CommandRunner: InvocationSink {
         nextID += 1
         let now = monotonicNanoseconds()
         let pid = spawned.pid
-        let child = Child(pid: pid, pidfd: spawned.pidfd, gesture: inv.gesture, trigger: inv.trigger, started: now,
+        let child = Child(pid: pid, pidfd: spawned.pidfd, gesture: inv.gesture, trigger: inv.trigger, command: inv.command, started: now,
                           deadline: now + Int64(settings.commandTimeout * 1e9))
         children[id] = child
         try? epoll.add(child.pidfd.descriptor, tag: Self.childTag | UInt64(id))

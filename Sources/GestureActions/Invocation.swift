@@ -57,6 +57,24 @@ extension Invocation {
 }
 
 /// Where invocations go: the process runner, the virtual input device, or the dry-run printer.
+/// What became of an invocation, as the event stream reports it (`action` lines).
+public enum ActionOutcome: Equatable, Sendable {
+    /// A command was spawned.
+    case started(pid: Int32)
+    /// It exited by itself; `status` nil when someone else reaped it.
+    case exited(pid: Int32, status: Int32?)
+    /// It died of a signal gestured did not send.
+    case killed(pid: Int32, signal: Int32)
+    /// It ran past `command-timeout` and gestured signalled its group.
+    case timedOut(pid: Int32)
+    /// The caps (`max-children`, `queue-length`) left no room, or it could not start.
+    case dropped
+    /// `--dry-run`: printed, not run.
+    case dryRun
+    /// Keys, a click or a scroll, sent to the virtual device.
+    case sent
+}
+
 public protocol InvocationSink: AnyObject {
     func submit(_ invocation: Invocation)
 }

@@ -56,6 +56,10 @@ public enum ConfigLoader {
 
     public static let builtInName = "<built-in default>"
 
+    /// The built-in default's text (config/default.yaml): what `gestured ui` shows to
+    /// edit when no file exists yet.
+    public static var builtInText: String { defaultConfigYAML }
+
     /// Parses config text; `file` is the name diagnostics carry.
     public static func parse(_ bytes: [UInt8], file: String) -> (Config?, [Diagnostic]) {
         var log = DiagnosticLog(file: file)

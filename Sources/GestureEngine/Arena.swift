@@ -133,8 +133,10 @@ final class Arena {
 
     /// Whether decisions and failure reasons are kept (`log`, `failures`): off, only
     /// illegal transitions are logged, and a touch sequence costs one log entry and one
-    /// failure record less per member (about a tenth of the engine's work).
-    private let explains: Bool
+    /// failure record less per member (about a tenth of the engine's work). Switched
+    /// on while the daemon's event stream has a subscriber; a switch takes effect
+    /// from the next transition.
+    var explains: Bool
 
     init(members initial: [Member], specs: [GestureSpec], explains: Bool = true) {
         self.explains = explains

@@ -186,6 +186,13 @@ public final class GestureEngine {
         arena.log.decisions(since: since) { arena.members[$0].name }
     }
 
+    /// Whether the arena keeps its decisions (the initializer's `explains`), switched
+    /// at run time: the daemon keeps them only while someone reads them.
+    public var explains: Bool {
+        get { arena.explains }
+        set { arena.explains = newValue }
+    }
+
     /// How many decisions the arena has made since the engine was built.
     public var decisionCount: Int { arena.log.total }
 

@@ -35,6 +35,9 @@ final class Daemon {
         var focus: FocusMonitor?
         /// The control socket to claim (`run`: $XDG_RUNTIME_DIR/gestured.sock); nil: none.
         var controlSocket: String?
+        /// Devices the caller opened, used from the start beside the ones found (the
+        /// browser tests' daemon fed by the fake device: GesturedCommand.runDaemon).
+        var adopted: [EvdevDevice] = []
     }
 
     let options: Options
@@ -68,6 +71,8 @@ final class Daemon {
     let focus: FocusMonitor
     /// `gestured status|enable|disable|reload` (Control/).
     private var control: ControlServer?
+    /// The event stream's subscribers (`subscribe`, Stream/), beside the control socket.
+    private(set) var stream: StreamSubscribers?
     var recent = RecentGestures()
     /// `gestured enable/disable` since start, by gesture name; outlives reloads.
     private(set) var runtimeEnabled: [String: Bool] = [:]
@@ -125,6 +130,12 @@ final class Daemon {
         }
     }
 
+    /// The socket and its subscribers go while the loop they are on is still here.
+    deinit {
+        stream = nil
+        control = nil
+    }
+
     enum StartError: Error, CustomStringConvertible {
         case config(Int)
         var description: String {
@@ -156,15 +167,9 @@ final class Daemon {
 
     /// Opens the devices, says READY=1, and runs until SIGTERM/SIGINT.
     func run() -> GesturedCommand.ExitCode {
-        if let path = options.controlSocket {
-            do {
-                control = try ControlServer(path: path, loop: loop, log: { [logger] in logger.notice($0) }) { [unowned self] in self.answer($0) }
-            } catch {
-                logger.error("\(error)")
-                return .failure
-            }
-        }
+        guard startControl() else { return .failure }
         for node in hotplug.presentNodes() { open(node, announce: false) }
+        for device in options.adopted { adopt(device, announce: false) }
         let name = configSource == .builtIn ? ConfigLoader.builtInName : config.file
         logger.notice("started: config \(name), \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"), \(sessions.count) device\(sessions.count == 1 ? "" : "s")\(options.dryRun ? ", dry run" : "")")
         if sessions.isEmpty && !hotplug.isWatching {
@@ -183,6 +188,24 @@ final class Daemon {
         return exitCode
     }
 
+    /// Claims the control socket, if there is one to claim (run does; tests driving
+    /// `runOnce` call it); false when it cannot be had.
+    func startControl() -> Bool {
+        guard let path = options.controlSocket, control == nil else { return true }
+        do {
+            let server = try ControlServer(path: path, loop: loop, log: { [logger] in logger.notice($0) }) { [unowned self] in self.answer($0) }
+            control = server
+            stream = makeStream(loop: loop, control: server)
+            runner?.onOutcome = { [unowned self] gesture, trigger, command, outcome in
+                self.streamAction(gesture: gesture, trigger: trigger, action: .command(command), outcome: outcome)
+            }
+        } catch {
+            logger.error("\(error)")
+            return false
+        }
+        return true
+    }
+
     /// Runs one loop iteration (tests drive the daemon with this).
     func runOnce(timeoutMS: Int32) -> Bool { loop.runOnce(timeoutMS: timeoutMS) }
 
@@ -195,6 +218,7 @@ final class Daemon {
     func shutdown() {
         notifier.send("STOPPING=1")
         focus.stop()
+        stream = nil
         control = nil
         let now = Self.now()
         for s in sessions.values {
@@ -269,6 +293,7 @@ final class Daemon {
         logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
         for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
         applyGrab(session)
+        streamDeviceEvent(.added, session)
         notifier.send("STATUS=\(status)")
     }
 
@@ -279,6 +304,7 @@ final class Daemon {
         s.engine.cancelAll(at: Self.now(), into: &s.events)
         dispatch(s)
         releaseGrab(s, reason: reason)
+        streamDeviceEvent(.removed, s)
         logger.notice("removed \(path) (\(s.info.name)): \(reason)")
         notifier.send("STATUS=\(status)")
         rearm()
@@ -288,7 +314,8 @@ final class Daemon {
         let result = s.device.readAvailable(log: { [logger] in logger.warning($0) }) { frame in
             // The engine fires the deadlines due before this frame itself, in time order.
             s.engine.process(frame, into: &s.events)
-            if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
+            if let stream, !stream.isEmpty { stream.frame(frame.pointee, device: s.path) }
+            if !s.events.isEmpty || options.onDecisions != nil || streaming { dispatch(s) }
         }
         checkClone(s)
         switch result {
@@ -304,6 +331,7 @@ final class Daemon {
             let decisions = s.trace.take(from: s.engine)
             if !decisions.isEmpty { onDecisions(s, decisions) }
         }
+        streamEngineOutput(s)
         guard !s.events.isEmpty else { return }
         claimTouches(s)
         for e in s.events {
@@ -317,7 +345,10 @@ final class Daemon {
         }
         if let sink {
             Invocation.releasesFirst(&invocations)
-            for inv in invocations { sink.submit(inv) }
+            for inv in invocations {
+                sink.submit(inv)
+                streamSubmitted(inv, dryRun: runner == nil)
+            }
         }
         invocations.removeAll(keepingCapacity: true)
         s.events.removeAllKeepingCapacity()
@@ -332,6 +363,7 @@ final class Daemon {
     /// gestures enabled or disabled at run time.
     private func prepare(_ s: DeviceSession) {
         s.engine.focusedApp = focus.app?.app
+        streamExplains(s)
         for (name, on) in runtimeEnabled { s.engine.setEnabled(on, name: name) }
     }
 
@@ -345,6 +377,7 @@ final class Daemon {
     private func focusChanged(_ app: FocusedApp?) {
         for s in sessions.values { s.engine.focusedApp = app?.app }
         logger.debug("focus: \(app?.description ?? "no window")")
+        streamFocusChanged(app)
         options.onFocus?(app)
     }
 
@@ -374,7 +407,7 @@ final class Daemon {
                 guard sessions[s.path] === s else { continue }  // it went while being read
             }
             s.engine.timerFired(at: now, into: &s.events)
-            if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
+            if !s.events.isEmpty || options.onDecisions != nil || streaming { dispatch(s) }
             s.device.passthrough?.timerFired(at: now.microseconds)
             checkClone(s)
         }
@@ -453,9 +486,11 @@ final class Daemon {
         guard let loaded = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
             let n = diagnostics.filter(\.isError).count
             logger.error("reload (\(reason)): the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one")
+            streamReload(ok: false, message: "error: the new config has \(n) error\(n == 1 ? "" : "s"); still running the previous one", diagnostics: diagnostics)
             return false
         }
         if keepOnEmpty, loaded.specs.isEmpty, !config.specs.isEmpty {
+            streamReload(ok: false, message: "error: the file has no gestures now; still running the previous ones", diagnostics: diagnostics)
             logger.warning("reload (\(reason)): the file has no gestures now, likely an editor's write caught half-way; still running the previous \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s") (save again, or reload with SIGHUP to run with none)")
             return false
         }
@@ -477,6 +512,7 @@ final class Daemon {
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")
+        streamReload(ok: true, message: "reloaded \(configName): \(loaded.specs.count) gesture\(loaded.specs.count == 1 ? "" : "s")", diagnostics: diagnostics)
         return true
     }
 }

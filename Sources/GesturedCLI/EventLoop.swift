@@ -10,6 +10,8 @@ final class EventLoop {
     private var handlers: [FileDescriptor: Handler] = [:]
     private var events = [Epoll.Event](repeating: Epoll.Event(), count: 32)
     private(set) var running = false
+    /// Called after each iteration's handlers (the event stream sends what they queued).
+    var afterDispatch: (() -> Void)?
 
     init() throws(Errno) { epoll = try Epoll() }
 
@@ -17,6 +19,12 @@ final class EventLoop {
     func add(_ fd: FileDescriptor, _ handler: @escaping Handler) throws(Errno) {
         try epoll.add(fd, tag: UInt64(UInt32(bitPattern: fd.rawValue)))
         handlers[fd] = handler
+    }
+
+    /// Whether `fd` (added before) also wakes the loop when it can be written to: a
+    /// socket with output queued waits for room (EPOLLOUT) instead of blocking.
+    func watchWritable(_ fd: FileDescriptor, _ on: Bool) {
+        try? epoll.modify(fd, tag: UInt64(UInt32(bitPattern: fd.rawValue)), events: Epoll.readable | (on ? Epoll.writable : 0))
     }
 
     func remove(_ fd: FileDescriptor) {
@@ -36,11 +44,15 @@ final class EventLoop {
     @discardableResult
     func runOnce(timeoutMS: Int32) -> Bool {
         let n = (try? epoll.wait(into: &events, timeoutMS: timeoutMS)) ?? 0
-        if n == 0 { return false }
+        if n == 0 {
+            afterDispatch?()  // what was queued outside a handler (tests call the daemon directly)
+            return false
+        }
         for event in events[0..<n] {
             let fd = FileDescriptor(rawValue: Int32(bitPattern: UInt32(truncatingIfNeeded: event.data)))
             handlers[fd]?(event.events)
         }
+        afterDispatch?()
         return true
     }
 }

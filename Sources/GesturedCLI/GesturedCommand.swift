@@ -1,3 +1,4 @@
+import GestureInput
 import Glibc
 import TouchModel
 
@@ -26,7 +27,7 @@ public enum GesturedCommand {
     static var subcommands: [Subcommand] {
         [
             Subcommand(name: "run", summary: "run the daemon in the foreground",
-                       run: RunCommand.run, help: RunCommand.help),
+                       run: { try RunCommand.run($0) }, help: RunCommand.help),
             Subcommand(name: "check", summary: "validate a config file",
                        run: CheckCommand.run, help: CheckCommand.help),
             Subcommand(name: "watch", summary: "live view of every recognizer on the real devices (no commands)",
@@ -45,6 +46,10 @@ public enum GesturedCommand {
                        run: ControlCommand.disable, help: ControlCommand.disableHelp),
             Subcommand(name: "reload", summary: "make the running daemon read its config again",
                        run: ControlCommand.reload, help: ControlCommand.reloadHelp),
+            Subcommand(name: "events", summary: "print the running daemon's event stream: touches, states, gestures, actions",
+                       run: EventsCommand.run, help: EventsCommand.help),
+            Subcommand(name: "ui", summary: "the live view and playground in the browser (devices, recognizers, config)",
+                       run: UICommand.run, help: UICommand.help),
         ]
     }
 
@@ -69,6 +74,18 @@ public enum GesturedCommand {
                     3 invalid config
         """
         return s
+    }
+
+    /// `gestured run ARGS` with `devices`, opened by the caller, used beside the ones
+    /// found: how the browser tests feed a real daemon from the in-process fake device
+    /// (Tests/Browser/FakeDaemon), which no other process can open.
+    public static func runDaemon(_ args: [String], adopting devices: [EvdevDevice]) -> ExitCode {
+        do {
+            return try RunCommand.run(args[...], adopting: devices)
+        } catch {
+            Output.err("gestured run: \("\(error)".printable)")
+            return .usage
+        }
     }
 
     public static func main() {

@@ -1,6 +1,7 @@
 import GestureActions
 import FocusSources
 import GestureConfig
+import GestureInput
 import TouchModel
 
 /// `gestured run`: the daemon.
@@ -29,10 +30,11 @@ enum RunCommand {
     """
 
     static let spec = Arguments.Spec(flags: ["dry-run", "explain", "verbose", "quiet"],
-                                     options: ["config", "device", "input-dir"], repeatable: ["device"],
+                                     options: ["config", "device", "input-dir", "control-socket"], repeatable: ["device"],
                                      short: ["v": "verbose", "q": "quiet"])
 
-    static func run(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
+    /// `adopting`: devices opened by the caller, used beside the ones found.
+    static func run(_ args: ArraySlice<String>, adopting devices: [EvdevDevice] = []) throws -> GesturedCommand.ExitCode {
         let a = try Arguments(args, spec: spec)
         guard a.positionals.isEmpty else { throw UsageError("unexpected argument '\(a.positionals[0])'") }
         let environment = Logger.environment()
@@ -42,7 +44,9 @@ enum RunCommand {
         options.dryRun = a.flag("dry-run")
         options.deviceFilters = a.all("device")
         options.inputDirectory = a.option("input-dir") ?? "/dev/input"
-        options.controlSocket = ControlPath.resolve(environment)
+        // --control-socket (not in the help): gestured ui's private daemon, nobody else's.
+        options.controlSocket = a.option("control-socket") ?? ControlPath.resolve(environment)
+        options.adopted = devices
         if options.controlSocket == nil { logger.notice("XDG_RUNTIME_DIR is not set: no control socket (gestured status, enable, disable, reload)") }
         if a.flag("explain") {
             options.onGesture = { session, event in logger.notice(GestureText.line(event, device: session.info.name)) }

@@ -6,8 +6,10 @@ public struct Epoll: ~Copyable {
     /// One ready descriptor: `events` (the `EPOLL*` bits) and the tag it was added with.
     public typealias Event = clinux_epoll_event
 
-    /// `EPOLLIN`: the only interest gestured registers.
+    /// `EPOLLIN`: what gestured waits for on almost every descriptor.
     public static let readable = CLINUX_EPOLLIN
+    /// `EPOLLOUT`: room in a socket's send buffer (the event stream's slow readers).
+    public static let writable = CLINUX_EPOLLOUT
 
     private let file: OwnedFileDescriptor
 
@@ -20,6 +22,11 @@ public struct Epoll: ~Copyable {
     /// epoll_ctl(2) `EPOLL_CTL_ADD` of `fd` for input, tagged `tag`.
     public func add(_ fd: FileDescriptor, tag: UInt64) throws(Errno) {
         _ = try valueOrErrno { clinux_epoll_add(descriptor.rawValue, fd.rawValue, Self.readable, tag) }
+    }
+
+    /// epoll_ctl(2) `EPOLL_CTL_MOD`: `fd`'s interest is now `events` (`readable`, `writable`).
+    public func modify(_ fd: FileDescriptor, tag: UInt64, events: UInt32) throws(Errno) {
+        _ = try valueOrErrno { clinux_epoll_mod(descriptor.rawValue, fd.rawValue, events, tag) }
     }
 
     /// epoll_ctl(2) `EPOLL_CTL_DEL`. A descriptor that was never added, or is already

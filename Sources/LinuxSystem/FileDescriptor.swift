@@ -43,6 +43,13 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
         try valueOrErrno { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
     }
 
+    /// send(2) once with `MSG_NOSIGNAL` (a socket whose reader went away is `.brokenPipe`,
+    /// never SIGPIPE): the bytes taken, which may be fewer than given; a full send buffer
+    /// of a non-blocking socket throws `.wouldBlock`.
+    public func send(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try valueOrErrno { Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }
+
     /// write(2) until every byte is out: a short write (a pipe, a signal) goes on from
     /// where it stopped. A reader that went away throws `.brokenPipe` (with SIGPIPE
     /// ignored, see `Signals.ignoreBrokenPipe()`); what was written by then stays written.

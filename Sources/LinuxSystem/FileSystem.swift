@@ -23,6 +23,32 @@ public enum FileSystem {
         return (st.device, st.inode)
     }
 
+    /// realpath(3): the path with every symlink resolved; nil if it does not exist.
+    public static func resolvedPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// mkdir(2) with `mode` (less the umask). An existing directory is no error.
+    public static func makeDirectory(_ path: String, mode: mode_t) throws(Errno) {
+        do throws(Errno) {
+            _ = try valueOrErrno { mkdir(path, mode) }
+        } catch where error.rawValue == EEXIST && directoryIdentity(path) != nil {}
+    }
+
+    /// mkdtemp(3): a new directory `prefix` + 6 random characters, mode 0700.
+    public static func makeTemporaryDirectory(prefix: String) throws(Errno) -> String {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else { throw Errno.current }
+        return String(cString: template)
+    }
+
+    /// unlink(2) of a file, or rmdir(2) of an empty directory; what is not there is no error.
+    public static func remove(_ path: String) {
+        if unlink(path) != 0 && errno == EISDIR { _ = rmdir(path) }
+    }
+
     /// opendir(3)/readdir(3): the names in `directory`, without "." and "..", in the
     /// order the file system gives them; empty when it cannot be read.
     public static func entries(of directory: String) -> [String] {

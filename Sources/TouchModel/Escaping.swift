@@ -36,8 +36,9 @@ extension String {
 
 extension Unicode.Scalar {
     /// C0 controls but tab, DEL, C1 controls (0x9b is a one-byte CSI to some
-    /// terminals), the Unicode line and paragraph separators, and the BOM.
-    fileprivate var needsEscape: Bool {
+    /// terminals), the Unicode line and paragraph separators, and the BOM. Public for
+    /// the event stream's byte-level JSON (GesturedCLI/Stream), which escapes the same.
+    public var needsEscape: Bool {
         (value < 0x20 && self != "\t") || (0x7f...0x9f).contains(value) || value == 0x2028 || value == 0x2029 || value == 0xfeff
     }
 }

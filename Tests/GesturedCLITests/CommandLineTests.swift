@@ -23,6 +23,8 @@ import Testing
           enable        enable a gesture in the running daemon
           disable       disable a gesture in the running daemon
           reload        make the running daemon read its config again
+          events        print the running daemon's event stream: touches, states, gestures, actions
+          ui            the live view and playground in the browser (devices, recognizers, config)
 
         gestured <command> --help shows a command's options.
 
@@ -44,7 +46,7 @@ import Testing
         #expect(r.stdout == "gestured 0.1.0\n")
     }
 
-    @Test(arguments: ["run", "check", "watch", "list-devices", "replay", "record"])
+    @Test(arguments: ["run", "check", "watch", "list-devices", "replay", "record", "events", "ui"])
     func everyCommandHasHelp(command: String) throws {
         let r = try Gestured.run([command, "--help"])
         #expect(r.status == 0)

@@ -17,8 +17,10 @@ struct clinux_epoll_event {
 int clinux_epoll_create(void);
 int clinux_epoll_add(int epfd, int fd, uint32_t events, uint64_t data);
 int clinux_epoll_del(int epfd, int fd);
+int clinux_epoll_mod(int epfd, int fd, uint32_t events, uint64_t data);
 int clinux_epoll_wait(int epfd, struct clinux_epoll_event *events, int max, int timeout_ms);
 extern const uint32_t CLINUX_EPOLLIN;
+extern const uint32_t CLINUX_EPOLLOUT;
 extern const uint32_t CLINUX_EPOLLERR;
 extern const uint32_t CLINUX_EPOLLHUP;
 
@@ -45,6 +47,9 @@ int clinux_pidfd_open(pid_t pid);
 // evdev ioctls that are function-like macros and so do not import.
 int clinux_evdev_grab(int fd, int grab);
 int clinux_evdev_set_clock_monotonic(int fd);
+
+// getrandom(2): sys/random.h is not in Swift's Glibc module. Returns the byte count, or -1.
+long clinux_getrandom(void *buf, unsigned long len);
 
 // pipe2(2): declared under _GNU_SOURCE only.
 int clinux_pipe2(int fds[2], int flags);

@@ -79,13 +79,13 @@ enum ControlCommand {
         }
     }
 
-    static func exchange(_ request: ControlRequest, environment: [String: String]) -> Result<ControlReply, ControlError> {
+    /// Connects to this user's daemon, or says why not in words a user can act on.
+    static func connect(environment: [String: String]) -> Result<Int32, ControlError> {
         guard let path = ControlPath.resolve(environment) else {
             return .failure(ControlError("XDG_RUNTIME_DIR is not set, so there is no control socket to find; run this in the desktop session that runs gestured"))
         }
-        let fd: Int32
         switch UnixSocket.connect(path) {
-        case .connected(let c): fd = c
+        case .connected(let c): return .success(c)
         case .failed(ENOENT):
             return .failure(ControlError("no gestured is running for this user (no control socket at \(path)); start it: systemctl --user start gestured"))
         case .failed(ECONNREFUSED):
@@ -97,6 +97,15 @@ enum ControlCommand {
         case .failed(let e):
             return .failure(ControlError("cannot connect to \(path): \(UnixSocket.errorText(e))"))
         }
+    }
+
+    static func exchange(_ request: ControlRequest, environment: [String: String]) -> Result<ControlReply, ControlError> {
+        let fd: Int32
+        switch connect(environment: environment) {
+        case .failure(let e): return .failure(e)
+        case .success(let c): fd = c
+        }
+        let path = ControlPath.resolve(environment) ?? ""
         defer { close(fd) }
         // A daemon that refuses us answers and closes before reading: its answer is
         // still there to read after a failed write (EPIPE).

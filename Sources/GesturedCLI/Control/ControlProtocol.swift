@@ -9,16 +9,24 @@ import Glibc
 ///     enable NAME       enable a gesture until the daemon stops
 ///     disable NAME      disable it
 ///     reload            read the config again (as SIGHUP)
+///     subscribe [rate=N]  `ok`, then the event stream's JSON lines until the client
+///                       closes (Stream/, StreamSubscribers.swift)
 enum ControlRequest: Equatable {
     case status(json: Bool)
     case enable(String)
     case disable(String)
     case reload
+    /// Frames per second per device, `streamRates`.
+    case subscribe(rate: Int)
+
+    /// `subscribe`'s `rate=`: frames per second per device.
+    static let streamRates = 1...1000
+    static let defaultStreamRate = 60
 
     /// A request longer than this is refused unread.
     static let maxLength = 4096
 
-    static let usage = "expected one of: status, status --json, enable NAME, disable NAME, reload"
+    static let usage = "expected one of: status, status --json, enable NAME, disable NAME, reload, subscribe [rate=N]"
 
     /// Parses one request line; the error is the answer to send.
     static func parse(_ line: String) -> Result<ControlRequest, ControlError> {
@@ -29,6 +37,13 @@ enum ControlRequest: Equatable {
         case ("enable", 2): return .success(.enable(words[1]))
         case ("disable", 2): return .success(.disable(words[1]))
         case ("reload", 1): return .success(.reload)
+        case ("subscribe", 1): return .success(.subscribe(rate: defaultStreamRate))
+        case ("subscribe", 2) where words[1].hasPrefix("rate="):
+            guard let n = Int(words[1].dropFirst(5)), streamRates.contains(n) else {
+                return .failure(ControlError("'rate=' takes frames per second, \(streamRates.lowerBound)…\(streamRates.upperBound)"))
+            }
+            return .success(.subscribe(rate: n))
+        case ("subscribe", _): return .failure(ControlError("'subscribe' takes only 'rate=N'"))
         case ("enable", _), ("disable", _): return .failure(ControlError("'\(words[0])' takes one gesture name"))
         default:
             let shown = line.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) }
@@ -42,6 +57,7 @@ enum ControlRequest: Equatable {
         case .enable(let name): return "enable \(name)"
         case .disable(let name): return "disable \(name)"
         case .reload: return "reload"
+        case .subscribe(let rate): return rate == Self.defaultStreamRate ? "subscribe" : "subscribe rate=\(rate)"
         }
     }
 }

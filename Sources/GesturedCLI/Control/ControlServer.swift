@@ -32,6 +32,9 @@ final class ControlServer {
         var since: Int64
     }
     private let handle: (ControlRequest) -> ControlReply
+    /// Takes over a connection that asked to `subscribe` (its fd, the rate): it leaves
+    /// the request connections and their cap (StreamSubscribers.swift).
+    var subscribe: ((Int32, Int) -> Void)?
     private let log: (String) -> Void
     /// The monotonic clock, ns (a test's own clock in tests).
     private let now: () -> Int64
@@ -166,6 +169,10 @@ final class ControlServer {
 
     private func answer(_ fd: Int32, _ line: String) {
         switch ControlRequest.parse(line) {
+        case .success(.subscribe(let rate)) where subscribe != nil:
+            loop.remove(FileDescriptor(rawValue: fd))
+            clients[fd] = nil
+            subscribe?(fd, rate)
         case .success(let request): answer(fd, reply: handle(request))
         case .failure(let error): answer(fd, reply: .error(error.description))
         }

@@ -44,6 +44,8 @@ extension Daemon {
             setEnabled(on, name: name)
             logger.notice("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
             return .ok("\(name): \(on ? "enabled" : "disabled")\n")
+        case .subscribe:
+            return .error("this gestured has no event stream")  // the ControlServer hands these to `stream`
         case .reload:
             guard reload(reason: "gestured reload") else {
                 return .error("the config has errors; still running the previous one (the log and 'gestured check' show them)")

@@ -1,0 +1,256 @@
+import GestureActions
+import GestureConfig
+import GestureEngine
+import TouchModel
+
+/// Writes the event stream's lines (docs/CONTROL.md, "subscribe"): one JSON object per
+/// line, appended to `bytes`, which is reused (`removeAll()` keeps its capacity), so a
+/// frame or gesture line costs no allocation once the buffer has grown. Knows nothing
+/// of sockets: the daemon's subscribers and `gestured ui` write the same lines.
+///
+/// Times `t` are CLOCK_MONOTONIC seconds with six decimals, written from the
+/// microseconds exactly; gesture values use `replay --json`'s keys and rounding.
+struct StreamEncoder {
+    private var out = JSONBytes()
+
+    /// The lines written so far (a copy: `withBytes` lends them without one).
+    var bytes: [UInt8] { out.bytes }
+    var isEmpty: Bool { out.count == 0 }
+    mutating func removeAll() { out.removeAll() }
+
+    /// Lends the lines written so far without copying them.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try out.withBytes(body)
+    }
+
+    // MARK: Lines
+
+    mutating func hello(_ h: StreamLine.Hello) {
+        out.begin(type: "hello")
+        out.key("version"); out.string(h.version)
+        out.key("pid"); out.int(h.pid)
+        out.key("config"); out.string(h.config)
+        out.key("dry_run"); out.bool(h.dryRun)
+        out.key("rate"); out.int(h.rate)
+        out.key("gestures"); list(h.gestures) { $0.gesture($1.spec, enabled: $1.enabled) }
+        out.key("devices"); list(h.devices) { e, d in e.out.byte("{"); e.deviceFields(d); e.out.byte("}") }
+        out.key("focus")
+        if let f = h.focus { out.byte("{"); focusFields(f); out.byte("}") } else { out.null() }
+        out.end()
+    }
+
+    mutating func device(_ event: StreamLine.DeviceEvent, _ d: StreamLine.Device) {
+        out.begin(type: "device")
+        out.key("event"); event == .added ? out.raw("\"added\"") : out.raw("\"removed\"")
+        out.byte(",")
+        deviceFields(d)
+        out.end()
+    }
+
+    /// `{"type":"frame",…}`: the contacts in mm and normalized, the finger count.
+    mutating func frame(_ f: TouchFrame, device: String) {
+        out.begin(type: "frame")
+        out.key("device"); out.string(device)
+        out.key("t"); out.seconds(microseconds: f.time.microseconds)
+        out.key("t_us"); out.int(f.time.microseconds)
+        out.key("fingers"); out.int(f.fingerCount)
+        out.key("flags"); out.byte("[")
+        if f.flags.contains(.resynced) { out.raw("\"resynced\"") }
+        if f.flags.contains(.buttonDown) { out.raw(f.flags.contains(.resynced) ? ",\"button\"" : "\"button\"") }
+        out.byte("]")
+        out.key("contacts"); out.byte("[")
+        for (i, c) in f.contacts.enumerated() {
+            if i > 0 { out.byte(",") }
+            out.byte("{")
+            out.firstKey("id"); out.int(c.id)
+            out.key("slot"); out.int(c.slot)
+            out.key("x"); out.number(c.position.x, 2)
+            out.key("y"); out.number(c.position.y, 2)
+            out.key("nx"); out.number(c.normalized.x, 4)
+            out.key("ny"); out.number(c.normalized.y, 4)
+            out.key("major"); out.number(c.majorMM, 2)
+            out.byte("}")
+        }
+        out.byte("]")
+        out.end()
+    }
+
+    /// `{"type":"state",…}`: one arena decision, with the reason `--explain` prints.
+    mutating func state(_ d: ArenaDecision, kind: GestureKind?, device: String) {
+        out.begin(type: "state")
+        out.key("device"); out.string(device)
+        out.key("t"); out.seconds(microseconds: d.time.microseconds)
+        out.key("gesture"); out.string(d.name)
+        out.key("kind"); out.string(kind?.rawValue)
+        out.key("from"); out.string(d.from.rawValue)
+        out.key("to"); out.string(d.illegal ? d.from.rawValue : d.to.rawValue)
+        out.key("transition"); out.string(d.transition.rawValue)
+        if d.illegal { out.key("refused"); out.bool(true) }
+        out.key("reason"); out.string(d.reason?.text)
+        out.end()
+    }
+
+    /// `{"type":"gesture",…}`: an engine event with `replay --json`'s values, and
+    /// `progress` toward the next step of an `every:` binding (`step`: whole steps
+    /// taken), 1 for other continuous gestures (their begin threshold is behind
+    /// them once they began), null for discrete ones.
+    mutating func gesture(_ e: GestureEvent, device: String, step: Step?) {
+        out.begin(type: "gesture")
+        out.key("device"); out.string(device)
+        out.key("t"); out.seconds(microseconds: e.time.microseconds)
+        out.key("gesture"); out.string(e.name)
+        out.key("kind"); out.string(e.kind.rawValue)
+        out.key("phase"); out.string(e.phase.rawValue)
+        let steps = step.map { ActionMapper.steps($0, e) }.flatMap { $0.isFinite ? $0 : nil }
+        out.key("progress")
+        if e.kind.traits.discrete { out.null() } else if let steps { out.number(abs(steps) - abs(steps).rounded(.down), 3) } else { out.raw("1") }
+        out.key("step")
+        if let steps { out.int(ActionMapper.wholeSteps(steps)) } else { out.null() }
+        out.key("fingers"); out.int(e.fingers)
+        out.key("direction"); out.string(e.directionWord)
+        out.key("x_mm"); out.number(e.location.x, 2)
+        out.key("y_mm"); out.number(e.location.y, 2)
+        out.key("dx_mm"); out.number(e.translation.x, 2)
+        out.key("dy_mm"); out.number(e.translation.y, 2)
+        out.key("vx_mm_s"); out.number(e.velocity.x, 1)
+        out.key("vy_mm_s"); out.number(e.velocity.y, 1)
+        out.key("scale"); out.number(e.scale, 4)
+        out.key("scale_velocity"); out.number(e.scaleVelocity, 3)
+        out.key("rotation_deg"); out.number(e.rotation * 180 / .pi, 2)
+        out.key("rotation_velocity_deg_s"); out.number(e.rotationVelocity * 180 / .pi, 1)
+        out.key("duration_s"); out.number(e.duration, 3)
+        out.end()
+    }
+
+    /// `{"type":"action",…}`: what ran for a gesture and how it ended.
+    mutating func action(_ a: StreamLine.Action) {
+        out.begin(type: "action")
+        out.key("gesture"); out.string(a.gesture)
+        out.key("phase"); out.string(a.phase.rawValue)
+        if case .command(let text) = a.action {
+            out.key("command"); out.string(text)
+            out.key("keys"); out.null()
+        } else {
+            out.key("command"); out.null()
+            out.key("keys"); out.string(a.action.description)
+        }
+        out.key("outcome"); out.byte("\""); out.raw(Self.word(a.outcome)); out.byte("\"")
+        out.key("status")
+        switch a.outcome {
+        case .exited(_, let status?): out.int(status)
+        case .killed(_, let signal): out.int(128 + signal)
+        default: out.null()
+        }
+        out.key("pid")
+        switch a.outcome {
+        case .started(let pid), .exited(let pid, _), .killed(let pid, _), .timedOut(let pid): out.int(pid)
+        case .dropped, .dryRun, .sent: out.null()
+        }
+        out.end()
+    }
+
+    mutating func reload(_ r: StreamLine.Reload) {
+        out.begin(type: "reload")
+        out.key("file"); out.string(r.file)
+        out.key("ok"); out.bool(r.ok)
+        out.key("gestures"); out.int(r.gestures)
+        out.key("message"); out.string(r.message)
+        out.key("diagnostics"); list(r.diagnostics) { e, d in
+            e.out.byte("{")
+            e.out.firstKey("file"); e.out.string(d.file)
+            e.out.key("line"); if let m = d.mark { e.out.int(m.line) } else { e.out.null() }
+            e.out.key("column"); if let m = d.mark { e.out.int(m.column) } else { e.out.null() }
+            e.out.key("severity"); e.out.string(d.severity.rawValue)
+            e.out.key("message"); e.out.string(d.message)
+            e.out.key("hint"); e.out.null()
+            e.out.byte("}")
+        }
+        out.end()
+    }
+
+    mutating func focus(_ f: StreamLine.Focus) {
+        out.begin(type: "focus")
+        out.byte(",")
+        focusFields(f)
+        out.end()
+    }
+
+    /// `{"type":"lost","lost":N}`: lines this subscriber did not get.
+    mutating func lost(_ n: Int) {
+        out.begin(type: "lost")
+        out.key("lost"); out.int(n)
+        out.end()
+    }
+
+    // MARK: Pieces
+
+    private static func word(_ o: StreamLine.Outcome) -> StaticString {
+        switch o {
+        case .started: return "started"
+        case .exited: return "exited"
+        case .killed: return "killed"
+        case .timedOut: return "timed-out"
+        case .dropped: return "dropped"
+        case .dryRun: return "dry-run"
+        case .sent: return "sent"
+        }
+    }
+
+    private mutating func list<S: Sequence>(_ items: S, _ each: (inout StreamEncoder, S.Element) -> Void) {
+        out.byte("[")
+        var first = true
+        for item in items {
+            if !first { out.byte(",") }
+            first = false
+            each(&self, item)
+        }
+        out.byte("]")
+    }
+
+    private mutating func deviceFields(_ d: StreamLine.Device) {
+        out.firstKey("path"); out.string(d.path)
+        out.key("name"); out.string(d.info.name)
+        out.key("kind"); out.string(d.info.kind.rawValue)
+        out.key("width_mm"); out.number(d.info.size.width, 1)
+        out.key("height_mm"); out.number(d.info.size.height, 1)
+        out.key("size_estimated"); out.bool(d.info.sizeIsEstimated)
+        out.key("slots"); out.int(d.slots)
+        out.key("grabbed"); out.bool(d.grabbed)
+    }
+
+    private mutating func focusFields(_ f: StreamLine.Focus) {
+        out.firstKey("app"); out.string(f.app)
+        out.key("title"); out.string(f.title)
+        out.key("source"); out.string(f.source)
+    }
+
+    /// A configured gesture as `hello` lists it.
+    private mutating func gesture(_ s: GestureSpec, enabled: Bool) {
+        out.byte("{")
+        out.firstKey("name"); out.string(s.name)
+        out.key("kind"); out.string(s.kind.rawValue)
+        out.key("fingers"); out.int(s.fingers.lowerBound)
+        out.key("max_fingers"); out.int(s.fingers.upperBound)
+        let directions = s.directions.map(\.rawValue).sorted() + s.senses.map(\.rawValue).sorted()
+        out.key("direction"); out.string(directions.count == 1 ? directions[0] : nil)
+        out.key("directions"); out.strings(directions)
+        out.key("enabled"); out.bool(enabled)
+        out.key("device"); out.string(s.devices.nameGlob ?? s.devices.kind?.rawValue ?? "any")
+        out.key("edges")
+        if s.edges.isEmpty { out.null() } else { out.strings(s.edges.map(\.rawValue).sorted()) }
+        out.key("region")
+        if let r = s.region {
+            out.byte("{")
+            out.firstKey("x"); out.number(r.x.lowerBound, 4)
+            out.key("y"); out.number(r.y.lowerBound, 4)
+            out.key("w"); out.number(r.x.upperBound - r.x.lowerBound, 4)
+            out.key("h"); out.number(r.y.upperBound - r.y.lowerBound, 4)
+            out.byte("}")
+        } else {
+            out.null()
+        }
+        out.key("apps"); out.strings(s.apps.only)
+        out.key("except_apps"); out.strings(s.apps.except)
+        out.byte("}")
+    }
+}

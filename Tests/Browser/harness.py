@@ -1,0 +1,367 @@
+"""What the browser tests share: a real `gestured ui` (and, for some, a real daemon),
+a headless Chromium driven by Debian's python3-selenium, the ground truth the page
+must agree with (`gestured replay` and `gestured check` on the same input), and
+screenshots under .build/test-logs/browser/.
+
+Every wait is bounded and waits for a fact (WebDriverWait, or a poll with a
+deadline); nothing sleeps for a fixed time.
+"""
+import http.client
+import inspect
+import json
+import os
+import re
+import select
+import shutil
+import socket
+import struct
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.parse
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+GESTURED = os.environ.get('GESTURED', os.path.join(ROOT, '.build', 'debug', 'gestured'))
+FAKE_DAEMON = os.path.join(os.path.dirname(GESTURED), 'gestured-fake-daemon')
+RECORDINGS = os.path.join(ROOT, 'Tests', 'Recordings')
+CONFIGS = os.path.join(ROOT, 'Tests', 'Browser', 'configs')
+LOGS = os.path.join(os.environ.get('GESTURED_TEST_LOGS', os.path.join(ROOT, '.build', 'test-logs')), 'browser')
+# Two busy cores: a debug build's ui takes a while to decode and replay a recording.
+WAIT_S = float(os.environ.get('GESTURED_BROWSER_WAIT', '20'))
+
+SWIPE_DOWN = os.path.join(RECORDINGS, 'touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events')
+TWO_FINGER_TAP = os.path.join(RECORDINGS, 'touchpads_AlpsPS2_ALPS_GlidePoint.2-finger-tap.events')
+SWIPES_CONFIG = os.path.join(CONFIGS, 'swipes.yaml')
+
+
+def relative(path):
+    """A path from the source tree's root (where the servers run)."""
+    return os.path.relpath(path, ROOT)
+
+
+def wait_until(fact, what, timeout=WAIT_S):
+    """Polls `fact` until it returns something true, for at most `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = fact()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f'not within {timeout} s: {what}')
+        time.sleep(0.05)
+
+
+def gestured(*args, env=None, check=True):
+    """Runs the gestured binary; its stdout."""
+    result = subprocess.run([GESTURED, *args], capture_output=True, text=True, env=env, timeout=60)
+    if check and result.returncode not in (0, 3):
+        raise AssertionError(f'gestured {" ".join(args)}: exit {result.returncode}: {result.stderr}')
+    return result.stdout
+
+
+class Replay:
+    """What `gestured replay` says of a recording: the frames (time, finger count),
+    each recognizer's last failure reason, and the gesture events with their values."""
+
+    FRAME = re.compile(r'^(\d+\.\d{6})\s+(\d+) fingers?\b')
+    FAILED = re.compile(r'^\d+\.\d{3}\s+(\S+) failed: (.*)$')
+
+    def __init__(self, recording, config):
+        where = ['--config', config] if config else ['--detect']
+        text = gestured('replay', recording, *where, '--frames', '--explain')
+        self.frames = []
+        self.reasons = {}
+        for line in text.splitlines():
+            m = self.FRAME.match(line)
+            if m:
+                self.frames.append((float(m[1]), int(m[2])))
+            m = self.FAILED.match(line)
+            if m:
+                self.reasons[m[1]] = m[2]
+        self.gestures = [json.loads(l) for l in gestured('replay', recording, *where, '--json').splitlines() if l.startswith('{')]
+
+    def first_frame_with(self, fingers):
+        return next(i for i, (_, n) in enumerate(self.frames) if n == fingers)
+
+    def frame_at(self, t):
+        """The index of the frame at time t (the one a gesture event happened on)."""
+        return min(range(len(self.frames)), key=lambda i: abs(self.frames[i][0] - t))
+
+
+def check_messages(text):
+    """`gestured check` on `text`: (line, column, severity, message) per diagnostic."""
+    with tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False) as f:
+        f.write(text)
+    try:
+        out = gestured('check', f.name, check=False)
+    finally:
+        os.unlink(f.name)
+    found = []
+    for line in out.splitlines():
+        m = re.match(r'^.*?:(\d+):(\d+): (error|warning): (.*)$', line)
+        if m:
+            found.append((int(m[1]), int(m[2]), m[3], m[4]))
+    return found
+
+
+def read_first_line(process, log_path):
+    """A child's first line on stdout, waited for at most WAIT_S."""
+    deadline = time.monotonic() + WAIT_S
+    line = ''
+    while not line.endswith('\n'):
+        left = deadline - time.monotonic()
+        if left <= 0 or process.poll() is not None:
+            raise AssertionError(f'{process.args[0]} printed no first line (exit {process.poll()}); see {log_path}')
+        ready, _, _ = select.select([process.stdout], [], [], left)
+        if ready:
+            line += process.stdout.readline()
+    return line.strip()
+
+
+class Process:
+    """A child with its stderr in a log file; stopped with SIGTERM, then SIGKILL."""
+
+    def __init__(self, name, args, env=None, stdout=subprocess.DEVNULL):
+        os.makedirs(LOGS, exist_ok=True)
+        self.log_path = os.path.join(LOGS, f'{name}.log')
+        self.log = open(self.log_path, 'w')
+        # From the source tree, so the paths the page shows are the tree's own.
+        self.process = subprocess.Popen(args, stdout=stdout, stderr=self.log, env=env, text=True, cwd=ROOT)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class UiServer(Process):
+    """`gestured ui --no-open …`, and the URL it prints first."""
+
+    def __init__(self, *args, env=None, name='ui'):
+        super().__init__(name, [GESTURED, 'ui', '--no-open', '--idle-exit', '120', *args], env=env, stdout=subprocess.PIPE)
+        self.url = self._first_line()
+        parts = urllib.parse.urlsplit(self.url)
+        self.port = parts.port
+        self.token = urllib.parse.parse_qs(parts.query)['token'][0]
+        self.origin = f'http://127.0.0.1:{self.port}'
+
+    def _first_line(self):
+        line = read_first_line(self.process, self.log_path)
+        assert re.match(r'^http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{32}$', line), line
+        return line
+
+    def request(self, method, path, body=None, headers=None):
+        """A raw HTTP request (no browser): (status, headers, body)."""
+        connection = http.client.HTTPConnection('127.0.0.1', self.port, timeout=WAIT_S)
+        connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        for k, v in (headers or {}).items():
+            connection.putheader(k, v)
+        data = body.encode() if isinstance(body, str) else body
+        if data is not None:
+            connection.putheader('Content-Length', str(len(data)))
+        connection.endheaders(data)
+        response = connection.getresponse()
+        answer = (response.status, dict(response.getheaders()), response.read().decode('utf-8', 'replace'))
+        connection.close()
+        return answer
+
+
+class Daemon(Process):
+    """`gestured run` with no devices (an empty input directory), its own runtime
+    directory (the control socket) and home, so it never sees the user's. With
+    `fake_pad`, `gestured-fake-daemon` instead: the same daemon with the fake 100 ×
+    60 mm touchpad of Tests/Support, which `pad` (a FakePad) writes events into."""
+
+    def __init__(self, config_text, fake_pad=False, extra=()):
+        self.dir = tempfile.mkdtemp(prefix='gestured-browser-')
+        for sub in ('run', 'home', 'input'):
+            os.makedirs(os.path.join(self.dir, sub), mode=0o700)
+        self.config = os.path.join(self.dir, 'config.yaml')
+        with open(self.config, 'w') as f:
+            f.write(config_text)
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(self.dir, 'run'), HOME=os.path.join(self.dir, 'home'))
+        for k in ('WAYLAND_DISPLAY', 'DISPLAY', 'SWAYSOCK', 'I3SOCK', 'HYPRLAND_INSTANCE_SIGNATURE', 'XDG_CONFIG_HOME'):
+            self.env.pop(k, None)
+        where = ['--config', self.config, '--input-dir', os.path.join(self.dir, 'input'), *extra]
+        if fake_pad:
+            super().__init__('fake-daemon', [FAKE_DAEMON, *where], env=self.env, stdout=subprocess.PIPE)
+            self.pad = FakePad(read_first_line(self.process, self.log_path))
+        else:
+            super().__init__('daemon', [GESTURED, 'run', *where], env=self.env)
+        wait_until(lambda: self.status(check=False).startswith('gestured '), 'the daemon answers status')
+
+    def log_text(self):
+        self.log.flush()
+        with open(self.log_path) as f:
+            return f.read()
+
+    def subscribes(self):
+        """Whether the daemon answers `subscribe` (the event stream, docs/CONTROL.md)."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(WAIT_S)
+            s.connect(os.path.join(self.env['XDG_RUNTIME_DIR'], 'gestured.sock'))
+            s.sendall(b'subscribe\n')
+            return s.recv(3) == b'ok\n'
+
+    def status(self, check=True):
+        return gestured('status', env=self.env, check=check)
+
+    def stop(self):
+        if getattr(self, 'pad', None):
+            self.pad.close()
+        super().stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class FakePad:
+    """Writes kernel input events (24-byte `struct input_event`s) into the fake
+    touchpad of a gestured-fake-daemon: 100 × 60 mm, 10 units per mm."""
+    EV_SYN, EV_KEY, EV_ABS = 0, 1, 3
+    ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID = 0x2f, 0x35, 0x36, 0x39
+    BTN_TOUCH, BTN_TOOL_TRIPLETAP = 0x14a, 0x14e
+
+    def __init__(self, path):
+        self.fd = os.open(path, os.O_WRONLY)
+
+    def close(self):
+        os.close(self.fd)
+
+    def three_fingers(self, dx_mm, lift=True):
+        """Three fingers down at y = 30 mm, moved dx_mm sideways in 20 steps of 10 ms,
+        then lifted; stamped in the recent past, as LiveDeviceTests.swipe does, so no
+        engine deadline lies in the future."""
+        t = time.clock_gettime(time.CLOCK_MONOTONIC) - 1.0
+        events = []
+
+        def send(kind, code, value):
+            events.append(struct.pack('qqHHi', int(t), int((t - int(t)) * 1e6), kind, code, value))
+        xs = [300, 400, 500]
+        for slot, x in enumerate(xs):
+            send(self.EV_ABS, self.ABS_MT_SLOT, slot)
+            send(self.EV_ABS, self.ABS_MT_TRACKING_ID, 100 + slot)
+            send(self.EV_ABS, self.ABS_MT_POSITION_X, x)
+            send(self.EV_ABS, self.ABS_MT_POSITION_Y, 300)
+        send(self.EV_KEY, self.BTN_TOUCH, 1)
+        send(self.EV_KEY, self.BTN_TOOL_TRIPLETAP, 1)
+        send(self.EV_SYN, 0, 0)
+        for step in range(1, 21):
+            t += 0.01
+            for slot, x in enumerate(xs):
+                send(self.EV_ABS, self.ABS_MT_SLOT, slot)
+                send(self.EV_ABS, self.ABS_MT_POSITION_X, x + int(dx_mm * 10) * step // 20)
+            send(self.EV_SYN, 0, 0)
+        if lift:
+            t += 0.01
+            for slot in range(3):
+                send(self.EV_ABS, self.ABS_MT_SLOT, slot)
+                send(self.EV_ABS, self.ABS_MT_TRACKING_ID, -1)
+            send(self.EV_KEY, self.BTN_TOUCH, 0)
+            send(self.EV_KEY, self.BTN_TOOL_TRIPLETAP, 0)
+            send(self.EV_SYN, 0, 0)
+        os.write(self.fd, b''.join(events))
+
+
+def chromium():
+    options = Options()
+    options.binary_location = shutil.which('chromium') or '/usr/bin/chromium'
+    for flag in ('--headless=new', '--disable-dev-shm-usage', '--disable-gpu', '--window-size=1400,1000',
+                 '--no-first-run', '--disable-extensions', '--lang=en-US'):
+        options.add_argument(flag)
+    if os.geteuid() == 0:
+        options.add_argument('--no-sandbox')  # Chromium refuses to run its sandbox as root
+    options.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
+    driver = shutil.which('chromedriver') or '/usr/bin/chromedriver'
+    log = os.path.join(LOGS, 'chromedriver.log')
+    # Debian 12's Selenium 4.8 calls it log_path; later ones log_output.
+    where = 'log_output' if 'log_output' in inspect.signature(Service.__init__).parameters else 'log_path'
+    return webdriver.Chrome(options=options, service=Service(driver, **{where: log}))
+
+
+class PageTest(unittest.TestCase):
+    """A browser on a `gestured ui`; subclasses say how to start the server."""
+
+    server = None
+    browser = None
+
+    @classmethod
+    def start_server(cls):
+        raise NotImplementedError
+
+    @classmethod
+    def setUpClass(cls):
+        os.makedirs(LOGS, exist_ok=True)
+        cls.server = cls.start_server()
+        try:
+            cls.browser = chromium()
+        except Exception:
+            cls.server.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.browser:
+            cls.browser.quit()
+        if cls.server:
+            cls.server.stop()
+
+    def setUp(self):
+        self.open_page()
+
+    def tearDown(self):
+        self.screenshot(self.id().split('.')[-1])
+        self.assert_no_page_errors()
+
+    def open_page(self):
+        """The URL with the token the first time (the server trades it for its cookie
+        and sends the browser to `/`), then `/` with the cookie alone."""
+        if not getattr(type(self), 'has_cookie', False):
+            self.browser.get(self.server.url)
+            self.wait(lambda b: b.current_url == f'{self.server.origin}/', 'the token traded for the cookie')
+            type(self).has_cookie = True
+        else:
+            self.browser.get(f'{self.server.origin}/')
+        self.wait(lambda b: b.find_element(By.ID, 'session').text not in ('', 'Connecting…'), 'the session loaded')
+
+    def wait(self, fact, what, timeout=WAIT_S):
+        return WebDriverWait(self.browser, timeout).until(fact, f'not within {timeout} s: {what}')
+
+    def element(self, css):
+        return self.browser.find_element(By.CSS_SELECTOR, css)
+
+    def elements(self, css):
+        return self.browser.find_elements(By.CSS_SELECTOR, css)
+
+    def text(self, css):
+        return self.element(css).text
+
+    def card(self, name):
+        return self.element(f'#cards article.card[data-gesture="{name}"]')
+
+    def screenshot(self, name):
+        os.makedirs(LOGS, exist_ok=True)
+        self.browser.save_screenshot(os.path.join(LOGS, f'{name}.png'))
+
+    def assert_no_page_errors(self):
+        """The page broke no rule of the CSP and threw nothing."""
+        problems = [entry['message'] for entry in self.browser.get_log('browser')
+                    if entry['level'] == 'SEVERE' or 'Content Security Policy' in entry['message']]
+        self.assertEqual(problems, [], 'the browser console reported errors')
+
+    def set_editor(self, text):
+        """Replaces the editor's text as a user would: select all, then type."""
+        editor = self.element('#editor')
+        editor.click()
+        self.browser.execute_script('arguments[0].select()', editor)
+        editor.send_keys(text)

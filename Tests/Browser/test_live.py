@@ -1,0 +1,145 @@
+"""The page on the live stream of a real daemon fed by the fake touchpad
+(gestured-fake-daemon): the fingers on the device, the swipe's card and the command
+it ran, and the reason the other swipe failed, in the daemon's own words."""
+import re
+import unittest
+
+from selenium.common.exceptions import TimeoutException
+
+from harness import Daemon, PageTest, UiServer, wait_until
+
+CONFIG = """gestures:
+  - name: next
+    gesture: swipe
+    fingers: 3
+    direction: left
+    command: echo next '<img src=x onerror=alert(1)>'
+  - name: previous
+    gesture: swipe
+    fingers: 3
+    direction: right
+    command: echo previous
+"""
+
+
+class LivePageTests(PageTest):
+    @classmethod
+    def start_server(cls):
+        cls.daemon = Daemon(CONFIG, fake_pad=True, extra=['--explain'])
+        if not cls.daemon.subscribes():
+            cls.daemon.stop()
+            raise unittest.SkipTest('the daemon has no event stream yet (no `subscribe` on its control socket)')
+        try:
+            return UiServer('--config', cls.daemon.config, env=cls.daemon.env, name='ui-live')
+        except Exception:
+            cls.daemon.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        cls.daemon.stop()
+
+    def setUp(self):
+        super().setUp()
+        self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
+        self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
+
+    def test_the_device_is_the_fake_touchpad_to_scale(self):
+        surface = self.element('svg.device rect.surface')
+        self.assertEqual((float(surface.get_dom_attribute('width')), float(surface.get_dom_attribute('height'))), (100.0, 60.0))
+        self.assertIn('Fake Touchpad', self.text('#devices'))
+
+    def test_three_fingers_down_are_three_contacts_and_none_after_the_lift(self):
+        self.daemon.pad.three_fingers(dx_mm=-5, lift=False)
+        self.wait(lambda b: len(self.elements('svg.device circle.contact')) == 3, 'three contacts drawn')
+        self.assertEqual(self.text('#finger-count'), '3 fingers')
+        xs = sorted(float(c.get_dom_attribute('cx')) for c in self.elements('circle.contact'))
+        self.assertEqual([round(x) for x in xs], [25, 35, 45], 'positions in mm: 300, 400, 500 units less 5 mm')
+        self.daemon.pad.three_fingers(dx_mm=0)  # the same fingers lift at the end
+        self.wait(lambda b: len(self.elements('svg.device circle.contact')) == 0, 'no contact after the lift')
+        self.assertEqual(self.text('#finger-count'), '0 fingers')
+
+    def test_a_swipe_recognized_shows_its_card_values_and_the_command_it_ran(self):
+        self.daemon.pad.three_fingers(dx_mm=-40)
+        wait_until(lambda: 'next recognized' in self.daemon.status(), 'the daemon recognized the swipe')
+        card = self.card('next')
+        self.wait(lambda b: 'next · recognized' in self.text('#timeline'), 'the swipe in the timeline')
+        command = "echo next '<img src=x onerror=alert(1)>'"
+        self.wait(lambda b: f'{command} → exited with status 0' in self.text('#timeline'), 'its command ran and exited 0')
+        self.assertEqual(self.elements('#timeline img'), [], 'a command is text, never markup')
+        values = card.find_element('css selector', '.values').text
+        dx = float(re.search(r'Translation\s+\(([−\-\d.]+),', values)[1].replace('−', '-'))
+        self.assertLess(dx, -10, values)
+        self.assertIn('left', values)
+
+    def test_a_new_touch_starts_the_cards_over(self):
+        self.daemon.pad.three_fingers(dx_mm=-40)
+        card = self.card('next')
+        self.wait(lambda b: card.get_attribute('data-state') == 'recognized', 'the swipe recognized')
+        self.wait(lambda b: len(self.elements('circle.contact')) == 0, 'lifted')
+        self.assertEqual(card.get_attribute('data-state'), 'recognized', 'after the lift the card keeps how it ended')
+        self.daemon.pad.three_fingers(dx_mm=-2, lift=False)
+        self.wait(lambda b: card.get_attribute('data-state') == 'possible', 'the next touch starts it over')
+        self.assertEqual(card.find_element('css selector', '.values').text, '')
+        self.daemon.pad.three_fingers(dx_mm=0)
+
+    def test_a_recorded_gesture_proposes_its_binding_and_inserts_it_into_the_config(self):
+        # Recording asks the daemon for every frame (a new subscription): a swipe made
+        # before that is in place is not recorded, so record until one is.
+        def record_a_swipe():
+            self.element('#record').click()
+            self.wait(lambda b: self.element('#record').get_attribute('aria-pressed') == 'true', 'recording')
+            self.daemon.pad.three_fingers(dx_mm=-40)
+            self.wait(lambda b: len(self.elements('circle.contact')) == 0 and 'next · recognized' in self.text('#timeline'),
+                      'the swipe seen')
+            self.element('#record').click()
+            self.wait(lambda b: self.element('#record').get_attribute('aria-pressed') == 'false' and
+                      self.text('#record-result').startswith(('Recognized', 'Nothing')), 'stopped')
+            return self.element('#record-yaml').is_displayed()
+        wait_until(record_a_swipe, 'the proposed binding')
+        detected = self.text('#record-result')
+        self.assertIn('swipe · 3 fingers · left', detected)
+        yaml = self.element('#record-yaml').text
+        self.assertIn('gesture: swipe', yaml)
+        self.assertIn('fingers: 3', yaml)
+        self.assertIn('direction: left', yaml)
+        self.element('#insert-yaml').click()
+        self.wait(lambda b: self.element('#editor').get_property('value').endswith(
+            'command: echo previous\n\n' + '\n'.join('  ' + l for l in yaml.split('\n')) + '\n'), 'inserted as the last gesture')
+        self.wait(lambda b: self.text('#check-status').startswith('Checked'), 'checked')
+        self.assertRegex(self.text('#record-result'), r'translation \(−\d+\.\d, \d+\.\d\) mm', 'its values, in mm')
+
+    def test_try_shows_what_the_edited_config_would_fire_beside_the_running_one(self):
+        self.wait(lambda b: 'no problems' in self.text('#check-status'), 'the config checked')
+        editor = self.element('#editor')
+        self.browser.execute_script(
+            "arguments[0].value = arguments[0].value.replace('name: next', 'name: tried-next'); arguments[0].dispatchEvent(new Event('input'))", editor)
+        self.element('#try').click()
+        self.wait(lambda b: 'beside the running one' in self.text('#try-result'), 'trying')
+        # Trying asks the daemon for every frame (a new subscription): a swipe made
+        # before that is in place is not seen by the tried config, so swipe until it is.
+        def swipe_and_see():
+            self.daemon.pad.three_fingers(dx_mm=-40)
+            try:
+                return self.wait(lambda b: 'tried-next · recognized' in self.text('#try-result'), 'seen', timeout=3)
+            except TimeoutException:
+                return False
+        wait_until(swipe_and_see, 'the edited gesture would fire')
+        self.wait(lambda b: 'next · recognized' in self.text('#timeline'), 'the running config fired its own')
+        self.assertNotIn('tried-next', self.text('#timeline'), 'what Try would fire is not what ran')
+        self.element('#try').click()
+        self.wait(lambda b: self.text('#try-result') == '', 'trying stopped')
+
+    def test_the_other_swipe_fails_with_the_reason_the_daemon_logs(self):
+        self.daemon.pad.three_fingers(dx_mm=-40, lift=False)
+        card = self.card('previous')
+        self.wait(lambda b: card.get_attribute('data-state') == 'failed', 'the right swipe failed')
+        reason = card.find_element('css selector', '.reason').text
+        self.assertTrue(reason)
+        wait_until(lambda: f'previous failed: {reason}' in self.daemon.log_text(), 'the daemon logged the same reason (--explain)')
+        self.daemon.pad.three_fingers(dx_mm=0)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,38 @@
+import FocusSources
+import GestureInput
+import GestureTestSupport
+import Testing
+@testable import GesturedCLI
+
+/// The scrubber's timeline of a bundled recording, built in-process.
+@Suite struct RecordingTimelineTests {
+    static let path = Recordings.path("touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events")
+
+    @Test func aLongRecordingIsDecimatedButKeepsEveryChangeOfFingerCount() throws {
+        let recording = try Recording.load(path: Self.path)
+        let whole = try #require(JSONValue.parse(Array(try RecordingTimeline(recording: recording, specs: DetectCatalogue.specs, bindings: []).build().json.utf8)))
+        let all = try #require(whole["frames"]?.array)
+        #expect(whole["decimated"] == nil)
+        let few = try #require(JSONValue.parse(Array(try RecordingTimeline(recording: recording, specs: DetectCatalogue.specs, bindings: [],
+                                                                           maximumFrames: 12).build().json.utf8)))
+        let kept = try #require(few["frames"]?.array)
+        #expect(few["decimated"] == .bool(true))
+        #expect(kept.count <= 12 && kept.count >= 2 && kept.count < all.count)
+        // Finger counts seen in order, without repeats: the same with all frames or few.
+        func counts(_ frames: [JSONValue]) -> [Int] {
+            frames.map { Int(StreamReading.number($0["fingers"]) ?? -1) }.reduce(into: []) { if $0.last != $1 { $0.append($1) } }
+        }
+        #expect(counts(kept) == counts(all), "\(counts(kept)) vs \(counts(all))")
+    }
+
+    @Test func aGestureThatEndsOnTheLiftShowsItsEndAtThatFrame() throws {
+        let recording = try Recording.load(path: Self.path)
+        let timeline = try #require(JSONValue.parse(Array(try RecordingTimeline(recording: recording, specs: DetectCatalogue.specs, bindings: []).build().json.utf8)))
+        let frames = try #require(timeline["frames"]?.array)
+        let events = try #require(timeline["events"]?.array)
+        let done = try #require(events.first { $0["type"]?.string == "gesture" && ["recognized", "ended"].contains($0["phase"]?.string ?? "") })
+        let name = try #require(done["gesture"]?.string)
+        let phase = try #require(done["phase"]?.string)
+        #expect(frames.contains { $0["states"]?[name]?["state"]?.string == phase }, "\(name) shows \(phase) at some frame")
+    }
+}

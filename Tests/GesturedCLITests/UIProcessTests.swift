@@ -1,0 +1,243 @@
+import CLinux
+import FocusSources
+import GestureInput
+import GestureTestSupport
+import Glibc
+import Testing
+@testable import GesturedCLI
+
+/// `gestured ui` as a user runs it: the real process on a real loopback port, asked as
+/// the page (and a hostile page) asks.
+@Suite(.serialized) struct UIProcessTests {
+    static let recording = Recordings.path("touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events")
+
+    /// A home and runtime directory of its own (no daemon of the machine's is found),
+    /// and `gestured ui` started in it.
+    final class UI {
+        let dir = TempDir()
+        let runtime: String
+        var env: [String] { ["XDG_RUNTIME_DIR=\(runtime)", "XDG_CONFIG_HOME=\(dir.path)/config", "HOME=\(dir.path)"] }
+        private(set) var process: Gestured.Process?
+        private(set) var port: UInt16 = 0
+        private(set) var token = ""
+        var cookie: (String, String) { ("Cookie", "gestured_ui=\(token)") }
+        var origin: (String, String) { ("Origin", "http://127.0.0.1:\(port)") }
+
+        init() {
+            runtime = dir.path + "/run"
+            mkdir(runtime, 0o700)
+            mkdir(dir.path + "/input", 0o700)
+        }
+
+        /// Starts it and reads the URL from its first line of output.
+        func start(_ args: [String]) throws {
+            let p = try Gestured.Process(["ui", "--no-open"] + args, environment: env)
+            process = p
+            let deadline = clinux_monotonic_ns() + 20_000_000_000
+            while !p.stdout.contains("\n") && p.poll() == nil && clinux_monotonic_ns() < deadline { p.pump(ms: 50) }
+            let url = try #require(p.stdout.split(separator: "\n").first.map(String.init), "no URL; stderr: \(p.stderr)")
+            let prefix = "http://127.0.0.1:"
+            try #require(url.hasPrefix(prefix), "\(url)")
+            let rest = url.dropFirst(prefix.count)
+            port = try #require(UInt16(rest.prefix { $0.isNumber }))
+            token = String(try #require(rest.split(separator: "=").last))
+        }
+
+        func get(_ path: String, _ headers: [(String, String)]? = nil) throws -> HTTPTestResponse {
+            try HTTPTestClient.request("GET", path, port: port, headers: headers ?? [cookie])
+        }
+
+        func post(_ path: String, _ body: String, _ headers: [(String, String)]? = nil) throws -> HTTPTestResponse {
+            try HTTPTestClient.request("POST", path, port: port, headers: headers ?? [cookie, origin], body: Array(body.utf8))
+        }
+    }
+
+    @Test func replayShowsTheRecordingsContactsFrameByFrame() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        let r = try ui.get("/api/recording")
+        #expect(r.status == 200)
+        let timeline = try #require(JSONValue.parse(Array(r.body.utf8)), "\(r.body.prefix(300))")
+        #expect(timeline["name"]?.string == "touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events")
+        #expect(timeline["device"]?["kind"]?.string == "touchscreen")
+        let frames = try #require(timeline["frames"]?.array)
+        // The same frames the decoder makes of the file: each frame's contacts, in order.
+        let recording = try Recording.load(path: Self.recording)
+        let pipeline = try ReplayPipeline(recording: recording, specs: [])
+        var expected: [Int] = []
+        pipeline.run(onFrame: { expected.append($0.contacts.count) }, onEvents: { _ in })
+        #expect(frames.count == expected.count)
+        #expect(frames.map { $0["contacts"]?.array?.count ?? -1 } == expected)
+        #expect(expected.max() == 4, "four fingers at the height of the drag")
+        let middle = frames[frames.count / 2]
+        #expect(middle["contacts"]?.array?.count == 4)
+        #expect(StreamReading.number(middle["fingers"]) == 4)
+        // No config: every kind as `replay --detect`, each with its state at each frame.
+        #expect(middle["states"]?["swipe-4"] != nil)
+        let last = try #require(frames.last?["states"]?["swipe-4"]?["state"]?.string)
+        #expect(["recognized", "failed"].contains(last))
+        let events = try #require(timeline["events"]?.array)
+        #expect(events.contains { $0["type"]?.string == "gesture" }, "what the recording contains")
+        #expect(events.contains { $0["type"]?.string == "state" && $0["to"]?.string == "failed" && $0["reason"]?.string != nil })
+    }
+
+    @Test func tryOnTheRecordingSaysWhatWouldFireAndRun() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        let config = "gestures:\n  - name: four-down\n    gesture: swipe\n    fingers: 4\n    direction: down\n    command: echo \"$GESTURE_NAME\" down\n"
+        let v = try #require(JSONValue.parse(Array(try ui.post("/api/try", config).body.utf8)))
+        #expect(v["ok"] == .bool(true))
+        let fired = try #require(v["fired"]?.array, "\(v)")
+        let line = try #require(fired.first)
+        #expect(line["type"] == .string("gesture") && line["gesture"] == .string("four-down") && line["phase"] == .string("recognized"))
+        #expect(line["commands"] == .array([.string("echo \"$GESTURE_NAME\" down")]), "the command's text, untouched")
+        let none = try #require(JSONValue.parse(Array(try ui.post("/api/try", config.replacingOccurrences("down\n    command", "up\n    command")).body.utf8)))
+        #expect(none["fired"] == .array([]), "a swipe up does not fire on a drag down")
+    }
+
+    @Test func aRecordingSentByThePageGetsItsTimeline() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        let bytes = try #require(UIProcessTests.read(Self.recording))
+        let r = try ui.post("/api/recording", bytes)
+        #expect(r.status == 200)
+        let v = try #require(JSONValue.parse(Array(r.body.utf8)))
+        #expect(v["device"]?["name"]?.string == "Atmel maXTouch Touchscreen")
+        #expect((v["frames"]?.array?.count ?? 0) > 10)
+        let bad = try ui.post("/api/recording", "not a recording\n")
+        #expect(bad.status == 422 && bad.body.contains("not a recording"))
+    }
+
+    @Test func checkPutsEachDiagnosticAtItsLineAndColumn() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        let text = "gestures:\n  - name: left\n    gesture: swipe\n    fingers: 3\n    directoin: left\n    command: echo left\n"
+        let r = try ui.post("/api/check", text)
+        #expect(r.status == 200)
+        let v = try #require(JSONValue.parse(Array(r.body.utf8)), "\(r.body)")
+        #expect(v["ok"] == .bool(false))
+        let d = try #require(v["diagnostics"]?.array?.first)
+        #expect(StreamReading.number(d["line"]) == 5 && StreamReading.number(d["column"]) == 5, "\(r.body)")
+        #expect(d["severity"]?.string == "error")
+        // The very message `gestured check` prints for the file.
+        let file = ui.dir.write("typo.yaml", text)
+        let check = try Gestured.run(["check", file])
+        #expect(check.stdout.contains("\(file):5:5: error: \(d["message"]?.string ?? "?")"))
+        let good = try ui.post("/api/check", DaemonLifecycleTests.validConfig)
+        #expect(JSONValue.parse(Array(good.body.utf8))?["ok"] == .bool(true))
+    }
+
+    @Test func saveIsAtomicKeepsABackupAndReloadsTheDaemon() throws {
+        let ui = UI()
+        let config = ui.dir.write("config.yaml", DaemonLifecycleTests.validConfig)
+        let daemon = try Gestured.Process(["run", "--config", config, "--input-dir", ui.dir.path + "/input"], environment: ui.env)
+        #expect(daemon.waitForLog("started:"))
+        try ui.start(["--config", config])
+        let session = try #require(JSONValue.parse(Array(try ui.get("/api/session").body.utf8)))
+        #expect(session["mode"]?.string == "daemon")
+        #expect(session["config"]?["path"]?.string == config)
+        #expect(session["config"]?["text"]?.string == DaemonLifecycleTests.validConfig)
+
+        // A config with an error is not written without a confirmation.
+        let broken = "gestures:\n  - name: x\n    gesture: swipee\n"
+        let refused = try #require(JSONValue.parse(Array(try ui.post("/api/save", saveBody(broken, force: false)).body.utf8)))
+        #expect(refused["saved"] == .bool(false) && refused["needs_confirm"] == .bool(true))
+        #expect(Self.read(config) == DaemonLifecycleTests.validConfig)
+
+        let r = try ui.post("/api/save", saveBody(DaemonLifecycleTests.otherValidConfig, force: false))
+        let v = try #require(JSONValue.parse(Array(r.body.utf8)), "\(r.body)")
+        #expect(v["saved"] == .bool(true), "\(r.body)")
+        #expect(v["backup"]?.string == config + ".bak")
+        #expect(Self.read(config) == DaemonLifecycleTests.otherValidConfig)
+        #expect(Self.read(config + ".bak") == DaemonLifecycleTests.validConfig)
+        #expect(v["reload"]?.string == "reloaded \(config): 2 gestures", "\(r.body)")
+        var st = stat()
+        #expect(stat(config, &st) == 0 && st.st_mode & 0o777 == 0o600 && st.st_uid == getuid(), "mode and owner kept")
+        #expect(FileSystemProbe.names(in: ui.dir.path).allSatisfy { !$0.hasSuffix(".tmp") }, "no temporary file left")
+        let status = try Gestured.run(["status"], environment: ui.env)
+        #expect(status.stdout.contains("right") && status.stdout.contains("pinch"), "\(status.stdout)")
+
+        // Enable and disable go to the daemon, and its answer comes back.
+        let off = try #require(JSONValue.parse(Array(try ui.post("/api/disable", "right").body.utf8)))
+        #expect(off["ok"] == .bool(true) && off["message"] == .string("right: disabled"), "\(off)")
+        let typo = try #require(JSONValue.parse(Array(try ui.post("/api/enable", "rihgt").body.utf8)))
+        #expect(typo["ok"] == .bool(false) && typo["message"]?.string?.contains("did you mean 'right'") == true, "\(typo)")
+        let hostile = try #require(JSONValue.parse(Array(try ui.post("/api/enable", "right\nreload").body.utf8)))
+        #expect(hostile["ok"] == .bool(false))
+    }
+
+    @Test func theRealProcessRefusesWhatIsNotItsPage() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        #expect(try ui.get("/api/session", []).status == 403)
+        #expect(try ui.get("/api/session", [ui.cookie, ("Host", "evil.example:\(ui.port)")]).status == 403)
+        #expect(try ui.post("/api/check", "x", [ui.cookie, ("Origin", "http://evil.example")]).status == 403)
+        #expect(try ui.post("/api/check", "x", [ui.cookie]).status == 403)
+        let front = try ui.get("/?token=\(ui.token)", [])
+        #expect(front.status == 303 && front.header("Set-Cookie")?.contains("HttpOnly; SameSite=Strict") == true)
+        #expect(front.header("Content-Security-Policy") != nil && front.header("Access-Control-Allow-Origin") == nil)
+    }
+
+    @Test func itExitsByItselfOnceNoPageIsOpen() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording, "--idle-exit", "1"])
+        let p = try #require(ui.process)
+        do {
+            // An open page keeps it running: its stream gets the hello, then heartbeats.
+            let page = try HTTPTestConnection(port: ui.port)
+            try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
+            #expect(page.read(timeoutMS: 10_000) { String(decoding: $0, as: UTF8.self).contains("\"type\":\"hello\"") })
+            #expect(page.read(timeoutMS: 10_000) { String(decoding: $0, as: UTF8.self).components(": keepalive").count > 4 },
+                    "heartbeats for more than the idle time")
+            #expect(p.poll() == nil, "still running with a page open")
+        }
+        #expect(p.wait(timeoutMS: 15_000) == 0, "exited: \(p.stderr)")
+        #expect(p.stderr.contains("no page open for 1 s; exiting"))
+    }
+
+    @Test func withNoDaemonItRunsAPrivateOneInDryRunAndStopsIt() throws {
+        let ui = UI()
+        try ui.start([])
+        let session = try #require(JSONValue.parse(Array(try ui.get("/api/session").body.utf8)))
+        #expect(session["mode"]?.string == "local")
+        let page = try HTTPTestConnection(port: ui.port)
+        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
+        #expect(page.read(timeoutMS: 15_000) { String(decoding: $0, as: UTF8.self).contains("\"dry_run\":true") }, "\(page.text.suffix(300))")
+        let privateDirs = FileSystemProbe.names(in: ui.runtime).filter { $0.hasPrefix("gestured-ui-") }
+        #expect(privateDirs.count == 1, "its control socket is in a directory of its own, not $XDG_RUNTIME_DIR/gestured.sock")
+        #expect(!FileSystemProbe.names(in: ui.runtime).contains("gestured.sock"))
+        let p = try #require(ui.process)
+        kill(p.pid, SIGTERM)
+        #expect(p.wait(timeoutMS: 15_000) == 0)
+        #expect(FileSystemProbe.names(in: ui.runtime).filter { $0.hasPrefix("gestured-ui-") }.isEmpty, "the private daemon stopped and cleaned up")
+    }
+
+    @Test func itExitsOnSIGTERM() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        let p = try #require(ui.process)
+        kill(p.pid, SIGTERM)
+        #expect(p.wait(timeoutMS: 15_000) == 0)
+    }
+
+    func saveBody(_ text: String, force: Bool) -> String { "{\"text\":\(text.quoted),\"force\":\(force)}" }
+
+    static func read(_ path: String) -> String? {
+        guard let f = fopen(path, "r") else { return nil }
+        defer { fclose(f) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while case let n = fread(&buf, 1, buf.count, f), n > 0 { out += buf[0..<n] }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+enum FileSystemProbe {
+    static func names(in dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let e = readdir(d) { out.append(withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }) }
+        return out
+    }
+}

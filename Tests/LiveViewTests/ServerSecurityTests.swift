@@ -1,0 +1,142 @@
+import GestureTestSupport
+import Glibc
+import LinuxSystem
+import Testing
+@testable import LiveView
+
+/// The ui's HTTP server in this process, on a real loopback socket, with requests as a
+/// browser, another local user or a hostile web page would send them.
+@Suite struct ServerSecurityTests {
+    /// A server with one API route, `POST /api/echo`, that answers its body.
+    final class Running {
+        let server: LiveViewServer
+        var port: UInt16 { server.http.port }
+        var token: String { server.policy.token }
+        var origin: String { "http://127.0.0.1:\(port)" }
+        var cookie: (String, String) { ("Cookie", "gestured_ui=\(token)") }
+
+        init(maximumBody: Int = LiveViewServer.maximumBody) throws {
+            server = try LiveViewServer(maximumBody: maximumBody)
+            server.api = { r in r.path == "/api/echo" ? .response(.json("{\"echo\":\"\(r.text)\"}")) : nil }
+        }
+
+        func request(_ method: String, _ target: String, _ headers: [(String, String)] = [], body: String = "",
+                     address: String = "127.0.0.1") throws -> HTTPTestResponse {
+            try HTTPTestClient.request(method, target, port: port, headers: headers, body: Array(body.utf8), address: address,
+                                       pump: { [server] in server.http.run() })
+        }
+    }
+
+    @Test func theTokenInTheURLBecomesAStrictHttpOnlyCookie() throws {
+        let s = try Running()
+        let r = try s.request("GET", "/?token=\(s.token)")
+        #expect(r.status == 303)
+        #expect(r.header("Location") == "/")
+        let cookie = try #require(r.header("Set-Cookie"))
+        #expect(cookie.hasPrefix("gestured_ui=\(s.token);"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
+        let page = try s.request("GET", "/", [s.cookie])
+        #expect(page.status == 200)
+        #expect(page.header("Content-Type")?.hasPrefix("text/html") == true)
+        #expect(page.body.contains("<script src=\"/app.js\""))
+    }
+
+    @Test(arguments: ["/", "/app.js", "/api/session", "/api/events"])
+    func noTokenIsForbidden(path: String) throws {
+        let s = try Running()
+        let r = try s.request("GET", path)
+        #expect(r.status == 403, "\(r)")
+        #expect(r.body.contains("token"))
+        let wrong = try s.request("GET", path, [("Cookie", "gestured_ui=\(String(repeating: "0", count: 32))")])
+        #expect(wrong.status == 403)
+    }
+
+    @Test func theTokenIsTakenFromTheURLOnlyOnTheFrontPage() throws {
+        let s = try Running()
+        #expect(try s.request("GET", "/app.js?token=\(s.token)").status == 403)
+        #expect(try s.request("POST", "/api/echo?token=\(s.token)", [("Origin", s.origin)]).status == 403)
+        #expect(try s.request("GET", "/?token=\(s.token)x").status == 403)
+    }
+
+    @Test(arguments: ["evil.example:PORT", "127.0.0.1", "127.0.0.1:1", "localhost", "LOCALHOST:PORT", "127.0.0.1:PORT, evil.example"])
+    func aForeignHostIsForbidden(host: String) throws {
+        let s = try Running()
+        let h = host.replacingPort(s.port)
+        let r = try s.request("GET", "/?token=\(s.token)", [("Host", h), s.cookie])
+        #expect(r.status == 403, "Host: \(h): \(r)")
+        #expect(r.body.contains("Host"))
+        #expect(try s.request("GET", "/", [("Host", "localhost:\(s.port)"), s.cookie]).status == 200)
+    }
+
+    @Test(arguments: [nil, "null", "http://evil.example", "http://127.0.0.1", "https://127.0.0.1:PORT", "http://127.0.0.1:PORT.evil.example"])
+    func aPostFromAnotherOriginIsForbidden(origin: String?) throws {
+        let s = try Running()
+        var headers = [s.cookie]
+        if let origin { headers.append(("Origin", origin.replacingPort(s.port))) }
+        let r = try s.request("POST", "/api/echo", headers, body: "hi")
+        #expect(r.status == 403, "Origin \(origin ?? "none"): \(r)")
+        #expect(!r.body.contains("echo"))
+        let ok = try s.request("POST", "/api/echo", [s.cookie, ("Origin", s.origin)], body: "hi")
+        #expect(ok.status == 200 && ok.body == "{\"echo\":\"hi\"}")
+        let local = try s.request("POST", "/api/echo", [s.cookie, ("Origin", "http://localhost:\(s.port)")], body: "hi")
+        #expect(local.status == 200)
+    }
+
+    @Test func everyAnswerCarriesTheSecurityHeadersAndNoCORS() throws {
+        let s = try Running()
+        let answers = [
+            try s.request("GET", "/"),
+            try s.request("GET", "/?token=\(s.token)"),
+            try s.request("GET", "/app.css", [s.cookie]),
+            try s.request("GET", "/nothing", [s.cookie]),
+            try s.request("POST", "/api/echo", [s.cookie, ("Origin", s.origin)], body: "x"),
+        ]
+        for r in answers {
+            let csp = try #require(r.header("Content-Security-Policy"), "\(r)")
+            #expect(csp.contains("default-src 'none'") && csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"))
+            #expect(!csp.contains("unsafe-inline"))
+            #expect(r.header("X-Content-Type-Options") == "nosniff")
+            #expect(r.header("Referrer-Policy") == "no-referrer")
+            #expect(r.header("Cache-Control") == "no-store")
+            #expect(!r.headers.contains { $0.0.lowercased().hasPrefix("access-control-") }, "no CORS: \(r.headers)")
+        }
+        #expect(answers[3].status == 404)
+    }
+
+    @Test func itListensOn127001Only() throws {
+        let s = try Running()
+        // 127.0.0.2 is loopback too: a server bound to 0.0.0.0 would answer there.
+        #expect(throws: HTTPTestError.self) { try s.request("GET", "/", [s.cookie], address: "127.0.0.2") }
+        #expect(try s.request("GET", "/", [s.cookie]).status == 200)
+        // And the kernel's own table says 127.0.0.1:PORT, listening.
+        let file = try OwnedFileDescriptor(opening: "/proc/net/tcp", O_RDONLY)
+        let table = String(decoding: try file.descriptor.readToEnd(maximumBytes: 1 << 22), as: UTF8.self)
+        let hexPort = String(s.port, radix: 16, uppercase: true)
+        let local = String(repeating: "0", count: 4 - hexPort.count) + hexPort
+        #expect(table.contains("0100007F:\(local) 00000000:0000 0A"), "listening on 127.0.0.1:\(s.port)")
+        #expect(!table.contains("00000000:\(local) 00000000:0000 0A"), "not on 0.0.0.0")
+    }
+
+    @Test func theTokenIs128RandomBits() throws {
+        let a = try Running(), b = try Running()
+        #expect(a.token.count == 32 && a.token.allSatisfy(\.isHexDigit))
+        #expect(a.token != b.token)
+        #expect(a.server.url == "http://127.0.0.1:\(a.port)/?token=\(a.token)")
+    }
+
+    @Test func aBodyOverTheLimitIsRefused() throws {
+        let s = try Running(maximumBody: 100_000)
+        let big = String(repeating: "x", count: 100_001)
+        let r = try s.request("POST", "/api/echo", [s.cookie, ("Origin", s.origin)], body: big)
+        #expect(r.status == 413)
+    }
+}
+
+extension String {
+    func replacingPort(_ port: UInt16) -> String {
+        var out = ""
+        var rest = Substring(self)
+        while let r = rest.firstRange(of: "PORT") { out += rest[..<r.lowerBound] + "\(port)"; rest = rest[r.upperBound...] }
+        return out + rest
+    }
+}
