@@ -35,12 +35,23 @@ final class Daemon {
         var focus: FocusMonitor?
         /// The control socket to claim (`run`: $XDG_RUNTIME_DIR/gestured.sock); nil: none.
         var controlSocket: String?
+        /// How a grab's watchdog child is started (`run`: this binary); nil: grabs
+        /// without one (tests, whose fake devices a child could not reach).
+        var grabWatchdog: GrabWatchdog.Launcher?
+        /// `staleFrameAge`; nil: no frame is stale (a test pouring a whole recording in
+        /// at once, which is a backlog by design).
+        var staleFrameAge: Int64? = Daemon.staleFrameAge
     }
+
+    /// A frame read this much later than its kernel timestamp (µs) is the backlog of a
+    /// stall (SIGSTOP, a hang): dropped, never fired from nor passed to the desktop.
+    /// Healthy reads take well under a millisecond; a second is never a live gesture.
+    static let staleFrameAge: Int64 = 1_000_000
 
     let options: Options
     let logger: Logger
     let environment: [String: String]
-    private let loop: EventLoop
+    let loop: EventLoop
     /// Armed at the earliest engine deadline.
     private var timer: MonotonicTimer
     /// SIGTERM, SIGINT and SIGHUP as readable events, not handlers. SIGCHLD is not
@@ -284,22 +295,33 @@ final class Daemon {
         rearm()
     }
 
-    private func deviceReadable(_ s: DeviceSession) {
-        let result = s.device.readAvailable(log: { [logger] in logger.warning($0) }) { frame in
+    func deviceReadable(_ s: DeviceSession) {
+        let now = Self.now().microseconds
+        s.device.passthrough?.watchdog?.heartbeat(now: now)
+        var askedWatchdog = false
+        let result = s.device.readAvailable(staleBefore: options.staleFrameAge.map { now - $0 } ?? .min, log: { [logger] in logger.warning($0) }) { frame in
+            // A stall's backlog (or a resync after one): did the watchdog give the device
+            // back meanwhile? Then nothing more goes to the clone.
+            if !askedWatchdog, !frame.pointee.flags.isDisjoint(with: [.stale, .resynced]) {
+                askedWatchdog = true
+                checkWatchdog(s)
+            }
             // The engine fires the deadlines due before this frame itself, in time order.
             s.engine.process(frame, into: &s.events)
             if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
         }
         checkClone(s)
         switch result {
-        case .drained: rearm()
+        case .drained:
+            regrabIfLifted(s)
+            rearm()
         case .gone: remove(s.path, reason: "device gone")
         case .failed(let e): remove(s.path, reason: "read error \(e)")
         }
     }
 
     /// Hands a session's pending events to the observers and the action mapper.
-    private func dispatch(_ s: DeviceSession) {
+    func dispatch(_ s: DeviceSession) {
         if let onDecisions = options.onDecisions {
             let decisions = s.trace.take(from: s.engine)
             if !decisions.isEmpty { onDecisions(s, decisions) }

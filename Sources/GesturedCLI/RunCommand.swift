@@ -1,6 +1,7 @@
 import GestureActions
 import FocusSources
 import GestureConfig
+import GestureInput
 import TouchModel
 
 /// `gestured run`: the daemon.
@@ -43,6 +44,8 @@ enum RunCommand {
         options.deviceFilters = a.all("device")
         options.inputDirectory = a.option("input-dir") ?? "/dev/input"
         options.controlSocket = ControlPath.resolve(environment)
+        // The watchdog child logs as the daemon does (journal priorities), and needs nothing else.
+        options.grabWatchdog = GrabWatchdog.Launcher(environment: environment["JOURNAL_STREAM"].map { ["JOURNAL_STREAM=\($0)"] } ?? [])
         if options.controlSocket == nil { logger.notice("XDG_RUNTIME_DIR is not set: no control socket (gestured status, enable, disable, reload)") }
         if a.flag("explain") {
             options.onGesture = { session, event in logger.notice(GestureText.line(event, device: session.info.name)) }
