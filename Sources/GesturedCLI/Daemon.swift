@@ -381,6 +381,8 @@ final class Daemon {
             if let d = s.engine.nextDeadline, earliest == nil || d < earliest! { earliest = d }
             // Frames a grabbed device holds back (grab: hold-back:) are due too.
             if let d = s.device.passthrough?.deadline.map(Timestamp.init(microseconds:)), earliest == nil || d < earliest! { earliest = d }
+            // A grab put off by a reload storm (recloneInterval).
+            if let d = s.grabDue.map(Timestamp.init(microseconds:)), earliest == nil || d < earliest! { earliest = d }
         }
         timer.arm(atNanoseconds: earliest.map { $0.microseconds * 1000 })
     }
@@ -399,6 +401,7 @@ final class Daemon {
             if !s.events.isEmpty || options.onDecisions != nil { dispatch(s) }
             s.device.passthrough?.timerFired(at: now.microseconds)
             checkClone(s)
+            grabIfDue(s, now: now.microseconds)
         }
         rearm()
     }

@@ -22,12 +22,19 @@ extension Daemon {
     /// the desktop its devices.
     var grabsDevices: Bool { options.runCommands && !options.dryRun }
 
+    /// A device gets a new clone at most this often (µs): a reload storm that toggles
+    /// `grab:` would otherwise make and destroy a uinput device each time, and the
+    /// desktop add and remove an input device with it. A grab asked for sooner is
+    /// taken when the interval is over (`grabDue`, on the daemon's timer).
+    static let recloneInterval: Int64 = 2_000_000
+
     /// Grabs `s`'s device if the config asks for it and it is not grabbed yet, or
     /// gives it back if the config no longer does.
     func applyGrab(_ s: DeviceSession) {
         let wanted = grabsDevices && config.grab.matches(s.info)
         let device = s.device
         if !wanted {
+            s.grabDue = nil
             if device.passthrough != nil { releaseGrab(s, reason: "not in grab: any more") }
             return
         }
@@ -35,6 +42,15 @@ extension Daemon {
             p.holdBack = holdBack(for: s)
             return
         }
+        let now = Self.now().microseconds
+        if let last = s.lastClone, now - last < Self.recloneInterval {
+            if s.grabDue == nil {
+                logger.notice("\(device.path) (\(s.info.name.printable)): grabbed again in \((last + Self.recloneInterval - now) / 1000) ms: a device gets a new clone at most every \(Self.recloneInterval / 1_000_000) s")
+            }
+            s.grabDue = last + Self.recloneInterval
+            return
+        }
+        s.grabDue = nil
         let open = options.openUinput
         do throws(CloneDevice.Failure) {
             try device.grab(cloningWith: { d throws(CloneDevice.Failure) in
@@ -47,6 +63,7 @@ extension Daemon {
             return
         }
         guard let p = device.passthrough else { return }
+        s.lastClone = now
         p.holdBack = holdBack(for: s)
         if let w = p.watchdog {
             do {
@@ -111,6 +128,13 @@ extension Daemon {
         dispatch(s)
         releaseGrab(s, reason: "its grab watchdog is gone")
         s.regrabWhenLifted = true
+    }
+
+    /// A grab put off by `recloneInterval` is due by `now` (µs): take it.
+    func grabIfDue(_ s: DeviceSession, now: Int64) {
+        guard let due = s.grabDue, due <= now else { return }
+        s.grabDue = nil
+        applyGrab(s)
     }
 
     /// After a watchdog let go: grab again, once the device has no finger down (the

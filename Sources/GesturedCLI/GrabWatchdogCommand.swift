@@ -13,6 +13,8 @@ enum GrabWatchdogCommand {
         }
         // A log reader gone must not kill the watchdog before it gives a device back.
         Signals.ignoreBrokenPipe()
+        // Not "gestured" in ps and pgrep -x: what is stopped, killed or traced is the daemon.
+        Process.setName("gestured-grabwd")
         let logger = Logger(threshold: .warning)
         return GrabWatchdog.watch(path: a[0], slots: slots, daemon: a[2]) { logger.warning($0) }
     }

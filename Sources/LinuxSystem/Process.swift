@@ -69,6 +69,12 @@ public enum Process {
         return r == pid ? status : nil
     }
 
+    /// prctl(2) `PR_SET_NAME`: the process's name in `ps`, `top` and `pgrep -x` (the
+    /// kernel keeps 15 bytes of it).
+    public static func setName(_ name: String) {
+        _ = clinux_set_process_name(name)
+    }
+
     /// kill(2) of `pid` alone. A process already gone is no error.
     public static func signal(_ pid: pid_t, _ signal: Int32) {
         _ = try? valueOrErrno { kill(pid, signal) }

@@ -199,6 +199,79 @@ import TouchModel
         _ = stderr
     }
 
+    // MARK: Item 10: a reload storm, a resting thumb
+
+    /// A reload storm that toggles `grab:` made a new clone (a uinput device the desktop
+    /// adds and removes) at every reload: now at most one per `recloneInterval`, and the
+    /// last word of the storm still holds once it is over.
+    @Test func aReloadStormTogglingTheGrabMakesAtMostOneCloneAnInterval() throws {
+        let rig = try GrabTests.Rig()
+        let pad = try rig.plug(FakeTouchpad())
+        #expect(rig.fake.opened.count == 1)
+        for i in 0..<20 {
+            rig.dir.write("config.yaml", GrabTests.config(rig.out, grab: i % 2 == 0 ? "" : "grab: {devices: touchpad}"))
+            #expect(rig.daemon.reload(reason: "storm"))
+        }
+        #expect(rig.fake.opened.count == 1, "\(rig.fake.opened.count) clones for 20 reloads")
+        #expect(!pad.grabbed, "the grab the storm ended with waits for the interval")
+        #expect(rig.spin { pad.grabbed }, "then it is taken, on the timer")
+        #expect(rig.fake.opened.count == 2)
+        #expect(rig.log.text.contains("grabbed again in"), "\(rig.log.text)")
+    }
+
+    /// Decided (docs/INPUT.md): a claimed sequence is the desktop's again only once every
+    /// finger is up, a thumb resting on the pad included. Ending it when the gesture's
+    /// fingers lift would hand the desktop the late last finger of a swipe as a new touch:
+    /// a tap to libinput (a click), or pointer motion. So the pad stays quiet for the
+    /// desktop while the thumb rests, and works again the moment it lifts.
+    @Test func aThumbRestingAfterAClaimedSwipeKeepsItForGesturedUntilItLifts() throws {
+        let rig = try GrabTests.Rig()
+        let pad = try rig.plug(FakeTouchpad())
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 400_000)
+        func send(_ type: UInt16, _ code: UInt16, _ value: Int32) { pad.send(type, code, value, at: t) }
+        func thumb(x: Int32) {
+            send(EventType.abs, AbsCode.mtSlot, 3)
+            send(EventType.abs, AbsCode.mtPositionX, x)
+            send(EventType.syn, SynCode.report, 0)
+            t = t.adding(seconds: 0.01)
+        }
+        send(EventType.abs, AbsCode.mtSlot, 3)
+        send(EventType.abs, AbsCode.mtTrackingID, 300)
+        send(EventType.abs, AbsCode.mtPositionX, 500)
+        send(EventType.abs, AbsCode.mtPositionY, 590)
+        send(EventType.key, KeyCode.btnTouch, 1)
+        send(EventType.key, KeyCode.btnToolFinger, 1)
+        send(EventType.syn, SynCode.report, 0)
+        t = t.adding(seconds: 0.05)
+        let hand = Hand(pad, start: t)
+        hand.down(at: [300, 400, 500])
+        hand.move(mm: 40)
+        hand.lift()
+        t = hand.t
+        #expect(rig.spin { LiveDeviceTests.read(rig.out) == "next\n" })
+        _ = rig.fake.events()
+        for x in [510, 520, 530] { thumb(x: Int32(x)) }
+        #expect(rig.spin { pad.device.decoder.frame.time >= t.adding(seconds: -0.01) })
+        #expect(rig.fake.events().isEmpty, "the resting thumb reached the desktop")
+        #expect(pad.device.passthrough?.state == .suppressing)
+        send(EventType.abs, AbsCode.mtSlot, 3)
+        send(EventType.abs, AbsCode.mtTrackingID, -1)
+        send(EventType.key, KeyCode.btnTouch, 0)
+        send(EventType.key, KeyCode.btnToolFinger, 0)
+        send(EventType.syn, SynCode.report, 0)
+        t = t.adding(seconds: 0.05)
+        send(EventType.abs, AbsCode.mtSlot, 0)
+        send(EventType.abs, AbsCode.mtTrackingID, 400)
+        send(EventType.abs, AbsCode.mtPositionX, 200)
+        send(EventType.abs, AbsCode.mtPositionY, 200)
+        send(EventType.key, KeyCode.btnTouch, 1)
+        send(EventType.key, KeyCode.btnToolFinger, 1)
+        send(EventType.syn, SynCode.report, 0)
+        var seen: [GrabTests.Record] = []
+        #expect(rig.clone(atLeast: 1, &seen), "the next touch after the thumb lifted reaches the desktop")
+        #expect(seen.contains(GrabTests.Record(type: EventType.abs, code: AbsCode.mtTrackingID, value: 400)))
+    }
+
     // MARK: Item 10: a timestamp no clock reaches
 
     /// `tv_sec` ≥ 9.22e12 overflowed the µs conversion and trapped the daemon.
