@@ -125,6 +125,38 @@ import TouchModel
         #expect(Self.lines(out) == ["begin", "cancel", "begin", "end"], "the touches down at the reload began nothing new")
     }
 
+    // MARK: Item 3: keys that keep up with the fingers, live
+
+    /// The issue's case through the whole daemon: `hold: alt`, `every: 0.5mm`, Tab per
+    /// step, a 45 mm drag. Alt comes up within the bound after the lift is read, and the
+    /// Tabs typed are those the key delay let out in time, not a queue of 90.
+    @Test func aFastAltTabPanTypesWhatKeepsUpAndAltComesUpSoonAfterTheLift() throws {
+        let dir = TempDir()
+        let (daemon, fake) = try HeldKeyTests.daemonWithFakeUinput(dir, config: """
+        gestures:
+          - {name: switcher, gesture: pan, fingers: 3, axis: horizontal, every: 0.5mm, hold: alt, update: {keys: tab}}
+        """)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        let hand = Hand(pad)
+        hand.down(at: [200, 300, 400])
+        hand.move(mm: 45, steps: 45)
+        hand.lift()
+        #expect(LiveDeviceTests.spin(daemon) { pad.device.decoder.frame.time == hand.last }, "the daemon read the drag")
+        let read = clinux_monotonic_ns()
+        var keys: [String] = []
+        #expect(LiveDeviceTests.spin(daemon) {
+            keys += fake.events().filter { $0.type == 1 }.map { "\($0.value == 1 ? "+" : "-")\($0.code)" }
+            return keys.last == "-56"
+        }, "Alt never came up: \(keys.suffix(4))")
+        let altUpMS = (clinux_monotonic_ns() - read) / 1_000_000
+        let tabs = keys.filter { $0 == "+15" }.count
+        // The bound and a key delay, plus room for a busy machine (it was 2 s and more).
+        #expect(altUpMS < 400, "Alt came up \(altUpMS) ms after the lift was read (\(tabs) Tabs)")
+        #expect(tabs <= 100 / 24 + 2, "\(tabs) Tabs typed for a drag read at once")
+        #expect(keys.first == "+56" && keys.filter { $0 == "-15" }.count == tabs, "every Tab pressed and released, inside Alt: \(keys)")
+    }
+
     // MARK: Item 1: a stall's backlog
 
     /// A swipe whose frames waited 5 s in the kernel (the daemon was stopped) fires
