@@ -231,6 +231,42 @@ import TouchModel
         _ = stderr
     }
 
+    /// The other side: a daemon that reads keeps its grab. Fingers moving for 2.5 s,
+    /// twice the watchdog's bound, read as they come: the heartbeats keep the child
+    /// quiet, and the device stays grabbed.
+    @Test func aDaemonThatReadsKeepsItsGrabPastTheWatchdogsBound() throws {
+        Signals.ignoreBrokenPipe()
+        let dir = TempDir()
+        let fake = FakeUinput()
+        let log = try LogPipe()
+        var options = Daemon.Options()
+        options.openUinput = fake.open
+        let stderr = try OwnedFileDescriptor(opening: dir.path + "/watchdog.log", O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+        options.grabWatchdog = GrabWatchdog.Launcher(program: Gestured.path, environment: [], log: stderr.descriptor)
+        let daemon = try LiveDeviceTests.makeDaemon(dir, config: GrabTests.config(dir.path + "/out", grab: "grab: {devices: touchpad}"),
+                                                    options: options, logger: log.logger)
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        let watchdog = try #require(pad.device.passthrough?.watchdog)
+        let hand = Hand(pad, start: Timestamp(microseconds: clinux_monotonic_ns() / 1000))
+        hand.down(at: [300, 400, 500])
+        let end = clinux_monotonic_ns() + 2_500_000_000
+        var up = true
+        while clinux_monotonic_ns() < end {
+            hand.t = Timestamp(microseconds: clinux_monotonic_ns() / 1000)
+            hand.move(mm: up ? 1 : -1, steps: 1)  // back and forth: a pan, no swipe
+            up.toggle()
+            _ = daemon.runOnce(timeoutMS: 20)  // reads the frame
+            _ = daemon.runOnce(timeoutMS: 10)  // and waits a little, as between frames
+            _ = fake.events()  // the desktop reads the clone
+        }
+        #expect(watchdog.check() == nil, "the watchdog gave up on a daemon that reads: \(log.text)")
+        #expect(pad.grabbed)
+        #expect(!log.text.contains("grab watchdog"), "\(log.text)")
+        #expect((LiveDeviceTests.read(dir.path + "/watchdog.log") ?? "").isEmpty)
+        _ = stderr
+    }
+
     // MARK: Item 10: a reload storm, a resting thumb
 
     /// A reload storm that toggles `grab:` made a new clone (a uinput device the desktop
