@@ -10,6 +10,7 @@
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -106,6 +107,8 @@ const char *clinux_strerrorname(int err) { return strerrorname_np(err); }
 const char *clinux_strerrordesc(int err) { return strerrordesc_np(err); }
 
 const char *clinux_sigabbrev(int sig) { return sigabbrev_np(sig); }
+
+int clinux_set_process_name(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 int64_t clinux_monotonic_ns(void) {
     struct timespec ts;

@@ -10,10 +10,22 @@ import LinuxSystem
 /// pending, later ones are due on the timer (`fd`, a timerfd the daemon watches),
 /// so press and release never arrive in the same instant and the loop never sleeps.
 ///
+/// Keys never lag the fingers by more than `maximumLagNS`: a key, click or scroll
+/// action whose last report would be written later than that after it was asked for
+/// is dropped whole (a fast pan with a small `every:` types what the key delay lets it
+/// keep up with, not a backlog that goes on after the lift). A `hold:` press or release
+/// is never dropped, and waits at most that long behind what is queued.
+///
 /// Keys are counted, not flagged: a key pressed by a `hold:` and again by a
 /// combination stays down until both let go, so overlapping gestures cannot release
 /// each other's keys. `finish()` (shutdown) writes what is pending at once and lets
 /// go of everything still down before the device is destroyed.
+///
+/// A key is never forgotten down in the kernel: `kernelDown` is what the writes that
+/// landed left down. A release that fails to land is written again every
+/// `retryIntervalNS`; after `retriesBeforeRecreate` failures the device is made again,
+/// and destroying the old one makes the kernel release everything it held (keys that
+/// are still meant to be down are pressed again on the new one).
 ///
 /// The device is made when the config first needs it, declaring exactly what the
 /// config uses; a reload needing more keys recreates it, but only once nothing is
@@ -48,6 +60,15 @@ public final class VirtualInput: InvocationSink {
     private var lastDue: Int64 = .min
     /// How many presses hold each key down.
     private var downCount: [UInt16: Int] = [:]
+    /// The keys the kernel has down: what the writes that landed left down.
+    private var kernelDown: Set<UInt16> = []
+    /// When to write again the releases that did not land (nil: none are owed).
+    private var retryDue: Int64?
+    private var failedRetries = 0
+    /// A failed release is written again this often, and the device is made again after
+    /// this many failures in a row (its destruction releases every key in the kernel).
+    static let retryIntervalNS: Int64 = 10_000_000
+    static let retriesBeforeRecreate = 5
     /// Leftover high-resolution wheel units (1/120 click) not yet a whole click.
     private var wheelRemainder = (vertical: 0, horizontal: 0)
     private var buffer: [Uinput.Event] = []
@@ -56,6 +77,9 @@ public final class VirtualInput: InvocationSink {
     private var undelivered = 0
     private var lastWarning: Int64 = .min
     private var lastAttempt: Int64 = .min
+    /// How late (ns) an action's last report may be written after it was asked for.
+    public static let maximumLagNS: Int64 = 100_000_000
+
     /// At most one warning, and one retry to make the device, per this interval.
     static let warningIntervalNS: Int64 = 10_000_000_000
 
@@ -84,12 +108,18 @@ public final class VirtualInput: InvocationSink {
 
     /// Keys held down now (tests, and the reload log).
     public var heldKeys: [UInt16] { downCount.keys.sorted() }
+    /// When the last report queued is due (monotonic ns; nil when none is pending).
+    public var lastQueuedDue: Int64? { pendingStart < pending.count ? pending.last?.due : nil }
     /// Reports waiting for their time.
     public var pendingCount: Int { pending.count - pendingStart }
-    /// When the next pending report is due (monotonic ns).
-    public var nextDeadline: Int64? { pendingStart < pending.count ? pending[pendingStart].due : nil }
+    /// When the next pending report, or a retry of a release, is due (monotonic ns).
+    public var nextDeadline: Int64? {
+        let report = pendingStart < pending.count ? pending[pendingStart].due : nil
+        guard let retryDue else { return report }
+        return min(report ?? retryDue, retryDue)
+    }
 
-    private var idle: Bool { pendingCount == 0 && downCount.isEmpty }
+    private var idle: Bool { pendingCount == 0 && downCount.isEmpty && kernelDown.isEmpty }
 
     /// Makes the device, or a bigger one, if it is wanted and nothing would be lost.
     private func reconcile() {
@@ -146,6 +176,11 @@ public final class VirtualInput: InvocationSink {
             return
         }
         var due = max(now, lastDue == .min ? now : lastDue + keyDelayNS)
+        let last = due + keyDelayNS * Int64(reports.count - 1)
+        if last - now > Self.maximumLagNS, inv.action.mayBeDropped {
+            notDelivered(inv, now, why: "it would be written out \((last - now) / 1_000_000) ms after its gesture asked (over \(Self.maximumLagNS / 1_000_000) ms): the gesture asks for keys faster than settings.key-delay (\(keyDelayNS / 1_000_000) ms a report) lets them out; a larger step (every:) asks for fewer")
+            return
+        }
         for steps in reports {
             pending.append(Report(due: due, gesture: inv.gesture, steps: steps))
             lastDue = due
@@ -162,6 +197,7 @@ public final class VirtualInput: InvocationSink {
 
     /// Writes every report due by `now` (tests call it with their clock), then re-arms.
     public func writeDue(_ now: Int64) {
+        if let r = retryDue, r <= now { retryReleases(now) }
         while pendingStart < pending.count, pending[pendingStart].due <= now {
             let r = pending[pendingStart]
             pendingStart += 1
@@ -239,15 +275,72 @@ public final class VirtualInput: InvocationSink {
         }
     }
 
-    /// Ends the buffered report with SYN_REPORT and writes it (nothing when empty).
-    private func flush(gesture: String) {
-        guard !buffer.isEmpty, let device else { return }
+    /// Ends the buffered report with SYN_REPORT and writes it (nothing when empty). What
+    /// lands updates `kernelDown`; a release that does not is owed (`retryReleases`).
+    @discardableResult
+    private func flush(gesture: String) -> Bool {
+        guard !buffer.isEmpty, let device else { return true }
         buffer.append(Uinput.event(type: VirtualDevice.evSyn, code: 0, value: 0))
         do throws(VirtualDevice.Failure) {
             try buffer.withUnsafeBufferPointer { (p) throws(VirtualDevice.Failure) in try device.write(p) }
         } catch {
-            log(.error, "[\(gesture)] \(VirtualDevice.name): \(error)")
+            if retryDue == nil { log(.error, "[\(gesture)] \(VirtualDevice.name): \(error)") }
+            if kernelDown.contains(where: { downCount[$0] == nil }) || buffer.contains(where: { $0.type == VirtualDevice.evKey && $0.value == 0 }) {
+                retryDue = retryDue ?? clock() + Self.retryIntervalNS
+            }
+            return false
         }
+        for e in buffer where e.type == VirtualDevice.evKey {
+            if e.value == 0 { kernelDown.remove(e.code) } else { kernelDown.insert(e.code) }
+        }
+        return true
+    }
+
+    /// Writes again the releases of keys the kernel still has down and nothing holds;
+    /// after too many failures, makes the device again (the kernel releases everything
+    /// the old one held) and presses again what is still held.
+    private func retryReleases(_ now: Int64) {
+        let stuck = kernelDown.filter { downCount[$0] == nil }.sorted(by: >)
+        guard !stuck.isEmpty else {
+            retryDue = nil
+            failedRetries = 0
+            return
+        }
+        buffer.removeAll(keepingCapacity: true)
+        for k in stuck { buffer.append(Uinput.event(type: VirtualDevice.evKey, code: k, value: 0)) }
+        if flush(gesture: "release") {
+            log(.notice, "\(VirtualDevice.name): the release of \(stuck.count) key\(stuck.count == 1 ? "" : "s") landed on attempt \(failedRetries + 2)")
+            retryDue = nil
+            failedRetries = 0
+            return
+        }
+        failedRetries += 1
+        guard failedRetries >= Self.retriesBeforeRecreate else {
+            retryDue = now < .max - Self.retryIntervalNS ? now + Self.retryIntervalNS : .max
+            return
+        }
+        recreateReleasingEverything(stuck.count)
+    }
+
+    /// The last resort for a release that never lands: the device goes (the kernel lets
+    /// go of every key it held) and a new one comes, with the held keys pressed again.
+    private func recreateReleasingEverything(_ stuck: Int) {
+        device = nil
+        kernelDown.removeAll()
+        retryDue = nil
+        failedRetries = 0
+        do throws(VirtualDevice.Failure) {
+            device = try makeDevice(wanted)
+            log(.warning, "\(VirtualDevice.name): \(stuck) key release\(stuck == 1 ? "" : "s") would not land after \(Self.retriesBeforeRecreate + 1) writes; made the device again, which released every key")
+        } catch {
+            unavailable = error
+            log(.warning, "\(VirtualDevice.name): \(stuck) key release\(stuck == 1 ? "" : "s") would not land; destroyed the device, which released every key, and cannot make it again: \(error)")
+            return
+        }
+        guard !downCount.isEmpty else { return }
+        buffer.removeAll(keepingCapacity: true)
+        for k in downCount.keys.sorted() { buffer.append(Uinput.event(type: VirtualDevice.evKey, code: k, value: 1)) }
+        flush(gesture: "held keys")
     }
 
     /// What `action` presses or moves that a device with `capabilities` does not declare.

@@ -24,6 +24,15 @@ public enum Action: Sendable, Equatable, CustomStringConvertible, ExpressibleByS
         return true
     }
 
+    /// Whether a sink that cannot keep up may drop it whole: keys, clicks and scrolls.
+    /// A `hold:` press or release never: a key would stay down, or come up unasked.
+    public var mayBeDropped: Bool {
+        switch self {
+        case .keys, .button, .scroll: return true
+        case .command, .press, .release: return false
+        }
+    }
+
     /// As `--dry-run`, `watch` and `replay` print it: the command itself, or
     /// `keys super+Page_Down`, `button middle`, `scroll down 3`, `press alt`.
     public var description: String {

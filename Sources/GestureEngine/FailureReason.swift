@@ -56,6 +56,8 @@ public enum FailureReason: Sendable, Equatable {
     case liftedBeforeItBegan
     /// Everything in flight was torn down.
     case resynced
+    /// The frames came too late to be read (the daemon was stalled): a backlog.
+    case stale
     /// The clickpad was physically clicked.
     case clicked
     case cancelledByCaller
@@ -99,6 +101,7 @@ public enum FailureReason: Sendable, Equatable {
         case .noFocusedApp: return "only for some apps, and no focused app is known"
         case let .overriddenForApp(other, app): return "\(other) overrides it in '\(app)'"
         case .resynced: return "the device dropped events (SYN_DROPPED); cancelled"
+        case .stale: return "its frames were read too late (the daemon was stalled); cancelled"
         case .clicked: return "the pad was clicked; a click is not a gesture"
         case .cancelledByCaller: return "cancelled (device gone or config reloaded)"
         }

@@ -15,7 +15,8 @@ public final class GestureEngine {
     public let specs: [GestureSpec]
     private let tracker: TouchTracker
     private let arena: Arena
-    /// After a resync, a click or `cancelAll` with fingers down: ignore the touches
+    /// After a resync, a stale frame, a click, `cancelAll` with fingers down, or an
+    /// engine made while fingers were down (`ignoringTouchesDown`): ignore the touches
     /// until every finger has lifted, so nothing fires from a partial sequence.
     @exclusivity(unchecked) private var poisoned = false
     /// The latest instant seen, from a frame or the caller's timer. Deadlines at or
@@ -70,8 +71,10 @@ public final class GestureEngine {
         let time = frame.pointee.time, flags = frame.pointee.flags
         fireDeadlines(through: time, into: &events)
         clock = max(clock, time)
-        if flags.contains(.resynced) {
-            arena.cancelAll(at: time, reason: .resynced, into: &events)
+        if !flags.isDisjoint(with: [.resynced, .stale]) {
+            // A partial state or a stall's backlog: nothing fires from it, and the touches
+            // down now belong to no gesture until every finger has lifted.
+            arena.cancelAll(at: time, reason: flags.contains(.resynced) ? .resynced : .stale, into: &events)
             tracker.reset()
             poisoned = true
         } else if flags.contains(.buttonDown) && !poisoned {
@@ -137,6 +140,13 @@ public final class GestureEngine {
         poisoned = tracker.inSequence
         tracker.reset()
     }
+
+    /// Whether the touches down now are ignored until every finger has lifted.
+    public var ignoresTouchesDown: Bool { poisoned }
+
+    /// An engine that takes over while fingers are down (a reload): they belong to no
+    /// gesture of its own. They lift, or the next frame shows none down, before it listens.
+    public func ignoreTouchesDown() { poisoned = true }
 
     /// The next instant at which `timerFired(at:)` must be called, or nil when idle.
     public var nextDeadline: Timestamp? {

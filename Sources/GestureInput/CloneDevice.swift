@@ -25,6 +25,8 @@ public final class CloneDevice {
     /// write(2) calls so far: one per frame passed through (tests count them).
     public private(set) var writes = 0
     private let file: OwnedFileDescriptor
+    /// The open uinput descriptor (the grab watchdog holds it too).
+    var descriptor: FileDescriptor { file.descriptor }
 
     /// A failed uinput call, named with its errno ("open /dev/uinput: EACCES (…)").
     public typealias Failure = SystemCallError

@@ -79,7 +79,11 @@ public final class EvdevDevice {
     /// Reads until the kernel has nothing more, handing each completed frame to
     /// `onFrame`, in place (`TouchDecoder.framePointer`: valid during the call). On `SYN_DROPPED` libevdev resynchronizes; the frame built from its
     /// sync events is flagged `.resynced` so the engine cancels what is in flight.
-    public func readAvailable(log: (String) -> Void = { _ in }, onFrame: (UnsafePointer<TouchFrame>) -> Void) -> ReadResult {
+    /// A frame stamped before `staleBefore` (kernel µs) is flagged `.stale`: the backlog
+    /// of a stalled reader, which the engine fires nothing from and a grab's clone never
+    /// gets (it is told the device's state once the frames are fresh again).
+    public func readAvailable(staleBefore: Int64 = .min, log: (String) -> Void = { _ in },
+                              onFrame: (UnsafePointer<TouchFrame>) -> Void) -> ReadResult {
         var ev = input_event()
         var flag = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         while true {
@@ -106,7 +110,10 @@ public final class EvdevDevice {
                 continue
             }
             passthrough?.append(ev)
-            if decoder.feed(Self.event(ev)) { onFrame(decoder.framePointer) }
+            if decoder.feed(Self.event(ev)) {
+                if decoder.frame.time.microseconds < staleBefore { decoder.markStale() }
+                onFrame(decoder.framePointer)
+            }
             if ev.type == EventType.syn && ev.code == SynCode.report, let passthrough { passthrough.frameEnded(self) }
         }
     }
@@ -120,15 +127,27 @@ public final class EvdevDevice {
     /// starts from zeros). With no clone
     /// there is no grab (a grabbed device without one would be dead to the desktop);
     /// a grab refused (EBUSY: another program holds it) leaves no clone behind.
-    public func grab(cloningWith makeClone: (DeviceDescription) throws(CloneDevice.Failure) -> CloneDevice) throws(CloneDevice.Failure) {
+    /// With a `watchdog` launcher, the grab comes with its `GrabWatchdog` child, or not
+    /// at all: no grab may outlive a stalled daemon.
+    public func grab(cloningWith makeClone: (DeviceDescription) throws(CloneDevice.Failure) -> CloneDevice,
+                     watchdog launcher: GrabWatchdog.Launcher? = nil) throws(CloneDevice.Failure) {
         guard passthrough == nil else { return }
         let clone = try makeClone(description)
+        var watchdog: GrabWatchdog?
+        if let launcher {
+            do throws(Errno) {
+                watchdog = try GrabWatchdog(launcher, device: fd, clone: clone.descriptor, path: path,
+                                            slots: Int(max(libevdev_get_num_slots(dev), 0)))
+            } catch {
+                throw CloneDevice.Failure("posix_spawn \(launcher.program) \(GrabWatchdog.subcommand)", error)
+            }
+        }
         do throws(Errno) {
             _ = try fd.ioctl { clinux_evdev_grab($0, 1) }
         } catch {
             throw CloneDevice.Failure("EVIOCGRAB \(path)", error)
         }
-        let p = Passthrough(clone: clone, description: description)
+        let p = Passthrough(clone: clone, watchdog: watchdog, description: description)
         p.sync(self)
         passthrough = p
     }
@@ -142,7 +161,7 @@ public final class EvdevDevice {
     }
 
     /// Whether a finger (or the touch bit, or any slot) is down now, as libevdev knows it.
-    var isTouching: Bool {
+    public var isTouching: Bool {
         if libevdev_get_event_value(dev, UInt32(EventType.key), UInt32(KeyCode.btnTouch)) != 0 { return true }
         for tool in [KeyCode.btnToolFinger, KeyCode.btnToolDoubleTap, KeyCode.btnToolTripleTap, KeyCode.btnToolQuadTap, KeyCode.btnToolQuintTap]
         where libevdev_get_event_value(dev, UInt32(EventType.key), UInt32(tool)) != 0 {
@@ -221,8 +240,19 @@ public final class EvdevDevice {
 
     @inline(__always)
     static func event(_ ev: input_event) -> InputEvent {
-        InputEvent(time: Timestamp(microseconds: Int64(ev.time.tv_sec) * 1_000_000 + Int64(ev.time.tv_usec)),
+        InputEvent(time: Timestamp(microseconds: microseconds(ev.time)),
                    type: ev.type, code: ev.code, value: ev.value)
+    }
+
+    /// A kernel timestamp in µs. No real clock comes near the ends of Int64 (292,000
+    /// years of µs), but a device (uinput, a fake) may send any `tv_sec`: such a time
+    /// saturates instead of trapping on overflow.
+    @inline(__always)
+    static func microseconds(_ t: timeval) -> Int64 {
+        let (seconds, overflow) = Int64(t.tv_sec).multipliedReportingOverflow(by: 1_000_000)
+        let (sum, overflow2) = seconds.addingReportingOverflow(Int64(t.tv_usec))
+        if overflow || overflow2 { return t.tv_sec < 0 ? .min : .max }
+        return sum
     }
 
     /// The device's description as libevdev reports it.

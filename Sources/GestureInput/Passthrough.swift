@@ -26,6 +26,9 @@ import CEvdev
 /// - **resyncing**: the first frame after is written as the device's state (what is
 ///   down, where), not as its events: the kernel sent only what changed since the last
 ///   *device* frame, which the clone did not see.
+/// - **stale** frames (read over a second late: the daemon was stopped or hung) are
+///   dropped in any state, with what was held, and the first fresh frame is written as
+///   the device's state (resyncing): the desktop never gets a stall's backlog in a burst.
 /// - **holding** (`grab: hold-back:`): a sequence that starts with no more fingers than
 ///   a gesture bound on the device takes is kept back for at most the hold-back, then
 ///   written all at once; a claim in that time drops it, so the desktop sees nothing
@@ -50,6 +53,8 @@ public final class Passthrough {
     public var holdBack = HoldBack()
 
     public let clone: CloneDevice
+    /// The child that gives the device back if the daemon stalls (none in tests).
+    public let watchdog: GrabWatchdog?
     public private(set) var state: State = .forwarding
     /// The first failed write; the daemon then lets go of the device (nothing more is written).
     public private(set) var failure: CloneDevice.Failure?
@@ -76,8 +81,9 @@ public final class Passthrough {
         case emptyFrame(protocolA: Bool)
     }
 
-    init(clone: CloneDevice, description d: DeviceDescription) {
+    init(clone: CloneDevice, watchdog: GrabWatchdog?, description d: DeviceDescription) {
         self.clone = clone
+        self.watchdog = watchdog
         if d.hasAbs(AbsCode.mtSlot) {
             style = d.hasProperty(InputProperty.direct) ? .palmThenLift : .lift
         } else {
@@ -115,6 +121,10 @@ public final class Passthrough {
     /// has seen it and perhaps claimed it); `source` tells whether a finger is down.
     func frameEnded(_ source: EvdevDevice) {
         defer { frame.removeAll(keepingCapacity: true) }
+        if source.decoder.frame.flags.contains(.stale) {
+            dropStale(touching: source.isTouching)
+            return
+        }
         switch state {
         case .forwarding, .resyncing:
             if state == .resyncing {  // the frame is written as the device's state
@@ -163,6 +173,15 @@ public final class Passthrough {
         case .suppressing, .resyncing:
             break
         }
+    }
+
+    /// A stale frame (a stalled daemon's backlog) reaches the clone neither now nor as
+    /// a burst later: it and whatever was held are dropped, and the first fresh frame
+    /// tells the clone the device's state. A claimed sequence stays hidden to its lift.
+    private func dropStale(touching: Bool) {
+        held.removeAll(keepingCapacity: true)
+        if state == .suppressing && touching { return }
+        state = .resyncing
     }
 
     /// Writes the held frames (one write) and goes back to forwarding.

@@ -93,6 +93,10 @@ public final class TouchDecoder {
     /// libevdev reports `LIBEVDEV_READ_STATUS_SYNC`, before feeding the sync events.
     public func markResync() { resyncPending = true }
 
+    /// The frame just completed is flagged `.stale`: the live reader calls this for a
+    /// frame that waited too long in the kernel's buffer (a stalled daemon's backlog).
+    public func markStale() { current.pointee.flags.insert(.stale) }
+
     /// Feeds one event; returns true when it completed a frame (read it from `frame`).
     /// Inlinable, with the per-event steps it takes (`isDeclared`, `decode`, `absolute`,
     /// `key`): a call per event from the reader's loop cost a fifth of the decoding

@@ -38,12 +38,23 @@ final class Daemon {
         /// Devices the caller opened, used from the start beside the ones found (the
         /// browser tests' daemon fed by the fake device: GesturedCommand.runDaemon).
         var adopted: [EvdevDevice] = []
+        /// How a grab's watchdog child is started (`run`: this binary); nil: grabs
+        /// without one (tests, whose fake devices a child could not reach).
+        var grabWatchdog: GrabWatchdog.Launcher?
+        /// `staleFrameAge`; nil: no frame is stale (a test pouring a whole recording in
+        /// at once, which is a backlog by design).
+        var staleFrameAge: Int64? = Daemon.staleFrameAge
     }
+
+    /// A frame read this much later than its kernel timestamp (µs) is the backlog of a
+    /// stall (SIGSTOP, a hang): dropped, never fired from nor passed to the desktop.
+    /// Healthy reads take well under a millisecond; a second is never a live gesture.
+    static let staleFrameAge: Int64 = 1_000_000
 
     let options: Options
     let logger: Logger
     let environment: [String: String]
-    private let loop: EventLoop
+    let loop: EventLoop
     /// Armed at the earliest engine deadline.
     private var timer: MonotonicTimer
     /// SIGTERM, SIGINT and SIGHUP as readable events, not handlers. SIGCHLD is not
@@ -310,8 +321,17 @@ final class Daemon {
         rearm()
     }
 
-    private func deviceReadable(_ s: DeviceSession) {
-        let result = s.device.readAvailable(log: { [logger] in logger.warning($0) }) { frame in
+    func deviceReadable(_ s: DeviceSession) {
+        let now = Self.now().microseconds
+        s.device.passthrough?.watchdog?.heartbeat(now: now)
+        var askedWatchdog = false
+        let result = s.device.readAvailable(staleBefore: options.staleFrameAge.map { now - $0 } ?? .min, log: { [logger] in logger.warning($0) }) { frame in
+            // A stall's backlog (or a resync after one): did the watchdog give the device
+            // back meanwhile? Then nothing more goes to the clone.
+            if !askedWatchdog, !frame.pointee.flags.isDisjoint(with: [.stale, .resynced]) {
+                askedWatchdog = true
+                checkWatchdog(s)
+            }
             // The engine fires the deadlines due before this frame itself, in time order.
             s.engine.process(frame, into: &s.events)
             if let stream, !stream.isEmpty { stream.frame(frame.pointee, device: s.path) }
@@ -319,14 +339,16 @@ final class Daemon {
         }
         checkClone(s)
         switch result {
-        case .drained: rearm()
+        case .drained:
+            regrabIfLifted(s)
+            rearm()
         case .gone: remove(s.path, reason: "device gone")
         case .failed(let e): remove(s.path, reason: "read error \(e)")
         }
     }
 
     /// Hands a session's pending events to the observers and the action mapper.
-    private func dispatch(_ s: DeviceSession) {
+    func dispatch(_ s: DeviceSession) {
         if let onDecisions = options.onDecisions {
             let decisions = s.trace.take(from: s.engine)
             if !decisions.isEmpty { onDecisions(s, decisions) }
@@ -392,6 +414,8 @@ final class Daemon {
             if let d = s.engine.nextDeadline, earliest == nil || d < earliest! { earliest = d }
             // Frames a grabbed device holds back (grab: hold-back:) are due too.
             if let d = s.device.passthrough?.deadline.map(Timestamp.init(microseconds:)), earliest == nil || d < earliest! { earliest = d }
+            // A grab put off by a reload storm (recloneInterval).
+            if let d = s.grabDue.map(Timestamp.init(microseconds:)), earliest == nil || d < earliest! { earliest = d }
         }
         timer.arm(atNanoseconds: earliest.map { $0.microseconds * 1000 })
     }
@@ -410,6 +434,7 @@ final class Daemon {
             if !s.events.isEmpty || options.onDecisions != nil || streaming { dispatch(s) }
             s.device.passthrough?.timerFired(at: now.microseconds)
             checkClone(s)
+            grabIfDue(s, now: now.microseconds)
         }
         rearm()
     }

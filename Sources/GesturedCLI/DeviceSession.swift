@@ -14,6 +14,13 @@ final class DeviceSession {
 
     /// Whether the engine keeps its decisions (`run --explain`, `watch`).
     let explains: Bool
+    /// The grab watchdog gave the device back during a stall: grab it again once
+    /// every finger is up (a grab with a finger down would leave it stuck for the desktop).
+    var regrabWhenLifted = false
+    /// When this device's last clone was made (CLOCK_MONOTONIC µs), and when a grab that
+    /// came too soon after it is due (`Daemon.recloneInterval`).
+    var lastClone: Int64?
+    var grabDue: Int64?
 
     init(device: EvdevDevice, specs: [GestureSpec], explains: Bool) {
         self.device = device
@@ -25,9 +32,14 @@ final class DeviceSession {
     var path: String { device.path }
     var info: DeviceInfo { device.info }
 
-    /// Swaps in a new config's gestures; what was in flight is cancelled into `events`.
+    /// Swaps in a new config's gestures; what was in flight is cancelled into `events`
+    /// (its `cancel` runs, from the old config). Fingers still down belong to no gesture
+    /// of the new one: a fresh engine would take them for a new sequence and fire the
+    /// gesture they were making a second time.
     func replace(specs: [GestureSpec], at time: Timestamp) {
         engine.cancelAll(at: time, into: &events)
+        let fingersDown = engine.ignoresTouchesDown
         engine = GestureEngine(device: device.info, specs: specs, explains: explains)
+        if fingersDown { engine.ignoreTouchesDown() }
     }
 }

@@ -89,7 +89,10 @@ public enum GesturedCommand {
     }
 
     public static func main() {
-        exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
+        let args = Array(CommandLine.arguments.dropFirst())
+        // The daemon's own child, with an exit status of its own (GrabWatchdog).
+        if args.first == GrabWatchdog.subcommand { exit(GrabWatchdogCommand.run(args.dropFirst())) }
+        exit(run(args).rawValue)
     }
 
     /// Runs a command line (without the program name); the testable entry point.

@@ -47,6 +47,8 @@ enum RunCommand {
         // --control-socket (not in the help): gestured ui's private daemon, nobody else's.
         options.controlSocket = a.option("control-socket") ?? ControlPath.resolve(environment)
         options.adopted = devices
+        // The watchdog child logs as the daemon does (journal priorities), and needs nothing else.
+        options.grabWatchdog = GrabWatchdog.Launcher(environment: environment["JOURNAL_STREAM"].map { ["JOURNAL_STREAM=\($0)"] } ?? [])
         if options.controlSocket == nil { logger.notice("XDG_RUNTIME_DIR is not set: no control socket (gestured status, enable, disable, reload)") }
         if a.flag("explain") {
             options.onGesture = { session, event in logger.notice(GestureText.line(event, device: session.info.name)) }

@@ -12,16 +12,24 @@ public enum Process {
     /// - an empty signal mask (the daemon blocks signals for its signalfd) and every
     ///   signal's default disposition (the daemon ignores SIGPIPE);
     /// - with `newProcessGroup`, a process group of its own, so that killing the group
-    ///   kills what it started too.
+    ///   kills what it started too;
+    /// - `inherit`: descriptors the child gets as 3, 4, … (the same open file
+    ///   descriptions: the grab watchdog's device, clone and heartbeat pipe).
     public static func spawn(_ program: String, arguments: [String], environment: [String],
-                             stdout: FileDescriptor, stderr: FileDescriptor, newProcessGroup: Bool) throws(Errno) -> pid_t {
+                             stdout: FileDescriptor, stderr: FileDescriptor, newProcessGroup: Bool,
+                             inherit: [FileDescriptor] = []) throws(Errno) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout.rawValue, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr.rawValue, 2)
-        clinux_posix_spawn_file_actions_addclosefrom(&actions, 3)
+        // Through numbers above every source first, so that no dup2 overwrites a
+        // descriptor a later one still copies from.
+        let spare = (inherit.map(\.rawValue).max() ?? 0) + 3 + Int32(inherit.count)
+        for (i, fd) in inherit.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd.rawValue, spare + Int32(i)) }
+        for i in inherit.indices { posix_spawn_file_actions_adddup2(&actions, spare + Int32(i), 3 + Int32(i)) }
+        clinux_posix_spawn_file_actions_addclosefrom(&actions, 3 + Int32(inherit.count))
 
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
@@ -59,6 +67,17 @@ public enum Process {
         var status: Int32 = 0
         let r = try valueOrErrno { waitpid(pid, &status, blocking ? 0 : WNOHANG) }
         return r == pid ? status : nil
+    }
+
+    /// prctl(2) `PR_SET_NAME`: the process's name in `ps`, `top` and `pgrep -x` (the
+    /// kernel keeps 15 bytes of it).
+    public static func setName(_ name: String) {
+        _ = clinux_set_process_name(name)
+    }
+
+    /// kill(2) of `pid` alone. A process already gone is no error.
+    public static func signal(_ pid: pid_t, _ signal: Int32) {
+        _ = try? valueOrErrno { kill(pid, signal) }
     }
 
     /// kill(2) of `pid`'s whole process group (`-pid`). A group already gone is no error.

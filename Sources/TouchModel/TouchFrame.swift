@@ -96,6 +96,9 @@ public struct TouchFrame: Equatable, Sendable {
         @inlinable public static var resynced: Flags { Flags(rawValue: 1 << 0) }
         /// A physical button (clickpad click) is pressed.
         @inlinable public static var buttonDown: Flags { Flags(rawValue: 1 << 1) }
+        /// The frame waited too long to be read (the daemon was stopped or hung): the
+        /// backlog of a stall. Like a resync, it cancels what is in flight and fires nothing.
+        @inlinable public static var stale: Flags { Flags(rawValue: 1 << 2) }
     }
 
     public var time: Timestamp

@@ -87,7 +87,7 @@ import TouchModel
     /// `lift`) every finger up. The events exactly as a kernel would send them.
     static func stroke(fingers: Int, steps: Int, stepX: Int32, lift: Bool = true, touchpad: Bool = false,
                        firstID: Int32 = 100) -> [[InputEvent]] {
-        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 500_000)
         var frames: [[InputEvent]] = []
         var frame: [InputEvent] = []
         func add(_ type: UInt16, _ code: UInt16, _ value: Int32) { frame.append(InputEvent(time: t, type: type, code: code, value: value)) }
@@ -495,7 +495,7 @@ extension GrabTests {
     @Test func aClaimedProtocolASwipeEndsInAnEmptyFrame() throws {
         let rig = try Rig()
         let pad = try rig.plug(FakeTouchpad(description: HostileDeviceTests.protocolAPad))
-        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 500_000)
         for step in 0...20 {
             HostileDeviceTests.frame(pad, [300, 400, 500].map { $0 + Int32(step) * 20 }, at: t)
             t = t.adding(seconds: 0.01)

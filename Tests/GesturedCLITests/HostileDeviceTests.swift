@@ -88,7 +88,7 @@ import TouchModel
 
         // Sent together, stamped in the recent past, so the engine's clock never
         // passes the frames' own times between them.
-        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 500_000)
         Self.frame(pad, (0..<32).map { 100 + $0 * 25 }, major: true, at: t)
         t = t.adding(seconds: 0.05)
         Self.frame(pad, [], at: t)

@@ -11,11 +11,13 @@ import TouchModel
 /// (a pipe answered by the ioctl interposer), the decoder, the engine, the command
 /// runner, and commands whose effects (files) are what we check.
 @Suite(.serialized) struct LiveDeviceTests {
-    /// A 3-finger horizontal swipe of `dx` mm on the fake 100 × 60 mm pad, stamped in
-    /// the recent past so no engine deadline lies in the future.
-    /// `stillFor`: seconds the fingers rest before moving (a hold first).
+    /// A 3-finger horizontal swipe of `dx` mm on the fake 100 × 60 mm pad, stamped from
+    /// half a second ago (within `Daemon.staleFrameAge`, so no frame is taken for a
+    /// stall's backlog), so no deadline of a plain swipe lies in the future.
+    /// `stillFor`: seconds the fingers rest before moving (a hold first; those frames
+    /// may be stamped ahead of the clock, which the engine takes as it comes).
     static func swipe(_ pad: FakeTouchpad, dxMM: Int32, lift: Bool = true, stillFor: Double = 0) {
-        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000 - Int64(stillFor * 1e6))
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 500_000)
         func send(_ type: UInt16, _ code: UInt16, _ value: Int32) { pad.send(type, code, value, at: t) }
         let xs: [Int32] = [300, 400, 500]
         for (slot, x) in xs.enumerated() {

@@ -45,6 +45,8 @@ import TouchModel
         let dir = TempDir()
         var options = Daemon.Options()
         options.runCommands = false
+        // Seconds of frames poured in at once: a stall's backlog, were it live.
+        options.staleFrameAge = nil
         var live: [GestureEvent] = []
         options.onGesture = { _, e in live.append(e) }
         let daemon = try LiveDeviceTests.makeDaemon(dir, config: Self.config, options: options)

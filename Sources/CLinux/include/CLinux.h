@@ -65,6 +65,10 @@ const char *clinux_strerrordesc(int err);
 // sigabbrev_np(3): "TERM" for SIGTERM, NULL for no signal.
 const char *clinux_sigabbrev(int sig);
 
+// prctl(2) PR_SET_NAME (variadic, so it does not import): the process's name in ps
+// and pgrep -x, at most 15 bytes.
+int clinux_set_process_name(const char *name);
+
 // uinput(4): the ioctls are function-like macros and so do not import.
 int clinux_ui_set_evbit(int fd, int type);
 int clinux_ui_set_keybit(int fd, int code);

@@ -84,6 +84,25 @@ public final class FakeUinput {
         return i
     }
 
+    /// The newest device's writes fail with EAGAIN from now on (its pipe is full, and
+    /// made non-blocking), until `unjam()`.
+    public func jam() {
+        guard let fd = current else { return }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let filler = [UInt8](repeating: 0, count: 65_536)
+        while write(fd, filler, filler.count) > 0 {}
+        var byte: UInt8 = 0
+        while write(fd, &byte, 1) > 0 {}
+    }
+
+    /// Writes land again: the filler `jam()` put in the pipe is thrown away, with
+    /// anything written before it that was not read.
+    public func unjam() {
+        guard let p = opened.last else { return }
+        var buf = [UInt8](repeating: 0, count: 65_536)
+        while read(p.read, &buf, buf.count) > 0 {}
+    }
+
     /// Everything written since the last call, across every device opened.
     public func events() -> [Record] {
         opened.indices.flatMap { events(of: $0) }

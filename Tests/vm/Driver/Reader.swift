@@ -6,7 +6,9 @@ import Glibc
 /// reads from it, one line each (`KEY_LEFTALT 1`, `REL_WHEEL -1`, `SYN_REPORT`), and
 /// `gone` when the kernel removes the device.
 enum Reader {
-    static func run(name: String, readyFile: String?, timeoutSeconds: Int = 20) -> Never {
+    /// `times`: each line ends with ` @SECONDS.MICROS`, the event's kernel time
+    /// (CLOCK_REALTIME, evdev's default, the clock of files' mtimes).
+    static func run(name: String, readyFile: String?, times: Bool = false, timeoutSeconds: Int = 20) -> Never {
         var waited = 0
         var found: (Int32, OpaquePointer, String)?
         while found == nil {
@@ -27,7 +29,8 @@ enum Reader {
             if rc == -ENODEV { Log.say("gone"); close(fd); exit(0) }
             if rc < 0 { fail("libevdev_next_event: \(String(cString: strerror(-rc)))") }
             let code = libevdev_event_code_get_name(UInt32(ev.type), UInt32(ev.code)).map { String(cString: $0) } ?? "\(ev.type):\(ev.code)"
-            Log.say(ev.type == 0 ? code : "\(code) \(ev.value)")
+            let time = times ? " @\(ev.time.tv_sec).\(String(repeating: "0", count: 6 - String(ev.time.tv_usec).count))\(ev.time.tv_usec)" : ""
+            Log.say((ev.type == 0 ? code : "\(code) \(ev.value)") + time)
         }
     }
 

@@ -7,9 +7,10 @@ import GestureInput
 let usage = """
     usage: gestured-uinput-play [options] RECORDING        replay an evemu / libinput recording
            gestured-uinput-play [options] --script FILE    play a scripted timeline (see Timeline.swift)
-           gestured-uinput-play --read NAME [--ready-file PATH]
+           gestured-uinput-play --read NAME [--ready-file PATH] [--times]
                                 print the events of the input device named NAME (gestured's
-                                virtual device) as libevdev reads them, "gone" when it goes
+                                virtual device) as libevdev reads them, "gone" when it goes;
+                                with --times, each with " @SECONDS" (CLOCK_REALTIME) after it
     options:
       --description FILE   the device header for a recording that has none (.desc)
       --settle DURATION    recordings: wait after creating the device (default 1s)
@@ -32,6 +33,7 @@ func microseconds(_ text: String) -> Int64 {
 
 var arguments = CommandLine.arguments.dropFirst()
 var readName: String?
+var readTimes = false
 var recordingPath: String?, scriptPath: String?, descriptionPath: String?, name: String?, readyFile: String?
 var settle: Int64 = 1_000_000, hold: Int64 = 500_000
 while let argument = arguments.popFirst() {
@@ -42,6 +44,7 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--script": scriptPath = value()
     case "--read": readName = value()
+    case "--times": readTimes = true
     case "--description": descriptionPath = value()
     case "--settle": settle = microseconds(value())
     case "--hold": hold = microseconds(value())
@@ -54,7 +57,7 @@ while let argument = arguments.popFirst() {
     }
 }
 
-if let readName { Reader.run(name: readName, readyFile: readyFile) }
+if let readName { Reader.run(name: readName, readyFile: readyFile, times: readTimes) }
 
 do {
     var playback: Playback

@@ -131,7 +131,7 @@ start_grabbing() {
   clone="$1 (gestured)"
   "$player" --script "$vm_dir/timelines/$2.timeline" --ready-file "$log/$2.node" >>"$log/player" 2>&1 &
   player_pid=$!
-  wait_for "$log/$2.node" 10 || fail "gestured-uinput-play $2 made no device"
+  wait_for "$log/$2.node" 30 || fail "gestured-uinput-play $2 made no device"
   udevadm settle --timeout=10
   [ "${3:-}" = --no-daemon ] && return
   start_daemon
