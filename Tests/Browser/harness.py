@@ -240,9 +240,10 @@ class FakePad:
 
     def three_fingers(self, dx_mm, lift=True):
         """Three fingers down at y = 30 mm, moved dx_mm sideways in 20 steps of 10 ms,
-        then lifted; stamped in the recent past, as LiveDeviceTests.swipe does, so no
-        engine deadline lies in the future."""
-        t = time.clock_gettime(time.CLOCK_MONOTONIC) - 1.0
+        then lifted; stamped 0.5 s in the past, as LiveDeviceTests.swipe does, so no
+        engine deadline lies in the future, yet inside the daemon's 1 s bound past which
+        a frame is a stall's backlog and dropped (Daemon.staleFrameAge)."""
+        t = time.clock_gettime(time.CLOCK_MONOTONIC) - 0.5
         events = []
 
         def send(kind, code, value):
