@@ -46,6 +46,9 @@ import TouchModel
             var options = Daemon.Options()
             options.controlSocket = dir.path + "/gestured.sock"
             options.focus = FocusMonitor(source: focus)
+            // The bursts below pour up to 3 s of frames in at once, stamped in the past:
+            // a backlog by design, which the stale-frame bound would drop.
+            options.staleFrameAge = nil
             daemon = try LiveDeviceTests.makeDaemon(dir, config: config, options: options)
             #expect(daemon.startControl())
             daemon.startFocus()
