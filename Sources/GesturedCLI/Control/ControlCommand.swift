@@ -2,6 +2,7 @@ import CLinux
 import FocusSources
 import Glibc
 import LinuxSystem
+import TouchModel
 
 /// `gestured status|enable|disable|reload`: one request to the running daemon over
 /// its control socket (ControlProtocol.swift), and its answer on stdout.
@@ -74,7 +75,7 @@ enum ControlCommand {
             return .failure
         case .success(let reply):
             try? FileDescriptor.standardOutput.writeAll(reply.body)
-            if !reply.ok { Output.err("gestured: \(reply.message)") }
+            if !reply.ok { Output.err("gestured: \(reply.message.printable)") }
             return reply.ok ? .success : .failure
         }
     }

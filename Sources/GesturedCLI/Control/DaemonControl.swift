@@ -39,7 +39,7 @@ extension Daemon {
             let on = request == .enable(name)
             let names = config.specs.map(\.name)
             guard names.contains(name) else {
-                return .error("no gesture named '\(name)'" + (closestMatch(name, in: names).map { "; did you mean '\($0)'?" } ?? "") + " (gestured status lists them)")
+                return .error("no gesture named '\(name)'" + DidYouMean.hint(for: name, among: names) + " (gestured status lists them)")
             }
             setEnabled(on, name: name)
             logger.notice("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
@@ -58,20 +58,23 @@ extension Daemon {
     /// `gestured enable/disable` said since.
     func isEnabled(_ spec: GestureSpec) -> Bool { runtimeEnabled[spec.name] ?? spec.enabled }
 
+    /// One line per fact. Device names, app ids, titles, globs and commands come from
+    /// outside (hardware, any app, the config): each line is escaped whole, so none of
+    /// them can clear the terminal or forge a line of its own.
     func statusText() -> String {
-        var s = "gestured \(GesturedCommand.version), pid \(getpid())\(options.dryRun ? ", dry run" : "")\n"
-        s += "config: \(configName) (\(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"))\n"
+        var lines = ["gestured \(GesturedCommand.version), pid \(getpid())\(options.dryRun ? ", dry run" : "")",
+                     "config: \(configName) (\(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"))"]
         if let source = focus.source {
             let app = focus.app.map { $0.description } ?? (source.connected ? "no window" : "not known yet")
-            s += "focused app: \(app) — from \(source.name) (\(source.endpoint))\(source.connected ? "" : ", not connected")\n"
+            lines.append("focused app: \(app) — from \(source.name) (\(source.endpoint))\(source.connected ? "" : ", not connected")")
         } else {
-            s += "focused app: none known — \(focus.unavailable ?? "no source")\n"
+            lines.append("focused app: none known — \(focus.unavailable ?? "no source")")
         }
-        s += "devices:\(sessions.isEmpty ? " none" : "")\n"
+        lines.append("devices:\(sessions.isEmpty ? " none" : "")")
         for d in sessions.values.sorted(by: { $0.path < $1.path }) {
-            s += "  \(d.path): \(d.info.kind.rawValue) \"\(d.info.name)\"\(d.device.passthrough.map { ", grabbed: the desktop reads \"\($0.clone.name)\"" } ?? "")\n"
+            lines.append("  \(d.path): \(d.info.kind.rawValue) \"\(d.info.name)\"\(d.device.passthrough.map { ", grabbed: the desktop reads \"\($0.clone.name)\"" } ?? "")")
         }
-        s += "gestures:\(config.specs.isEmpty ? " none" : "")\n"
+        lines.append("gestures:\(config.specs.isEmpty ? " none" : "")")
         let width = config.specs.map(\.name.count).max() ?? 0
         for spec in config.specs {
             var line = "  " + spec.name + String(repeating: " ", count: width - spec.name.count)
@@ -79,16 +82,16 @@ extension Daemon {
             if runtimeEnabled[spec.name] != nil, runtimeEnabled[spec.name] != spec.enabled { line += " (at run time)" }
             if !spec.apps.only.isEmpty { line += "  apps: " + spec.apps.only.joined(separator: ", ") }
             if !spec.apps.except.isEmpty { line += "  except-apps: " + spec.apps.except.joined(separator: ", ") }
-            s += line + "\n"
+            lines.append(line)
         }
-        s += "last gestures:\(recent.entries.isEmpty ? " none yet" : "")\n"
+        lines.append("last gestures:\(recent.entries.isEmpty ? " none yet" : "")")
         let now = Self.now()
         for e in recent.entries.reversed() {
             let ago = Double(now.microseconds - e.time.microseconds) / 1e6
-            s += "  \(ago.fixed(1)) s ago  \(e.gesture) \(e.phase.rawValue) on \"\(e.device)\"\(e.app.map { " in \($0)" } ?? "")"
-            s += e.commands.isEmpty ? ": no command\n" : ": " + e.commands.joined(separator: "; ") + "\n"
+            lines.append("  \(ago.fixed(1)) s ago  \(e.gesture) \(e.phase.rawValue) on \"\(e.device)\"\(e.app.map { " in \($0)" } ?? "")"
+                         + (e.commands.isEmpty ? ": no command" : ": " + e.commands.joined(separator: "; ")))
         }
-        return s
+        return lines.map(\.printable).joined(separator: "\n") + "\n"
     }
 
     func statusJSON() -> String {
