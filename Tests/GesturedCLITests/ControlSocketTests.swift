@@ -107,13 +107,61 @@ import Testing
         chmod(s.dir.path, 0o755)
         chmod(s.runtime, 0o755)
         chmod(s.socket, 0o666)
+        // (The client sees first that the daemon is not its own, and sends nothing.)
         let q = try Gestured.Process(asNobody, environment: s.env, executable: "/usr/bin/setpriv")
         #expect(q.wait() == 1)
-        #expect(q.stderr == "gestured: permission denied: this gestured belongs to uid 0, and the control socket answers only its own user (you are uid 65534)\n", "\(q.stderr)")
+        #expect(q.stderr.hasPrefix("gestured: refusing to talk to \(s.socket): it is served by uid 0 (pid \(d.pid)), not by you (uid 65534)"), "\(q.stderr)")
         #expect(d.waitForLog("control: refused a client of uid 65534"))
+        let raw = try Gestured.Process(["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", "printf 'status\\n' | socat - UNIX-CONNECT:\(s.socket)"],
+                                       environment: s.env, executable: "/usr/bin/setpriv")
+        #expect(raw.wait() == 0)
+        #expect(raw.stdout == "error: permission denied: this gestured belongs to uid 0, and the control socket answers only its own user (you are uid 65534)\n", "\(raw.stdout) \(raw.stderr)")
         #expect(try s.cli(["status"]).status == 0, "its own user still gets answers")
         kill(d.pid, SIGTERM)
         #expect(d.wait() == 0)
+    }
+
+    /// Issue 26 item 6: in a runtime directory others may write, another user can
+    /// listen on gestured.sock first. The daemon refuses such a directory, and says why.
+    @Test func theDaemonRefusesARuntimeDirectoryThatIsNotTheUsersAlone() throws {
+        let s = Session()
+        chmod(s.runtime, 0o1777)
+        let d = try s.daemon()
+        #expect(d.wait() == 1)
+        #expect(d.stderr.contains("refusing to make the control socket: XDG_RUNTIME_DIR \(s.runtime) is yours with mode 01777; it must be yours (uid \(getuid())) with mode 0700"), "\(d.stderr)")
+        #expect(access(s.socket, F_OK) != 0)
+    }
+
+    @Test(Requires.root)
+    func theDaemonRefusesARuntimeDirectoryOfAnotherUser() throws {
+        let s = Session()
+        chown(s.runtime, 65534, 65534)
+        let d = try s.daemon()
+        #expect(d.wait() == 1)
+        #expect(d.stderr.contains("XDG_RUNTIME_DIR \(s.runtime) is owned by uid 65534 with mode 0700; it must be yours (uid 0)"), "\(d.stderr)")
+    }
+
+    /// Issue 26 item 6, the client's side: `status` talked to an impostor, printed its
+    /// text and exited 0. Here the impostor is a real gestured of another user (nobody),
+    /// in a runtime directory that is its own: the client refuses before sending a byte.
+    @Test(Requires.root, Requires.programs([("setpriv", "util-linux")]))
+    func theClientRefusesAServerOfAnotherUser() throws {
+        let s = Session()
+        chmod(s.dir.path, 0o755)
+        chmod(s.dir.path + "/input", 0o755)
+        chmod(s.config, 0o644)
+        chown(s.runtime, 65534, 65534)
+        let impostor = try Gestured.Process(["--reuid=65534", "--regid=65534", "--clear-groups", Gestured.path,
+                                             "run", "--config", s.config, "--input-dir", s.dir.path + "/input"],
+                                            environment: s.env, executable: "/usr/bin/setpriv")
+        defer { kill(impostor.pid, SIGTERM); _ = impostor.wait() }
+        try #require(impostor.waitForLog("started:"), "\(impostor.stderr)")
+        let status = try s.cli(["status"])
+        #expect(status.status == 1)
+        #expect(status.stdout.isEmpty, "nothing of the impostor's is printed")
+        #expect(status.stderr.hasPrefix("gestured: refusing to talk to \(s.socket): it is served by uid 65534"), "\(status.stderr)")
+        #expect(try s.cli(["disable", "left"]).status == 1)
+        #expect(!impostor.stderr.contains("gesture left disabled"), "the request never reached it")
     }
 
     @Test func aStaleSocketIsNamedAndReplaced() throws {

@@ -99,6 +99,13 @@ enum ControlCommand {
             return .failure(ControlError("cannot connect to \(path): \(UnixSocket.errorText(e))"))
         }
         defer { close(fd) }
+        // Nothing is sent to, and nothing believed from, a server of another user: in a
+        // runtime directory that is not ours alone, anyone can listen here first.
+        guard let server = peerCredentials(fd), server.uid == getuid() else {
+            let who = peerCredentials(fd).map { "uid \($0.uid) (pid \($0.pid))" } ?? "a process whose user cannot be known"
+            let why = ControlPath.unsafeDirectory(of: path).map { "; \($0)" } ?? ""
+            return .failure(ControlError("refusing to talk to \(path): it is served by \(who), not by you (uid \(getuid())), so it is not your gestured\(why)"))
+        }
         // A daemon that refuses us answers and closes before reading: its answer is
         // still there to read after a failed write (EPIPE).
         if !UnixSocket.writeAll(fd, Array((request.line + "\n").utf8)), errno != EPIPE {

@@ -46,9 +46,15 @@ final class ControlServer {
     enum ClaimError: Error, CustomStringConvertible {
         case anotherDaemon(path: String, pid: pid_t?)
         case unusable(path: String, why: String)
+        case unsafeDirectory(why: String)
+        case anotherUser(path: String, uid: uid_t)
 
         var description: String {
             switch self {
+            case let .unsafeDirectory(why):
+                return "refusing to make the control socket: \(why)"
+            case let .anotherUser(path, uid):
+                return "uid \(uid) is listening on \(path), not this user: the runtime directory is not ours alone; refusing to start"
             case let .anotherDaemon(path, pid):
                 return "another gestured\(pid.map { " (pid \($0))" } ?? "") is already running for this user (its control socket is \(path)); stop it first (systemctl --user stop gestured), or use 'gestured reload'"
             case let .unusable(path, why):
@@ -66,14 +72,16 @@ final class ControlServer {
         self.loop = loop
         self.log = log
         self.handle = handle
+        if let why = ControlPath.unsafeDirectory(of: path) { throw ClaimError.unsafeDirectory(why: why) }
         var st = stat()
         if lstat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw ClaimError.unusable(path: path, why: "a file that is not a socket is in the way") }
             switch UnixSocket.connect(path) {
             case .connected(let fd):
-                let pid = peerCredentials(fd)?.pid
+                let peer = peerCredentials(fd)
                 close(fd)
-                throw ClaimError.anotherDaemon(path: path, pid: pid)
+                if let peer, peer.uid != getuid() { throw ClaimError.anotherUser(path: path, uid: peer.uid) }
+                throw ClaimError.anotherDaemon(path: path, pid: peer?.pid)
             case .failed(ECONNREFUSED):
                 unlink(path)
                 log("removed a stale control socket \(path) (left by a gestured that did not exit cleanly)")
