@@ -79,6 +79,7 @@ final class StreamConnection {
                 return
             }
             state = .connected(fd)
+            retry.connected()
             buffer.removeAll(keepingCapacity: true)
             log("connected to \(path)")
             quietFailures = false
@@ -93,7 +94,6 @@ final class StreamConnection {
             if let problem = onBytes(&buffer) { return lose(problem) }
             if buffer.count >= limit { return lose("a message larger than \(limit) bytes") }
             shrinkBuffer()
-            retry.succeeded()
         }
         switch result {
         case .drained: break

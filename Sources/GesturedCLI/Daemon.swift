@@ -68,6 +68,8 @@ final class Daemon {
     let focus: FocusMonitor
     /// `gestured status|enable|disable|reload` (Control/).
     private var control: ControlServer?
+    /// The log lines control clients trigger: at most 10 per 10 s (DaemonControl.swift).
+    var controlLogLimit = LogRateLimit(perWindow: 10, windowNs: 10_000_000_000)
     var recent = RecentGestures()
     /// `gestured enable/disable` since start, by gesture name; outlives reloads.
     private(set) var runtimeEnabled: [String: Bool] = [:]
@@ -158,7 +160,7 @@ final class Daemon {
     func run() -> GesturedCommand.ExitCode {
         if let path = options.controlSocket {
             do {
-                control = try ControlServer(path: path, loop: loop, log: { [logger] in logger.notice($0) }) { [unowned self] in self.answer($0) }
+                control = try ControlServer(path: path, loop: loop, log: { [unowned self] in self.logClientTriggered($0) }) { [unowned self] in self.answer($0) }
             } catch {
                 logger.error("\(error)")
                 return .failure

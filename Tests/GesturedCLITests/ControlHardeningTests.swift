@@ -106,4 +106,28 @@ import Testing
         _ = UnixSocket.readAvailable(idle[1], into: &reply, limit: 1 << 16)
         #expect(String(decoding: reply, as: UTF8.self) == ControlReply.ok("fine").wire)
     }
+
+    /// Issue 26 item 10: 10,000 `enable`/`disable` requests logged 10,000 lines. The
+    /// lines control clients trigger are rate-limited (10 per 10 s), and the count of
+    /// those held back is said.
+    @Test func tenThousandTogglesLogAFewLines() throws {
+        let dir = TempDir()
+        let log = HostileDeviceTests.LogPipe()
+        _ = fcntl(log.writeFD, F_SETFL, O_NONBLOCK)  // without the limit, a full pipe must not block the test
+        let daemon = try LiveDeviceTests.makeDaemon(dir, config: DaemonLifecycleTests.validConfig,
+                                                    logger: Logger(threshold: .info, environment: [:], fd: FileDescriptor(rawValue: log.writeFD)))
+        var text = ""
+        for i in 0..<10_000 {
+            #expect(daemon.answer(i % 2 == 0 ? .disable("left") : .enable("left")).ok)
+            if i % 500 == 0 { text = log.drain() }
+        }
+        text = log.drain()
+        let lines = text.split(separator: "\n").filter { $0.contains("(gestured enable)") || $0.contains("(gestured disable)") }
+        #expect(lines.count >= 10 && lines.count <= 30, "\(lines.count) lines")
+        #expect(daemon.isEnabled(daemon.config.specs[0]), "every request still took effect")
+        // The next window says how many were held back.
+        daemon.logClientTriggered("next", now: monotonicNanoseconds() + 11_000_000_000)
+        let said = log.drain()
+        #expect(said.contains("gestured: control: \(10_000 - lines.count) more lines not logged (more than 10 in 10 s)\ngestured: next\n"), "\(said.suffix(300))")
+    }
 }

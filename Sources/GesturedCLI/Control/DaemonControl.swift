@@ -3,6 +3,7 @@ import GestureActions
 import GestureConfig
 import GestureEngine
 import Glibc
+import LinuxSystem
 import TouchModel
 
 /// The last gestures the daemon saw and what ran for them, for `gestured status`.
@@ -42,7 +43,7 @@ extension Daemon {
                 return .error("no gesture named '\(name)'" + DidYouMean.hint(for: name, among: names) + " (gestured status lists them)")
             }
             setEnabled(on, name: name)
-            logger.notice("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
+            logClientTriggered("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
             return .ok("\(name): \(on ? "enabled" : "disabled")\n")
         case .reload:
             guard reload(reason: "gestured reload") else {
@@ -50,6 +51,16 @@ extension Daemon {
             }
             return .ok("reloaded \(configName): \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\n")
         }
+    }
+
+    /// What control clients make the daemon log (enable, disable, refused and dropped
+    /// clients) goes through one rate limit: 10,000 requests logged 10,000 lines.
+    func logClientTriggered(_ message: String, now: Int64 = monotonicNanoseconds()) {
+        let (allowed, before) = controlLogLimit.admit(now: now)
+        if before > 0 {
+            logger.notice("control: \(before) more line\(before == 1 ? "" : "s") not logged (more than \(controlLogLimit.perWindow) in \(controlLogLimit.windowNs / 1_000_000_000) s)")
+        }
+        if allowed { logger.notice(message) }
     }
 
     var configName: String { configSource == .builtIn ? ConfigLoader.builtInName : config.file }
