@@ -19,6 +19,7 @@ import Testing
             sway.serve()
             for fd in sway.server.clients where sway.answered.contains(fd) {
                 sway.server.hangUp(fd)
+                sway.answered.remove(fd)  // the next connection may get the same number
                 connections += 1
             }
             h.loop.runOnce(timeoutMS: 5)
