@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <linux/input.h>
 #include <linux/uinput.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <spawn.h>
 #include <string.h>
@@ -115,6 +116,8 @@ int64_t clinux_monotonic_ns(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+int clinux_malloc_trim(void) { return malloc_trim(0); }
 
 int clinux_ui_set_evbit(int fd, int type) { return ioctl(fd, UI_SET_EVBIT, type); }
 int clinux_ui_set_keybit(int fd, int code) { return ioctl(fd, UI_SET_KEYBIT, code); }

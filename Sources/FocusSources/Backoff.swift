@@ -2,27 +2,42 @@ import CLinux
 import Glibc
 
 /// When to try a lost connection again: a timerfd on the loop, armed at a delay that
-/// doubles from `initial` to `maximum` and starts over after a connection that worked,
-/// so a compositor that restarts is found again within `maximum`, and one that is gone
-/// costs a wakeup every `maximum`, never a busy loop.
+/// doubles from `initial` to `maximum`, and starts over only after a connection that
+/// proved healthy: one that stayed up `healthyAfter` (the longest delay, 10 s). Any
+/// byte used to count as health, so a peer that answered and closed was redialled
+/// every 0.5 s forever; now it is redialled every `maximum`. A compositor that restarts
+/// is found again within `maximum`, one that is gone costs a wakeup every `maximum`,
+/// never a busy loop.
 final class ReconnectTimer {
     let initial: Double
     let maximum: Double
+    let healthyAfter: Double
     private(set) var delay: Double
     private var fd: Int32 = -1
     private weak var loop: FocusLoop?
+    /// When the current connection was made (`now`, ns), until it is lost.
+    private var connectedAt: Int64?
+    /// The monotonic clock, ns (a test's own in tests).
+    private let now: () -> Int64
 
-    init(initial: Double = 0.5, maximum: Double = 10) {
+    init(initial: Double = 0.5, maximum: Double = 10, healthyAfter: Double? = nil, now: @escaping () -> Int64 = clinux_monotonic_ns) {
         self.initial = initial
         self.maximum = maximum
+        self.healthyAfter = healthyAfter ?? maximum
+        self.now = now
         delay = initial
     }
 
     deinit { cancel() }
 
+    /// A connection was made: if it lasts `healthyAfter`, the next loss waits `initial` again.
+    func connected() { connectedAt = now() }
+
     /// Arms the timer for the next attempt; `fire` runs once when it expires.
     func schedule(on loop: FocusLoop, _ fire: @escaping () -> Void) {
         cancel()
+        if let since = connectedAt, Double(now() - since) / 1e9 >= healthyAfter { delay = initial }
+        connectedAt = nil
         let fd = clinux_timerfd_create()
         guard fd >= 0 else { return }
         self.fd = fd
@@ -38,9 +53,6 @@ final class ReconnectTimer {
             cancel()
         }
     }
-
-    /// The connection worked: the next loss waits `initial` again.
-    func succeeded() { delay = initial }
 
     func cancel() {
         guard fd >= 0 else { return }
@@ -96,6 +108,7 @@ final class LibraryConnection {
         self.fd = fd
         focus.reset()
         quietFailures = false
+        retry.connected()
         log("connected to \(endpoint)")
         return true
     }

@@ -6,9 +6,21 @@ public struct FocusedApp: Sendable, Equatable, CustomStringConvertible {
     /// The window title (for the log and `gestured status`; nothing matches on it).
     public var title: String
 
+    /// Longest app id and title kept (scalars): any app sets its own title, and a
+    /// 3 MiB one cut `gestured status` short and made `status --json` invalid.
+    public static let maxAppLength = 256
+    public static let maxTitleLength = 1024
+
     public init(app: String, title: String = "") {
-        self.app = app
-        self.title = title
+        self.app = Self.cut(app, to: Self.maxAppLength)
+        self.title = Self.cut(title, to: Self.maxTitleLength)
+    }
+
+    /// `text`, or its first `limit - 1` scalars and "…".
+    static func cut(_ text: String, to limit: Int) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > limit else { return text }
+        return String(String.UnicodeScalarView(scalars.prefix(limit - 1))) + "…"
     }
 
     public var description: String { title.isEmpty ? app : "\(app) (\(title))" }

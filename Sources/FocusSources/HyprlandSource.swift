@@ -17,6 +17,8 @@ public final class HyprlandSource: FocusSource {
     private var focus = FocusReport()
     /// Longest event line accepted.
     static let maxLine = 64 << 10
+    /// What is read of `j/activewindow`'s reply: its class and title.
+    static let replyLimits = JSONValue.Limits(keys: ["class", "title"], maxStringScalars: FocusedApp.maxTitleLength + 1, maxValues: 100)
 
     /// The directory of an instance's sockets.
     public static func directory(signature: String, environment: [String: String]) -> String {
@@ -41,7 +43,7 @@ public final class HyprlandSource: FocusSource {
                 query = nil
                 guard let reply else { return say("no reply to j/activewindow on \(requestPath); waiting for the next focus change") }
                 guard !focus.told else { return }
-                focus.report(JSONValue.parse(reply).flatMap(Self.app))
+                focus.report(JSONValue.parse(reply, limits: Self.replyLimits).flatMap(Self.app))
             }
             return true
         }

@@ -21,13 +21,22 @@ public final class I3IPCSource: FocusSource {
 
     static let magic = Array("i3-ipc".utf8)
     static let headerSize = 14
+    /// Largest message read. sway's GET_TREE is ~1.5 KB a window: 4 MiB is thousands
+    /// of windows, and the most the buffer ever holds.
+    public static let maxMessage = 4 << 20
+    /// What is read of a message: only the members the focus is found by (a whole
+    /// tree would cost ~30 times its text), strings no longer than a title is kept,
+    /// and at most 100,000 values (~8 MB) however a peer shapes its tree.
+    static let limits = JSONValue.Limits(keys: ["change", "container", "focused", "nodes", "floating_nodes", "app_id", "name",
+                                                "window_properties", "class"],
+                                         maxStringScalars: FocusedApp.maxTitleLength + 1, maxValues: 100_000)
 
     private let connection: StreamConnection
     private var focus = FocusReport()
 
     public init(name: String, socketPath: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
         self.name = name
-        connection = StreamConnection(path: socketPath, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
+        connection = StreamConnection(path: socketPath, limit: Self.maxMessage, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
     }
 
     public func start(on loop: FocusLoop, onChange: @escaping (FocusedApp?) -> Void, log: @escaping (String) -> Void) {
@@ -67,7 +76,9 @@ public final class I3IPCSource: FocusSource {
             guard buffer.count - start >= Self.headerSize + length else { break }
             let payload = buffer[(start + Self.headerSize)..<(start + Self.headerSize + length)]
             start += Self.headerSize + length
-            guard let json = JSONValue.parse(payload) else { return "a message that is not JSON" }
+            guard let json = JSONValue.parse(payload, limits: Self.limits) else {
+                return "a message that is not JSON, or more than \(Self.limits.maxValues) values of what gestured reads"
+            }
             handle(MessageType(rawValue: type), json)
         }
         return nil

@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 
 /// The life of one IPC connection, shared by the socket sources (sway/i3, Hyprland):
 ///
@@ -78,6 +79,7 @@ final class StreamConnection {
                 return
             }
             state = .connected(fd)
+            retry.connected()
             buffer.removeAll(keepingCapacity: true)
             log("connected to \(path)")
             quietFailures = false
@@ -91,7 +93,7 @@ final class StreamConnection {
         if !buffer.isEmpty {
             if let problem = onBytes(&buffer) { return lose(problem) }
             if buffer.count >= limit { return lose("a message larger than \(limit) bytes") }
-            retry.succeeded()
+            shrinkBuffer()
         }
         switch result {
         case .drained: break
@@ -99,6 +101,20 @@ final class StreamConnection {
         case .failed(let e): lose("read error: \(UnixSocket.errorText(e))")
         }
     }
+
+    /// After a large message, the buffer's memory goes back to the kernel: reading one
+    /// must not leave the daemon that much bigger for good.
+    private func shrinkBuffer() {
+        guard buffer.capacity > Self.keptCapacity, buffer.count <= Self.keptCapacity else { return }
+        var kept: [UInt8] = []
+        kept.reserveCapacity(buffer.count)
+        kept.append(contentsOf: buffer)
+        buffer = kept
+        Memory.returnFreePages()
+    }
+
+    /// The buffer capacity kept between messages (an event is a few hundred bytes).
+    static let keptCapacity = 64 << 10
 
     private func lose(_ why: String) {
         guard fd != nil else { return }
@@ -120,6 +136,10 @@ final class StreamConnection {
         guard let fd else { return }
         loop?.unwatch(fd)
         close(fd)
+        if buffer.capacity > Self.keptCapacity {
+            buffer = []
+            Memory.returnFreePages()
+        }
         state = .waiting
     }
 }

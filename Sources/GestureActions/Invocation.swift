@@ -1,5 +1,6 @@
 import GestureConfig
 import GestureEngine
+import TouchModel
 
 /// One action to carry out, with the gesture that caused it. Gesture values travel
 /// only in `environment`; a command is the config's text, untouched.
@@ -95,10 +96,12 @@ public final class DryRunSink: InvocationSink {
         write(Self.describe(invocation))
     }
 
-    /// `[name] update: <command>` then one `    NAME=value` line per variable.
+    /// `[name] update: <command>` then one `    NAME=value` line per variable, each
+    /// escaped: `GESTURE_DEVICE` is whatever the hardware calls itself, and a newline
+    /// in it would forge a line (`<0>…`, an emergency, under `JOURNAL_STREAM`).
     public static func describe(_ inv: Invocation) -> String {
-        var s = "[\(inv.gesture)] \(inv.trigger): \(inv.command)"
-        for (name, value) in inv.environment { s += "\n    \(name)=\(value)" }
+        var s = "[\(inv.gesture)] \(inv.trigger): \(inv.command)".printable
+        for (name, value) in inv.environment { s += "\n    " + "\(name)=\(value)".printable }
         return s
     }
 }

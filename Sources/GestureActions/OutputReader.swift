@@ -20,9 +20,7 @@ final class OutputReader {
 
     private var line: [UInt8] = []
     private var truncated = false
-    private var windowStart: Int64?
-    private var linesInWindow = 0
-    private var suppressed = 0
+    private var limit = LogRateLimit(perWindow: linesPerWindow, windowNs: windowNs)
 
     init(pipe: consuming OwnedFileDescriptor, gesture: String, priority: LogPriority, child: Int) {
         self.pipe = pipe
@@ -58,7 +56,7 @@ final class OutputReader {
     /// End of stream: the last unterminated line and the count of suppressed ones.
     func finish(now: Int64, log: (LogPriority, String) -> Void) {
         if !line.isEmpty || truncated { emit(now: now, log: log) }
-        reportSuppressed(log: log)
+        reportSuppressed(limit.takeSuppressed(), log: log)
     }
 
     private func take(_ byte: UInt8, now: Int64, log: (LogPriority, String) -> Void) {
@@ -73,25 +71,17 @@ final class OutputReader {
 
     private func emit(now: Int64, log: (LogPriority, String) -> Void) {
         defer { line.removeAll(keepingCapacity: true); truncated = false }
-        if windowStart.map({ now - $0 >= Self.windowNs }) ?? true {
-            reportSuppressed(log: log)
-            windowStart = now
-            linesInWindow = 0
-        }
-        linesInWindow += 1
-        guard linesInWindow <= Self.linesPerWindow else {
-            suppressed += 1
-            return
-        }
+        let (allowed, before) = limit.admit(now: now)
+        reportSuppressed(before, log: log)
+        guard allowed else { return }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         // Control characters could forge log lines or terminal escapes.
         let text = String(decoding: line, as: UTF8.self).printable
         log(priority, "[\(gesture)] \(text)\(truncated ? " […]" : "")")
     }
 
-    private func reportSuppressed(log: (LogPriority, String) -> Void) {
+    private func reportSuppressed(_ suppressed: Int, log: (LogPriority, String) -> Void) {
         guard suppressed > 0 else { return }
         log(.warning, "[\(gesture)] \(suppressed) lines of output suppressed (more than \(Self.linesPerWindow) a second)")
-        suppressed = 0
     }
 }

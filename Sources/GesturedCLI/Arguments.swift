@@ -1,3 +1,5 @@
+import GestureConfig
+
 /// A small command-line parser: `--flag`, `--option VALUE` / `--option=VALUE`,
 /// positionals; an unknown option is a usage error with a did-you-mean.
 struct Arguments {
@@ -47,7 +49,7 @@ struct Arguments {
             } else {
                 let known = spec.flags.union(spec.options).sorted()
                 var message = "unknown option '--\(name)'"
-                if let guess = closestMatch(name, in: known) { message += "; did you mean '--\(guess)'?" }
+                if let guess = DidYouMean.suggestion(for: name, among: known) { message += "; did you mean '--\(guess)'?" }
                 throw UsageError(message)
             }
         }
@@ -62,28 +64,4 @@ struct Arguments {
 struct UsageError: Error, CustomStringConvertible {
     var description: String
     init(_ message: String) { description = message }
-}
-
-/// Levenshtein distance, for did-you-mean on commands and options.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    guard !a.isEmpty else { return b.count }
-    guard !b.isEmpty else { return a.count }
-    var previous = Array(0...b.count)
-    var current = previous
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
-}
-
-/// The candidate nearest to `word`, if it is near enough to be a likely typo.
-func closestMatch(_ word: String, in candidates: [String]) -> String? {
-    let best = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
-    guard let best, best.1 <= max(2, word.count / 3) else { return nil }
-    return best.0
 }

@@ -84,6 +84,8 @@ final class Daemon {
     private var control: ControlServer?
     /// The event stream's subscribers (`subscribe`, Stream/), beside the control socket.
     private(set) var stream: StreamSubscribers?
+    /// The log lines control clients trigger: at most 10 per 10 s (DaemonControl.swift).
+    var controlLogLimit = LogRateLimit(perWindow: 10, windowNs: 10_000_000_000)
     var recent = RecentGestures()
     /// `gestured enable/disable` since start, by gesture name; outlives reloads.
     private(set) var runtimeEnabled: [String: Bool] = [:]
@@ -204,7 +206,7 @@ final class Daemon {
     func startControl() -> Bool {
         guard let path = options.controlSocket, control == nil else { return true }
         do {
-            let server = try ControlServer(path: path, loop: loop, log: { [logger] in logger.notice($0) }) { [unowned self] in self.answer($0) }
+            let server = try ControlServer(path: path, loop: loop, log: { [unowned self] in self.logClientTriggered($0) }) { [unowned self] in self.answer($0) }
             control = server
             stream = makeStream(loop: loop, control: server)
             runner?.onOutcome = { [unowned self] gesture, trigger, command, outcome in

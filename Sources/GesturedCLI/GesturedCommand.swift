@@ -1,3 +1,4 @@
+import GestureConfig
 import GestureInput
 import Glibc
 import TouchModel
@@ -113,7 +114,7 @@ public enum GesturedCommand {
         }
         guard let command = subcommands.first(where: { $0.name == first }) else {
             var message = "gestured: unknown command '\(first)'"
-            if let guess = closestMatch(first, in: subcommands.map(\.name)) { message += "; did you mean '\(guess)'?" }
+            if let guess = DidYouMean.suggestion(for: first, among: subcommands.map(\.name)) { message += "; did you mean '\(guess)'?" }
             Output.err(message + "\n(gestured --help lists the commands)")
             return .usage
         }

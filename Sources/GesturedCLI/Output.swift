@@ -14,6 +14,10 @@ enum Output {
         }
     }
 
+    /// One line that carries outside text (a device's name, an app id, a title, a
+    /// config's names): escaped, so it stays one line and cannot drive the terminal.
+    static func line(_ s: String) { out(s.printable) }
+
     static func err(_ s: String) { try? FileDescriptor.standardError.writeAll(s + "\n") }
 }
 

@@ -58,7 +58,7 @@ enum ReplayCommand {
         }
         pipeline.engine.focusedApp = a.option("app")
         if !a.flag("json") && specs.contains(where: { !$0.apps.isEmpty }) {
-            Output.out("focused app: \(a.option("app") ?? "none (give one with --app)")")
+            Output.line("focused app: \(a.option("app") ?? "none (give one with --app)")")
         }
         let start = recording.events.first?.time ?? Timestamp(microseconds: 0)
         let deviceName = recording.device.name
@@ -66,7 +66,7 @@ enum ReplayCommand {
         var count = 0
         let explain: (([ArenaDecision]) -> Void)? = a.flag("explain") && !a.flag("json") ? { decisions in
             for d in decisions {
-                if let text = DecisionTrace.explanation(d) { Output.out(d.time.seconds(since: start).fixed(3) + "  " + text) }
+                if let text = DecisionTrace.explanation(d) { Output.line(d.time.seconds(since: start).fixed(3) + "  " + text) }
             }
         } : nil
         pipeline.run(onFrame: { frame in
@@ -79,7 +79,7 @@ enum ReplayCommand {
                 if a.flag("json") {
                     Output.out(GestureText.json(e, time: t, device: deviceName, commands: invocations.map(\.command)))
                 } else {
-                    Output.out(t.fixed(3) + "  " + GestureText.line(e))
+                    Output.line(t.fixed(3) + "  " + GestureText.line(e))
                     for inv in invocations {
                         Output.out("    would run: " + DryRunSink.describe(inv).split(separator: "\n").joined(separator: "\n    "))
                     }
@@ -90,7 +90,7 @@ enum ReplayCommand {
         let refused = pipeline.decoder.rejections
         if refused.undeclaredEvents + refused.truncatedFrames > 0 { Output.err("gestured replay: \(recording.path.printable): \(refused)") }
         if !a.flag("json") {
-            Output.out(count == 0 ? "no gestures recognized in \(recording.path)" : "\(count) gesture event\(count == 1 ? "" : "s")")
+            Output.line(count == 0 ? "no gestures recognized in \(recording.path)" : "\(count) gesture event\(count == 1 ? "" : "s")")
         }
         return .success
     }

@@ -26,18 +26,18 @@ enum WatchCommand {
         options.runCommands = false
         let explainOnly = a.flag("explain")
         options.onGesture = { session, event in
-            Output.out(event.time.description + "  " + GestureText.line(event, device: session.info.name))
+            Output.line(event.time.description + "  " + GestureText.line(event, device: session.info.name))
         }
         options.onDecisions = { _, decisions in
             for d in decisions {
                 if explainOnly {
-                    if let text = DecisionTrace.explanation(d) { Output.out(d.time.description + "  " + text) }
+                    if let text = DecisionTrace.explanation(d) { Output.line(d.time.description + "  " + text) }
                 } else {
-                    Output.out(d.time.description + "  " + DecisionTrace.transition(d))
+                    Output.line(d.time.description + "  " + DecisionTrace.transition(d))
                 }
             }
         }
-        options.onFocus = { Output.out("focused app: \($0?.description ?? "none")") }
+        options.onFocus = { Output.line("focused app: \($0?.description ?? "none")") }
         return Daemon.start(options: options, logger: logger, environment: environment)
     }
 }

@@ -99,4 +99,8 @@ long clinux_uinput_write(int fd, const struct clinux_input_event *events, int co
 /// Current CLOCK_MONOTONIC in nanoseconds (the daemon's clock; the engine never reads it).
 int64_t clinux_monotonic_ns(void);
 
+/// malloc_trim(0): gives the heap's free memory back to the kernel (glibc keeps it
+/// otherwise, so a peak stays in the resident size); 1 if any was released.
+int clinux_malloc_trim(void);
+
 #endif

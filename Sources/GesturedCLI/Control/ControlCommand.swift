@@ -2,6 +2,7 @@ import CLinux
 import FocusSources
 import Glibc
 import LinuxSystem
+import TouchModel
 
 /// `gestured status|enable|disable|reload`: one request to the running daemon over
 /// its control socket (ControlProtocol.swift), and its answer on stdout.
@@ -74,7 +75,7 @@ enum ControlCommand {
             return .failure
         case .success(let reply):
             try? FileDescriptor.standardOutput.writeAll(reply.body)
-            if !reply.ok { Output.err("gestured: \(reply.message)") }
+            if !reply.ok { Output.err("gestured: \(reply.message.printable)") }
             return reply.ok ? .success : .failure
         }
     }
@@ -107,6 +108,13 @@ enum ControlCommand {
         }
         let path = ControlPath.resolve(environment) ?? ""
         defer { close(fd) }
+        // Nothing is sent to, and nothing believed from, a server of another user: in a
+        // runtime directory that is not ours alone, anyone can listen here first.
+        guard let server = peerCredentials(fd), server.uid == getuid() else {
+            let who = peerCredentials(fd).map { "uid \($0.uid) (pid \($0.pid))" } ?? "a process whose user cannot be known"
+            let why = ControlPath.unsafeDirectory(of: path).map { "; \($0)" } ?? ""
+            return .failure(ControlError("refusing to talk to \(path): it is served by \(who), not by you (uid \(getuid())), so it is not your gestured\(why)"))
+        }
         // A daemon that refuses us answers and closes before reading: its answer is
         // still there to read after a failed write (EPIPE).
         if !UnixSocket.writeAll(fd, Array((request.line + "\n").utf8)), errno != EPIPE {

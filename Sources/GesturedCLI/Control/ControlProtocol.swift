@@ -1,3 +1,4 @@
+import FocusSources
 import Glibc
 
 /// The control socket's protocol (docs/CONTROL.md). A client connects to
@@ -93,6 +94,24 @@ enum ControlPath {
     static func resolve(_ environment: [String: String]) -> String? {
         guard let dir = environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/") else { return nil }
         return dir + "/gestured.sock"
+    }
+
+    /// Why the directory of `socket` is no place for the control socket, or nil if it
+    /// is. The XDG base directory spec's rule, which systemd keeps for /run/user/UID:
+    /// owned by the user, mode 0700. Anywhere else another user can listen on
+    /// `gestured.sock` first, and answer `gestured status` and `disable` in our place.
+    static func unsafeDirectory(of socket: String, uid: uid_t = getuid()) -> String? {
+        let dir = String(socket[..<(socket.lastIndex(of: "/") ?? socket.startIndex)])
+        var st = stat()
+        guard stat(dir.isEmpty ? "/" : dir, &st) == 0 else { return "XDG_RUNTIME_DIR \(dir): \(UnixSocket.errorText(errno))" }
+        let mode = st.st_mode & 0o7777
+        let octal = "0" + String(mode, radix: 8)
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { return "XDG_RUNTIME_DIR \(dir) is not a directory" }
+        guard st.st_uid == uid, mode & 0o077 == 0 else {
+            let owner = st.st_uid == uid ? "yours" : "owned by uid \(st.st_uid)"
+            return "XDG_RUNTIME_DIR \(dir) is \(owner) with mode \(octal); it must be yours (uid \(uid)) with mode 0700, as systemd makes /run/user/\(uid), or another user could stand in for gestured on its socket"
+        }
+        return nil
     }
 }
 

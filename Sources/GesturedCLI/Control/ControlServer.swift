@@ -1,6 +1,7 @@
 import FocusSources
 import Glibc
 import LinuxSystem
+import TouchModel
 
 /// The daemon's control socket: a listening Unix socket in the user's runtime
 /// directory, mode 0600, on the event loop. Each client writes one request line and
@@ -12,9 +13,13 @@ import LinuxSystem
 /// - a request is at most `ControlRequest.maxLength` bytes; a longer one, or one
 ///   that is not a request, is answered with an error;
 /// - at most `maxClients` connections are open at once. When one more arrives, the
-///   oldest that has sent no whole request for `idleLimit` is answered "timed out" and
-///   closed to make room; if none has, the new one is told "busy". So clients that
-///   connect and never write hold no slot for long, and the daemon needs no timer;
+///   one that has been open longest without a whole request is made room for: what it
+///   has sent is read first (a request there is answered), else it is answered "timed
+///   out" and closed. No connection is ever refused for want of room, so silent
+///   clients, however many and however often replaced, cannot keep `gestured status`
+///   out, and the daemon needs no timer for them. Only a client that sends nothing
+///   while `maxClients` newer ones connect can lose its place; a real client writes
+///   its request as soon as it has connected;
 /// - answers are written without blocking into a send buffer sized for them; a
 ///   client that does not read is dropped, never waited for.
 final class ControlServer {
@@ -28,7 +33,7 @@ final class ControlServer {
     private struct Client {
         var buffer: [UInt8] = []
         var refusal: ControlReply?
-        /// When it connected (`now`, ns).
+        /// When it connected (`now`, ns): the oldest gives way first.
         var since: Int64
     }
     private let handle: (ControlRequest) -> ControlReply
@@ -39,15 +44,20 @@ final class ControlServer {
     /// The monotonic clock, ns (a test's own clock in tests).
     private let now: () -> Int64
     static let maxClients = 16
-    static let idleLimit: Int64 = 5_000_000_000
     static let sendBuffer: Int32 = 1 << 20
 
     enum ClaimError: Error, CustomStringConvertible {
         case anotherDaemon(path: String, pid: pid_t?)
         case unusable(path: String, why: String)
+        case unsafeDirectory(why: String)
+        case anotherUser(path: String, uid: uid_t)
 
         var description: String {
             switch self {
+            case let .unsafeDirectory(why):
+                return "refusing to make the control socket: \(why)"
+            case let .anotherUser(path, uid):
+                return "uid \(uid) is listening on \(path), not this user: the runtime directory is not ours alone; refusing to start"
             case let .anotherDaemon(path, pid):
                 return "another gestured\(pid.map { " (pid \($0))" } ?? "") is already running for this user (its control socket is \(path)); stop it first (systemctl --user stop gestured), or use 'gestured reload'"
             case let .unusable(path, why):
@@ -65,14 +75,16 @@ final class ControlServer {
         self.loop = loop
         self.log = log
         self.handle = handle
+        if let why = ControlPath.unsafeDirectory(of: path) { throw ClaimError.unsafeDirectory(why: why) }
         var st = stat()
         if lstat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw ClaimError.unusable(path: path, why: "a file that is not a socket is in the way") }
             switch UnixSocket.connect(path) {
             case .connected(let fd):
-                let pid = peerCredentials(fd)?.pid
+                let peer = peerCredentials(fd)
                 close(fd)
-                throw ClaimError.anotherDaemon(path: path, pid: pid)
+                if let peer, peer.uid != getuid() { throw ClaimError.anotherUser(path: path, uid: peer.uid) }
+                throw ClaimError.anotherDaemon(path: path, pid: peer?.pid)
             case .failed(ECONNREFUSED):
                 unlink(path)
                 log("removed a stale control socket \(path) (left by a gestured that did not exit cleanly)")
@@ -121,11 +133,7 @@ final class ControlServer {
                 log("control: refused a client of \(who) (the daemon belongs to uid \(me))")
                 refusal = .error("permission denied: this gestured belongs to uid \(me), and the control socket answers only its own user (you are \(who))")
             }
-            if clients.count >= Self.maxClients { closeOldestIdle() }
-            guard clients.count < Self.maxClients else {
-                finish(fd, .error("busy: \(Self.maxClients) control connections are open; try again"))
-                continue
-            }
+            while clients.count >= Self.maxClients { makeRoom() }
             do {
                 try loop.add(FileDescriptor(rawValue: fd)) { [unowned self] _ in self.readable(fd) }
                 clients[fd] = Client(refusal: refusal, since: now())
@@ -159,12 +167,15 @@ final class ControlServer {
         }
     }
 
-    /// Makes room: answers and closes the connection open longest, if it has been open
-    /// for `idleLimit` without a whole request.
-    private func closeOldestIdle() {
-        let limit = now() - Self.idleLimit
-        guard let (fd, _) = clients.filter({ $0.value.since <= limit }).min(by: { $0.value.since < $1.value.since }) else { return }
-        answer(fd, reply: .error("timed out: no request within \(Self.idleLimit / 1_000_000_000) s"))
+    /// Makes room for one more: the connection open longest without a whole request
+    /// is read (its request may be waiting behind the accepts), and answered what it
+    /// asked, or "timed out" and closed.
+    private func makeRoom() {
+        guard let (fd, client) = clients.min(by: { $0.value.since < $1.value.since }) else { return }
+        readable(fd)
+        guard clients[fd] != nil else { return }
+        let silent = Double(now() - client.since) / 1e9
+        answer(fd, reply: .error("timed out: no request in \(silent.fixed(1)) s, while \(Self.maxClients) newer connections came"))
     }
 
     private func answer(_ fd: Int32, _ line: String) {

@@ -3,6 +3,7 @@ import GestureActions
 import GestureConfig
 import GestureEngine
 import Glibc
+import LinuxSystem
 import TouchModel
 
 /// The last gestures the daemon saw and what ran for them, for `gestured status`.
@@ -39,10 +40,10 @@ extension Daemon {
             let on = request == .enable(name)
             let names = config.specs.map(\.name)
             guard names.contains(name) else {
-                return .error("no gesture named '\(name)'" + (closestMatch(name, in: names).map { "; did you mean '\($0)'?" } ?? "") + " (gestured status lists them)")
+                return .error("no gesture named '\(name)'" + DidYouMean.hint(for: name, among: names) + " (gestured status lists them)")
             }
             setEnabled(on, name: name)
-            logger.notice("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
+            logClientTriggered("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
             return .ok("\(name): \(on ? "enabled" : "disabled")\n")
         case .subscribe:
             return .error("this gestured has no event stream")  // the ControlServer hands these to `stream`
@@ -54,28 +55,40 @@ extension Daemon {
         }
     }
 
+    /// What control clients make the daemon log (enable, disable, refused and dropped
+    /// clients) goes through one rate limit: 10,000 requests logged 10,000 lines.
+    func logClientTriggered(_ message: String, now: Int64 = monotonicNanoseconds()) {
+        let (allowed, before) = controlLogLimit.admit(now: now)
+        if before > 0 {
+            logger.notice("control: \(before) more line\(before == 1 ? "" : "s") not logged (more than \(controlLogLimit.perWindow) in \(controlLogLimit.windowNs / 1_000_000_000) s)")
+        }
+        if allowed { logger.notice(message) }
+    }
+
     var configName: String { configSource == .builtIn ? ConfigLoader.builtInName : config.file }
 
     /// Whether each gesture is enabled now: the config's `enabled:`, or what
     /// `gestured enable/disable` said since.
     func isEnabled(_ spec: GestureSpec) -> Bool { runtimeEnabled[spec.name] ?? spec.enabled }
 
+    /// One line per fact. Device names, app ids, titles, globs and commands come from
+    /// outside (hardware, any app, the config): each line is escaped whole, so none of
+    /// them can clear the terminal or forge a line of its own.
     func statusText() -> String {
-        var s = "gestured \(GesturedCommand.version), pid \(getpid())\(options.dryRun ? ", dry run" : "")\n"
-        s += "config: \(configName) (\(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"))\n"
+        var lines = ["gestured \(GesturedCommand.version), pid \(getpid())\(options.dryRun ? ", dry run" : "")",
+                     "config: \(configName) (\(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"))"]
         if let source = focus.source {
-            // A window sets its own title (a web page does): a newline in it must not forge a line.
-            let app = focus.app.map { $0.description.printable } ?? (source.connected ? "no window" : "not known yet")
-            s += "focused app: \(app) — from \(source.name) (\(source.endpoint))\(source.connected ? "" : ", not connected")"
-            s += (source.problem.map { ": " + $0 } ?? "") + "\n"
+            let app = focus.app.map { $0.description } ?? (source.connected ? "no window" : "not known yet")
+            lines.append("focused app: \(app) — from \(source.name) (\(source.endpoint))\(source.connected ? "" : ", not connected")"
+                         + (source.problem.map { ": " + $0 } ?? ""))
         } else {
-            s += "focused app: none known — \(focus.unavailable ?? "no source")\n"
+            lines.append("focused app: none known — \(focus.unavailable ?? "no source")")
         }
-        s += "devices:\(sessions.isEmpty ? " none" : "")\n"
+        lines.append("devices:\(sessions.isEmpty ? " none" : "")")
         for d in sessions.values.sorted(by: { $0.path < $1.path }) {
-            s += "  \(d.path): \(d.info.kind.rawValue) \"\(d.info.name)\"\(d.device.passthrough.map { ", grabbed: the desktop reads \"\($0.clone.name)\"" } ?? "")\n"
+            lines.append("  \(d.path): \(d.info.kind.rawValue) \"\(d.info.name)\"\(d.device.passthrough.map { ", grabbed: the desktop reads \"\($0.clone.name)\"" } ?? "")")
         }
-        s += "gestures:\(config.specs.isEmpty ? " none" : "")\n"
+        lines.append("gestures:\(config.specs.isEmpty ? " none" : "")")
         let width = config.specs.map(\.name.count).max() ?? 0
         for spec in config.specs {
             var line = "  " + spec.name + String(repeating: " ", count: width - spec.name.count)
@@ -83,16 +96,16 @@ extension Daemon {
             if runtimeEnabled[spec.name] != nil, runtimeEnabled[spec.name] != spec.enabled { line += " (at run time)" }
             if !spec.apps.only.isEmpty { line += "  apps: " + spec.apps.only.joined(separator: ", ") }
             if !spec.apps.except.isEmpty { line += "  except-apps: " + spec.apps.except.joined(separator: ", ") }
-            s += line + "\n"
+            lines.append(line)
         }
-        s += "last gestures:\(recent.entries.isEmpty ? " none yet" : "")\n"
+        lines.append("last gestures:\(recent.entries.isEmpty ? " none yet" : "")")
         let now = Self.now()
         for e in recent.entries.reversed() {
             let ago = Double(now.microseconds - e.time.microseconds) / 1e6
-            s += "  \(ago.fixed(1)) s ago  \(e.gesture) \(e.phase.rawValue) on \"\(e.device)\"\(e.app.map { " in \($0.printable)" } ?? "")"
-            s += e.commands.isEmpty ? ": no command\n" : ": " + e.commands.joined(separator: "; ") + "\n"
+            lines.append("  \(ago.fixed(1)) s ago  \(e.gesture) \(e.phase.rawValue) on \"\(e.device)\"\(e.app.map { " in \($0)" } ?? "")"
+                         + (e.commands.isEmpty ? ": no command" : ": " + e.commands.joined(separator: "; ")))
         }
-        return s
+        return lines.map(\.printable).joined(separator: "\n") + "\n"
     }
 
     func statusJSON() -> String {
