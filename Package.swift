@@ -7,6 +7,7 @@
 //   TouchModel → GestureInput ─┐
 //   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
 //   CLinux, CDesktop (dlopen'd sd-bus, libxcb) → FocusSources (the focused app from the compositor) → GesturedCLI
+//   GestureActions, FocusSources → DesktopActions ({workspace: next} through the desktop's own interface) → GesturedCLI
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
 import PackageDescription
@@ -49,10 +50,13 @@ let package = Package(
         // from libsystemd-dev and libxcb1-dev).
         .target(name: "CDesktop", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "FocusSources", dependencies: ["CLinux", "CDesktop", "LinuxSystem"]),
+        // Desktop actions ({workspace: next}…): each desktop's request, sent through the
+        // connections FocusSources speaks (i3-ipc, Hyprland's socket, sd-bus, libxcb).
+        .target(name: "DesktopActions", dependencies: ["GestureConfig", "GestureEngine", "GestureActions", "FocusSources"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
-                               "FocusSources"]),
+                               "FocusSources", "DesktopActions"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
         // Mutation fuzzing of replay and check in child processes (make fuzz; issue 10).
@@ -85,6 +89,7 @@ let package = Package(
                                                               "GestureTestSupport", "CFakeEvdevDevice"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd"]),
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd",
+                                   "DesktopActions"]),
     ]
 )

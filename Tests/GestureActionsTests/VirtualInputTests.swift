@@ -32,7 +32,7 @@ final class KeyRig {
     func send(_ e: GestureEvent) {
         var out: [Invocation] = []
         mapper.map(e, device: nil, into: &out)
-        for inv in out where inv.action.isInput { input.submit(inv) }
+        for inv in out where inv.action.sink == .input { input.submit(inv) }
     }
 
     /// Moves the clock by `ms` and writes what fell due.
@@ -259,12 +259,15 @@ func gesture(_ phase: GesturePhase, _ kind: GestureKind = .pan, index: Int = 0, 
 
     @Test func theRouterSendsEachKindToItsSink() throws {
         final class Collect: InvocationSink { var got: [String] = []; func submit(_ i: Invocation) { got.append(i.command) } }
-        let commands = Collect(), input = Collect()
-        let router = ActionRouter(commands: commands, input: input)
+        let commands = Collect(), input = Collect(), desktop = Collect()
+        let router = ActionRouter(commands: commands, input: input, desktop: desktop)
         router.submit(Invocation(gesture: "a", trigger: "command", command: "echo a", environment: []))
         router.submit(Invocation(gesture: "b", trigger: "command", action: .button(.left), environment: []))
+        router.submit(Invocation(gesture: "c", trigger: "command", action: .desktop(.workspace(.next)), environment: []))
+        router.submit(Invocation(gesture: "d", trigger: "update", action: .desktop(.overview(.toggle)), environment: []))
         #expect(commands.got == ["echo a"])
         #expect(input.got == ["button left"])
+        #expect(desktop.got == ["workspace next", "overview toggle"])
     }
 }
 
