@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
                           dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport"],
+                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "DesktopActions", "FocusSources"],
                           path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),

@@ -79,8 +79,8 @@ say("== machine")
 say("cpu: \(Machine.cpuModel), \(Machine.onlineCPUs) online CPUs; kernel \(Machine.kernel)")
 say("bench: \(options.events) events per run, \(options.runs) runs, medians shown")
 
-// MARK: Config: the default config plus 16 gestures, 20 in all (the default's two GNOME
-// swipes took the place of two 4-finger swipes, so the workload stays comparable).
+// MARK: Config: the default config plus 18 gestures, 20 in all (the two 4-finger swipes
+// left and right stand where the default's two GNOME swipes were, so the workload stays comparable).
 let defaultPath = options.root + "/config/default.yaml"
 let extrasPath = options.root + "/Benchmarks/extra-gestures.yaml"
 guard let defaultText = readFile(defaultPath), let extrasText = readFile(extrasPath) else {
@@ -231,6 +231,19 @@ let keyLatency = KeyLatency(recording: swipe)
 _ = keyLatency.measure(iterations: 50) // warm
 let keyLatencies = keyLatency.measure(iterations: max(options.latencyRuns, 1000))
 say("\(keyLatencies.count) gestures (4-finger swipe down → super+Page_Down): p50 \(median(keyLatencies).fixed(1)) µs, p90 \(percentile(keyLatencies, 90).fixed(1)) µs, p99 \(percentile(keyLatencies, 99).fixed(1)) µs, max \(keyLatencies.max()!.fixed(1)) µs")
+
+say("")
+say("== desktop action latency: SYN_REPORT handed over → {workspace: next}'s RUN_COMMAND written on sway's IPC socket (in-process listener)")
+let desktopLatency = DesktopLatency(recording: swipe, directory: tmp)
+_ = desktopLatency.measure(iterations: 50) // warm
+let desktopLatencies = desktopLatency.measure(iterations: max(options.latencyRuns, 1000))
+say("\(desktopLatencies.count) gestures (4-finger swipe down → workspace next): p50 \(median(desktopLatencies).fixed(1)) µs, p90 \(percentile(desktopLatencies, 90).fixed(1)) µs, p99 \(percentile(desktopLatencies, 99).fixed(1)) µs")
+if DesktopLatency.swaymsgInstalled {
+    let swaymsgLatencies = desktopLatency.swaymsg(iterations: 200)
+    say("the process it replaces, posix_spawn of swaymsg workspace next_on_output → its request read on the same socket: p50 \(median(swaymsgLatencies).fixed(3)) ms, p99 \(percentile(swaymsgLatencies, 99).fixed(3)) ms; \((median(swaymsgLatencies) * 1000 / median(desktopLatencies)).fixed(0))x the desktop action's p50")
+} else {
+    say("(swaymsg not installed: Debian's sway; the process start it replaces is not measured)")
+}
 
 say("")
 say("== passthrough latency (grab:): a grabbed device's frame read → its copy written to the clone (in-process, fake device, fake uinput)")
