@@ -6,7 +6,8 @@ import Testing
 
 /// `{workspace: next}` and friends against real compositors, from a swipe on the fake
 /// touchpad through the daemon to the compositor's own state: sway 1.7 headless
-/// (`swaymsg -t get_workspaces`), openbox on Xvfb through EWMH (`xprop -root`).
+/// (`swaymsg -t get_workspaces`), i3 on Xvfb through its IPC and through EWMH
+/// (`i3-msg -t get_workspaces`), openbox on Xvfb through EWMH (`xprop -root`).
 @Suite(.serialized) struct DesktopActionsCompositorTests {
     static let config = """
         gestures:
@@ -68,6 +69,45 @@ import Testing
         #expect(Self.wait(daemon, for: "Workspace 2 (focused)", focused) == "Workspace 2 (focused)", "{workspace: next} on a left swipe")
         LiveDeviceTests.swipe(pad, dxMM: 40)
         #expect(Self.wait(daemon, for: "Workspace 1 (focused)", focused) == "Workspace 1 (focused)", "{workspace: previous} on a right swipe")
+        #expect(daemon.runningCommands == 0, "no process was started")
+        _ = windows
+    }
+
+    /// i3 on Xvfb, both ways gestured may reach it: its IPC (`I3SOCK`) and EWMH (only
+    /// `DISPLAY`: i3 keeps `_NET_CURRENT_DESKTOP` and obeys its client message).
+    @Test(Requires.programs([("Xvfb", "xvfb"), ("i3", "i3-wm"), ("i3-msg", "i3-wm"), ("xterm", "xterm")]),
+          arguments: ["i3-ipc", "ewmh"])
+    func i3SwitchesWorkspace(via: String) throws {
+        let dir = TempDir()
+        let socket = dir.path + "/i3.sock"
+        let i3Config = dir.write("i3.conf", "ipc-socket \(socket)\nfont pango:monospace 8\n")
+        let (xvfb, display) = try CompositorFocusTests.xvfb(nil)
+        defer { kill(xvfb.pid, SIGTERM); _ = xvfb.wait() }
+        let env = ["DISPLAY=\(display)"]
+        let i3 = try Gestured.Process(["-c", i3Config], environment: env, executable: "/usr/bin/i3")
+        func msg(_ args: [String]) -> String { Self.output(["-s", socket] + args, executable: "/usr/bin/i3-msg") }
+        func focused() -> String {
+            // i3-msg's JSON, one object per workspace: the name of the focused one.
+            let json = msg(["-t", "get_workspaces"])
+            guard let at = json.firstRange(of: #""focused":true"#) else { return "" }
+            let before = json[..<at.lowerBound]
+            guard let name = before.ranges(of: #""name":""#).last else { return "" }
+            return String(json[name.upperBound...].prefix { $0 != "\"" })
+        }
+        let (daemon, pad) = try Self.daemon(dir, environment: via == "ewmh" ? ["DISPLAY": display] : ["I3SOCK": socket, "DISPLAY": display])
+        try #require(Self.wait(daemon, for: "1", focused) == "1", "i3 answers (\(i3.poll().map { "exited \($0)" } ?? "running"))")
+        var windows = [try Gestured.Process(["-class", "One", "-e", "sleep", "60"], environment: env, executable: "/usr/bin/xterm")]
+        #expect(Self.wait(daemon, for: "1") { msg(["-t", "get_tree"]).contains(#""class":"One""#) ? "1" : "" } == "1")
+        _ = msg(["workspace", "2"])
+        windows.append(try Gestured.Process(["-class", "Two", "-e", "sleep", "60"], environment: env, executable: "/usr/bin/xterm"))
+        #expect(Self.wait(daemon, for: "1") { msg(["-t", "get_tree"]).contains(#""class":"Two""#) ? "1" : "" } == "1")
+        _ = msg(["workspace", "1"])
+        #expect(Self.wait(daemon, for: "1", focused) == "1")
+
+        LiveDeviceTests.swipe(pad, dxMM: -40)
+        #expect(Self.wait(daemon, for: "2", focused) == "2", "{workspace: next} via \(via)")
+        LiveDeviceTests.swipe(pad, dxMM: 40)
+        #expect(Self.wait(daemon, for: "1", focused) == "1", "{workspace: previous} via \(via)")
         #expect(daemon.runningCommands == 0, "no process was started")
         _ = windows
     }
