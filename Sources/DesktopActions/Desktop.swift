@@ -33,7 +33,7 @@ public enum Desktop: Sendable, Equatable {
         if let path = env["I3SOCK"], !path.isEmpty { return .desktop(.i3IPC(name: "i3", socket: path)) }
         let names = (env["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.uppercased() }
         for (name, make) in [("KDE", Desktop.kde), ("GNOME", Desktop.gnome)] where names.contains(name) {
-            guard let bus = busAddress(env) else {
+            guard let bus = SessionBus.address(env) else {
                 return .none("\(name == "KDE" ? "KDE Plasma" : "GNOME"), but no session bus in the environment (DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR)")
             }
             return .desktop(make(bus))
@@ -42,11 +42,6 @@ public enum Desktop: Sendable, Equatable {
         if let display = env["DISPLAY"], !display.isEmpty, !wayland { return .desktop(.x11(display: display)) }
         if wayland { return .none("this Wayland compositor (\(env["XDG_CURRENT_DESKTOP"] ?? "unknown")) has no interface gestured knows for desktop actions (sway, Hyprland, KDE Plasma, GNOME have)") }
         return .none("no desktop session in the environment (no SWAYSOCK, I3SOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP or DISPLAY)")
-    }
-
-    static func busAddress(_ env: [String: String]) -> String? {
-        if let a = env["DBUS_SESSION_BUS_ADDRESS"], !a.isEmpty { return a }
-        return env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
     }
 
     /// As messages name it: "sway", "Hyprland", "KDE Plasma", "GNOME", "the X11 window manager".

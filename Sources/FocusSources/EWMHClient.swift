@@ -63,18 +63,11 @@ public final class EWMHClient {
     // MARK: Connection
 
     private func connect() -> String? {
-        if let why = gd_load_xcb() { return "cannot load libxcb (Debian: libxcb1): \(String(cString: why))" }
-        var screen: Int32 = 0
-        let c = gd_xcb_connect(display, &screen)
-        guard let c, gd_xcb_connection_has_error(c) == 0 else {
-            if let c { gd_xcb_disconnect(c) }
-            return "cannot connect to the X server \(display)"
-        }
-        var roots = gd_xcb_setup_roots_iterator(gd_xcb_get_setup(c))
-        for _ in 0..<max(0, screen) where roots.rem > 0 { gd_xcb_screen_next(&roots) }
-        guard roots.rem > 0, let s = roots.data, let loop else {
+        let (opened, why) = Self.open(display)
+        guard let (c, root) = opened else { return why }
+        guard let loop else {
             gd_xcb_disconnect(c)
-            return "the X server \(display) has no screen \(screen)"
+            return "no event loop"
         }
         let fd = gd_xcb_get_file_descriptor(c)
         do {
@@ -85,7 +78,7 @@ public final class EWMHClient {
         }
         connection = c
         self.fd = fd
-        root = s.pointee.root
+        self.root = root
         atoms = [:]
         for name in Self.atomNames {
             ask(gd_xcb_intern_atom(c, 0, UInt16(name.utf8.count), name).sequence) { [unowned self] reply in
@@ -99,6 +92,25 @@ public final class EWMHClient {
         }
         gd_xcb_flush(c)
         return nil
+    }
+
+    /// A connection to `display` and its screen's root window, or why there is none
+    /// (X11Source opens its own the same way). `xcb_connect` waits for the server's greeting.
+    static func open(_ display: String) -> ((OpaquePointer, xcb_window_t)?, String?) {
+        if let why = gd_load_xcb() { return (nil, "cannot load libxcb (Debian: libxcb1): \(String(cString: why))") }
+        var screen: Int32 = 0
+        let c = gd_xcb_connect(display, &screen)
+        guard let c, gd_xcb_connection_has_error(c) == 0 else {
+            if let c { gd_xcb_disconnect(c) }
+            return (nil, "cannot connect to the X server \(display)")
+        }
+        var roots = gd_xcb_setup_roots_iterator(gd_xcb_get_setup(c))
+        for _ in 0..<max(0, screen) where roots.rem > 0 { gd_xcb_screen_next(&roots) }
+        guard roots.rem > 0, let s = roots.data else {
+            gd_xcb_disconnect(c)
+            return (nil, "the X server \(display) has no screen \(screen)")
+        }
+        return ((c, s.pointee.root), nil)
     }
 
     private func ask(_ sequence: UInt32, _ handle: @escaping (UnsafeMutableRawPointer?) -> Void) {

@@ -3,9 +3,9 @@ import Glibc
 
 /// What the D-Bus sources (KWin, GNOME Shell) do alike with sd-bus: find the session
 /// bus, connect to it, run sd-bus until it is idle, and read replies.
-enum SessionBus {
+package enum SessionBus {
     /// The session bus address from the environment, as sd-bus and libdbus find it.
-    static func address(_ env: [String: String]) -> String? {
+    package static func address(_ env: [String: String]) -> String? {
         if let a = env["DBUS_SESSION_BUS_ADDRESS"], !a.isEmpty { return a }
         return env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
     }
