@@ -301,3 +301,19 @@ func gesture(_ phase: GesturePhase, _ kind: GestureKind = .pan, index: Int = 0, 
         #expect(batch.map(\.command) == ["echo x", "press alt", "release alt", "button left"])
     }
 }
+
+@Suite struct DesktopActionMappingTests {
+    /// A pan stepping workspaces: one request per 30 mm, `reverse:` on the way back, and
+    /// no `GESTURE_*` strings built for them (only commands read variables).
+    @Test func steppedWorkspacesWithReverseCarryNoVariables() throws {
+        let (c, d) = ConfigLoader.parse("gestures:\n  - {name: g, gesture: pan, fingers: 3, axis: horizontal, every: 30mm, update: {workspace: next, reverse: previous}}\n", file: "t.yaml")
+        #expect(d.map(\.description) == [])
+        var mapper = ActionMapper(config: try #require(c))
+        var out: [Invocation] = []
+        for e in [gesture(.began), gesture(.changed, dx: 65), gesture(.changed, dx: 20), gesture(.ended, dx: 20)] {
+            mapper.map(e, device: nil, into: &out)
+        }
+        #expect(out.map(\.command) == ["workspace next", "workspace next", "workspace previous"])
+        #expect(out.allSatisfy { $0.environment.isEmpty && $0.action.sink == .desktop })
+    }
+}
