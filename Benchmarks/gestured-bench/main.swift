@@ -238,8 +238,9 @@ let desktopLatency = DesktopLatency(recording: swipe, directory: tmp)
 _ = desktopLatency.measure(iterations: 50) // warm
 let desktopLatencies = desktopLatency.measure(iterations: max(options.latencyRuns, 1000))
 say("\(desktopLatencies.count) gestures (4-finger swipe down → workspace next): p50 \(median(desktopLatencies).fixed(1)) µs, p90 \(percentile(desktopLatencies, 90).fixed(1)) µs, p99 \(percentile(desktopLatencies, 99).fixed(1)) µs")
+var swaymsgLatencies: [Double] = []
 if DesktopLatency.swaymsgInstalled {
-    let swaymsgLatencies = desktopLatency.swaymsg(iterations: 200)
+    swaymsgLatencies = desktopLatency.swaymsg(iterations: 200)
     say("the process it replaces, posix_spawn of swaymsg workspace next_on_output → its request read on the same socket: p50 \(median(swaymsgLatencies).fixed(3)) ms, p99 \(percentile(swaymsgLatencies, 99).fixed(3)) ms; \((median(swaymsgLatencies) * 1000 / median(desktopLatencies)).fixed(0))x the desktop action's p50")
 } else {
     say("(swaymsg not installed: Debian's sway; the process start it replaces is not measured)")
@@ -302,7 +303,7 @@ let pipelineB = protocolBFigures.eventsPerSecond[.pipeline]!, pipelineBvsC = pro
 // issue 15 set its budget: paired per round like the others.
 let pipelineBvsUnchecked = pairedRatio(results[streams[1].name]!, .pipeline, over: .cFloorUnchecked)
 say("budgets: protocol B pipeline ≥ 10 M events/s (issue 15): \(verdict(pipelineB >= 10e6)); protocol B pipeline ≤ 4× C: \(verdict(pipelineBvsC <= 4)); pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50)); key latency p50 < 50 µs: \(verdict(median(keyLatencies) < 50))")
-say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1))")
+say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1)) desktop_latency_p50_us=\(median(desktopLatencies).fixed(1))\(swaymsgLatencies.isEmpty ? "" : " swaymsg_request_p50_ms=\(median(swaymsgLatencies).fixed(3))")")
 
 for file in ["config-20.yaml", "daemon.log", "replay-rss.txt"] { unlink(tmp + "/" + file) }
 rmdir(tmp)
