@@ -186,6 +186,13 @@ public enum Desktop: Sendable, Equatable {
 }
 
 extension Desktop {
+    /// A refusal with what would fix it, where that is known: on GNOME, a bus error that
+    /// says nothing answers at the extension's object means the extension is off.
+    public func explain(_ problem: String) -> String {
+        guard case .gnome = self, ["UnknownObject", "UnknownMethod", "UnknownInterface"].contains(where: problem.contains) else { return problem }
+        return problem + "; the gestured GNOME Shell extension is not running: enable it with: \(GNOMEShellSource.enableCommand)"
+    }
+
     /// For `check` and the daemon's start: each desktop action of `config` that this
     /// desktop cannot do, as `gesture 'NAME': overview toggle: sway has no overview`.
     public func problems(in config: Config) -> [String] {

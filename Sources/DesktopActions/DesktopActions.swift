@@ -49,7 +49,7 @@ public final class DesktopActions: InvocationSink {
             return
         }
         let done: (String?) -> Void = { [weak self] problem in
-            if let problem { self?.say("\(tag): \(desktop.name) refused it: \(problem)") }
+            if let problem { self?.say("\(tag): \(desktop.name) refused it: \(desktop.explain(problem))") }
         }
         let request = desktop.request(action)
         switch request {

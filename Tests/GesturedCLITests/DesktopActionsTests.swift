@@ -60,6 +60,10 @@ import Testing
         for a: DesktopAction in [.workspace(.number(2)), .moveWindow(.next), .overview(.off), .showDesktop(.toggle)] {
             #expect(gnome.cannot(a) == nil, "GNOME does \(a)")
         }
+        // The extension off: the bus's error, and the command that turns it on.
+        #expect(gnome.explain("org.freedesktop.DBus.Error.UnknownObject: no such object")
+                == "org.freedesktop.DBus.Error.UnknownObject: no such object; the gestured GNOME Shell extension is not running: enable it with: gnome-extensions enable gestured@gestured.github.io")
+        #expect(kde.explain("org.kde.kglobalaccel.NoSuchShortcut: x") == "org.kde.kglobalaccel.NoSuchShortcut: x")
         let x11 = Desktop.x11(display: ":0")
         #expect(x11.request(.workspace(.number(2))) == .ewmh(.switchDesktop(.absolute(1))))
         #expect(x11.request(.moveWindow(.previous)) == .ewmh(.moveActiveWindow(.relative(-1))))
