@@ -8,6 +8,7 @@
 //   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
 //   CLinux, CDesktop (dlopen'd sd-bus, libxcb) → FocusSources (the focused app from the compositor) → GesturedCLI
 //   CMicrohttpd, LinuxSystem → LiveView (the HTTP side of `gestured ui`) → GesturedCLI
+//   GestureActions, FocusSources → DesktopActions ({workspace: next} through the desktop's own interface) → GesturedCLI
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
 import PackageDescription
@@ -55,10 +56,13 @@ let package = Package(
         // The HTTP layer of `gestured ui`: libmicrohttpd on the ui's loop, token, Host and
         // Origin checks, security headers, server-sent events; the page built in.
         .target(name: "LiveView", dependencies: ["CMicrohttpd", "LinuxSystem"], resources: [.embedInCode("Page")]),
+        // Desktop actions ({workspace: next}…): each desktop's request, sent through the
+        // connections FocusSources speaks (i3-ipc, Hyprland's socket, sd-bus, libxcb).
+        .target(name: "DesktopActions", dependencies: ["GestureConfig", "GestureEngine", "GestureActions", "FocusSources"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
-                               "FocusSources", "LiveView"]),
+                               "FocusSources", "DesktopActions", "LiveView"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
         // Mutation fuzzing of replay and check in child processes (make fuzz; issue 10).
@@ -80,7 +84,7 @@ let package = Package(
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
                           dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "GesturedCLI"],
+                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "GesturedCLI", "DesktopActions", "FocusSources"],
                           path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
@@ -94,6 +98,7 @@ let package = Package(
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "LinuxSystem", "GestureTestSupport"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
-                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd"]),
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd",
+                                   "DesktopActions"]),
     ]
 )

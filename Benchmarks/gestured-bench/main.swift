@@ -83,8 +83,8 @@ say("== machine")
 say("cpu: \(Machine.cpuModel), \(Machine.onlineCPUs) online CPUs; kernel \(Machine.kernel)")
 say("bench: \(options.events) events per run, \(options.runs) runs, medians shown")
 
-// MARK: Config: the default config plus 16 gestures, 20 in all (the default's two GNOME
-// swipes took the place of two 4-finger swipes, so the workload stays comparable).
+// MARK: Config: the default config plus 18 gestures, 20 in all (the two 4-finger swipes
+// left and right stand where the default's two GNOME swipes were, so the workload stays comparable).
 let defaultPath = options.root + "/config/default.yaml"
 let extrasPath = options.root + "/Benchmarks/extra-gestures.yaml"
 guard let defaultText = readFile(defaultPath), let extrasText = readFile(extrasPath) else {
@@ -268,6 +268,20 @@ let keyLatencies = keyLatency.measure(iterations: max(options.latencyRuns, 1000)
 say("\(keyLatencies.count) gestures (4-finger swipe down → super+Page_Down): p50 \(median(keyLatencies).fixed(1)) µs, p90 \(percentile(keyLatencies, 90).fixed(1)) µs, p99 \(percentile(keyLatencies, 99).fixed(1)) µs, max \(keyLatencies.max()!.fixed(1)) µs")
 
 say("")
+say("== desktop action latency: SYN_REPORT handed over → {workspace: next}'s RUN_COMMAND written on sway's IPC socket (in-process listener)")
+let desktopLatency = DesktopLatency(recording: swipe, directory: tmp)
+_ = desktopLatency.measure(iterations: 50) // warm
+let desktopLatencies = desktopLatency.measure(iterations: max(options.latencyRuns, 1000))
+say("\(desktopLatencies.count) gestures (4-finger swipe down → workspace next): p50 \(median(desktopLatencies).fixed(1)) µs, p90 \(percentile(desktopLatencies, 90).fixed(1)) µs, p99 \(percentile(desktopLatencies, 99).fixed(1)) µs")
+var swaymsgLatencies: [Double] = []
+if DesktopLatency.swaymsgInstalled {
+    swaymsgLatencies = desktopLatency.swaymsg(iterations: 200)
+    say("the process it replaces, posix_spawn of swaymsg workspace next_on_output → its request read on the same socket: p50 \(median(swaymsgLatencies).fixed(3)) ms, p99 \(percentile(swaymsgLatencies, 99).fixed(3)) ms; \((median(swaymsgLatencies) * 1000 / median(desktopLatencies)).fixed(0))x the desktop action's p50")
+} else {
+    say("(swaymsg not installed: Debian's sway; the process start it replaces is not measured)")
+}
+
+say("")
 say("== passthrough latency (grab:): a grabbed device's frame read → its copy written to the clone (in-process, fake device, fake uinput)")
 guard let drag = recordings.first(where: { $0.name.contains("1-finger-drag-up-down") }) else { fail("the 1-finger drag recording is missing") }
 let passthrough = PassthroughLatency(recording: drag, config: config)
@@ -324,7 +338,7 @@ let pipelineB = protocolBFigures.eventsPerSecond[.pipeline]!, pipelineBvsC = pro
 // issue 15 set its budget: paired per round like the others.
 let pipelineBvsUnchecked = pairedRatio(results[streams[1].name]!, .pipeline, over: .cFloorUnchecked)
 say("budgets: protocol B pipeline ≥ 10 M events/s (issue 15): \(verdict(pipelineB >= 10e6)); protocol B pipeline ≤ 4× C: \(verdict(pipelineBvsC <= 4)); pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50)); key latency p50 < 50 µs: \(verdict(median(keyLatencies) < 50)); stream, 1 subscriber ≤ 1.25× none (issue 20): 100 Hz drag \(verdict(stream1vs0 <= 1.25)), 1 kHz \(verdict(stream1kHz1vs0 <= 1.25)); no subscriber, 0 allocations/frame: \(verdict(streamAllocations == 0))")
-say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1)) stream_1_vs_0=\(stream1vs0.fixed(3)) stream_16_vs_0=\(streamDrag.ratios[StreamCost.setups[2]]!.fixed(3)) stream_stalled_vs_0=\(streamDrag.ratios[StreamCost.setups[3]]!.fixed(3)) stream_1khz_1_vs_0=\(stream1kHz1vs0.fixed(3)) stream_1khz_16_vs_0=\(streamKilohertz.ratios[StreamCost.setups[2]]!.fixed(3)) stream_allocs_per_frame_0=\(streamAllocations.fixed(4))")
+say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1)) stream_1_vs_0=\(stream1vs0.fixed(3)) stream_16_vs_0=\(streamDrag.ratios[StreamCost.setups[2]]!.fixed(3)) stream_stalled_vs_0=\(streamDrag.ratios[StreamCost.setups[3]]!.fixed(3)) stream_1khz_1_vs_0=\(stream1kHz1vs0.fixed(3)) stream_1khz_16_vs_0=\(streamKilohertz.ratios[StreamCost.setups[2]]!.fixed(3)) stream_allocs_per_frame_0=\(streamAllocations.fixed(4)) desktop_latency_p50_us=\(median(desktopLatencies).fixed(1))\(swaymsgLatencies.isEmpty ? "" : " swaymsg_request_p50_ms=\(median(swaymsgLatencies).fixed(3))")")
 
 for file in ["config-20.yaml", "daemon.log", "replay-rss.txt"] { unlink(tmp + "/" + file) }
 rmdir(tmp + "/no-input")

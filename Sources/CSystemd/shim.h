@@ -24,6 +24,10 @@ static inline int gestured_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const ch
 static inline int gestured_bus_reply(sd_bus_message *m) { return sd_bus_reply_method_return(m, NULL); }
 static inline int gestured_bus_reply_i(sd_bus_message *m, int32_t v) { return sd_bus_reply_method_return(m, "i", v); }
 static inline int gestured_bus_reply_b(sd_bus_message *m, int v) { return sd_bus_reply_method_return(m, "b", v); }
+static inline int gestured_bus_reply_error(sd_bus_message *m, const char *name, const char *message) {
+    sd_bus_error e = SD_BUS_ERROR_MAKE_CONST(name, message);
+    return sd_bus_reply_method_error(m, &e);
+}
 
 /// The GNOME extension's focus fields (docs/GNOME.md) for `app` and `title`, as a Wayland window.
 static inline int gestured_bus_reply_focus(sd_bus_message *m, const char *app, const char *title) {

@@ -83,18 +83,24 @@ public final class HyprlandSource: FocusSource {
     }
 }
 
-/// A request on a socket that answers once and closes (Hyprland's `.socket.sock`):
-/// connect, write, read until end of stream, on the loop, never blocking.
-final class OneShotQuery {
+/// A request on a socket that answers once (Hyprland's `.socket.sock`, which then
+/// closes; an i3-ipc RUN_COMMAND, whose reply `complete` recognizes): connect, write,
+/// read until end of stream or a complete reply, on the loop, never blocking.
+package final class OneShotQuery {
     private var fd: Int32 = -1
     private var reply: [UInt8] = []
     private weak var loop: FocusLoop?
     private var done: (([UInt8]?) -> Void)?
+    private let complete: ([UInt8]) -> Bool
     static let limit = 1 << 20
 
-    init(path: String, request: [UInt8], loop: FocusLoop, done: @escaping ([UInt8]?) -> Void) {
+    /// `done` gets the reply, or nil when the socket could not be reached or broke.
+    /// Where it cannot connect or write, `done` runs before this returns.
+    package init(path: String, request: [UInt8], loop: FocusLoop, complete: @escaping ([UInt8]) -> Bool = { _ in false },
+                 done: @escaping ([UInt8]?) -> Void) {
         self.loop = loop
         self.done = done
+        self.complete = complete
         guard case .connected(let fd) = UnixSocket.connect(path) else {
             finish(nil)
             return
@@ -113,9 +119,12 @@ final class OneShotQuery {
 
     deinit { closeSocket() }
 
+    /// Whether the reply (or the failure) was handed to `done`.
+    package var finished: Bool { done == nil }
+
     private func readable() {
         switch UnixSocket.readAvailable(fd, into: &reply, limit: Self.limit) {
-        case .drained: if reply.count >= Self.limit { finish(nil) }
+        case .drained: if complete(reply) { finish(reply) } else if reply.count >= Self.limit { finish(nil) }
         case .closed: finish(reply)
         case .failed: finish(nil)
         }

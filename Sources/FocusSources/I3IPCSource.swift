@@ -12,6 +12,7 @@ public final class I3IPCSource: FocusSource {
     public var connected: Bool { connection.fd != nil && focus.told }
 
     enum MessageType: UInt32 {
+        case runCommand = 0
         case subscribe = 2
         case getTree = 4
         /// Events have the high bit set.
@@ -106,7 +107,7 @@ public final class I3IPCSource: FocusSource {
             }
         case .workspaceEvent:
             if json["change"]?.string == "focus" { _ = sendRequest(.getTree, "") }
-        case .subscribe, nil:
+        case .runCommand, .subscribe, nil:
             break
         }
     }

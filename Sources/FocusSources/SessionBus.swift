@@ -3,48 +3,52 @@ import Glibc
 
 /// What the D-Bus sources (KWin, GNOME Shell) do alike with sd-bus: find the session
 /// bus, connect to it, run sd-bus until it is idle, and read replies.
-enum SessionBus {
+package enum SessionBus {
     /// The session bus address from the environment, as sd-bus and libdbus find it.
-    static func address(_ env: [String: String]) -> String? {
+    package static func address(_ env: [String: String]) -> String? {
         if let a = env["DBUS_SESSION_BUS_ADDRESS"], !a.isEmpty { return a }
         return env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
     }
 
     /// A started client connection to `link.endpoint`, or nil once `link.failed` was told why.
     static func open(_ link: LibraryConnection) -> OpaquePointer? {
-        if let why = gd_load_sdbus() {
-            link.failed("cannot load sd-bus (Debian: libsystemd0): \(String(cString: why))")
-            return nil
-        }
+        let (b, why) = open(address: link.endpoint)
+        if let why { link.failed(why) }
+        return b
+    }
+
+    /// A started client connection to `address`, or why there is none.
+    static func open(address: String) -> (OpaquePointer?, String?) {
+        if let why = gd_load_sdbus() { return (nil, "cannot load sd-bus (Debian: libsystemd0): \(String(cString: why))") }
         var b: OpaquePointer?
-        guard gd_sd_bus_new(&b) >= 0, let b else {
-            link.failed("cannot create an sd-bus connection")
-            return nil
-        }
-        gd_sd_bus_set_address(b, link.endpoint)
+        guard gd_sd_bus_new(&b) >= 0, let b else { return (nil, "cannot create an sd-bus connection") }
+        gd_sd_bus_set_address(b, address)
         gd_sd_bus_set_bus_client(b, 1)
         let r = gd_sd_bus_start(b)
         guard r >= 0 else {
             gd_sd_bus_unref(b)
-            link.failed("cannot connect to the session bus \(link.endpoint): \(String(cString: strerror(-r)))")
-            return nil
+            return (nil, "cannot connect to the session bus \(address): \(String(cString: strerror(-r)))")
         }
-        return b
+        return (b, nil)
     }
 
     /// Runs sd-bus until it has nothing more to do: reads, dispatches, writes what is
     /// queued. False when the connection broke (the source closes it; `link.lost` was told).
     /// `bus` is asked before each step: a callback may have closed it.
     static func process(_ bus: () -> OpaquePointer?, _ link: LibraryConnection) -> Bool {
+        guard let why = process(bus) else { return true }
+        link.lost(why)
+        return false
+    }
+
+    /// As above; nil, or why the connection broke.
+    static func process(_ bus: () -> OpaquePointer?) -> String? {
         while let b = bus() {
             let r = gd_sd_bus_process(b, nil)
-            if r < 0 {
-                link.lost("lost the session bus: \(String(cString: strerror(-r)))")
-                return false
-            }
-            if r == 0 { return true }
+            if r < 0 { return "lost the session bus: \(String(cString: strerror(-r)))" }
+            if r == 0 { return nil }
         }
-        return true
+        return nil
     }
 
     static func readString(_ m: OpaquePointer) -> String? {

@@ -50,20 +50,9 @@ public final class X11Source: FocusSource {
     }
 
     private func connect() {
-        if let why = gd_load_xcb() { return link.failed("cannot load libxcb (Debian: libxcb1): \(String(cString: why))") }
-        var screen: Int32 = 0
-        let c = gd_xcb_connect(endpoint, &screen)
-        guard let c, gd_xcb_connection_has_error(c) == 0 else {
-            if let c { gd_xcb_disconnect(c) }
-            return link.failed("cannot connect to the X server \(endpoint)")
-        }
-        var roots = gd_xcb_setup_roots_iterator(gd_xcb_get_setup(c))
-        for _ in 0..<max(0, screen) where roots.rem > 0 { gd_xcb_screen_next(&roots) }
-        guard roots.rem > 0, let s = roots.data else {
-            gd_xcb_disconnect(c)
-            return link.failed("the X server \(endpoint) has no screen \(screen)")
-        }
-        root = s.pointee.root
+        let (opened, why) = EWMHClient.open(endpoint)
+        guard let (c, root) = opened else { return link.failed(why ?? "cannot connect to the X server \(endpoint)") }
+        self.root = root
         var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
         gd_xcb_change_window_attributes(c, root, XCB_CW_EVENT_MASK.rawValue, &mask)
         let atomName = "_NET_ACTIVE_WINDOW"

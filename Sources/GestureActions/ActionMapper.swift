@@ -114,9 +114,10 @@ public struct ActionMapper {
                       step: (sign: Int, position: Int)?, into out: inout [Invocation]) {
         guard var action = b.actions[phase] else { return }
         if let step, step.sign < 0, let reverse = b.reverse { action = reverse }
-        // Keys, clicks and scrolls read no variables: they get none (and cost no strings).
+        // Only a command reads variables: keys, clicks, scrolls and desktop actions get
+        // none (and cost no strings).
         out.append(Invocation(gesture: b.name, trigger: Self.trigger(phase), action: action,
-                              environment: action.isInput ? [] : Self.environment(e, phase, device, step)))
+                              environment: action.sink == .commands ? Self.environment(e, phase, device, step) : []))
     }
 
     public static func trigger(_ phase: GesturePhase) -> String {

@@ -37,7 +37,7 @@ public final class VirtualDevice {
 
         private mutating func add(_ action: Action) {
             switch action {
-            case .command: break
+            case .command, .desktop: break
             case .keys(let chords): for c in chords { keys.formUnion(c.keys.map(\.code)) }
             case .press(let c), .release(let c): keys.formUnion(c.keys.map(\.code))
             case .button(let b): keys.insert(b.code)

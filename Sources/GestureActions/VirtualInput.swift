@@ -146,7 +146,7 @@ public final class VirtualInput: InvocationSink {
     public func submit(_ inv: Invocation) {
         var reports: [[Step]] = []
         switch inv.action {
-        case .command:
+        case .command, .desktop:
             return
         case .keys(let chords):
             for c in chords {
@@ -346,7 +346,7 @@ public final class VirtualInput: InvocationSink {
     /// What `action` presses or moves that a device with `capabilities` does not declare.
     private static func lacking(_ action: Action, in capabilities: VirtualDevice.Capabilities) -> [String] {
         switch action {
-        case .command, .release:
+        case .command, .desktop, .release:
             return []
         case .keys(let chords):
             return chords.flatMap(\.keys).filter { !capabilities.keys.contains($0.code) }.map(\.name)

@@ -1,7 +1,8 @@
 /// What one config key (`command`, `begin`, `update`, `end`, `cancel`) makes happen:
-/// a shell command, or input written through gestured's virtual device. The mapper
-/// decides which action a gesture event causes; a sink decides how to carry it out
-/// (the process runner, the virtual device, the dry-run printer).
+/// a shell command, input written through gestured's virtual device, or a request to
+/// the running desktop. The mapper decides which action a gesture event causes; a
+/// sink decides how to carry it out (the process runner, the virtual device, the
+/// desktop's own interface, the dry-run printer).
 public enum Action: Sendable, Equatable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// `/bin/sh -c` text, run with the gesture's `GESTURE_*` variables.
     case command(String)
@@ -15,13 +16,28 @@ public enum Action: Sendable, Equatable, CustomStringConvertible, ExpressibleByS
     /// mapper emits both, so a press without its release cannot be configured.
     case press(KeyChord)
     case release(KeyChord)
+    /// `{workspace: next}`, `{overview: toggle}`…: asked of the running desktop.
+    case desktop(DesktopAction)
 
     public init(stringLiteral command: String) { self = .command(command) }
 
-    /// Whether the virtual device carries it out (everything but a command).
-    public var isInput: Bool {
-        if case .command = self { return false }
-        return true
+    /// Which sink carries an action out. Every kind names its own, so a new kind of
+    /// action does not compile until it has one (nothing falls through to the keyboard).
+    public enum Sink: Sendable, Equatable {
+        /// The process runner: `/bin/sh -c`.
+        case commands
+        /// The virtual input device.
+        case input
+        /// The running desktop's own interface (IPC, D-Bus, EWMH).
+        case desktop
+    }
+
+    public var sink: Sink {
+        switch self {
+        case .command: return .commands
+        case .keys, .button, .scroll, .press, .release: return .input
+        case .desktop: return .desktop
+        }
     }
 
     /// Whether a sink that cannot keep up may drop it whole: keys, clicks and scrolls.
@@ -29,7 +45,7 @@ public enum Action: Sendable, Equatable, CustomStringConvertible, ExpressibleByS
     public var mayBeDropped: Bool {
         switch self {
         case .keys, .button, .scroll: return true
-        case .command, .press, .release: return false
+        case .command, .press, .release, .desktop: return false
         }
     }
 
@@ -43,6 +59,7 @@ public enum Action: Sendable, Equatable, CustomStringConvertible, ExpressibleByS
         case .scroll(let s): return "scroll " + s.description
         case .press(let chord): return "press " + chord.description
         case .release(let chord): return "release " + chord.description
+        case .desktop(let d): return d.description
         }
     }
 }
@@ -104,5 +121,83 @@ public struct Scroll: Sendable, Equatable {
 
     private static func number(_ x: Double) -> String {
         x == x.rounded() ? String(Int(x)) : String(x)
+    }
+}
+
+/// A desktop action: one spelling for every desktop, carried out through the
+/// running desktop's own interface (docs/CONFIG.md's "Desktop actions" table).
+public enum DesktopAction: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Switch to a workspace.
+    case workspace(WorkspaceTarget)
+    /// Move the focused window to a workspace, and follow it there.
+    case moveWindow(WorkspaceTarget)
+    /// The overview (GNOME's Activities, KDE's Overview).
+    case overview(Switch)
+    /// Show the desktop, or bring the windows back.
+    case showDesktop(Switch)
+
+    /// `workspace next`, `overview toggle`: as dry runs and the log print it.
+    public var description: String { "\(key.rawValue) \(argument)" }
+
+    /// The config key that names it.
+    public var key: DesktopActionKey {
+        switch self {
+        case .workspace: return .workspace
+        case .moveWindow: return .moveWindow
+        case .overview: return .overview
+        case .showDesktop: return .showDesktop
+        }
+    }
+
+    /// What follows the key: `next`, `3`, `toggle`.
+    public var argument: String {
+        switch self {
+        case .workspace(let t), .moveWindow(let t): return t.description
+        case .overview(let s), .showDesktop(let s): return s.rawValue
+        }
+    }
+}
+
+/// The desktop actions' config keys.
+public enum DesktopActionKey: String, Sendable, CaseIterable {
+    case workspace
+    case moveWindow = "move-window"
+    case overview
+    case showDesktop = "show-desktop"
+
+    /// The `Switch` values each takes (none: it takes a workspace).
+    public var switches: [DesktopAction.Switch] {
+        switch self {
+        case .workspace, .moveWindow: return []
+        case .overview: return DesktopAction.Switch.allCases
+        // No desktop has a "show desktop" that can be asked whether it is on: KDE's
+        // shortcut and EWMH's property both toggle.
+        case .showDesktop: return [.toggle]
+        }
+    }
+}
+
+extension DesktopAction {
+    /// `on`, `off`, `toggle`.
+    public enum Switch: String, Sendable, CaseIterable {
+        case toggle, on, off
+    }
+}
+
+/// A workspace: the next or previous one on the same screen, or one by number from 1.
+public enum WorkspaceTarget: Sendable, Equatable, Hashable, CustomStringConvertible {
+    case next, previous
+    case number(Int)
+
+    /// Highest workspace number accepted: KDE's shortcuts go to 20; sway's numbers are
+    /// unbounded, but a gesture for workspace 1000 is a typo.
+    public static let maxNumber = 100
+
+    public var description: String {
+        switch self {
+        case .next: return "next"
+        case .previous: return "previous"
+        case .number(let n): return String(n)
+        }
     }
 }

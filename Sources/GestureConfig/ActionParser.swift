@@ -2,7 +2,8 @@ import YAMLTree
 
 /// The value of `command:`, `begin:`, `update:`, `end:` and `cancel:`: a shell
 /// command as text, or a built-in action as a one-key mapping
-/// (`{keys: super+Page_Down}`, `{button: middle}`, `{scroll: down 3}`), which on
+/// (`{keys: super+Page_Down}`, `{button: middle}`, `{scroll: down 3}`,
+/// `{workspace: next}`, `{overview: toggle}`), which on
 /// `update:` with `every:` may add `reverse:` for steps the other way.
 enum ActionParser {
     /// An action and, for `update:`, the one for steps the other way.
@@ -44,7 +45,7 @@ enum ActionParser {
             }
         }
         guard let (key, value) = main else {
-            log.error(v.mark, "a built-in action needs one of: keys, button, scroll")
+            log.error(v.mark, "a built-in action needs one of: " + ActionKey.allCases.filter { $0 != .reverse }.map(\.rawValue).joined(separator: ", "))
             return nil
         }
         guard let action = action(key, value, log: &log) else { return nil }
@@ -79,6 +80,8 @@ enum ActionParser {
             return .button(b)
         case .scroll:
             return scroll(v, log: &log).map { .scroll($0) }
+        case .workspace, .moveWindow, .overview, .showDesktop:
+            return desktop(key.desktop!, v, log: &log).map { .desktop($0) }
         case .reverse:
             preconditionFailure("reverse is read beside its action")
         }
@@ -110,6 +113,32 @@ enum ActionParser {
         return KeyChord(keys)
     }
 
+    /// `next`, `previous`, `3` for a workspace; `toggle`, `on`, `off` for a switch.
+    private static func desktop(_ key: DesktopActionKey, _ v: YAMLNode, log: inout DiagnosticLog) -> DesktopAction? {
+        let word = (v.scalar ?? "").trimmingSpaces().lowercased()
+        let switches = key.switches
+        guard switches.isEmpty else {
+            let options = switches.map(\.rawValue)
+            guard let s = DesktopAction.Switch(rawValue: word), switches.contains(s) else {
+                log.error(v.mark, "'\(key.rawValue)' takes \(options.joined(separator: ", ")), found '\(v.scalar ?? v.shape)'\(DidYouMean.hint(for: word, among: options))")
+                return nil
+            }
+            return key == .overview ? .overview(s) : .showDesktop(s)
+        }
+        let target: WorkspaceTarget
+        switch word {
+        case "next": target = .next
+        case "previous", "prev": target = .previous
+        default:
+            guard let n = Int(word), (1...WorkspaceTarget.maxNumber).contains(n) else {
+                log.error(v.mark, "'\(key.rawValue)' takes next, previous or a workspace number from 1 to \(WorkspaceTarget.maxNumber), found '\(v.scalar ?? v.shape)'\(DidYouMean.hint(for: word, among: ["next", "previous"]))")
+                return nil
+            }
+            target = .number(n)
+        }
+        return key == .workspace ? .workspace(target) : .moveWindow(target)
+    }
+
     /// `down`, `down 3`, `up 0.5`.
     private static func scroll(_ v: YAMLNode, log: inout DiagnosticLog) -> Scroll? {
         let words = (v.scalar ?? "").split(separator: " ").map(String.init)
@@ -139,7 +168,23 @@ extension Scroll {
 
 /// The keys of a built-in action mapping (docs/CONFIG.md's action table).
 enum ActionKey: String, CaseIterable {
-    case keys, button, scroll, reverse
+    case keys, button, scroll
+    case workspace
+    case moveWindow = "move-window"
+    case overview
+    case showDesktop = "show-desktop"
+    case reverse
+
+    /// The desktop action this key names, if it is one.
+    var desktop: DesktopActionKey? {
+        switch self {
+        case .keys, .button, .scroll, .reverse: return nil
+        case .workspace: return .workspace
+        case .moveWindow: return .moveWindow
+        case .overview: return .overview
+        case .showDesktop: return .showDesktop
+        }
+    }
 
     var entry: Schema.Entry {
         func e(_ type: String, _ summary: String) -> Schema.Entry {
@@ -149,6 +194,10 @@ enum ActionKey: String, CaseIterable {
         case .keys: return e("keys, or a list of them", "Presses a key combination and releases it, like `super+Page_Down`; a list is sent in order. Names are the kernel's `KEY_*` names, any case, with or without `KEY_`, plus `super`, `ctrl`, `alt`, `altgr`, `shift`, `Page_Up`, `prior`, `return`, `esc`.")
         case .button: return e(MouseButton.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "), "Clicks a mouse button.")
         case .scroll: return e("direction, clicks", "Turns the wheel: `up`, `down`, `left` or `right`, and how many clicks (default 1; fractions scroll in high resolution).")
+        case .workspace: return e("`next`, `previous`, or a number from 1", "Switches to the next or previous workspace (on the same screen, where the desktop has one per screen) or to workspace N, through the desktop's own interface (see Desktop actions).")
+        case .moveWindow: return e("`next`, `previous`, or a number from 1", "Moves the focused window to that workspace, and follows it there.")
+        case .overview: return e("`toggle`, `on`, `off`", "Shows or hides the overview (GNOME's Activities, KDE Plasma's Overview).")
+        case .showDesktop: return e("`toggle`", "Shows the desktop, or brings the windows back.")
         case .reverse: return e("as its action", "On `update:` with `every:` only: what steps the other way do (left, down, anticlockwise, pinching in), e.g. `{keys: tab, reverse: shift+tab}`. Without it every step does the same.")
         }
     }

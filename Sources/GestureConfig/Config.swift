@@ -107,8 +107,11 @@ public struct Binding: Sendable, Equatable {
         self.hold = hold
     }
 
+    /// Whether any phase (or `reverse:`) asks something of the desktop.
+    public var hasDesktopAction: Bool { reverse?.sink == .desktop || actions.values.contains { $0.sink == .desktop } }
+
     /// Whether any phase needs the virtual input device.
-    public var needsInput: Bool { hold != nil || reverse?.isInput == true || actions.values.contains { $0.isInput } }
+    public var needsInput: Bool { hold != nil || reverse?.sink == .input || actions.values.contains { $0.sink == .input } }
 }
 
 /// The size of one `update` step.

@@ -20,59 +20,23 @@ settings:
 
 gestures:
   # --- Workspaces: 3-finger swipes, touchpad and touchscreen ---------------
-  # GNOME has no command that switches workspaces, so there gestured presses
-  # GNOME's own shortcut, Super+Page_Down / Super+Page_Up, on its virtual
-  # keyboard (this needs write access to /dev/uinput: `make install` sets it
-  # up; `gestured check` says what is missing). On a touchpad GNOME's own
-  # 3-finger swipe already does this, so these two act on touchscreens.
-  - name: workspace-next-gnome
-    gesture: swipe
-    fingers: 3
-    direction: left
-    desktop: GNOME
-    device: touchscreen
-    command: {keys: super+Page_Down}
-
-  - name: workspace-previous-gnome
-    gesture: swipe
-    fingers: 3
-    direction: right
-    desktop: GNOME
-    device: touchscreen
-    command: {keys: super+Page_Up}
-
-  # Elsewhere the command asks whichever desktop is running. To pin one, replace
-  # it with the line for your desktop:
-  #   GNOME:         command: {keys: super+Page_Down}      (Wayland and X11)
-  #   KDE Plasma:    qdbus org.kde.kglobalaccel /component/kwin invokeShortcut "Switch One Desktop to the Right"
-  #   sway:          swaymsg workspace next_on_output
-  #   Hyprland:      hyprctl dispatch workspace e+1
-  #   i3:            i3-msg workspace next
-  #   other X11 WMs: xdotool set_desktop --relative 1       (any EWMH window manager)
+  # gestured asks the running desktop itself, with no command and no shortcut:
+  # sway and i3 over their IPC, Hyprland over its socket, KDE Plasma through
+  # KWin's shortcuts on D-Bus, GNOME through gestured's Shell extension, other
+  # X11 window managers through EWMH. `gestured check` says whether yours can.
+  # GNOME's and Plasma's own touchpad swipes may switch too: there, add
+  # `device: touchscreen` to these two.
   - name: workspace-next
     gesture: swipe
     fingers: 3
     direction: left
-    command: &switch-workspace |
-      case "$GESTURE_DIRECTION" in left) step=1 ;; *) step=-1 ;; esac
-      if [ -n "$HYPRLAND_INSTANCE_SIGNATURE" ]; then
-        hyprctl dispatch workspace "e$( [ $step = 1 ] && echo + || echo - )1"
-      elif [ -n "$SWAYSOCK" ]; then
-        swaymsg workspace "$( [ $step = 1 ] && echo next || echo prev )_on_output"
-      elif [ -n "$I3SOCK" ] || i3-msg -t get_version >/dev/null 2>&1; then
-        i3-msg workspace "$( [ $step = 1 ] && echo next || echo prev )"
-      elif [ "$XDG_CURRENT_DESKTOP" = KDE ]; then
-        "$(command -v qdbus6 || echo qdbus)" org.kde.kglobalaccel /component/kwin invokeShortcut \
-          "Switch One Desktop to the $( [ $step = 1 ] && echo Right || echo Left )"
-      else
-        xdotool set_desktop --relative -- "$step"
-      fi
+    command: {workspace: next}
 
   - name: workspace-previous
     gesture: swipe
     fingers: 3
     direction: right
-    command: *switch-workspace
+    command: {workspace: previous}
 
   # --- More examples: remove the '#' in front of a block to use it ----------
 

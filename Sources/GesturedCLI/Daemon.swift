@@ -1,3 +1,4 @@
+import DesktopActions
 import FocusSources
 import GestureActions
 import GestureConfig
@@ -73,6 +74,8 @@ final class Daemon {
     private let runner: CommandRunner?
     /// Keys, clicks and scrolls: the virtual device's sink (nil for watch and dry runs).
     private(set) var virtualInput: VirtualInput?
+    /// `{workspace: next}` and the other desktop actions: the running desktop's sink.
+    private(set) var desktopActions: DesktopActions?
     private(set) var sessions: [String: DeviceSession] = [:]
     private var invocations: [Invocation] = []
     private(set) var exitCode: GesturedCommand.ExitCode = .success
@@ -123,9 +126,11 @@ final class Daemon {
                 if let open { return try VirtualDevice(capabilities: c, open: open) }
                 return try VirtualDevice(capabilities: c)
             })
+            let desktop = DesktopActions(environment: environment, loop: loop, log: { logger.log($0, $1) })
             runner = r
             virtualInput = input
-            sink = ActionRouter(commands: r, input: input)
+            desktopActions = desktop
+            sink = ActionRouter(commands: r, input: input, desktop: desktop)
         }
         try loop.add(signals.descriptor) { [unowned self] _ in self.handleSignals() }
         try loop.add(timer.descriptor) { [unowned self] _ in self.handleTimer() }
@@ -381,6 +386,19 @@ final class Daemon {
     /// Connects the focused-app source (run does; tests driving `runOnce` call it).
     func startFocus() {
         focus.start(on: loop, logger: logger) { [unowned self] in self.focusChanged($0) }
+        reportDesktopActions()
+    }
+
+    /// Where the config's desktop actions go, and each one this desktop cannot do.
+    private func reportDesktopActions() {
+        guard let desktopActions, config.bindings.contains(where: \.hasDesktopAction) else { return }
+        switch desktopActions.detected {
+        case .desktop(let d):
+            logger.notice("desktop actions through \(desktopActions.description)")
+            for p in d.problems(in: config) { logger.warning(p) }
+        case .none(let why):
+            logger.warning("desktop actions ({workspace: …} and the like) will do nothing: \(why)")
+        }
     }
 
     /// A new engine (device added, config reloaded) takes the focused app and the
@@ -533,6 +551,7 @@ final class Daemon {
         }
         config = loaded
         mapper = ActionMapper(config: loaded)
+        reportDesktopActions()
         runner?.update(settings: loaded.settings)
         virtualInput?.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
         for s in sessions.values { applyGrab(s) }

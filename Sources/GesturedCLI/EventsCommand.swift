@@ -105,7 +105,7 @@ enum EventsCommand {
             if let step = v["step"]?.number { text += "  step \(step.fixed(0))" }
             return text
         case "action":
-            let what = v["command"]?.string.map { "'\($0.printable)'" } ?? s("keys")
+            let what = v["command"]?.string.map { "'\($0.printable)'" } ?? v["keys"]?.string?.printable ?? s("desktop")
             var text = "\(s("gesture")) \(s("phase")): \(what) \(s("outcome"))"
             if let status = v["status"]?.number { text += " \(status.fixed(0))" }
             if let pid = v["pid"]?.number { text += " (pid \(pid.fixed(0)))" }

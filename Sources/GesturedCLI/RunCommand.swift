@@ -1,3 +1,4 @@
+import DesktopActions
 import GestureActions
 import FocusSources
 import GestureConfig
@@ -102,6 +103,21 @@ enum CheckCommand {
         if config.specs.contains(where: { !$0.apps.only.isEmpty }), case .none(let why) = FocusDetection.detect(Logger.environment()) {
             Output.out("note: gestures with 'apps:' will not fire in this session: \(why)")
         }
+        desktopActionNotes(config, name)
         return .success
+    }
+
+    /// Desktop actions this session's desktop cannot do: said by the desktop's name.
+    /// Only the gestures that are on here (`desktop:`) count.
+    private static func desktopActionNotes(_ config: Config, _ name: String) {
+        let environment = Logger.environment()
+        let here = config.forDesktop(environment["XDG_CURRENT_DESKTOP"])
+        guard here.bindings.contains(where: \.hasDesktopAction) else { return }
+        switch Desktop.detect(environment) {
+        case .desktop(let d):
+            for p in d.problems(in: here) { Output.out("\(name): warning: \(p)".printable) }
+        case .none(let why):
+            Output.out("note: desktop actions ({workspace: next} and the like) will do nothing in this session: \(why)")
+        }
     }
 }

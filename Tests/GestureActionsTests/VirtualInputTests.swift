@@ -32,7 +32,7 @@ final class KeyRig {
     func send(_ e: GestureEvent) {
         var out: [Invocation] = []
         mapper.map(e, device: nil, into: &out)
-        for inv in out where inv.action.isInput { input.submit(inv) }
+        for inv in out where inv.action.sink == .input { input.submit(inv) }
     }
 
     /// Moves the clock by `ms` and writes what fell due.
@@ -327,12 +327,15 @@ func gesture(_ phase: GesturePhase, _ kind: GestureKind = .pan, index: Int = 0, 
 
     @Test func theRouterSendsEachKindToItsSink() throws {
         final class Collect: InvocationSink { var got: [String] = []; func submit(_ i: Invocation) { got.append(i.command) } }
-        let commands = Collect(), input = Collect()
-        let router = ActionRouter(commands: commands, input: input)
+        let commands = Collect(), input = Collect(), desktop = Collect()
+        let router = ActionRouter(commands: commands, input: input, desktop: desktop)
         router.submit(Invocation(gesture: "a", trigger: "command", command: "echo a", environment: []))
         router.submit(Invocation(gesture: "b", trigger: "command", action: .button(.left), environment: []))
+        router.submit(Invocation(gesture: "c", trigger: "command", action: .desktop(.workspace(.next)), environment: []))
+        router.submit(Invocation(gesture: "d", trigger: "update", action: .desktop(.overview(.toggle)), environment: []))
         #expect(commands.got == ["echo a"])
         #expect(input.got == ["button left"])
+        #expect(desktop.got == ["workspace next", "overview toggle"])
     }
 }
 
@@ -364,5 +367,21 @@ func gesture(_ phase: GesturePhase, _ kind: GestureKind = .pan, index: Int = 0, 
         batch = [inv("other", "echo x"), inv("hold", .press(alt)), inv("swipe", .button(.left)), inv("hold", .release(alt))]
         Invocation.releasesFirst(&batch)
         #expect(batch.map(\.command) == ["echo x", "press alt", "release alt", "button left"])
+    }
+}
+
+@Suite struct DesktopActionMappingTests {
+    /// A pan stepping workspaces: one request per 30 mm, `reverse:` on the way back, and
+    /// no `GESTURE_*` strings built for them (only commands read variables).
+    @Test func steppedWorkspacesWithReverseCarryNoVariables() throws {
+        let (c, d) = ConfigLoader.parse("gestures:\n  - {name: g, gesture: pan, fingers: 3, axis: horizontal, every: 30mm, update: {workspace: next, reverse: previous}}\n", file: "t.yaml")
+        #expect(d.map(\.description) == [])
+        var mapper = ActionMapper(config: try #require(c))
+        var out: [Invocation] = []
+        for e in [gesture(.began), gesture(.changed, dx: 65), gesture(.changed, dx: 20), gesture(.ended, dx: 20)] {
+            mapper.map(e, device: nil, into: &out)
+        }
+        #expect(out.map(\.command) == ["workspace next", "workspace next", "workspace previous"])
+        #expect(out.allSatisfy { $0.environment.isEmpty && $0.action.sink == .desktop })
     }
 }

@@ -64,7 +64,7 @@ import Testing
         ("{scroll: sideways}", "config.yaml:2:47: error: unknown scroll direction 'sideways', expected one of: up, down, left, right"),
         ("{scroll: down lots}", "config.yaml:2:47: error: the scroll amount must be a number of clicks from more than 0 to 100, found 'lots'"),
         ("{keys: tab, button: left}", "config.yaml:2:50: error: one action per key: 'keys' and 'button' are both given; use 'keys:' with a list for several, or another gesture phase"),
-        ("{reverse: tab}", "config.yaml:2:38: error: a built-in action needs one of: keys, button, scroll"),
+        ("{reverse: tab}", "config.yaml:2:38: error: a built-in action needs one of: keys, button, scroll, workspace, move-window, overview, show-desktop"),
         ("{keys: tab, reverse: shift+tab}", "config.yaml:2:50: error: 'reverse' belongs to 'update:' with 'every:' (what a step the other way does)"),
     ])
     func mistakesNameTheirPlace(_ value: String, _ expected: String) {

@@ -147,8 +147,11 @@ import TouchModel
         scrub.apps = AppFilter(only: ["firefox"], except: ["steam_*"])
         #expect(c.specs[8] == scrub)
 
-        // The test names every key of the schema, so a new key cannot go untested.
-        for key in Schema.topLevel + Schema.settings + Schema.grab + Schema.gesture + Schema.region + Schema.action where key.key != "name" {
+        // The test names every key of the schema, so a new key cannot go untested (the
+        // desktop actions' keys: DesktopActionConfigTests.eachDesktopActionParses, every one).
+        let desktopKeys = Set(DesktopActionKey.allCases.map(\.rawValue))
+        for key in Schema.topLevel + Schema.settings + Schema.grab + Schema.gesture + Schema.region + Schema.action
+            where key.key != "name" && !desktopKeys.contains(key.key) {
             #expect(yaml.contains("\(key.key):") || yaml.contains("\(key.key): "), "key \(key.key) is not exercised")
         }
     }

@@ -63,6 +63,7 @@ final class FakeSocketServer {
     func hangUp(_ fd: Int32) {
         close(fd)
         clients.removeAll { $0 == fd }
+        received[fd] = nil  // a later client may get the same number
     }
 
     /// The compositor quits: every connection and the socket go.

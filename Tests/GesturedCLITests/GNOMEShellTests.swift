@@ -105,6 +105,31 @@ import Testing
         #expect(metadata.contains("\"uuid\": \"gestured@gestured.github.io\""))
     }
 
+    /// `{workspace: next}` and `{workspace: previous}` from a swipe on the fake touchpad,
+    /// through the daemon's desktop sink and the extension, as GNOME itself reports it.
+    @Test(GNOMESession.programs, GNOMESession.dbusmock)
+    func swipesSwitchGNOMEsWorkspaceThroughTheExtension() throws {
+        let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID])
+        let h = try SourceHarness(Self.source(session))
+        try session.openWindow(appID: "one")
+        try #require(h.spin(seconds: 30) { h.changes.last == FocusedApp(app: "one", title: "foot") }, "focused: \(session.log)")
+        let daemon = try LiveDeviceTests.makeDaemon(session.dir, config: DesktopActionsCompositorTests.config,
+                                                    environment: ["XDG_CURRENT_DESKTOP": "GNOME", "WAYLAND_DISPLAY": "wayland-0",
+                                                                  "DBUS_SESSION_BUS_ADDRESS": session.address])
+        let pad = try FakeTouchpad()
+        daemon.adopt(pad.device, announce: true)
+        let active = "global.workspace_manager.get_active_workspace_index()"
+        func activeWorkspace() -> String { (try? session.eval(active)) ?? "" }
+        // GNOME's dynamic workspaces: the window's, and an empty one after it.
+        #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "2")
+        #expect(activeWorkspace() == "0")
+        LiveDeviceTests.swipe(pad, dxMM: -40)
+        #expect(DesktopActionsCompositorTests.wait(daemon, for: "1", activeWorkspace) == "1", "{workspace: next}: \(session.log)")
+        LiveDeviceTests.swipe(pad, dxMM: 40)
+        #expect(DesktopActionsCompositorTests.wait(daemon, for: "0", activeWorkspace) == "0", "{workspace: previous}")
+        #expect(daemon.runningCommands == 0, "no process, no key: the extension did it")
+    }
+
     @Test(GNOMESession.programs, GNOMESession.dbusmock)
     func theExtensionsActionsChangeGNOMEsOwnState() throws {
         let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID])

@@ -53,13 +53,14 @@ import TouchModel
     }
 
     static func makeDaemon(_ dir: TempDir, config: String, options: Daemon.Options = Daemon.Options(),
-                           logger: Logger = Logger(threshold: .warning, environment: [:])) throws -> Daemon {
+                           logger: Logger = Logger(threshold: .warning, environment: [:]),
+                           environment: [String: String] = [:]) throws -> Daemon {
         var options = options
         options.configPath = dir.write("config.yaml", config)
         let empty = dir.path + "/input"
         mkdir(empty, 0o700)
         options.inputDirectory = empty
-        return try Daemon(options: options, logger: logger, environment: [:])
+        return try Daemon(options: options, logger: logger, environment: environment)
     }
 
     /// Runs the daemon's loop until `done` (bounded by `seconds`).

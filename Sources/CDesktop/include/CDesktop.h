@@ -1,4 +1,5 @@
-// libsystemd (sd-bus, for the KWin and GNOME focus sources) and libxcb (for the X11 one), loaded
+// libsystemd (sd-bus, for the KWin and GNOME focus sources and desktop actions) and libxcb (for the
+// X11 one and EWMH desktop actions), loaded
 // with dlopen when such a source starts, not linked: a daemon on sway or Hyprland
 // never maps them, nor what libsystemd pulls in (libgcrypt, libzstd, liblzma,
 // liblz4: about 1 MB of resident memory, a tenth of the budget).
@@ -63,6 +64,8 @@ const char *gd_load_xcb(void);
              xcb_atom_t type, uint32_t long_offset, uint32_t long_length), (c, delete_, window, property, type, long_offset, long_length)) \
     FUNCTION(void *, xcb_get_property_value, (const xcb_get_property_reply_t *r), (r)) \
     FUNCTION(int, xcb_get_property_value_length, (const xcb_get_property_reply_t *r), (r)) \
+    FUNCTION(xcb_void_cookie_t, xcb_send_event, (xcb_connection_t *c, uint8_t propagate, xcb_window_t destination, uint32_t event_mask, \
+             const char *event), (c, propagate, destination, event_mask, event)) \
     FUNCTION(xcb_void_cookie_t, xcb_change_window_attributes, (xcb_connection_t *c, xcb_window_t window, uint32_t value_mask, \
              const void *value_list), (c, window, value_mask, value_list))
 

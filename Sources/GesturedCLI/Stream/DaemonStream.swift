@@ -48,7 +48,7 @@ extension Daemon {
     /// An action the sinks took without a report of their own: printed (dry run) or sent
     /// to the virtual device. Commands report through `CommandRunner.onOutcome`.
     func streamSubmitted(_ inv: Invocation, dryRun: Bool) {
-        guard streaming, dryRun || inv.action.isInput else { return }
+        guard streaming, dryRun || inv.action.sink != .commands else { return }
         streamAction(gesture: inv.gesture, trigger: inv.trigger, action: inv.action, outcome: dryRun ? .dryRun : .sent)
     }
 

@@ -127,13 +127,16 @@ struct StreamEncoder {
         out.begin(type: "action")
         out.key("gesture"); out.string(a.gesture)
         out.key("phase"); out.string(a.phase.rawValue)
-        if case .command(let text) = a.action {
-            out.key("command"); out.string(text)
-            out.key("keys"); out.null()
-        } else {
-            out.key("command"); out.null()
-            out.key("keys"); out.string(a.action.description)
-        }
+        // One of the three is set, by the sink that carries the action out: the command's
+        // text, the input written (`keys super+Page_Down`, `press alt`), or the desktop
+        // request (`workspace next`).
+        let sink = a.action.sink
+        out.key("command")
+        if case .command(let text) = a.action { out.string(text) } else { out.null() }
+        out.key("keys")
+        if sink == .input { out.string(a.action.description) } else { out.null() }
+        out.key("desktop")
+        if sink == .desktop { out.string(a.action.description) } else { out.null() }
         out.key("outcome"); out.byte("\""); out.raw(Self.word(a.outcome)); out.byte("\"")
         out.key("status")
         switch a.outcome {

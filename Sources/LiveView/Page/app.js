@@ -599,7 +599,7 @@ function addTimelineGesture(line, when) {
 }
 
 function actionText(line) {
-  const what = line.command ? line.command : line.keys ? `keys ${line.keys}` : 'action';
+  const what = line.command || line.keys || line.desktop || 'action';
   let how = line.outcome;
   if (line.outcome === 'exited') how = `exited with status ${line.status}`;
   return `${what} → ${how}`;

@@ -4,7 +4,8 @@
 # with sway (headless) as the session's compositor, `make install`, then the
 # README's `systemctl --user daemon-reload` and `systemctl --user enable --now
 # gestured` with the default config unmodified. A 3-finger swipe left on a uinput
-# touchpad moves sway to the next workspace, right moves it back; the same on a
+# touchpad moves sway to the next workspace through `{workspace: next}` (sway's IPC,
+# no process started), right moves it back; the same on a
 # touchscreen; and once more through `keys:`, which sway reads from gestured's
 # virtual keyboard. Then the service's life: Type=notify readiness with its STATUS=,
 # kill -9 restarts it (gestures work after), `systemctl --user reload` applies an
@@ -43,7 +44,8 @@ user_systemctl status gestured --no-pager >"$log/status" 2>&1
 grep -q "Status: \"$status_text\"" "$log/status" || fail "systemctl --user status shows no Status: line"
 say "systemctl --user status: $(grep -E 'Active:|Status:' "$log/status" | sed 's/^ *//' | tr '\n' ';')"
 
-# The default config, unmodified, against sway.
+# The default config, unmodified, against sway: {workspace: next} over sway's IPC.
+within 10 journal_has 'desktop actions through sway \(' || fail "the daemon did not say it sends desktop actions to sway: $(journal | tail -n 5)"
 cue pad-left-1
 expect_workspace 2 "touchpad 3-finger swipe left"
 cue pad-right-1

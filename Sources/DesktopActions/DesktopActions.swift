@@ -1,0 +1,99 @@
+import FocusSources
+import GestureActions
+import GestureConfig
+
+/// The sink of desktop actions: each one becomes its desktop's request (`Desktop`'s
+/// table) and is sent through that desktop's own interface, on the daemon's loop, with
+/// no process spawned: sway/i3 IPC, Hyprland's request socket, kglobalaccel or the
+/// GNOME Shell extension over sd-bus, EWMH client messages through libxcb.
+///
+/// An action the desktop cannot do, or one it refuses, is logged with the desktop's
+/// name and the gesture: a warning the first time for each, then at info level, so a
+/// stepped `update:` cannot flood the journal but nothing is silently nothing.
+public final class DesktopActions: InvocationSink {
+    public let detected: Desktop.Detected
+    private let log: (LogPriority, String) -> Void
+    private weak var loop: FocusLoop?
+    /// Hyprland and sway/i3 requests in flight (each its own short connection).
+    private var queries: [OneShotQuery] = []
+    private var bus: SessionBusCaller?
+    private var x11: EWMHClient?
+    /// Problems already said at warning level, by their text.
+    private var warned = Set<String>()
+    /// Called as each request has been written (tests, the benchmark).
+    public var onSent: (Desktop.Request) -> Void = { _ in }
+
+    public init(detected: Desktop.Detected, loop: FocusLoop, log: @escaping (LogPriority, String) -> Void) {
+        self.detected = detected
+        self.loop = loop
+        self.log = log
+    }
+
+    public convenience init(environment: [String: String], loop: FocusLoop, log: @escaping (LogPriority, String) -> Void) {
+        self.init(detected: Desktop.detect(environment), loop: loop, log: log)
+    }
+
+    /// "sway (/run/user/1000/sway-ipc.sock)", or why there is none.
+    public var description: String {
+        switch detected {
+        case .desktop(let d): return "\(d.name) (\(d.endpoint))"
+        case .none(let why): return "none: \(why)"
+        }
+    }
+
+    public func submit(_ invocation: Invocation) {
+        guard case .desktop(let action) = invocation.action else { return }
+        let tag = "[\(invocation.gesture)] \(invocation.trigger): \(action)"
+        guard case .desktop(let desktop) = detected else {
+            if case .none(let why) = detected { say("\(tag): not done: \(why)") }
+            return
+        }
+        let done: (String?) -> Void = { [weak self] problem in
+            if let problem { self?.say("\(tag): \(desktop.name) refused it: \(desktop.explain(problem))") }
+        }
+        let request = desktop.request(action)
+        switch request {
+        case .unsupported(let why):
+            return say("\(tag): not done: \(why)")
+        case .i3Command(let command):
+            guard let loop, case .i3IPC(_, let socket) = desktop else { return }
+            keep(CompositorRequest.i3(socket: socket, command: command, loop: loop, done: done))
+        case .hyprland(let line):
+            guard let loop, case .hyprland(let socket) = desktop else { return }
+            keep(CompositorRequest.hyprland(socket: socket, request: line, loop: loop, done: done))
+        case .bus(let destination, let path, let interface, let member, let argument):
+            guard let caller = busCaller(desktop) else { return }
+            caller.call(destination: destination, path: path, interface: interface, member: member, argument: argument, done: done)
+        case .ewmh(let r):
+            guard let client = ewmhClient(desktop) else { return }
+            client.perform(r, done: done)
+        }
+        onSent(request)
+    }
+
+    private func keep(_ query: OneShotQuery) {
+        queries.removeAll(where: \.finished)
+        if !query.finished { queries.append(query) }
+    }
+
+    private func busCaller(_ desktop: Desktop) -> SessionBusCaller? {
+        if let bus { return bus }
+        guard let loop else { return nil }
+        switch desktop {
+        case .kde(let address), .gnome(let address): bus = SessionBusCaller(address: address, loop: loop)
+        case .i3IPC, .hyprland, .x11: return nil
+        }
+        return bus
+    }
+
+    private func ewmhClient(_ desktop: Desktop) -> EWMHClient? {
+        if let x11 { return x11 }
+        guard let loop, case .x11(let display) = desktop else { return nil }
+        x11 = EWMHClient(display: display, loop: loop)
+        return x11
+    }
+
+    private func say(_ line: String) {
+        log(warned.insert(line).inserted ? .warning : .info, line)
+    }
+}

@@ -1,0 +1,90 @@
+import CDesktop
+import Glibc
+
+/// Method calls with one string argument on the session bus, through sd-bus on the
+/// loop: what desktop actions send to kglobalaccel (KDE Plasma) and to gestured's GNOME
+/// Shell extension. The connection opens at the first call and is opened again at the
+/// next call after it broke; each call's reply (or error) goes to its own `done`.
+package final class SessionBusCaller {
+    package let address: String
+    private var bus: OpaquePointer?
+    private var fd: Int32 = -1
+    private weak var loop: FocusLoop?
+    /// Calls sent and not yet answered: what each callback's userdata points at.
+    private var inflight: [Call] = []
+
+    private final class Call {
+        let done: (String?) -> Void
+        weak var caller: SessionBusCaller?
+        init(_ done: @escaping (String?) -> Void, _ caller: SessionBusCaller) {
+            self.done = done
+            self.caller = caller
+        }
+    }
+
+    package init(address: String, loop: FocusLoop) {
+        self.address = address
+        self.loop = loop
+    }
+
+    deinit { disconnect() }
+
+    /// Calls `member(argument)`; `done` gets nil for a method return, else the error
+    /// (the bus's, the callee's, or why the bus could not be reached).
+    package func call(destination: String, path: String, interface: String, member: String, argument: String,
+                      done: @escaping (String?) -> Void) {
+        guard let b = connect(done) else { return }
+        let call = Call(done, self)
+        inflight.append(call)
+        let r = gd_bus_call_s(b, nil, destination, path, interface, member, { m, ud, _ in
+            let call = Unmanaged<Call>.fromOpaque(ud!).takeUnretainedValue()
+            call.caller?.answered(call, SessionBus.error(m))
+            return 0
+        }, Unmanaged.passUnretained(call).toOpaque(), argument)
+        guard r >= 0 else {
+            inflight.removeAll { $0 === call }
+            return done("cannot send \(member) on the session bus: \(String(cString: strerror(-r)))")
+        }
+        process()
+    }
+
+    private func answered(_ call: Call, _ error: String?) {
+        inflight.removeAll { $0 === call }
+        call.done(error)
+    }
+
+    private func connect(_ done: (String?) -> Void) -> OpaquePointer? {
+        if let bus { return bus }
+        let (b, why) = SessionBus.open(address: address)
+        guard let b, let loop else {
+            done(why ?? "no event loop")
+            return nil
+        }
+        let fd = gd_sd_bus_get_fd(b)
+        do {
+            try loop.watch(fd) { [weak self] in self?.process() }
+        } catch {
+            gd_sd_bus_close_unref(b)
+            done("cannot watch the session bus")
+            return nil
+        }
+        self.fd = fd
+        bus = b
+        return b
+    }
+
+    private func process() {
+        guard let why = SessionBus.process({ bus }) else { return }
+        let lost = inflight
+        disconnect()
+        for call in lost { call.done(why) }
+    }
+
+    private func disconnect() {
+        if fd >= 0 { loop?.unwatch(fd) }
+        fd = -1
+        if let b = bus { gd_sd_bus_close_unref(b) }
+        bus = nil
+        inflight.removeAll()
+    }
+}
