@@ -3,9 +3,9 @@ import TouchModel
 /// JSON written straight into a reused byte buffer: the event stream's lines cost no
 /// string building (a frame line at 60 Hz, a gesture line per frame), so once the buffer
 /// has grown to a line's size, writing one allocates nothing. Each value is written
-/// with one capacity check and plain stores (an `Array` append checks its uniqueness
-/// through the runtime at every byte: 3 µs a frame line, against 0.3). A copy is a
-/// value, as an array is: a shared buffer is copied when the next line begins.
+/// with one capacity check and plain stores (an `Array` append asks the runtime
+/// whether the array is shared at every byte, which showed in the profile). A copy is
+/// a value, as an array is: a shared buffer is copied when the next line begins.
 ///
 /// Strings are escaped as `String.quoted` escapes them (TouchModel/Escaping.swift):
 /// every control character, DEL, C1, U+2028/2029 and U+FEFF as `\u00XX`-style
