@@ -85,6 +85,8 @@ final class StreamSubscribers {
         var fingers: Int
         var newest: Int64
         var tookNewest: Bool
+        /// Per spec index, the progress last sent, in thousandths (0 until one is).
+        var progress: [Int] = []
     }
 
     // MARK: Connections
@@ -175,6 +177,34 @@ final class StreamSubscribers {
         return take
     }
 
+    /// The progress of `engine`'s possible gestures at the frame just streamed
+    /// (`frame`): to each subscriber that took that frame, a line per gesture whose
+    /// progress changed (in thousandths) since the last one it got. So at most one per
+    /// gesture per frame sent, and nothing while nothing moves.
+    func progress(of engine: GestureEngine, device: String, at time: Timestamp) {
+        let t = time.microseconds
+        guard subscribers.contains(where: { s in s.clocks.contains { $0.device == device && $0.newest == t && $0.tookNewest } }) else { return }
+        engine.forEachProgress { index, p in
+            let q = Int((p * 1000).rounded())
+            var encoded = false
+            for s in subscribers {
+                guard let c = s.clocks.firstIndex(where: { $0.device == device }), s.clocks[c].newest == t, s.clocks[c].tookNewest
+                else { continue }
+                if s.clocks[c].progress.count != engine.specs.count {
+                    s.clocks[c].progress = Array(repeating: 0, count: engine.specs.count)  // a new engine (reload)
+                }
+                guard s.clocks[c].progress[index] != q else { continue }
+                if !encoded {
+                    encoder.removeAll()
+                    encoder.progress(engine.specs[index], thousandths: q, time: time, device: device)
+                    encoded = true
+                }
+                // Dropped with the frames when the queue is that full; then sent again next time.
+                if encoder.withBytes({ queue($0, to: s, isFrame: true) }) { s.clocks[c].progress[index] = q }
+            }
+        }
+    }
+
     /// A gesture event. A `changed` one follows its frame: a subscriber that did not
     /// get the frame does not get the update either (the next one it gets is newer).
     func gesture(_ e: GestureEvent, device: String, step: Step?) {
@@ -214,11 +244,13 @@ final class StreamSubscribers {
         for s in subscribers { encoder.withBytes { queue($0, to: s, isFrame: false) } }
     }
 
-    private func queue(_ line: UnsafeBufferPointer<UInt8>, to s: Subscriber, isFrame: Bool) {
+    /// Whether the line was queued (false: counted as lost).
+    @discardableResult
+    private func queue(_ line: UnsafeBufferPointer<UInt8>, to s: Subscriber, isFrame: Bool) -> Bool {
         let pending = s.pending
         if pending > 0 && pending + line.count > (isFrame ? Self.frameLimit : Self.queueLimit) {
             s.lost += 1
-            return
+            return false
         }
         if s.lost > 0 {
             scratch.removeAll()
@@ -228,6 +260,7 @@ final class StreamSubscribers {
         }
         s.queue.append(contentsOf: line)
         dirty = true
+        return true
     }
 
     // MARK: Writing
