@@ -38,12 +38,16 @@ final class StreamSubscribers {
 
     private unowned let loop: EventLoop
     private let log: (String) -> Void
-    private var subscribers: [Subscriber] = []
-    private var encoder = StreamEncoder()
-    private var scratch = StreamEncoder()
-    /// Per device, the arena decisions already streamed.
-    private var cursors: [String: DecisionTrace] = [:]
-    private var dirty = false
+    // Touched per frame and only from the loop's thread: unchecked, as in the engine
+    // (each checked access cost a runtime call, in the profile of the 100 Hz drag).
+    @exclusivity(unchecked) private var subscribers: [Subscriber] = []
+    @exclusivity(unchecked) private var encoder = StreamEncoder()
+    @exclusivity(unchecked) private var scratch = StreamEncoder()
+    /// Per device, the arena decisions already streamed: a list, not a dictionary,
+    /// since it is asked at every frame and a device path's hash cost more than the
+    /// comparison with the one or two devices there are.
+    @exclusivity(unchecked) private var cursors: [(device: String, trace: DecisionTrace)] = []
+    @exclusivity(unchecked) private var dirty = false
 
     init(loop: EventLoop, log: @escaping (String) -> Void) {
         self.loop = loop
@@ -61,14 +65,14 @@ final class StreamSubscribers {
         let fd: Int32
         /// Least time between two frames of one device, µs.
         let interval: Int64
-        var queue: [UInt8] = []
+        @exclusivity(unchecked) var queue: [UInt8] = []
         /// Bytes of `queue` already sent.
-        var sent = 0
-        var lost = 0
-        var waitingForRoom = false
+        @exclusivity(unchecked) var sent = 0
+        @exclusivity(unchecked) var lost = 0
+        @exclusivity(unchecked) var waitingForRoom = false
         /// Per device: the last frame sent, and whether the newest frame seen was sent
         /// (its `changed` gesture lines follow it).
-        var clocks: [FrameClock] = []
+        @exclusivity(unchecked) var clocks: [FrameClock] = []
 
         init(fd: Int32, rate: Int) {
             self.fd = fd
@@ -151,6 +155,11 @@ final class StreamSubscribers {
     func frame(_ f: TouchFrame, device: String) {
         var encoded = false
         for s in subscribers where Self.takes(f, device: device, s) {
+            // A queue already past the frames' limit drops it: counted, not encoded.
+            if s.pending >= Self.frameLimit {
+                s.lost += 1
+                continue
+            }
             if !encoded {
                 encoder.removeAll()
                 encoder.frame(f, device: device)
@@ -211,6 +220,10 @@ final class StreamSubscribers {
         var encoded = false
         for s in subscribers {
             if e.phase == .changed, let c = s.clocks.first(where: { $0.device == device }), c.newest == e.time.microseconds, !c.tookNewest { continue }
+            if s.pending >= Self.queueLimit {
+                s.lost += 1
+                continue
+            }
             if !encoded {
                 encoder.removeAll()
                 encoder.gesture(e, device: device, step: step)
@@ -222,7 +235,7 @@ final class StreamSubscribers {
 
     /// The arena decisions `engine` made since the last call for `device`, as state lines.
     func decisions(of engine: GestureEngine, device: String) {
-        let decisions = cursors[device, default: DecisionTrace()].take(from: engine)
+        let decisions = cursor(device) { $0.take(from: engine) }
         for d in decisions {
             let kind = engine.specs.first { $0.name == d.name }?.kind
             broadcast { $0.state(d, kind: kind, device: device) }
@@ -231,11 +244,17 @@ final class StreamSubscribers {
 
     /// Starts a device's state lines from now: what its engine decided before is old news.
     func skipDecisions(of engine: GestureEngine, device: String) {
-        _ = cursors[device, default: DecisionTrace()].take(from: engine)
+        _ = cursor(device) { $0.take(from: engine) }
     }
 
     /// Forgets a device's decision cursor (it went, or its engine was replaced).
-    func forget(device: String) { cursors[device] = nil }
+    func forget(device: String) { cursors.removeAll { $0.device == device } }
+
+    private func cursor<R>(_ device: String, _ body: (inout DecisionTrace) -> R) -> R {
+        if let i = cursors.firstIndex(where: { $0.device == device }) { return body(&cursors[i].trace) }
+        cursors.append((device, DecisionTrace()))
+        return body(&cursors[cursors.count - 1].trace)
+    }
 
     /// Any other line, to every subscriber.
     func broadcast(_ write: (inout StreamEncoder) -> Void) {

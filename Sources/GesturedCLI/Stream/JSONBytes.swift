@@ -112,6 +112,7 @@ struct JSONBytes {
         put(UInt8(ascii: ":"))
     }
 
+    @inline(__always)
     mutating func raw(_ s: StaticString) {
         s.withUTF8Buffer { put($0) }
     }
@@ -192,8 +193,9 @@ struct JSONBytes {
 
     /// The decimal digits of `n`, zero-padded on the left to `minimum`.
     private mutating func digits(_ n: UInt64, minimum: Int) {
-        var width = 1, rest = n / 10
-        while rest > 0 { width += 1; rest /= 10 }
+        // The width by comparisons (a division by 10 per digit here showed in the profile).
+        var width = 1, power: UInt64 = 10
+        while width < 20 && n >= power { width += 1; power &*= 10 }
         width = max(width, minimum)
         reserve(width)
         var v = n
