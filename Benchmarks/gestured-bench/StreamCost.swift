@@ -38,6 +38,7 @@ final class StreamCost {
         self.directory = directory
         frames = PassthroughLatency.frames(recording.events)
         mkdir(directory + "/no-input", 0o700)
+        mkdir(directory + "/stream-sockets", 0o700)
     }
 
     /// One daemon with its subscribers, fed the recording frame by frame.
@@ -54,7 +55,8 @@ final class StreamCost {
 
         init(_ setup: Setup, _ owner: StreamCost, index: Int) {
             self.setup = setup
-            let socket = owner.directory + "/stream-bench-\(index).sock"
+            // Not beside the config: the daemons watch its directory for saves.
+            let socket = owner.directory + "/stream-sockets/\(index).sock"
             let harness: DaemonHarness
             do {
                 harness = try DaemonHarness(configPath: owner.configPath, controlSocket: socket, inputDirectory: owner.directory + "/no-input")

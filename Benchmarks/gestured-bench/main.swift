@@ -342,6 +342,7 @@ say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) p
 
 for file in ["config-20.yaml", "daemon.log", "replay-rss.txt"] { unlink(tmp + "/" + file) }
 rmdir(tmp + "/no-input")
+rmdir(tmp + "/stream-sockets")
 rmdir(tmp)
 
 func verdict(_ ok: Bool) -> String { ok ? "met" : "MISSED" }

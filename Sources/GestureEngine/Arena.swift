@@ -235,6 +235,14 @@ final class Arena {
     var states: [RecognizerState] { (0..<memberCount).map { stateTable[$0] } }
     var isEnabled: [Bool] { (0..<memberCount).map { enabledTable[$0] } }
 
+    /// Calls `body` with each possible, enabled member and its progress toward its
+    /// threshold (`RecognizerBase.progress`), in member order; kinds with none are skipped.
+    func forEachProgress(_ body: (_ member: Int, _ progress: Double) -> Void) {
+        for i in 0..<memberCount where stateTable[i] == .possible && enabledTable[i] {
+            if let p = recognizer(i, { $0.progress }) { body(i, p) }
+        }
+    }
+
     /// Why failure `f` happened (kept in the decision log).
     func reason(of f: Failure) -> FailureReason {
         log.reason(ofDecision: f.decision) { members[$0].name } ?? .lostTo("?")

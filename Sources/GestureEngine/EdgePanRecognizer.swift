@@ -25,6 +25,8 @@ public final class EdgePanRecognizer: RecognizerBase, GestureRecognizer {
     /// The edges it listens to (empty: all four).
     private let edges: Set<Edge>
     @exclusivity(unchecked) private var phase = Phase.unknown
+    /// How far the fingers moved inward while possible, mm (`progress`).
+    @exclusivity(unchecked) private var movedIn = 0.0
 
     public init(spec: GestureSpec, device: DeviceInfo) {
         self.spec = spec
@@ -58,6 +60,7 @@ public final class EdgePanRecognizer: RecognizerBase, GestureRecognizer {
         let inwardUnit = edge.inward.unitVector
         let inward = t.translation.x * inwardUnit.x + t.translation.y * inwardUnit.y
         let along = abs(t.translation.x * inwardUnit.y - t.translation.y * inwardUnit.x)
+        movedIn = inward
         if along >= minDistance && along > inward {
             return .fail(.wrongDirection(moved: Direction.nearest(to: t.translation)))
         }
@@ -71,5 +74,10 @@ public final class EdgePanRecognizer: RecognizerBase, GestureRecognizer {
         if case let .fromEdge(edge) = phase { event.direction = edge.inward }
     }
 
-    public override func reset() { phase = .unknown }
+    public override var progress: Double? { fraction(movedIn, of: minDistance) }
+
+    public override func reset() {
+        phase = .unknown
+        movedIn = 0
+    }
 }

@@ -182,6 +182,15 @@ public final class GestureEngine {
         arena.failures.map { RecognizerFailure(name: arena.members[$0.member].name, time: $0.time, reason: arena.reason(of: $0)) }
     }
 
+    /// How far each gesture still possible is toward its begin (continuous) or recognize
+    /// (discrete) threshold, 0…1, as of the last frame or timer: `body` gets the spec's
+    /// index (`GestureEvent.index`) and the fraction. For the event stream's animations;
+    /// asked for nothing, it costs nothing (the recognizers keep the compared quantity
+    /// and the ratio is made here).
+    public func forEachProgress(_ body: (_ specIndex: Int, _ progress: Double) -> Void) {
+        arena.forEachProgress { body(arena.members[$0].specIndex, $1) }
+    }
+
     /// Every recognizer on this device and where it stands, in config order.
     public var recognizerStates: [RecognizerStatus] {
         arena.members.indices.map {

@@ -62,6 +62,17 @@ public class RecognizerBase {
     /// lift) they propose nothing and change nothing, so the arena does not ask them.
     /// nil (the default): asked on every frame.
     public var gatedFingers: ClosedRange<Int>? { nil }
+    /// How far toward its own begin (or recognize) threshold the recognizer is, 0…1,
+    /// as of its last evaluation while possible; nil for a kind with nothing to
+    /// measure. Only the event stream asks (`GestureEngine.forEachProgress`): each
+    /// kind keeps the quantity it compares with its threshold anyway (a store per
+    /// evaluation) and makes the ratio here, so frames nobody asks about pay no more.
+    public var progress: Double? { nil }
+}
+
+/// `value` of `threshold`, 0…1 (a threshold of 0 or less is already passed).
+func fraction(_ value: Double, of threshold: Double) -> Double {
+    threshold > 0 ? min(1, max(0, value / threshold)) : 1
 }
 
 /// A spec's finger range, clamped to what the kind supports. Recognizers keep it in a

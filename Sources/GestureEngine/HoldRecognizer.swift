@@ -40,6 +40,8 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
     private let tapMaxInterval: Double
     private let tapMaxMovement: Double
     @exclusivity(unchecked) private var phase = Phase.pressing(after: nil)
+    /// How long the press has been held while possible, s (`progress`).
+    @exclusivity(unchecked) private var held = 0.0
 
     public init(spec: GestureSpec, device: DeviceInfo) {
         self.spec = spec
@@ -109,6 +111,7 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
         case .touches, .timer:
             guard fingers.contains(t.currentFingers) else { return .undecided }
             let due = t.countChangedAt.adding(seconds: minDuration)
+            held = t.time.seconds(since: t.countChangedAt)
             guard t.isSettled, t.time >= due else {
                 deadline = max(due, t.countChangedAt.adding(seconds: fingerCountSettleWindow))
                 return .undecided
@@ -128,7 +131,11 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
         if case let .holding(since) = phase { event.duration = t.time.seconds(since: since) }
     }
 
+    /// The press's time of the minimum duration (0 while the taps before it are counted).
+    public override var progress: Double? { fraction(held, of: minDuration) }
+
     public override func reset() {
+        held = 0
         phase = tapsBefore > 0 ? .tapping(done: 0, lastLift: nil) : .pressing(after: nil)
         deadline = nil
     }

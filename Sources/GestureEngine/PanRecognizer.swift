@@ -17,6 +17,8 @@ public final class PanRecognizer: RecognizerBase, GestureRecognizer {
     private let axisTolerance: Double
     private let axis: Axis?
     private let directions: Set<Direction>
+    /// How far the fingers moved while possible, mm (`progress`).
+    @exclusivity(unchecked) private var moved = 0.0
 
     public init(spec: GestureSpec) {
         self.spec = spec
@@ -35,6 +37,7 @@ public final class PanRecognizer: RecognizerBase, GestureRecognizer {
         case .open: break
         }
         let distance = t.translation.length
+        moved = distance
         guard distance >= minDistance else {
             return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
         }
@@ -67,5 +70,7 @@ public final class PanRecognizer: RecognizerBase, GestureRecognizer {
 
     public override var gatedFingers: ClosedRange<Int>? { fingers }
 
-    public override func reset() {}
+    public override var progress: Double? { fraction(moved, of: minDistance) }
+
+    public override func reset() { moved = 0 }
 }

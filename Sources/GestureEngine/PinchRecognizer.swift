@@ -21,6 +21,8 @@ public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
     private let accepts: (in: Bool, out: Bool)
     private let decides: Bool
     @exclusivity(unchecked) private var matched: Sense?
+    /// The pinch so far while possible, as `amount` below (1: none) (`progress`).
+    @exclusivity(unchecked) private var pinched = 1.0
 
     /// `decidesAgainstTranslation` false when no gesture on the device competes for the
     /// fingers moving together: then a drift before the pinch does not fail it.
@@ -41,6 +43,7 @@ public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
         }
         // Spreading by 1.1 and closing to 1/1.1 are the same amount of pinch.
         let amount = t.scale >= 1 ? t.scale : 1 / max(t.scale, 0.0001)
+        pinched = amount
         guard amount >= minScale else {
             return input == .lifted ? .fail(.tooLittleScale(scale: t.scale, needs: minScale)) : .undecided
         }
@@ -54,5 +57,11 @@ public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
 
     public override var gatedFingers: ClosedRange<Int>? { fingers }
 
-    public override func reset() { matched = nil }
+    /// Linear in the amount (no logarithm in a pure-Swift engine): 1.05 of 1.1 is 0.5.
+    public override var progress: Double? { fraction(pinched - 1, of: minScale - 1) }
+
+    public override func reset() {
+        matched = nil
+        pinched = 1
+    }
 }

@@ -15,6 +15,8 @@ public final class RotateRecognizer: RecognizerBase, GestureRecognizer {
     private let accepts: (clockwise: Bool, counterclockwise: Bool)
     private let decides: Bool
     @exclusivity(unchecked) private var matched: Sense?
+    /// How far the fingers turned while possible, degrees either way (`progress`).
+    @exclusivity(unchecked) private var turned = 0.0
 
     /// `decidesAgainstTranslation`: as for `PinchRecognizer`.
     public init(spec: GestureSpec, decidesAgainstTranslation: Bool = true) {
@@ -34,6 +36,7 @@ public final class RotateRecognizer: RecognizerBase, GestureRecognizer {
         case .open: break
         }
         let degrees = abs(t.rotation) / Geometry.radiansPerDegree
+        turned = degrees
         guard degrees >= minDegrees else {
             return input == .lifted ? .fail(.tooLittleRotation(degrees: degrees, needsDegrees: minDegrees)) : .undecided
         }
@@ -49,5 +52,10 @@ public final class RotateRecognizer: RecognizerBase, GestureRecognizer {
 
     public override var gatedFingers: ClosedRange<Int>? { fingers }
 
-    public override func reset() { matched = nil }
+    public override var progress: Double? { fraction(turned, of: minDegrees) }
+
+    public override func reset() {
+        matched = nil
+        turned = 0
+    }
 }

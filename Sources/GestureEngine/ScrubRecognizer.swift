@@ -77,6 +77,9 @@ public final class ScrubRecognizer: RecognizerBase, GestureRecognizer {
         }
     }
 
+    /// Reversals made of those needed (it is recognized at the lift once there are enough).
+    public override var progress: Double? { fraction(Double(reversals), of: Double(scrubRequiredReversals)) }
+
     public override func reset() {
         sequence = nil
         reversals = 0

@@ -24,6 +24,9 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
     private let maxAngle: Double
     private let directions: Set<Direction>
     @exclusivity(unchecked) private var matched: Direction?
+    /// How far the fingers travelled while possible, mm (`progress`: the distance is the
+    /// threshold a swipe waits for; its speed is judged once, when it gets there).
+    @exclusivity(unchecked) private var travelled = 0.0
 
     public init(spec: GestureSpec) {
         self.spec = spec
@@ -43,6 +46,7 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
         case .open: break
         }
         let distance = t.translation.length
+        travelled = distance
         guard distance >= minDistance else {
             return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
         }
@@ -66,5 +70,10 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
 
     public override var gatedFingers: ClosedRange<Int>? { fingers }
 
-    public override func reset() { matched = nil }
+    public override var progress: Double? { fraction(travelled, of: minDistance) }
+
+    public override func reset() {
+        matched = nil
+        travelled = 0
+    }
 }

@@ -97,5 +97,13 @@ public final class TapRecognizer: RecognizerBase, GestureRecognizer {
         event.fingers = t.maxFingers
     }
 
+    /// Taps completed of those needed (the last one is recognized as it lifts).
+    public override var progress: Double? {
+        switch phase {
+        case .idle: 0
+        case let .down(done, _), let .between(done, _): fraction(Double(done), of: Double(tapsNeeded))
+        }
+    }
+
     public override func reset() { phase = .idle }
 }

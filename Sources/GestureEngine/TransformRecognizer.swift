@@ -10,6 +10,8 @@ public final class TransformRecognizer: RecognizerBase, GestureRecognizer {
     private let minDistance: Double
     private let minScale: Double
     private let minDegrees: Double
+    /// Each threshold's quantity while possible (`progress`: the nearest one to passing).
+    @exclusivity(unchecked) private var measured = (distance: 0.0, amount: 1.0, degrees: 0.0)
 
     public init(spec: GestureSpec) {
         self.spec = spec
@@ -29,11 +31,17 @@ public final class TransformRecognizer: RecognizerBase, GestureRecognizer {
         let distance = t.translation.length
         let amount = t.scale >= 1 ? t.scale : 1 / max(t.scale, 0.0001)
         let degrees = abs(t.rotation) / Geometry.radiansPerDegree
+        measured = (distance, amount, degrees)
         if distance >= minDistance || amount >= minScale || degrees >= minDegrees { return .begin }
         return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
     }
 
     public override var gatedFingers: ClosedRange<Int>? { fingers }
 
-    public override func reset() {}
+    public override var progress: Double? {
+        max(fraction(measured.distance, of: minDistance), fraction(measured.amount - 1, of: minScale - 1),
+            fraction(measured.degrees, of: minDegrees))
+    }
+
+    public override func reset() { measured = (0, 1, 0) }
 }

@@ -341,7 +341,10 @@ final class Daemon {
             }
             // The engine fires the deadlines due before this frame itself, in time order.
             s.engine.process(frame, into: &s.events)
-            if let stream, !stream.isEmpty { stream.frame(frame.pointee, device: s.path) }
+            if let stream, !stream.isEmpty {
+                stream.frame(frame.pointee, device: s.path)
+                stream.progress(of: s.engine, device: s.path, at: frame.pointee.time)
+            }
             if !s.events.isEmpty || options.onDecisions != nil || streaming { dispatch(s) }
         }
         checkClone(s)

@@ -97,6 +97,8 @@ enum EventsCommand {
             return text
         case "state":
             return t + "\(s("gesture")): \(s("from")) → \(s("to"))" + (v["reason"]?.string.map { " (\($0.printable))" } ?? "")
+        case "progress":
+            return t + "\(s("gesture")): possible, \(n("progress", 2)) of the way"
         case "gesture":
             var text = t + "\(s("gesture"))  \(s("kind")) \(s("phase"))  \(n("fingers", 0)) fingers"
             if let d = v["direction"]?.string { text += "  \(d.printable)" }

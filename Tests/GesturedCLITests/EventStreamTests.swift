@@ -185,6 +185,43 @@ import TouchModel
         #expect(s.spin { c.read(); return c.has("device") { $0["event"] == .string("removed") } })
     }
 
+    /// A slow 3-finger pan toward a 10 mm threshold, 0.5 mm a frame: what an animation
+    /// that follows the fingers before the gesture begins reads.
+    @Test func aSlowPanShowsItsProgressRisingBelowOneThenBeginsAtTheThreshold() throws {
+        let s = try Session(config: "gestures:\n  - {name: drag, gesture: pan, fingers: 3, min-distance: 10mm, update: \"true\"}\n")
+        let c = try s.subscribe()
+        let pad = try FakeTouchpad(name: "Fake Pad")
+        s.daemon.adopt(pad.device, announce: true)
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
+        for frame in 0...30 {
+            for slot in 0..<3 {
+                pad.send(EventType.abs, AbsCode.mtSlot, Int32(slot), at: t)
+                if frame == 0 { pad.send(EventType.abs, AbsCode.mtTrackingID, Int32(100 + slot), at: t) }
+                pad.send(EventType.abs, AbsCode.mtPositionX, Int32(300 + slot * 100 + frame * 5), at: t)  // 10 units a mm
+                pad.send(EventType.abs, AbsCode.mtPositionY, 300, at: t)
+            }
+            if frame == 0 {
+                pad.send(EventType.key, KeyCode.btnTouch, 1, at: t)
+                pad.send(EventType.key, KeyCode.btnToolTripleTap, 1, at: t)
+            }
+            pad.send(EventType.syn, SynCode.report, 0, at: t)
+            t = t.adding(seconds: 0.01)
+        }
+        #expect(s.spin { c.read(); return c.has("gesture") { $0["phase"] == .string("began") } }, "\(c.raw.suffix(5))")
+        let lines = c.lines.filter { ["progress", "gesture", "state"].contains($0["type"]?.string) }
+        let began = try #require(lines.firstIndex { $0["type"] == .string("gesture") })
+        let before = lines[..<began].filter { $0["type"] == .string("progress") }.compactMap { $0["progress"]?.number }
+        #expect(before.count >= 5, "progress arrives before began: \(lines.prefix(began))")
+        #expect(before == before.sorted() && Set(before).count == before.count, "rising, once per change: \(before)")
+        #expect(before.allSatisfy { $0 > 0 && $0 < 1 } && (before.last ?? 0) >= 0.9, "below 1, nearly there: \(before)")
+        #expect(lines[..<began].filter { $0["type"] == .string("progress") }.allSatisfy {
+            $0["gesture"] == .string("drag") && $0["kind"] == .string("pan") && $0["device"] == .string(pad.device.path)
+        })
+        let dx = try #require(lines[began]["dx_mm"]?.number)
+        #expect(dx >= 10 && dx < 10.6, "began as the fingers passed 10 mm: \(lines[began])")
+        #expect(!lines[began...].contains { $0["type"] == .string("progress") }, "none while it runs (the gesture lines carry it)")
+    }
+
     @Test func aSubscriberThatStopsReadingCostsNothingButItsOwnLines() throws {
         let s = try Session()
         let stalled = try Client(s.socket, request: "subscribe rate=1000")

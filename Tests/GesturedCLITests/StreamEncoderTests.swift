@@ -48,6 +48,20 @@ import TouchModel
         #expect(String(decoding: e.bytes, as: UTF8.self).hasPrefix(#"{"type":"frame","device":"d","t":0.000005,"t_us":5,"fingers":0,"flags":[],"contacts":[]}"#))
     }
 
+    /// Integers at every width, where the digit count changes (the writer counts them by comparison).
+    @Test func integersAtEveryWidth() throws {
+        var values: [Int64] = [0, 9, 10, 99, 100, 999_999, 1_000_000, Int64.max]
+        var p: Int64 = 1
+        for _ in 0..<18 { p *= 10; values += [p - 1, p, p + 1] }
+        for us in values {
+            var e = StreamEncoder()
+            e.frame(TouchFrame(time: Timestamp(microseconds: us)), device: "d")
+            let text = String(decoding: e.bytes, as: UTF8.self)
+            #expect(text.contains(#""t_us":\#(us),"#), "\(text)")
+            #expect(text.contains(#""t":\#(us / 1_000_000).\#(String(us % 1_000_000).leftPadded(6)),"#), "\(text)")
+        }
+    }
+
     @Test func aGestureWithSteps() throws {
         let e = GestureEvent(name: "vol", index: 0, kind: .pan, phase: .changed, time: Timestamp(microseconds: 2_000_000),
                              fingers: 2, direction: .up, translation: Point(x: 0, y: -25))
@@ -97,4 +111,8 @@ import TouchModel
         #expect(focus["app"] == .null && focus["source"] == .string("x11"))
         #expect(try Self.line { $0.lost(17) }["lost"] == .number(17))
     }
+}
+
+private extension String {
+    func leftPadded(_ n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }

@@ -38,12 +38,16 @@ final class StreamSubscribers {
 
     private unowned let loop: EventLoop
     private let log: (String) -> Void
-    private var subscribers: [Subscriber] = []
-    private var encoder = StreamEncoder()
-    private var scratch = StreamEncoder()
-    /// Per device, the arena decisions already streamed.
-    private var cursors: [String: DecisionTrace] = [:]
-    private var dirty = false
+    // Touched per frame and only from the loop's thread: unchecked, as in the engine
+    // (each checked access cost a runtime call, in the profile of the 100 Hz drag).
+    @exclusivity(unchecked) private var subscribers: [Subscriber] = []
+    @exclusivity(unchecked) private var encoder = StreamEncoder()
+    @exclusivity(unchecked) private var scratch = StreamEncoder()
+    /// Per device, the arena decisions already streamed: a list, not a dictionary,
+    /// since it is asked at every frame and a device path's hash cost more than the
+    /// comparison with the one or two devices there are.
+    @exclusivity(unchecked) private var cursors: [(device: String, trace: DecisionTrace)] = []
+    @exclusivity(unchecked) private var dirty = false
 
     init(loop: EventLoop, log: @escaping (String) -> Void) {
         self.loop = loop
@@ -61,14 +65,14 @@ final class StreamSubscribers {
         let fd: Int32
         /// Least time between two frames of one device, µs.
         let interval: Int64
-        var queue: [UInt8] = []
+        @exclusivity(unchecked) var queue: [UInt8] = []
         /// Bytes of `queue` already sent.
-        var sent = 0
-        var lost = 0
-        var waitingForRoom = false
+        @exclusivity(unchecked) var sent = 0
+        @exclusivity(unchecked) var lost = 0
+        @exclusivity(unchecked) var waitingForRoom = false
         /// Per device: the last frame sent, and whether the newest frame seen was sent
         /// (its `changed` gesture lines follow it).
-        var clocks: [FrameClock] = []
+        @exclusivity(unchecked) var clocks: [FrameClock] = []
 
         init(fd: Int32, rate: Int) {
             self.fd = fd
@@ -85,6 +89,8 @@ final class StreamSubscribers {
         var fingers: Int
         var newest: Int64
         var tookNewest: Bool
+        /// Per spec index, the progress last sent, in thousandths (0 until one is).
+        var progress: [Int] = []
     }
 
     // MARK: Connections
@@ -149,6 +155,11 @@ final class StreamSubscribers {
     func frame(_ f: TouchFrame, device: String) {
         var encoded = false
         for s in subscribers where Self.takes(f, device: device, s) {
+            // A queue already past the frames' limit drops it: counted, not encoded.
+            if s.pending >= Self.frameLimit {
+                s.lost += 1
+                continue
+            }
             if !encoded {
                 encoder.removeAll()
                 encoder.frame(f, device: device)
@@ -175,12 +186,44 @@ final class StreamSubscribers {
         return take
     }
 
+    /// The progress of `engine`'s possible gestures at the frame just streamed
+    /// (`frame`): to each subscriber that took that frame, a line per gesture whose
+    /// progress changed (in thousandths) since the last one it got. So at most one per
+    /// gesture per frame sent, and nothing while nothing moves.
+    func progress(of engine: GestureEngine, device: String, at time: Timestamp) {
+        let t = time.microseconds
+        guard subscribers.contains(where: { s in s.clocks.contains { $0.device == device && $0.newest == t && $0.tookNewest } }) else { return }
+        engine.forEachProgress { index, p in
+            let q = Int((p * 1000).rounded())
+            var encoded = false
+            for s in subscribers {
+                guard let c = s.clocks.firstIndex(where: { $0.device == device }), s.clocks[c].newest == t, s.clocks[c].tookNewest
+                else { continue }
+                if s.clocks[c].progress.count != engine.specs.count {
+                    s.clocks[c].progress = Array(repeating: 0, count: engine.specs.count)  // a new engine (reload)
+                }
+                guard s.clocks[c].progress[index] != q else { continue }
+                if !encoded {
+                    encoder.removeAll()
+                    encoder.progress(engine.specs[index], thousandths: q, time: time, device: device)
+                    encoded = true
+                }
+                // Dropped with the frames when the queue is that full; then sent again next time.
+                if encoder.withBytes({ queue($0, to: s, isFrame: true) }) { s.clocks[c].progress[index] = q }
+            }
+        }
+    }
+
     /// A gesture event. A `changed` one follows its frame: a subscriber that did not
     /// get the frame does not get the update either (the next one it gets is newer).
     func gesture(_ e: GestureEvent, device: String, step: Step?) {
         var encoded = false
         for s in subscribers {
             if e.phase == .changed, let c = s.clocks.first(where: { $0.device == device }), c.newest == e.time.microseconds, !c.tookNewest { continue }
+            if s.pending >= Self.queueLimit {
+                s.lost += 1
+                continue
+            }
             if !encoded {
                 encoder.removeAll()
                 encoder.gesture(e, device: device, step: step)
@@ -192,7 +235,7 @@ final class StreamSubscribers {
 
     /// The arena decisions `engine` made since the last call for `device`, as state lines.
     func decisions(of engine: GestureEngine, device: String) {
-        let decisions = cursors[device, default: DecisionTrace()].take(from: engine)
+        let decisions = cursor(device) { $0.take(from: engine) }
         for d in decisions {
             let kind = engine.specs.first { $0.name == d.name }?.kind
             broadcast { $0.state(d, kind: kind, device: device) }
@@ -201,11 +244,17 @@ final class StreamSubscribers {
 
     /// Starts a device's state lines from now: what its engine decided before is old news.
     func skipDecisions(of engine: GestureEngine, device: String) {
-        _ = cursors[device, default: DecisionTrace()].take(from: engine)
+        _ = cursor(device) { $0.take(from: engine) }
     }
 
     /// Forgets a device's decision cursor (it went, or its engine was replaced).
-    func forget(device: String) { cursors[device] = nil }
+    func forget(device: String) { cursors.removeAll { $0.device == device } }
+
+    private func cursor<R>(_ device: String, _ body: (inout DecisionTrace) -> R) -> R {
+        if let i = cursors.firstIndex(where: { $0.device == device }) { return body(&cursors[i].trace) }
+        cursors.append((device, DecisionTrace()))
+        return body(&cursors[cursors.count - 1].trace)
+    }
 
     /// Any other line, to every subscriber.
     func broadcast(_ write: (inout StreamEncoder) -> Void) {
@@ -214,11 +263,13 @@ final class StreamSubscribers {
         for s in subscribers { encoder.withBytes { queue($0, to: s, isFrame: false) } }
     }
 
-    private func queue(_ line: UnsafeBufferPointer<UInt8>, to s: Subscriber, isFrame: Bool) {
+    /// Whether the line was queued (false: counted as lost).
+    @discardableResult
+    private func queue(_ line: UnsafeBufferPointer<UInt8>, to s: Subscriber, isFrame: Bool) -> Bool {
         let pending = s.pending
         if pending > 0 && pending + line.count > (isFrame ? Self.frameLimit : Self.queueLimit) {
             s.lost += 1
-            return
+            return false
         }
         if s.lost > 0 {
             scratch.removeAll()
@@ -228,6 +279,7 @@ final class StreamSubscribers {
         }
         s.queue.append(contentsOf: line)
         dirty = true
+        return true
     }
 
     // MARK: Writing

@@ -90,6 +90,18 @@ struct StreamEncoder {
         out.end()
     }
 
+    /// `{"type":"progress",…}`: how far a gesture that is still possible is toward its
+    /// begin (or recognize) threshold, 0…1 in thousandths (`GestureEngine.forEachProgress`).
+    mutating func progress(_ spec: GestureSpec, thousandths: Int, time: Timestamp, device: String) {
+        out.begin(type: "progress")
+        out.key("device"); out.string(device)
+        out.key("t"); out.seconds(microseconds: time.microseconds)
+        out.key("gesture"); out.string(spec.name)
+        out.key("kind"); out.string(spec.kind.rawValue)
+        out.key("progress"); out.number(Double(thousandths) / 1000, 3)
+        out.end()
+    }
+
     /// `{"type":"gesture",…}`: an engine event with `replay --json`'s values, and
     /// `progress` toward the next step of an `every:` binding (`step`: whole steps
     /// taken), 1 for other continuous gestures (their begin threshold is behind
