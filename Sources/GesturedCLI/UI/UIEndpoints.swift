@@ -22,9 +22,13 @@ final class UIEndpoints {
     /// The environment whose control socket is the daemon's (nil: none, replay mode).
     let control: [String: String]?
     let logger: Logger
-    let source: ConfigSource
+    /// The config the page edits: `--config`, else the one the running daemon says it
+    /// runs (its `hello`), else the one it would load.
+    private(set) var source: ConfigSource
     let environment: [String: String]
-    let editing: ConfigEditing
+    private(set) var editing: ConfigEditing
+    /// `--config` was given: the daemon's `hello` does not move the editor elsewhere.
+    private let explicitConfig: Bool
     /// Sends a stream line to every page (`droppable`: a frame).
     var broadcast: (String, Bool) -> Void = { _, _ in }
     /// Asks the loop to re-arm its timers (after an engine here may have a new deadline).
@@ -54,7 +58,8 @@ final class UIEndpoints {
         self.logger = logger
         environment = options.environment
         source = resolveConfigPath(explicit: options.configPath, environment: options.environment)
-        editing = ConfigEditing(source: source, explicit: options.configPath != nil, environment: options.environment)
+        explicitConfig = options.configPath != nil
+        editing = ConfigEditing(source: source, explicit: explicitConfig, environment: options.environment)
         timer = try MonotonicTimer()
         if let path = options.replay { replay = try loadReplay(path) }
     }
@@ -88,6 +93,7 @@ final class UIEndpoints {
         switch type {
         case "hello":
             hello = line
+            followDaemonConfig(v["config"]?.string)
             deviceLines.removeAll()
             devices.removeAll()
             forwarded.removeAll()
@@ -104,6 +110,15 @@ final class UIEndpoints {
         default:
             broadcast(line, false)
         }
+    }
+
+    /// Save writes the file the daemon runs, not the one this process would have looked
+    /// up (a daemon started with `--config X`). The built-in default has no file: the
+    /// user's own is then created, as before.
+    private func followDaemonConfig(_ name: String?) {
+        guard !explicitConfig, let name, name.hasPrefix("/"), source != .file(name) else { return }
+        source = .file(name)
+        editing = ConfigEditing(source: source, explicit: false, environment: environment)
     }
 
     private func relayDevice(_ v: JSONValue, _ line: String) {
