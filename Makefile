@@ -38,6 +38,8 @@ DEB_PACKAGES += libxcb1-dev libsystemd-dev
 DEB_PACKAGES += libmicrohttpd-dev
 # make test also installs the real compositors and clients the focused-app tests drive (sway as nobody via setpriv).
 test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
+# socat: ControlSocketTests speaks to the control socket as another user, raw.
+test: DEB_PACKAGES += socat
 # ... and openbox with xprop (x11-utils) for the EWMH desktop actions (DesktopActionsCompositorTests).
 test: DEB_PACKAGES += openbox x11-utils
 # ... and a headless GNOME Shell 43 with a fake logind (GNOMEShellTests, as nobody too).
