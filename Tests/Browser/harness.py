@@ -366,3 +366,31 @@ class PageTest(unittest.TestCase):
         editor.click()
         self.browser.execute_script('arguments[0].select()', editor)
         editor.send_keys(text)
+
+
+class DaemonPageTest(PageTest):
+    """A browser on a `gestured ui` beside a real daemon: subclasses say how to start
+    the daemon (`start_daemon`) and what the ui is given (`ui_args`, `ui_name`). The
+    daemon goes when the class's tests are done, or at once if the ui cannot start."""
+
+    daemon = None
+    ui_args = ()
+    ui_name = 'ui'
+
+    @classmethod
+    def start_daemon(cls):
+        raise NotImplementedError
+
+    @classmethod
+    def start_server(cls):
+        cls.daemon = cls.start_daemon()
+        try:
+            return UiServer(*cls.ui_args, env=cls.daemon.env, name=cls.ui_name)
+        except Exception:
+            cls.daemon.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        cls.daemon.stop()

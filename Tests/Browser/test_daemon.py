@@ -8,26 +8,18 @@ import unittest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from harness import SWIPES_CONFIG, Daemon, PageTest, UiServer, check_messages, wait_until
+from harness import SWIPES_CONFIG, Daemon, DaemonPageTest, check_messages, wait_until
 
 
-class DaemonPageTests(PageTest):
+class DaemonPageTests(DaemonPageTest):
+    # No --config: the ui edits the file the running daemon says it runs (its hello),
+    # which is not where this environment's lookup would go.
+    ui_name = 'ui-daemon'
+
     @classmethod
-    def start_server(cls):
+    def start_daemon(cls):
         with open(SWIPES_CONFIG) as f:
-            cls.daemon = Daemon(f.read())
-        try:
-            # No --config: the ui edits the file the running daemon says it runs (its
-            # hello), which is not where this environment's lookup would go.
-            return UiServer(env=cls.daemon.env, name='ui-daemon')
-        except Exception:
-            cls.daemon.stop()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        cls.daemon.stop()
+            return Daemon(f.read())
 
     def setUp(self):
         super().setUp()

@@ -6,7 +6,7 @@ import unittest
 
 from selenium.common.exceptions import TimeoutException
 
-from harness import Daemon, PageTest, UiServer, wait_until
+from harness import Daemon, DaemonPageTest, wait_until
 
 CONFIG = """gestures:
   - name: next
@@ -22,23 +22,17 @@ CONFIG = """gestures:
 """
 
 
-class LivePageTests(PageTest):
-    @classmethod
-    def start_server(cls):
-        cls.daemon = Daemon(CONFIG, fake_pad=True, extra=['--explain'])
-        if not cls.daemon.subscribes():
-            cls.daemon.stop()
-            raise unittest.SkipTest('the daemon has no event stream yet (no `subscribe` on its control socket)')
-        try:
-            return UiServer('--config', cls.daemon.config, env=cls.daemon.env, name='ui-live')
-        except Exception:
-            cls.daemon.stop()
-            raise
+class LivePageTests(DaemonPageTest):
+    ui_name = 'ui-live'
 
     @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        cls.daemon.stop()
+    def start_daemon(cls):
+        daemon = Daemon(CONFIG, fake_pad=True, extra=['--explain'])
+        cls.ui_args = ('--config', daemon.config)
+        if not daemon.subscribes():
+            daemon.stop()
+            raise AssertionError('the daemon does not answer `subscribe` (the event stream, docs/CONTROL.md)')
+        return daemon
 
     def setUp(self):
         super().setUp()
