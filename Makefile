@@ -33,8 +33,9 @@ SWIFT ?= swift
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev libstdc++-12-dev
 # The headers of the libraries the X11 and KWin focus sources dlopen (CDesktop).
 DEB_PACKAGES += libxcb1-dev libsystemd-dev
-# libmicrohttpd, the HTTP server of `gestured ui` (CMicrohttpd). At run time the binary
-# links libmicrohttpd12 (and libevdev2, libudev1, libmtdev1, libyaml-0-2): a package's Depends.
+# libmicrohttpd's header: the HTTP server of `gestured ui` (CMicrohttpd), which the ui
+# loads with dlopen (libmicrohttpd12 at run time, needed by `gestured ui` only). The
+# binary links libevdev2, libudev1, libmtdev1 and libyaml-0-2: a package's Depends.
 DEB_PACKAGES += libmicrohttpd-dev
 # make test also installs the real compositors and clients the focused-app tests drive (sway as nobody via setpriv).
 test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon

@@ -7,7 +7,7 @@
 //   TouchModel → GestureInput ─┐
 //   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
 //   CLinux, CDesktop (dlopen'd sd-bus, libxcb) → FocusSources (the focused app from the compositor) → GesturedCLI
-//   CMicrohttpd, LinuxSystem → LiveView (the HTTP side of `gestured ui`) → GesturedCLI
+//   CMicrohttpd (dlopen'd libmicrohttpd), LinuxSystem → LiveView (the HTTP side of `gestured ui`) → GesturedCLI
 //   GestureActions, FocusSources → DesktopActions ({workspace: next} through the desktop's own interface) → GesturedCLI
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
@@ -28,8 +28,6 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: debianPackages("libsystemd-dev")),
-        // libmicrohttpd: the HTTP server of `gestured ui` (never of the daemon).
-        .systemLibrary(name: "CMicrohttpd", pkgConfig: "libmicrohttpd", providers: debianPackages("libmicrohttpd-dev")),
         .target(name: "CLinux"),
         // The one system-call layer (swift-system's model): owned descriptors, errno
         // typed and named, EINTR retried in one place. Everything above calls Linux through it.
@@ -53,6 +51,9 @@ let package = Package(
         // from libsystemd-dev and libxcb1-dev).
         .target(name: "CDesktop", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "FocusSources", dependencies: ["CLinux", "CDesktop", "LinuxSystem"]),
+        // libmicrohttpd, the HTTP server of `gestured ui`: loaded with dlopen when the ui
+        // starts, so the daemon never maps it nor gnutls (header from libmicrohttpd-dev).
+        .target(name: "CMicrohttpd", linkerSettings: [.linkedLibrary("dl")]),
         // The HTTP layer of `gestured ui`: libmicrohttpd on the ui's loop, token, Host and
         // Origin checks, security headers, server-sent events; the page built in.
         .target(name: "LiveView", dependencies: ["CMicrohttpd", "LinuxSystem"], resources: [.embedInCode("Page")]),

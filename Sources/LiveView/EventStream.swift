@@ -58,7 +58,7 @@ public final class EventStream {
     private func wake() {
         guard suspended, let connection else { return }
         suspended = false
-        MHD_resume_connection(connection)
+        gd_MHD_resume_connection(connection)
         resumed()
     }
 
@@ -67,10 +67,10 @@ public final class EventStream {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let n = queue.write(into: buffer)
         if n > 0 { return n }
-        if ending { return gestured_mhd_end_of_stream }
+        if ending { return gd_mhd_end_of_stream }
         if let connection, !suspended {
             suspended = true
-            MHD_suspend_connection(connection)
+            gd_MHD_suspend_connection(connection)
         }
         return 0
     }

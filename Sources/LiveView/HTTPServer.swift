@@ -51,12 +51,16 @@ public final class HTTPServer {
         public var description: String
     }
 
-    /// MHD_start_daemon on 127.0.0.1:`port` (0: an ephemeral one, the usual case).
+    /// MHD_start_daemon on 127.0.0.1:`port` (0: an ephemeral one, the usual case), after
+    /// loading libmicrohttpd (dlopen: the daemon never maps it).
     public init(port: UInt16 = 0, maximumBody: Int) throws(StartError) {
         self.maximumBody = maximumBody
+        if let why = gd_load_microhttpd() {
+            throw StartError(description: "cannot load libmicrohttpd (Debian: libmicrohttpd12): \(String(cString: why))")
+        }
         let box = Unmanaged<Box>.passRetained(Box())
-        let started = gestured_mhd_start_loopback(port, Self.connectionLimit, Self.connectionTimeout, Self.connectionMemory,
-                                                  { cls, connection, url, method, _, upload, size, context in
+        let started = gd_mhd_start_loopback(port, Self.connectionLimit, Self.connectionTimeout, Self.connectionMemory,
+                                            { cls, connection, url, method, _, upload, size, context in
             Unmanaged<Box>.fromOpaque(cls!).takeUnretainedValue().server!.access(connection!, url: url, method: method,
                                                                                    upload: upload, size: size!, context: context!)
         }, box.toOpaque(), { _, _, context, _ in
@@ -67,8 +71,8 @@ public final class HTTPServer {
             throw StartError(description: "cannot listen on 127.0.0.1:\(port): \(Errno.current)")
         }
         daemon = started
-        self.port = gestured_mhd_port(started)
-        descriptor = FileDescriptor(rawValue: gestured_mhd_epoll_fd(started))
+        self.port = gd_mhd_port(started)
+        descriptor = FileDescriptor(rawValue: gd_mhd_epoll_fd(started))
         self.box = box
         box.takeUnretainedValue().server = self
     }
@@ -86,7 +90,7 @@ public final class HTTPServer {
         for s in streams.values { s.finish() }
         for r in deferred.values { r.complete(.text("stopping", status: 503)) }
         daemon = nil
-        MHD_stop_daemon(d)
+        gd_MHD_stop_daemon(d)
         streams.removeAll()
         box.release()
     }
@@ -98,7 +102,7 @@ public final class HTTPServer {
     public func run() {
         guard let daemon else { return }
         resumed = false
-        _ = MHD_run(daemon)
+        _ = gd_MHD_run(daemon)
     }
 
     /// MHD_get_timeout: when `run()` must be called even with nothing readable (ms from
@@ -107,7 +111,7 @@ public final class HTTPServer {
         guard let daemon else { return nil }
         if resumed { return 0 }
         var ms: UInt64 = 0
-        return MHD_get_timeout(daemon, &ms) == .YES ? ms : nil
+        return gd_MHD_get_timeout(daemon, &ms) == .YES ? ms : nil
     }
 
     // MARK: Requests
@@ -158,9 +162,9 @@ public final class HTTPServer {
             if let r = d.response { return queue(connection, r) }
             pending.deferred = d
             deferred[ObjectIdentifier(d)] = d
-            MHD_suspend_connection(connection)
+            gd_MHD_suspend_connection(connection)
             d.resume = { [weak self] in
-                MHD_resume_connection(connection)
+                gd_MHD_resume_connection(connection)
                 self?.resumed = true
             }
             return .YES
@@ -174,7 +178,7 @@ public final class HTTPServer {
         let collected = Collected()
         collected.lowercased = lowercased
         withExtendedLifetime(collected) {
-            _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
+            _ = gd_MHD_get_connection_values(connection, kind, { cls, _, key, value in
                 let c = Unmanaged<Collected>.fromOpaque(cls!).takeUnretainedValue()
                 guard let key else { return .YES }
                 let name = c.lowercased ? String(cString: key).lowercased() : String(cString: key)
@@ -188,25 +192,25 @@ public final class HTTPServer {
 
     private func queue(_ connection: OpaquePointer, _ r: HTTPResponse) -> MHD_Result {
         let response = r.body.withUnsafeBytes {
-            MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+            gd_MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
         }
         guard let response else { return .NO }
         return send(connection, response, status: r.status, headers: r.headers)
     }
 
     private func send(_ connection: OpaquePointer, _ response: OpaquePointer, status: Int, headers: [(String, String)]) -> MHD_Result {
-        defer { MHD_destroy_response(response) }
-        for (name, value) in headers + commonHeaders where MHD_add_response_header(response, name, value) != .YES {
+        defer { gd_MHD_destroy_response(response) }
+        for (name, value) in headers + commonHeaders where gd_MHD_add_response_header(response, name, value) != .YES {
             return .NO  // a header with a newline in it: refuse rather than send it cut
         }
-        return MHD_queue_response(connection, UInt32(status), response)
+        return gd_MHD_queue_response(connection, UInt32(status), response)
     }
 
     // MARK: Event streams
 
     private func queue(_ connection: OpaquePointer, stream: EventStream) -> MHD_Result {
         let cls = Unmanaged.passRetained(stream).toOpaque()
-        let response = MHD_create_response_from_callback(UInt64.max, 4096, { cls, _, buffer, max in
+        let response = gd_MHD_create_response_from_callback(UInt64.max, 4096, { cls, _, buffer, max in
             let s = Unmanaged<EventStream>.fromOpaque(cls!).takeUnretainedValue()
             return s.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
         }, cls, { cls in

@@ -166,6 +166,22 @@ import Testing
         #expect(hostile["ok"] == .bool(false))
     }
 
+    /// libmicrohttpd (and the gnutls it pulls in, about 3 MB resident) is loaded by the
+    /// ui when it starts, never by the daemon: linked, every gestured process mapped it.
+    @Test func onlyTheUIMapsLibmicrohttpd() throws {
+        let ui = UI()
+        let config = ui.dir.write("config.yaml", DaemonLifecycleTests.validConfig)
+        let daemon = try Gestured.Process(["run", "--config", config, "--input-dir", ui.dir.path + "/input"], environment: ui.env)
+        #expect(daemon.waitForLog("started:"))
+        try ui.start(["--config", config])
+        let mapped = { (pid: pid_t) in Self.read("/proc/\(pid)/maps") ?? "" }
+        let uiMaps = mapped(try #require(ui.process).pid)
+        #expect(uiMaps.contains("libmicrohttpd.so"), "the ui serves the page with it")
+        let daemonMaps = mapped(daemon.pid)
+        #expect(daemonMaps.contains("libevdev.so"), "the daemon's maps were read")
+        #expect(!daemonMaps.contains("libmicrohttpd") && !daemonMaps.contains("libgnutls"))
+    }
+
     @Test func theRealProcessRefusesWhatIsNotItsPage() throws {
         let ui = UI()
         try ui.start(["--replay", Self.recording])
