@@ -42,6 +42,9 @@ final class Daemon {
         /// How a grab's watchdog child is started (`run`: this binary); nil: grabs
         /// without one (tests, whose fake devices a child could not reach).
         var grabWatchdog: GrabWatchdog.Launcher?
+        /// `--ui-parent PID`: gestured ui's private daemon, which ends when that process
+        /// does, however it ends (SIGKILL too), and removes its control socket's directory.
+        var parent: pid_t?
         /// `staleFrameAge`; nil: no frame is stale (a test pouring a whole recording in
         /// at once, which is a backlog by design).
         var staleFrameAge: Int64? = Daemon.staleFrameAge
@@ -85,6 +88,8 @@ final class Daemon {
     let focus: FocusMonitor
     /// `gestured status|enable|disable|reload` (Control/).
     private var control: ControlServer?
+    /// The pidfd of `options.parent`, while it is watched.
+    private var parentWatch: OwnedFileDescriptor?
     /// The event stream's subscribers (`subscribe`, Stream/), beside the control socket.
     private(set) var stream: StreamSubscribers?
     /// The log lines control clients trigger: at most 10 per 10 s (DaemonControl.swift).
@@ -139,6 +144,7 @@ final class Daemon {
             try loop.add(virtualInput.descriptor) { _ in virtualInput.handleTimer() }
             virtualInput.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
         }
+        if let parent = options.parent { try watchParent(parent) }
         watchConfig()
         hotplug.watch(on: loop, logger: logger) { [unowned self] change in
             switch change {
@@ -238,6 +244,10 @@ final class Daemon {
         focus.stop()
         stream = nil
         control = nil
+        // gestured ui's private daemon: the directory its socket was made in is ours.
+        if options.parent != nil, let socket = options.controlSocket, let slash = socket.lastIndex(of: "/") {
+            FileSystem.remove(String(socket[..<slash]))
+        }
         let now = Self.now()
         for s in sessions.values {
             s.engine.cancelAll(at: now, into: &s.events)
@@ -460,6 +470,19 @@ final class Daemon {
             grabIfDue(s, now: now.microseconds)
         }
         rearm()
+    }
+
+    /// Ends the loop once `pid` has exited (its pidfd turns readable). Gone already:
+    /// pidfd_open fails (ESRCH), and so does the start, which is what the parent wants.
+    private func watchParent(_ pid: pid_t) throws(Errno) {
+        let pidfd = try Process.descriptor(of: pid)
+        let fd = pidfd.descriptor
+        try loop.add(fd) { [unowned self] _ in
+            logger.notice("pid \(pid), which started this private daemon, has exited: exiting")
+            loop.remove(fd)
+            loop.stop()
+        }
+        parentWatch = .some(consume pidfd)
     }
 
     // MARK: Signals and reload

@@ -31,7 +31,7 @@ enum RunCommand {
     """
 
     static let spec = Arguments.Spec(flags: ["dry-run", "explain", "verbose", "quiet"],
-                                     options: ["config", "device", "input-dir", "control-socket"], repeatable: ["device"],
+                                     options: ["config", "device", "input-dir", "control-socket", "ui-parent"], repeatable: ["device"],
                                      short: ["v": "verbose", "q": "quiet"])
 
     /// `adopting`: devices opened by the caller, used beside the ones found.
@@ -47,6 +47,11 @@ enum RunCommand {
         options.inputDirectory = a.option("input-dir") ?? "/dev/input"
         // --control-socket (not in the help): gestured ui's private daemon, nobody else's.
         options.controlSocket = a.option("control-socket") ?? ControlPath.resolve(environment)
+        // --ui-parent PID (not in the help either): and it ends when gestured ui does.
+        if let parent = a.option("ui-parent") {
+            guard let pid = Int32(parent), pid > 0 else { throw UsageError("--ui-parent: not a process id: '\(parent)'") }
+            options.parent = pid
+        }
         options.adopted = devices
         // The watchdog child logs as the daemon does (journal priorities), and needs nothing else.
         options.grabWatchdog = GrabWatchdog.Launcher(environment: environment["JOURNAL_STREAM"].map { ["JOURNAL_STREAM=\($0)"] } ?? [])

@@ -228,6 +228,27 @@ import Testing
         #expect(FileSystemProbe.names(in: ui.runtime).filter { $0.hasPrefix("gestured-ui-") }.isEmpty, "the private daemon stopped and cleaned up")
     }
 
+    /// SIGKILL gives the ui no chance to stop its private daemon: the daemon sees its
+    /// parent go (`--ui-parent`, a pidfd) and stops, and its directory goes with it.
+    @Test func aKilledUIsPrivateDaemonStopsToo() throws {
+        let ui = UI()
+        try ui.start([])
+        let p = try #require(ui.process)
+        let announced = "started a private one in dry run (pid "
+        #expect(p.waitForLog(announced))
+        let pid = try #require(p.stderr.components(announced).last.flatMap { pid_t($0.prefix { $0.isNumber }) })
+        let daemon = clinux_pidfd_open(pid)
+        try #require(daemon >= 0, "the private daemon (pid \(pid)) runs")
+        defer { close(daemon) }
+        let deadline = clinux_monotonic_ns() + 15_000_000_000
+        while !FileSystemProbe.names(in: ui.runtime).contains(where: { $0.hasPrefix("gestured-ui-") }) && clinux_monotonic_ns() < deadline { p.pump(ms: 50) }
+        kill(p.pid, SIGKILL)
+        var exited = pollfd(fd: daemon, events: Int16(POLLIN), revents: 0)
+        while poll(&exited, 1, 50) == 0 && clinux_monotonic_ns() < deadline { p.pump(ms: 0) }
+        #expect(exited.revents & Int16(POLLIN) != 0, "the private daemon exited within 15 s of the ui")
+        #expect(FileSystemProbe.names(in: ui.runtime).filter { $0.hasPrefix("gestured-ui-") }.isEmpty, "its directory was removed")
+    }
+
     @Test func itExitsOnSIGTERM() throws {
         let ui = UI()
         try ui.start(["--replay", Self.recording])

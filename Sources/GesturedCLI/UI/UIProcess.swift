@@ -176,7 +176,7 @@ final class UIProcess {
 
 /// Local mode's engine: `gestured run --dry-run` as a child, with its control socket in
 /// a private directory (mode 0700) so that it is nobody's daemon but ours. Its output
-/// goes to our standard error; it stops with us.
+/// goes to our standard error; it stops with us, however we stop (`--ui-parent`).
 final class LocalDaemon {
     let directory: String
     var socket: String { directory + "/gestured.sock" }
@@ -185,7 +185,8 @@ final class LocalDaemon {
     init(configPath: String?, environment: [String: String], logger: Logger) throws {
         let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         directory = try FileSystem.makeTemporaryDirectory(prefix: base + "/gestured-ui-")
-        var args = ["gestured", "run", "--dry-run", "--quiet", "--control-socket", directory + "/gestured.sock"]
+        // --ui-parent: it stops when we do, even killed with SIGKILL, and takes the directory with it.
+        var args = ["gestured", "run", "--dry-run", "--quiet", "--control-socket", directory + "/gestured.sock", "--ui-parent", String(getpid())]
         if let configPath { args += ["--config", configPath] }
         pid = try Process.spawn("/proc/self/exe", arguments: args, environment: Process.environment().filter { !$0.hasPrefix("NOTIFY_SOCKET=") },
                                 stdout: FileDescriptor.standardError, stderr: .standardError, newProcessGroup: true)
