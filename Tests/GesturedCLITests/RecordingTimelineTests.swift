@@ -25,6 +25,24 @@ import Testing
         #expect(counts(kept) == counts(all), "\(counts(kept)) vs \(counts(all))")
     }
 
+    /// A gesture not yet begun shows how far it is toward its threshold at each frame,
+    /// as the daemon's `progress` lines say: the scrubber shows it filling up.
+    @Test func aPossibleGestureShowsItsProgressTowardItsThreshold() throws {
+        let recording = try Recording.load(path: Self.path)
+        let timeline = try #require(JSONValue.parse(Array(try RecordingTimeline(recording: recording, specs: DetectCatalogue.specs, bindings: []).build().json.utf8)))
+        let frames = try #require(timeline["frames"]?.array)
+        // The 4-finger drag passes the swipe's threshold within the finger-count settle
+        // window, so its swipe has nothing to show; a 3-finger hold fills as they land.
+        var seen: [String: [Double]] = [:]
+        for f in frames {
+            for name in DetectCatalogue.specs.map(\.name) where f["states"]?[name]?["state"]?.string == "possible" {
+                if let p = f["states"]?[name]?["progress"]?.number { seen[name, default: []].append(p) }
+            }
+        }
+        let hold = seen["hold-3"] ?? []
+        #expect(hold.contains { $0 > 0 && $0 < 1 } && hold == hold.sorted(), "\(seen)")
+    }
+
     @Test func aGestureThatEndsOnTheLiftShowsItsEndAtThatFrame() throws {
         let recording = try Recording.load(path: Self.path)
         let timeline = try #require(JSONValue.parse(Array(try RecordingTimeline(recording: recording, specs: DetectCatalogue.specs, bindings: []).build().json.utf8)))

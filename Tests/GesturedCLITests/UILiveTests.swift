@@ -60,6 +60,9 @@ import Testing
         let triedLines = page.text.split(separator: "\n").filter { $0.contains("tried-left") }
         #expect(!triedLines.isEmpty && triedLines.allSatisfy { $0.contains("\"source\":\"try\"") })
         #expect(page.text.contains("\"outcome\":\"dry-run\""))
+        // The tried swipe's way to its threshold, as the daemon's own gestures have it.
+        let triedRecognized = try #require(triedLines.firstIndex { $0.contains("\"phase\":\"recognized\"") })
+        #expect(triedLines[..<triedRecognized].contains { $0.contains("\"type\":\"progress\"") }, "\(triedLines.prefix(8))")
         #expect(page.text.contains("\"type\":\"frame\""))
 
         let recorded = try post("/api/record/stop", "")

@@ -6,11 +6,14 @@ import TouchModel
 /// Try: the edited config, in dry run, beside the running one, on the live stream's
 /// frames rebuilt into `TouchFrame`s. One engine per device, as the daemon has; its
 /// lines are the daemon's (`StreamEncoder`) with `"source":"try"` added, and the
-/// actions it would run are `action` lines with outcome `dry-run`.
+/// actions it would run are `action` lines with outcome `dry-run`; `progress` lines, as
+/// the daemon's, each time a possible gesture's way toward its threshold changes.
 final class TryRun {
     let config: Config
     private var engines: [String: GestureEngine] = [:]
     private var traces: [String: DecisionTrace] = [:]
+    /// Per device, each gesture's last progress sent, in thousandths (-1: none yet).
+    private var progress: [String: [Int]] = [:]
     private var mapper: ActionMapper
     private var encoder = StreamEncoder()
     private var events: [GestureEvent] = []
@@ -33,7 +36,24 @@ final class TryRun {
             return e
         }()
         engine.process(frame, into: &events)
-        return lines(device, engine)
+        return lines(device, engine) + progressLines(device, engine, at: frame.time)
+    }
+
+    /// A line for each possible gesture whose progress changed (by a thousandth or more).
+    private func progressLines(_ device: String, _ engine: GestureEngine, at time: Timestamp) -> [String] {
+        var sent = progress[device] ?? []
+        if sent.count != engine.specs.count { sent = Array(repeating: -1, count: engine.specs.count) }
+        var out: [String] = []
+        engine.forEachProgress { index, p in
+            let q = Int((p * 1000).rounded())
+            guard sent[index] != q else { return }
+            sent[index] = q
+            encoder.removeAll()
+            encoder.progress(engine.specs[index], thousandths: q, time: time, device: device)
+            out.append(tagged())
+        }
+        progress[device] = sent
+        return out
     }
 
     /// The lines due at `now` (holds, tap timeouts), on every device.
@@ -47,6 +67,7 @@ final class TryRun {
     /// A device that went: what it had in flight is cancelled.
     func remove(_ device: String, at now: Timestamp) -> [String] {
         guard let engine = engines.removeValue(forKey: device) else { return [] }
+        progress[device] = nil
         engine.cancelAll(at: now, into: &events)
         return lines(device, engine)
     }

@@ -43,7 +43,14 @@ struct RecordingTimeline {
             guard let f = pending else { return }
             defer { pending = nil; index += 1; lastFingers = f.fingerCount }
             guard (index % keepEvery == 0 || f.fingerCount != lastFingers), frames.count < maximumFrames else { return }
-            frames.append(Self.frame(f, since: start, states: states))
+            // A gesture still possible shows how far it is toward its threshold, as the
+            // daemon's `progress` lines do (one that began: its events' progress).
+            var shown = states
+            pipeline.engine.forEachProgress { i, p in
+                let name = pipeline.engine.specs[i].name
+                if shown[name]?.state == .possible { shown[name]?.progress = p }
+            }
+            frames.append(Self.frame(f, since: start, states: shown))
             for name in states.keys { states[name]?.settle() }
         }
         pipeline.run(onFrame: { f in
