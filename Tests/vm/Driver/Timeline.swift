@@ -58,6 +58,8 @@ private struct Builder {
     var steps: [(at: Int64, action: Action)] = []
     var exists = false
     var nextTrackingID: Int32 = 1
+    /// Touches landed so far, for `landingPressure`.
+    var landings: Int32 = 0
     var fingers = 0
     var center = (x: 0.0, y: 0.0)
     var radius = 0.0
@@ -211,7 +213,7 @@ private struct Builder {
             if down {
                 emit(EventType.abs, AbsCode.mtTrackingID, nextTrackingID)
                 nextTrackingID += 1
-                if let p = device.absinfo[AbsCode.mtPressure] { emit(EventType.abs, AbsCode.mtPressure, (p.minimum + p.maximum) / 2) }
+                if let p = device.absinfo[AbsCode.mtPressure] { emit(EventType.abs, AbsCode.mtPressure, landingPressure(p)) }
             }
             emit(EventType.abs, AbsCode.mtPositionX, x)
             emit(EventType.abs, AbsCode.mtPositionY, y)
@@ -221,9 +223,19 @@ private struct Builder {
             let (x, y) = contact(0)
             emit(EventType.abs, AbsCode.x, x)
             emit(EventType.abs, AbsCode.y, y)
-            if down, let p = device.absinfo[AbsCode.pressure] { emit(EventType.abs, AbsCode.pressure, (p.minimum + p.maximum) / 2) }
+            if down, let p = device.absinfo[AbsCode.pressure] { emit(EventType.abs, AbsCode.pressure, landingPressure(p)) }
         }
+        if down { landings += 1 }
         emit(EventType.syn, SynCode.report, 0)
+    }
+
+    /// A landing finger's pressure: mid-range, and never what the touch before it had,
+    /// as no two real touches do. The kernel drops a value a slot already has, so with
+    /// one pressure for all, a reader that missed a touch (libinput on a device a grab
+    /// was just released from) never learns this one's and, detecting touches by
+    /// pressure, never sees it land.
+    private func landingPressure(_ p: AbsInfo) -> Int32 {
+        (p.minimum + p.maximum) / 2 + (landings % 2 == 0 ? 0 : 1)
     }
 
     /// `BTN_TOUCH` and the one `BTN_TOOL_*` that says how many fingers are down.

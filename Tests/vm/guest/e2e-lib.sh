@@ -163,7 +163,7 @@ start_daemon() {
   rm -f "$socket" "$log/notify"
   # systemd's side of Type=notify: a datagram socket the daemon writes READY=1 to.
   socat -u "UNIX-RECV:$socket,mode=666" "OPEN:$log/notify,creat,append" &
-  within 5 test -S "$socket" || fail "notify socket listener did not start"
+  within 20 test -S "$socket" || fail "notify socket listener did not start"
   say "starting as $user: $exec_start"
   runuser -u "$user" -- env -i HOME="$home" USER="$user" PATH=/usr/local/bin:/usr/bin:/bin \
     XDG_CONFIG_HOME="$home/.config" NOTIFY_SOCKET="$socket" \
