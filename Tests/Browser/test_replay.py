@@ -1,13 +1,12 @@
 """The page on `gestured ui --replay` of a real touchscreen recording (a four-finger
 swipe down), checked against what `gestured replay` says of the same file."""
 import os
+import re
 import shutil
 import unittest
 
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.keys import Keys
-
-from harness import (LOGS, ROOT, SWIPE_DOWN, SWIPES_CONFIG, TWO_FINGER_TAP, PageTest, Replay, UiServer, relative)
+from harness import (ROOT, SWIPE_DOWN, SWIPES_CONFIG, TWO_FINGER_TAP, Keys, PageTest, Replay, UiServer, per_browser,
+                     relative)
 
 
 class ReplayPageTests(PageTest):
@@ -15,7 +14,8 @@ class ReplayPageTests(PageTest):
 
     @classmethod
     def start_server(cls):
-        return UiServer('--replay', relative(SWIPE_DOWN), '--config', relative(SWIPES_CONFIG), name='ui-replay')
+        return UiServer('--replay', relative(SWIPE_DOWN), '--config', relative(SWIPES_CONFIG), name='ui-replay',
+                        logs=cls.logs)
 
     def setUp(self):
         super().setUp()
@@ -85,8 +85,8 @@ class ReplayPageTests(PageTest):
             self.screenshot('docs-ui')
         finally:
             self.browser.set_window_size(1400, 1000)
-        if os.environ.get('GESTURED_UI_DOCS_SCREENSHOT'):
-            shutil.copy(os.path.join(LOGS, 'docs-ui.png'), os.path.join(ROOT, 'docs', 'ui.png'))
+        if os.environ.get('GESTURED_UI_DOCS_SCREENSHOT') and self.browser_name == 'chromium':
+            shutil.copy(os.path.join(self.logs, 'docs-ui.png'), os.path.join(ROOT, 'docs', 'ui.png'))
 
     def test_a_failed_recognizer_says_why_in_the_words_of_replay_explain(self):
         self.go_to_frame(self.last_touching_frame())
@@ -105,13 +105,27 @@ class ReplayPageTests(PageTest):
         self.element('#try').click()
         self.wait(lambda b: self.text('#try-result') == '', 'trying stopped')
 
+    def test_the_error_check_sees_a_csp_refusal_and_an_uncaught_exception(self):
+        """What tearDown's assert_no_page_errors relies on, in this browser: an inline
+        script the CSP refuses, and an exception nothing catches, both reported."""
+        self.browser.execute_script("""
+            const script = document.createElement('script');
+            script.textContent = 'document.title = "ran"';
+            document.body.append(script);
+            setTimeout(() => { throw new Error('thrown by the test'); });""")
+        seen = []
+        self.wait(lambda b: seen.extend(b.console_errors()) or
+                  (any(re.search(r'Content.Security.Policy', m) for m in seen) and any('thrown by the test' in m for m in seen)),
+                  'both in the console')
+        self.assertNotEqual(self.browser.execute_script('return document.title'), 'ran', 'the inline script was refused')
+
     def test_every_control_is_reachable_with_the_tab_key(self):
         wanted = {'recording-file', 'scrubber', 'frame-prev', 'frame-next', 'play', 'hide-idle', 'editor', 'try', 'save'}
         self.element('body').click()
         reached = set()
         for _ in range(80):
             keys = [Keys.ESCAPE, Keys.TAB] if self.browser.switch_to.active_element.get_attribute('id') == 'editor' else [Keys.TAB]
-            ActionChains(self.browser).send_keys(*keys).perform()
+            self.press(*keys)
             reached.add(self.browser.switch_to.active_element.get_attribute('id'))
             if wanted <= reached:
                 break
@@ -132,7 +146,7 @@ class OpenRecordingTests(PageTest):
 
     @classmethod
     def start_server(cls):
-        return UiServer('--replay', SWIPE_DOWN, '--config', SWIPES_CONFIG, name='ui-open')
+        return UiServer('--replay', SWIPE_DOWN, '--config', SWIPES_CONFIG, name='ui-open', logs=cls.logs)
 
     def test_a_recording_opened_from_the_file_input_replaces_the_shown_one(self):
         other = Replay(TWO_FINGER_TAP, None)
@@ -144,6 +158,8 @@ class OpenRecordingTests(PageTest):
         ReplayPageTests.go_to_frame(self, index)
         self.wait(lambda b: len(self.elements('circle.contact')) == 2, 'two contacts of the tap')
 
+
+load_tests = per_browser(globals())
 
 if __name__ == '__main__':
     unittest.main()
