@@ -119,6 +119,30 @@ class ReplayPageTests(PageTest):
                   'both in the console')
         self.assertNotEqual(self.browser.execute_script('return document.title'), 'ran', 'the inline script was refused')
 
+    def test_at_the_end_of_a_long_wide_config_the_line_numbers_and_marks_stay_on_their_lines(self):
+        """Scrolled to the bottom right of a config longer and wider than the editor, the
+        gutter and the backdrop (the diagnostics' tint and marks) scroll as far as the
+        text does, which its scrollbars let go further than they would by themselves."""
+        editor = self.element('#editor')
+        self.browser.execute_script("""
+            const editor = arguments[0];
+            editor.value += Array.from({ length: 40 }, (_, i) => `# note ${i} ` + 'x'.repeat(8 * i)).join('\\n') + '\\n';
+            editor.dispatchEvent(new Event('input'));""", editor)
+        lines = editor.get_property('value').count('\n') + 1
+        self.wait(lambda b: len(self.elements('#gutter .gutter-line')) == lines, 'a number per line')
+        self.browser.execute_script('arguments[0].scrollTop = arguments[0].scrollHeight; arguments[0].scrollLeft = arguments[0].scrollWidth', editor)
+        gutter, backdrop = self.element('#gutter'), self.element('#backdrop')
+        self.wait(lambda b: int(gutter.get_property('scrollTop')) > 0, 'the gutter followed the scroll')
+        where = self.browser.execute_script("""
+            const [editor, gutter, backdrop] = arguments;
+            const top = (list) => list[list.length - 1].getBoundingClientRect().top;
+            return { editor: [editor.scrollTop, editor.scrollLeft], backdrop: [backdrop.scrollTop, backdrop.scrollLeft],
+                     gutter: gutter.scrollTop, lastNumber: top(gutter.querySelectorAll('.gutter-line')),
+                     lastLine: top(backdrop.querySelectorAll('.backdrop-line')) };""", editor, gutter, backdrop)
+        self.assertEqual(where['backdrop'], where['editor'], 'the backdrop is where the text is')
+        self.assertEqual(where['gutter'], where['editor'][0], 'the gutter is where the text is')
+        self.assertAlmostEqual(where['lastNumber'], where['lastLine'], delta=1, msg='the last number beside the last line')
+
     def test_every_control_is_reachable_with_the_tab_key(self):
         wanted = {'recording-file', 'scrubber', 'frame-prev', 'frame-next', 'play', 'hide-idle', 'editor', 'try', 'save'}
         self.element('body').click()

@@ -929,8 +929,8 @@ function renderEditor(diagnostics) {
     rows.push(backdropLine(lines[i], here, severity));
   }
   // Diagnostics past the end (an unexpected end of file) go on the last line.
-  $('gutter').replaceChildren(...numbers);
-  $('backdrop').replaceChildren(...rows, el('div', 'backdrop-pad', ' '));
+  $('gutter').replaceChildren(...numbers, el('div', 'scroll-pad', ' '));
+  $('backdrop').replaceChildren(...rows, el('div', 'scroll-pad', ' '));
   syncScroll();
 }
 
