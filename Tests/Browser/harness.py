@@ -316,8 +316,10 @@ def chromium(logs):
 
     options = Options()
     options.binary_location = shutil.which('chromium') or '/usr/bin/chromium'
+    # A pipe between chromedriver and Chromium, not its default DevTools port, which
+    # chromedriver dials as `localhost` too.
     for flag in ('--headless=new', '--disable-dev-shm-usage', '--disable-gpu', '--window-size=1400,1000',
-                 '--no-first-run', '--disable-extensions', '--lang=en-US'):
+                 '--no-first-run', '--disable-extensions', '--lang=en-US', '--remote-debugging-pipe'):
         options.add_argument(flag)
     if os.geteuid() == 0:
         options.add_argument('--no-sandbox')  # Chromium refuses to run its sandbox as root

@@ -35,16 +35,13 @@ class By:
 
 class Keys:
     """The W3C key codes (the same strings as Selenium's Keys)."""
-    NULL = '\ue000'
     TAB = '\ue004'
     ESCAPE = '\ue00c'
     END = '\ue010'
     HOME = '\ue011'
-    ARROW_LEFT = '\ue012'
     ARROW_RIGHT = '\ue014'
     DELETE = '\ue017'
     CONTROL = '\ue009'
-    SHIFT = '\ue008'
 
 
 class WebDriverException(Exception):
@@ -135,12 +132,6 @@ class WebElement:
     def __init__(self, driver, id):
         self.driver, self.id = driver, id
 
-    def __eq__(self, other):
-        return isinstance(other, WebElement) and other.id == self.id
-
-    def __hash__(self):
-        return hash(self.id)
-
     def _send(self, command, **params):
         return self.driver._send(command, {'id': self.id, **params})
 
@@ -201,6 +192,8 @@ class Firefox:
         with open(os.path.join(self.profile, 'user.js'), 'w') as f:
             for name, value in {'marionette.port': 0, **(prefs or {})}.items():
                 f.write(f'user_pref({json.dumps(name)}, {json.dumps(value)});\n')
+        # HOME in the profile: Firefox's caches stay out of the user's; system access:
+        # console_errors reads the browser's console service in its own context.
         env = dict(os.environ, MOZ_CRASHREPORTER_DISABLE='1', HOME=self.profile)
         self.log = open(log_path, 'w')
         self.process = subprocess.Popen(
@@ -212,6 +205,7 @@ class Firefox:
             self.connection = Connection(self._port(), timeout=START_S)
             self.capabilities = self._send('WebDriver:NewSession', {'strictFileInteractability': True})['capabilities']
         except BaseException:
+            self.process.kill()
             self._stop()
             raise
         self.switch_to = SwitchTo(self)
