@@ -1,7 +1,7 @@
 # gestured — build, test, install.
 #   make run       debug build (.build/debug/gestured) in the foreground, default config
 #   make test      install missing Debian packages (as root), then run every test:
-#                  swift test, the systemd unit check, the live view in a headless browser,
+#                  swift test, the systemd unit check, the live view in headless Chromium and Firefox,
 #                  and the VM end-to-end scenarios,
 #                  quietly (logs in .build/test-logs); the last line sums it all up
 #   make e2e       the VM scenarios alone (Tests/vm/README.md)
