@@ -143,6 +143,34 @@ class ReplayPageTests(PageTest):
         self.assertEqual(where['gutter'], where['editor'][0], 'the gutter is where the text is')
         self.assertAlmostEqual(where['lastNumber'], where['lastLine'], delta=1, msg='the last number beside the last line')
 
+    def test_a_try_stopped_before_its_answer_came_shows_nothing(self):
+        """Try, then Try again to stop, while the first answer is still on its way (the
+        page holds it: every check of an edit tries again, so a late answer is common):
+        the answer that comes after the stop is not shown."""
+        self.browser.execute_script("""
+            const realFetch = window.fetch, held = [];
+            window.releaseTry = () => held.splice(0).forEach((go) => go());
+            window.heldTries = () => held.length;
+            window.fetch = async (path, options) => {
+              const response = await realFetch(path, options);
+              if (path !== '/api/try' || !options.body) return response;
+              const text = await response.text();
+              await new Promise((go) => held.push(go));
+              const late = new Response(text, { status: response.status });
+              const read = late.text.bind(late);
+              // The page goes on from here in microtasks: done by the next script of the test.
+              late.text = () => read().then((t) => { window.tryAnswered = true; return t; });
+              return late;
+            };""")
+        self.element('#try').click()
+        self.wait(lambda b: b.execute_script('return window.heldTries()') == 1, 'the answer held')
+        self.element('#try').click()
+        self.assertEqual(self.element('#try').get_attribute('aria-pressed'), 'false')
+        self.browser.execute_script('window.releaseTry()')
+        self.wait(lambda b: b.execute_script('return window.tryAnswered === true'), 'the late answer read')
+        self.assertEqual(self.text('#try-result'), '', 'nothing shown for a Try that was stopped')
+        self.assertEqual(self.element('#try').get_attribute('aria-pressed'), 'false')
+
     def test_every_control_is_reachable_with_the_tab_key(self):
         wanted = {'recording-file', 'scrubber', 'frame-prev', 'frame-next', 'play', 'hide-idle', 'editor', 'try', 'save'}
         self.element('body').click()
