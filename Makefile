@@ -1,7 +1,7 @@
 # gestured — build, test, install.
 #   make run       debug build (.build/debug/gestured) in the foreground, default config
 #   make test      install missing Debian packages (as root), then run every test:
-#                  swift test, the systemd unit check, the live view in a headless browser,
+#                  swift test, the systemd unit check, the live view in headless Chromium and Firefox,
 #                  and the VM end-to-end scenarios,
 #                  quietly (logs in .build/test-logs); the last line sums it all up
 #   make e2e       the VM scenarios alone (Tests/vm/README.md)
@@ -48,8 +48,9 @@ test: DEB_PACKAGES += gnome-shell python3-dbusmock libglib2.0-bin
 # Only what the tests use: gnome-shell's Recommends would bring gdm3 and gnome-control-center.
 test: APT_FLAGS := --no-install-recommends
 APT_FLAGS ?=
-# and the browser the live view's tests drive (Tests/Browser): headless Chromium through Selenium.
-test: DEB_PACKAGES += chromium chromium-driver python3-selenium
+# and the browsers the live view's tests drive (Tests/Browser): headless Chromium through
+# Selenium, and Firefox ESR over its own Marionette socket (Debian 12 has no geckodriver).
+test: DEB_PACKAGES += chromium chromium-driver python3-selenium firefox-esr
 
 .PHONY: all build release run test test-deps deps install install-gnome-extension uninstall clean check-unit bench fuzz fuzz-quick
 

@@ -1,11 +1,19 @@
 """What the browser tests share: a real `gestured ui` (and, for some, a real daemon),
-a headless Chromium driven by Debian's python3-selenium, the ground truth the page
-must agree with (`gestured replay` and `gestured check` on the same input), and
-screenshots under .build/test-logs/browser/.
+the browsers (headless Chromium driven by Debian's python3-selenium and
+chromium-driver, headless Firefox ESR driven over its own Marionette socket by
+marionette.py), the ground truth the page must agree with (`gestured replay` and
+`gestured check` on the same input), and screenshots under
+.build/test-logs/browser/BROWSER/.
+
+Each page test class runs once per browser of GESTURED_BROWSERS (default
+`chromium,firefox`): `load_tests = per_browser` in a module makes the copies.
+Every browser is reached at 127.0.0.1 by number, never `localhost`: a minimal root
+may have no /etc/hosts.
 
 Every wait is bounded and waits for a fact (WebDriverWait, or a poll with a
 deadline); nothing sleeps for a fixed time.
 """
+import atexit
 import http.client
 import inspect
 import json
@@ -21,11 +29,8 @@ import time
 import unittest
 import urllib.parse
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+import marionette
+from marionette import By, Keys, TimeoutException, WebDriverWait  # noqa: F401 (the tests' names for them)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 GESTURED = os.environ.get('GESTURED', os.path.join(ROOT, '.build', 'debug', 'gestured'))
@@ -33,6 +38,7 @@ FAKE_DAEMON = os.path.join(os.path.dirname(GESTURED), 'gestured-fake-daemon')
 RECORDINGS = os.path.join(ROOT, 'Tests', 'Recordings')
 CONFIGS = os.path.join(ROOT, 'Tests', 'Browser', 'configs')
 LOGS = os.path.join(os.environ.get('GESTURED_TEST_LOGS', os.path.join(ROOT, '.build', 'test-logs')), 'browser')
+BROWSERS = [b for b in os.environ.get('GESTURED_BROWSERS', 'chromium,firefox').split(',') if b]
 # Two busy cores: a debug build's ui takes a while to decode and replay a recording.
 WAIT_S = float(os.environ.get('GESTURED_BROWSER_WAIT', '20'))
 
@@ -128,9 +134,9 @@ def read_first_line(process, log_path):
 class Process:
     """A child with its stderr in a log file; stopped with SIGTERM, then SIGKILL."""
 
-    def __init__(self, name, args, env=None, stdout=subprocess.DEVNULL):
-        os.makedirs(LOGS, exist_ok=True)
-        self.log_path = os.path.join(LOGS, f'{name}.log')
+    def __init__(self, name, args, env=None, stdout=subprocess.DEVNULL, logs=LOGS):
+        os.makedirs(logs, exist_ok=True)
+        self.log_path = os.path.join(logs, f'{name}.log')
         self.log = open(self.log_path, 'w')
         # From the source tree, so the paths the page shows are the tree's own.
         self.process = subprocess.Popen(args, stdout=stdout, stderr=self.log, env=env, text=True, cwd=ROOT)
@@ -149,8 +155,9 @@ class Process:
 class UiServer(Process):
     """`gestured ui --no-open …`, and the URL it prints first."""
 
-    def __init__(self, *args, env=None, name='ui'):
-        super().__init__(name, [GESTURED, 'ui', '--no-open', '--idle-exit', '120', *args], env=env, stdout=subprocess.PIPE)
+    def __init__(self, *args, env=None, name='ui', logs=LOGS):
+        super().__init__(name, [GESTURED, 'ui', '--no-open', '--idle-exit', '120', *args], env=env, stdout=subprocess.PIPE,
+                         logs=logs)
         self.url = self._first_line()
         parts = urllib.parse.urlsplit(self.url)
         self.port = parts.port
@@ -184,7 +191,7 @@ class Daemon(Process):
     `fake_pad`, `gestured-fake-daemon` instead: the same daemon with the fake 100 ×
     60 mm touchpad of Tests/Support, which `pad` (a FakePad) writes events into."""
 
-    def __init__(self, config_text, fake_pad=False, extra=()):
+    def __init__(self, config_text, fake_pad=False, extra=(), logs=LOGS):
         self.dir = tempfile.mkdtemp(prefix='gestured-browser-')
         for sub in ('run', 'home', 'input'):
             os.makedirs(os.path.join(self.dir, sub), mode=0o700)
@@ -196,10 +203,10 @@ class Daemon(Process):
             self.env.pop(k, None)
         where = ['--config', self.config, '--input-dir', os.path.join(self.dir, 'input'), *extra]
         if fake_pad:
-            super().__init__('fake-daemon', [FAKE_DAEMON, *where], env=self.env, stdout=subprocess.PIPE)
+            super().__init__('fake-daemon', [FAKE_DAEMON, *where], env=self.env, stdout=subprocess.PIPE, logs=logs)
             self.pad = FakePad(read_first_line(self.process, self.log_path))
         else:
-            super().__init__('daemon', [GESTURED, 'run', *where], env=self.env)
+            super().__init__('daemon', [GESTURED, 'run', *where], env=self.env, logs=logs)
         wait_until(lambda: self.status(check=False).startswith('gestured '), 'the daemon answers status')
 
     def log_text(self):
@@ -274,27 +281,104 @@ class FakePad:
         os.write(self.fd, b''.join(events))
 
 
-def chromium():
+def chromium(logs):
+    """Debian's headless Chromium through Selenium and chromedriver, with the names
+    marionette.Firefox has for what Selenium lacks (`press`, `console_errors`)."""
+    from selenium import webdriver
+    from selenium.common.exceptions import NoSuchElementException
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common import utils
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    class ChromeDriverService(Service):
+        """chromedriver at 127.0.0.1: Selenium 4.8 dials `localhost`, which does not
+        resolve on a root without /etc/hosts (it then gives up after 30 s)."""
+
+        @property
+        def service_url(self):
+            return f'http://127.0.0.1:{self.port}'
+
+        def is_connectable(self):
+            return utils.is_connectable(self.port, '127.0.0.1')
+
+    class Chromium(webdriver.Chrome):
+        no_such_element = NoSuchElementException
+
+        def press(self, *keys):
+            ActionChains(self).send_keys(*keys).perform()
+
+        def console_errors(self):
+            """What the console said since the last call: errors (an uncaught exception
+            is one) and every refusal of the Content-Security-Policy."""
+            return [entry['message'] for entry in self.get_log('browser')
+                    if entry['level'] == 'SEVERE' or 'Content Security Policy' in entry['message']]
+
     options = Options()
     options.binary_location = shutil.which('chromium') or '/usr/bin/chromium'
+    # A pipe between chromedriver and Chromium, not its default DevTools port, which
+    # chromedriver dials as `localhost` too.
     for flag in ('--headless=new', '--disable-dev-shm-usage', '--disable-gpu', '--window-size=1400,1000',
-                 '--no-first-run', '--disable-extensions', '--lang=en-US'):
+                 '--no-first-run', '--disable-extensions', '--lang=en-US', '--remote-debugging-pipe'):
         options.add_argument(flag)
     if os.geteuid() == 0:
         options.add_argument('--no-sandbox')  # Chromium refuses to run its sandbox as root
     options.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
     driver = shutil.which('chromedriver') or '/usr/bin/chromedriver'
-    log = os.path.join(LOGS, 'chromedriver.log')
+    log = os.path.join(logs, 'chromedriver.log')
     # Debian 12's Selenium 4.8 calls it log_path; later ones log_output.
     where = 'log_output' if 'log_output' in inspect.signature(Service.__init__).parameters else 'log_path'
-    return webdriver.Chrome(options=options, service=Service(driver, **{where: log}))
+    return Chromium(options=options, service=ChromeDriverService(driver, **{where: log}))
+
+
+def firefox(logs):
+    """Debian's Firefox ESR, headless, over Marionette (marionette.py)."""
+    return marionette.Firefox(width=1400, height=1000, log_path=os.path.join(logs, 'firefox.log'),
+                              prefs={'intl.accept_languages': 'en-US'})
+
+
+START = {'chromium': chromium, 'firefox': firefox}
+# One browser of each kind for the whole run, quit at exit: Firefox takes about 15 s
+# to start on two busy cores, once per run rather than once per test class.
+RUNNING = {}
+
+
+def shared_browser(name, logs):
+    if name not in RUNNING:
+        RUNNING[name] = START[name](logs)
+        atexit.register(RUNNING[name].quit)
+    return RUNNING[name]
+
+
+def per_browser(namespace):
+    """Each PageTest class of a test module (its `globals()`) once per browser of
+    BROWSERS, as NAME_BROWSER beside it (so `run test_replay.ReplayPageTests_firefox`
+    works); the module's `load_tests`, which runs those copies and not the original."""
+    for name, value in list(namespace.items()):
+        if isinstance(value, type) and issubclass(value, PageTest) and value.__module__ == namespace['__name__']:
+            for browser in BROWSERS:
+                copy = f'{name}_{browser}'
+                namespace[copy] = type(copy, (value,), {'browser_name': browser, '__module__': value.__module__,
+                                                        '__qualname__': copy})
+
+    def load_tests(loader, tests, pattern):
+        suite = unittest.TestSuite()
+        for test in unittest.TestSuite(tests)._tests:
+            cases = [t for t in test if not isinstance(t, PageTest) or 'browser_name' in type(t).__dict__]
+            suite.addTests(cases)
+        return suite
+    return load_tests
 
 
 class PageTest(unittest.TestCase):
-    """A browser on a `gestured ui`; subclasses say how to start the server."""
+    """A browser on a `gestured ui`; subclasses say how to start the server. The
+    browser is `browser_name` (set by per_browser; alone, the first of BROWSERS),
+    shared with the run's other classes, and its screenshots and the servers' logs go
+    to `logs` (LOGS/BROWSER)."""
 
     server = None
     browser = None
+    browser_name = None
 
     @classmethod
     def start_server(cls):
@@ -302,18 +386,23 @@ class PageTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        os.makedirs(LOGS, exist_ok=True)
+        cls.browser_name = cls.browser_name or BROWSERS[0]
+        cls.logs = os.path.join(LOGS, cls.browser_name)
+        os.makedirs(cls.logs, exist_ok=True)
         cls.server = cls.start_server()
         try:
-            cls.browser = chromium()
+            cls.browser = shared_browser(cls.browser_name, cls.logs)
         except Exception:
             cls.server.stop()
             raise
 
     @classmethod
     def tearDownClass(cls):
+        """The page closed before its server stops, so the next class's first test
+        hears nothing of a page retrying a server that is gone."""
         if cls.browser:
-            cls.browser.quit()
+            cls.browser.get('about:blank')
+            cls.browser.console_errors()
         if cls.server:
             cls.server.stop()
 
@@ -336,7 +425,9 @@ class PageTest(unittest.TestCase):
         self.wait(lambda b: b.find_element(By.ID, 'session').text not in ('', 'Connecting…'), 'the session loaded')
 
     def wait(self, fact, what, timeout=WAIT_S):
-        return WebDriverWait(self.browser, timeout).until(fact, f'not within {timeout} s: {what}')
+        """`fact(browser)` true within `timeout` s (a missing element is not yet)."""
+        waiting = WebDriverWait(self.browser, timeout, ignored=(self.browser.no_such_element,))
+        return waiting.until(fact, f'not within {timeout} s: {what}')
 
     def element(self, css):
         return self.browser.find_element(By.CSS_SELECTOR, css)
@@ -351,14 +442,16 @@ class PageTest(unittest.TestCase):
         return self.element(f'#cards article.card[data-gesture="{name}"]')
 
     def screenshot(self, name):
-        os.makedirs(LOGS, exist_ok=True)
-        self.browser.save_screenshot(os.path.join(LOGS, f'{name}.png'))
+        self.browser.save_screenshot(os.path.join(self.logs, f'{name}.png'))
+
+    def press(self, *keys):
+        """Keys pressed on whatever has the focus, as a user would."""
+        self.browser.press(*keys)
 
     def assert_no_page_errors(self):
-        """The page broke no rule of the CSP and threw nothing."""
-        problems = [entry['message'] for entry in self.browser.get_log('browser')
-                    if entry['level'] == 'SEVERE' or 'Content Security Policy' in entry['message']]
-        self.assertEqual(problems, [], 'the browser console reported errors')
+        """The page broke no rule of the CSP and threw nothing (the browser's console:
+        test_replay proves this sees both)."""
+        self.assertEqual(self.browser.console_errors(), [], f'the {self.browser_name} console reported errors')
 
     def set_editor(self, text):
         """Replaces the editor's text as a user would: select all, then type."""
@@ -385,7 +478,7 @@ class DaemonPageTest(PageTest):
     def start_server(cls):
         cls.daemon = cls.start_daemon()
         try:
-            return UiServer(*cls.ui_args, env=cls.daemon.env, name=cls.ui_name)
+            return UiServer(*cls.ui_args, env=cls.daemon.env, name=cls.ui_name, logs=cls.logs)
         except Exception:
             cls.daemon.stop()
             raise

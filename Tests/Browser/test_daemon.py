@@ -5,10 +5,7 @@ reports the new config in `gestured status`."""
 import os
 import unittest
 
-from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
-
-from harness import SWIPES_CONFIG, Daemon, DaemonPageTest, check_messages, wait_until
+from harness import SWIPES_CONFIG, By, Daemon, DaemonPageTest, Keys, check_messages, per_browser, wait_until
 
 
 class DaemonPageTests(DaemonPageTest):
@@ -19,7 +16,7 @@ class DaemonPageTests(DaemonPageTest):
     @classmethod
     def start_daemon(cls):
         with open(SWIPES_CONFIG) as f:
-            return Daemon(f.read())
+            return Daemon(f.read(), logs=cls.logs)
 
     def setUp(self):
         super().setUp()
@@ -112,6 +109,8 @@ class DaemonPageTests(DaemonPageTest):
         wait_until(lambda: any(l.split()[:1] == ['hold-3'] and 'enabled' in l for l in self.daemon.status().splitlines()),
                    'enabled again')
 
+
+load_tests = per_browser(globals())
 
 if __name__ == '__main__':
     unittest.main()

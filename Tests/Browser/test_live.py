@@ -4,9 +4,7 @@ it ran, and the reason the other swipe failed, in the daemon's own words."""
 import re
 import unittest
 
-from selenium.common.exceptions import TimeoutException
-
-from harness import Daemon, DaemonPageTest, wait_until
+from harness import Daemon, DaemonPageTest, TimeoutException, per_browser, wait_until
 
 CONFIG = """gestures:
   - name: next
@@ -27,7 +25,7 @@ class LivePageTests(DaemonPageTest):
 
     @classmethod
     def start_daemon(cls):
-        daemon = Daemon(CONFIG, fake_pad=True, extra=['--explain'])
+        daemon = Daemon(CONFIG, fake_pad=True, extra=['--explain'], logs=cls.logs)
         cls.ui_args = ('--config', daemon.config)
         if not daemon.subscribes():
             daemon.stop()
@@ -134,6 +132,8 @@ class LivePageTests(DaemonPageTest):
         wait_until(lambda: f'previous failed: {reason}' in self.daemon.log_text(), 'the daemon logged the same reason (--explain)')
         self.daemon.pad.three_fingers(dx_mm=0)
 
+
+load_tests = per_browser(globals())
 
 if __name__ == '__main__':
     unittest.main()

@@ -929,8 +929,8 @@ function renderEditor(diagnostics) {
     rows.push(backdropLine(lines[i], here, severity));
   }
   // Diagnostics past the end (an unexpected end of file) go on the last line.
-  $('gutter').replaceChildren(...numbers);
-  $('backdrop').replaceChildren(...rows, el('div', 'backdrop-pad', ' '));
+  $('gutter').replaceChildren(...numbers, el('div', 'scroll-pad', ' '));
+  $('backdrop').replaceChildren(...rows, el('div', 'scroll-pad', ' '));
   syncScroll();
 }
 
@@ -970,10 +970,16 @@ async function toggleTry() {
   await startTry($('editor').value);
 }
 
+/// Counts the tries asked for: an answer that comes back after Try was stopped, or
+/// after a newer try (each check of an edit tries again), is not what is shown.
+let trySequence = 0;
+
 async function startTry(text) {
+  const sequence = ++trySequence;
   const result = $('try-result');
   try {
     const answer = await api('POST', '/api/try', text);
+    if (sequence !== trySequence) return;
     if (!answer.ok) {
       showDiagnostics(answer.diagnostics || [], false);
       result.replaceChildren(el('p', 'error', 'Try needs a config without errors: see the diagnostics.'));
@@ -991,7 +997,7 @@ async function startTry(text) {
     result.replaceChildren(heading, list);
     announce(answer.fired ? `${plural(answer.fired.length, 'gesture')} would fire` : 'Trying the edited config');
   } catch (error) {
-    result.replaceChildren(el('p', 'error', error.message));
+    if (sequence === trySequence) result.replaceChildren(el('p', 'error', error.message));
   }
 }
 
@@ -1028,6 +1034,7 @@ function onTryLine(line) {
 
 async function stopTry() {
   view.trying = false;
+  trySequence++;
   $('try').setAttribute('aria-pressed', 'false');
   $('try').textContent = 'Try';
   $('try-result').replaceChildren();
