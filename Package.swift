@@ -28,7 +28,7 @@ let package = Package(
         .systemLibrary(name: "CMtdev", pkgConfig: "mtdev", providers: debianPackages("libmtdev-dev")),
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: debianPackages("libyaml-dev")),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: debianPackages("libsystemd-dev")),
-        .target(name: "CLinux"),
+        .target(name: "CLinux", linkerSettings: [.linkedLibrary("dl")]),
         // The one system-call layer (swift-system's model): owned descriptors, errno
         // typed and named, EINTR retried in one place. Everything above calls Linux through it.
         .target(name: "LinuxSystem", dependencies: ["CLinux"]),
@@ -49,11 +49,11 @@ let package = Package(
         // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
         // sd-bus and libxcb, loaded with dlopen by the sources that need them (headers
         // from libsystemd-dev and libxcb1-dev).
-        .target(name: "CDesktop", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CDesktop", dependencies: ["CLinux"]),
         .target(name: "FocusSources", dependencies: ["CLinux", "CDesktop", "LinuxSystem"]),
         // libmicrohttpd, the HTTP server of `gestured ui`: loaded with dlopen when the ui
         // starts, so the daemon never maps it nor gnutls (header from libmicrohttpd-dev).
-        .target(name: "CMicrohttpd", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CMicrohttpd", dependencies: ["CLinux"]),
         // The HTTP layer of `gestured ui`: libmicrohttpd on the ui's loop, token, Host and
         // Origin checks, security headers, server-sent events; the page built in.
         .target(name: "LiveView", dependencies: ["CMicrohttpd", "LinuxSystem"], resources: [.embedInCode("Page")]),

@@ -1,6 +1,5 @@
 #include "CDesktop.h"
-#include <dlfcn.h>
-#include <stdio.h>
+#include "CLinux.h"
 
 #define GD_POINTER(type, name, parameters, arguments) static __typeof__(name) *p_##name;
 GD_SDBUS_FUNCTIONS(GD_POINTER)
@@ -30,46 +29,24 @@ int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char
 }
 int gd_bus_reply(sd_bus_message *m) { return p_sd_bus_reply_method_return(m, NULL); }
 
-struct symbol { const char *name; void **pointer; };
 #define GD_SYMBOL(type, name, parameters, arguments) { #name, (void **)&p_##name },
-static const struct symbol sdbus_symbols[] = {
+static const struct clinux_symbol sdbus_symbols[] = {
     GD_SDBUS_FUNCTIONS(GD_SYMBOL)
     GD_SYMBOL(int, sd_bus_call_method_async, , )
     GD_SYMBOL(int, sd_bus_reply_method_return, , )
 };
-static const struct symbol xcb_symbols[] = {
+static const struct clinux_symbol xcb_symbols[] = {
     GD_XCB_FUNCTIONS(GD_SYMBOL)
     GD_SYMBOL(void, xcb_disconnect, , )
     GD_SYMBOL(void, xcb_screen_next, , )
 };
 
-/// Opens `soname` and fills every pointer, or none (a library missing one is not used).
-static const char *load(const char *soname, const struct symbol *symbols, size_t count, void **loaded) {
-    static char why[512];
-    if (*loaded) return NULL;
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        snprintf(why, sizeof why, "%s", dlerror());
-        return why;
-    }
-    for (size_t i = 0; i < count; i++) {
-        if (!(*symbols[i].pointer = dlsym(handle, symbols[i].name))) {
-            snprintf(why, sizeof why, "%s has no %s (too old?)", soname, symbols[i].name);
-            for (size_t j = 0; j < i; j++) *symbols[j].pointer = NULL;
-            dlclose(handle);
-            return why;
-        }
-    }
-    *loaded = handle;
-    return NULL;
-}
-
 const char *gd_load_sdbus(void) {
     static void *loaded;
-    return load("libsystemd.so.0", sdbus_symbols, sizeof sdbus_symbols / sizeof *sdbus_symbols, &loaded);
+    return clinux_load_library("libsystemd.so.0", sdbus_symbols, sizeof sdbus_symbols / sizeof *sdbus_symbols, &loaded);
 }
 
 const char *gd_load_xcb(void) {
     static void *loaded;
-    return load("libxcb.so.1", xcb_symbols, sizeof xcb_symbols / sizeof *xcb_symbols, &loaded);
+    return clinux_load_library("libxcb.so.1", xcb_symbols, sizeof xcb_symbols / sizeof *xcb_symbols, &loaded);
 }

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <linux/input.h>
 #include <linux/uinput.h>
@@ -167,4 +168,24 @@ long clinux_uinput_write(int fd, const struct clinux_input_event *events, int co
         out[i].value = events[i].value;
     }
     return write(fd, out, sizeof(struct input_event) * (size_t)count);
+}
+
+const char *clinux_load_library(const char *soname, const struct clinux_symbol *symbols, size_t count, void **loaded) {
+    static char why[512];
+    if (*loaded) return NULL;
+    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(why, sizeof why, "%s", dlerror());
+        return why;
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (!(*symbols[i].pointer = dlsym(handle, symbols[i].name))) {
+            snprintf(why, sizeof why, "%s has no %s (too old?)", soname, symbols[i].name);
+            for (size_t j = 0; j < i; j++) *symbols[j].pointer = NULL;
+            dlclose(handle);
+            return why;
+        }
+    }
+    *loaded = handle;
+    return NULL;
 }

@@ -1,6 +1,5 @@
 #include "CMicrohttpd.h"
-#include <dlfcn.h>
-#include <stdio.h>
+#include "CLinux.h"
 #include <string.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -40,34 +39,14 @@ uint16_t gd_mhd_port(struct MHD_Daemon *daemon) {
     return info ? info->port : 0;
 }
 
-struct symbol { const char *name; void **pointer; };
 #define GD_SYMBOL(type, name, parameters, arguments) { #name, (void **)&p_##name },
-static const struct symbol symbols[] = {
+static const struct clinux_symbol symbols[] = {
     GD_MHD_FUNCTIONS(GD_SYMBOL)
     GD_SYMBOL(void, MHD_start_daemon, , )
     GD_SYMBOL(void, MHD_get_daemon_info, , )
 };
 
-/// Opens the library and fills every pointer, or none (a library missing one is not used).
 const char *gd_load_microhttpd(void) {
     static void *loaded;
-    static char why[512];
-    static const char soname[] = "libmicrohttpd.so.12";
-    if (loaded) return NULL;
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        snprintf(why, sizeof why, "%s", dlerror());
-        return why;
-    }
-    size_t count = sizeof symbols / sizeof *symbols;
-    for (size_t i = 0; i < count; i++) {
-        if (!(*symbols[i].pointer = dlsym(handle, symbols[i].name))) {
-            snprintf(why, sizeof why, "%s has no %s (too old?)", soname, symbols[i].name);
-            for (size_t j = 0; j < i; j++) *symbols[j].pointer = NULL;
-            dlclose(handle);
-            return why;
-        }
-    }
-    loaded = handle;
-    return NULL;
+    return clinux_load_library("libmicrohttpd.so.12", symbols, sizeof symbols / sizeof *symbols, &loaded);
 }

@@ -43,6 +43,15 @@ import Testing
             token = String(try #require(rest.split(separator: "=").last))
         }
 
+        /// A daemon of `validConfig` with no device, then the ui in daemon mode beside it.
+        func startBesideADaemon() throws -> (daemon: Gestured.Process, config: String) {
+            let config = dir.write("config.yaml", DaemonLifecycleTests.validConfig)
+            let daemon = try Gestured.Process(["run", "--config", config, "--input-dir", dir.path + "/input"], environment: env)
+            #expect(daemon.waitForLog("started:"))
+            try start(["--config", config])
+            return (daemon, config)
+        }
+
         func get(_ path: String, _ headers: [(String, String)]? = nil) throws -> HTTPTestResponse {
             try HTTPTestClient.request("GET", path, port: port, headers: headers ?? [cookie])
         }
@@ -129,10 +138,8 @@ import Testing
 
     @Test func saveIsAtomicKeepsABackupAndReloadsTheDaemon() throws {
         let ui = UI()
-        let config = ui.dir.write("config.yaml", DaemonLifecycleTests.validConfig)
-        let daemon = try Gestured.Process(["run", "--config", config, "--input-dir", ui.dir.path + "/input"], environment: ui.env)
-        #expect(daemon.waitForLog("started:"))
-        try ui.start(["--config", config])
+        let (daemon, config) = try ui.startBesideADaemon()
+        defer { withExtendedLifetime(daemon) {} }  // it runs until the test ends
         let session = try #require(JSONValue.parse(Array(try ui.get("/api/session").body.utf8)))
         #expect(session["mode"]?.string == "daemon")
         #expect(session["config"]?["path"]?.string == config)
@@ -170,10 +177,7 @@ import Testing
     /// ui when it starts, never by the daemon: linked, every gestured process mapped it.
     @Test func onlyTheUIMapsLibmicrohttpd() throws {
         let ui = UI()
-        let config = ui.dir.write("config.yaml", DaemonLifecycleTests.validConfig)
-        let daemon = try Gestured.Process(["run", "--config", config, "--input-dir", ui.dir.path + "/input"], environment: ui.env)
-        #expect(daemon.waitForLog("started:"))
-        try ui.start(["--config", config])
+        let (daemon, _) = try ui.startBesideADaemon()
         let mapped = { (pid: pid_t) in Self.read("/proc/\(pid)/maps") ?? "" }
         let uiMaps = mapped(try #require(ui.process).pid)
         #expect(uiMaps.contains("libmicrohttpd.so"), "the ui serves the page with it")

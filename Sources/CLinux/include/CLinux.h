@@ -4,6 +4,7 @@
 #ifndef CLINUX_H
 #define CLINUX_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
 #include <spawn.h>
@@ -102,5 +103,12 @@ int64_t clinux_monotonic_ns(void);
 /// malloc_trim(0): gives the heap's free memory back to the kernel (glibc keeps it
 /// otherwise, so a peak stays in the resident size); 1 if any was released.
 int clinux_malloc_trim(void);
+
+// dlopen(3) of `soname` (RTLD_NOW | RTLD_LOCAL) and dlsym(3) of each symbol into its
+// pointer: all of them, or none (a library missing one is closed and not used). NULL
+// once loaded (again: at once, `*loaded` set), or why not (valid until the next call).
+// The libraries loaded this way (CDesktop's, CMicrohttpd's) are never linked.
+struct clinux_symbol { const char *name; void **pointer; };
+const char *clinux_load_library(const char *soname, const struct clinux_symbol *symbols, size_t count, void **loaded);
 
 #endif
