@@ -35,7 +35,7 @@ let package = Package(
         // typed and named, EINTR retried in one place. Everything above calls Linux through it.
         .target(name: "LinuxSystem", dependencies: ["CLinux"]),
         // The one libyaml reader: a node tree with line/column marks, bounded and alias-safe.
-        .target(name: "YAMLTree", dependencies: ["CYaml"]),
+        .target(name: "YAMLTree", dependencies: ["CYaml", "LinuxSystem"]),
 
         // Value types that cross every boundary: TouchFrame, Contact, DeviceInfo.
         .target(name: "TouchModel", linkerSettings: [.linkedLibrary("m")]),

@@ -287,12 +287,9 @@ final class Daemon {
     /// not even a permission warning is logged for it while udev sets its group).
     static func isOwnVirtualDevice(_ path: String) -> Bool {
         let sysfs = "/sys/class/input/" + (path.split(separator: "/").last.map(String.init) ?? "") + "/device/name"
-        guard let f = fopen(sysfs, "r") else { return false }
-        defer { fclose(f) }
-        var buf = [CChar](repeating: 0, count: 256)
-        guard fgets(&buf, Int32(buf.count), f) != nil else { return false }
-        let line = String(nulTerminated: buf)
-        return isOwnDevice(named: line.hasSuffix("\n") ? String(line.dropLast()) : line)
+        guard let bytes = try? FileSystem.prefix(of: sysfs, maximumBytes: 255), !bytes.isEmpty else { return false }
+        let line = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return isOwnDevice(named: String(decoding: line, as: UTF8.self))
     }
 
     /// Starts reading an open device with its own engine.

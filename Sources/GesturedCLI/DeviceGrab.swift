@@ -1,7 +1,6 @@
 import GestureActions
 import GestureEngine
 import GestureInput
-import Glibc
 
 /// `grab:`: the devices gestured takes for itself (EVIOCGRAB) while the desktop reads
 /// their clones, and the ways it gives them back. A device is never left grabbed

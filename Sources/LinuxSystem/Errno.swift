@@ -37,6 +37,9 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
     public static let brokenPipe = Errno(rawValue: EPIPE)
     public static let fileTooLarge = Errno(rawValue: EFBIG)
+    public static let addressInUse = Errno(rawValue: EADDRINUSE)
+    public static let connectionReset = Errno(rawValue: ECONNRESET)
+    public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
 }
 
 /// A system call that failed, named: "pidfd_open: EMFILE (Too many open files)". For

@@ -137,6 +137,9 @@ public struct Pipe: ~Copyable {
     public var readEnd: OwnedFileDescriptor
     public var writeEnd: OwnedFileDescriptor
 
+    /// `O_NONBLOCK`, for `init(flags:)`.
+    public static let nonBlocking = O_NONBLOCK
+
     /// `flags`: `O_NONBLOCK`, `O_DIRECT`; `O_CLOEXEC` is always added.
     public init(flags: Int32 = 0) throws(Errno) {
         var fds: [Int32] = [-1, -1]
