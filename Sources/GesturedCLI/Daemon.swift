@@ -272,8 +272,8 @@ final class Daemon {
             }
             return
         }
-        guard wanted(node.path, name: device.description.name) else {
-            logger.debug("\(node.path) (\(device.description.name)): not selected by --device")
+        guard wanted(node.path, name: device.name) else {
+            logger.debug("\(node.path) (\(device.name)): not selected by --device")
             return
         }
         adopt(device, announce: announce)
@@ -292,12 +292,12 @@ final class Daemon {
         return isOwnDevice(named: String(decoding: line, as: UTF8.self))
     }
 
-    /// Starts reading an open device with its own engine.
-    func adopt(_ device: EvdevDevice, announce: Bool) {
-        guard !Self.isOwnDevice(named: device.description.name) else { return }
+    /// Starts reading an open touch source with its own engine.
+    func adopt(_ device: any TouchSource, announce: Bool) {
+        guard !Self.isOwnDevice(named: device.name) else { return }
         let session = DeviceSession(device: device, specs: config.specs, explains: options.onDecisions != nil)
         do {
-            try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
+            try loop.add(device.descriptor) { [unowned self, unowned session] _ in self.deviceReadable(session) }
         } catch {
             logger.error("\(device.path): cannot watch: \(error)")
             return
@@ -315,7 +315,7 @@ final class Daemon {
     /// Forgets a device; whatever it had in flight is cancelled (and `cancel` runs).
     func remove(_ path: String, reason: String) {
         guard let s = sessions.removeValue(forKey: path) else { return }
-        loop.remove(s.device.fd)
+        loop.remove(s.device.descriptor)
         s.engine.cancelAll(at: Self.now(), into: &s.events)
         dispatch(s)
         releaseGrab(s, reason: reason)

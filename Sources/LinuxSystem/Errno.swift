@@ -27,7 +27,6 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     // The errnos gestured's code decides on; any other is still printed by name.
     public static let notPermitted = Errno(rawValue: EPERM)
     public static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
-    public static let noSuchProcess = Errno(rawValue: ESRCH)
     public static let interrupted = Errno(rawValue: EINTR)
     public static let badFileDescriptor = Errno(rawValue: EBADF)
     public static let noChildProcess = Errno(rawValue: ECHILD)

@@ -9,7 +9,6 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
 
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let standardInput = FileDescriptor(rawValue: 0)
     public static let standardOutput = FileDescriptor(rawValue: 1)
     public static let standardError = FileDescriptor(rawValue: 2)
 

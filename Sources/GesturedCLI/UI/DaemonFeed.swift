@@ -42,8 +42,6 @@ final class DaemonFeed {
         loop.remove(retry.descriptor)
     }
 
-    var isConnected: Bool { socket != nil && greeted }
-
     /// Connects now; on failure, tries again every `retryInterval`. True if connected.
     @discardableResult
     func connect() -> Bool {
