@@ -33,7 +33,7 @@ let package = Package(
         // typed and named, EINTR retried in one place. Everything above calls Linux through it.
         .target(name: "LinuxSystem", dependencies: ["CLinux"]),
         // The one libyaml reader: a node tree with line/column marks, bounded and alias-safe.
-        .target(name: "YAMLTree", dependencies: ["CYaml"]),
+        .target(name: "YAMLTree", dependencies: ["CYaml", "LinuxSystem"]),
 
         // Value types that cross every boundary: TouchFrame, Contact, DeviceInfo.
         .target(name: "TouchModel", linkerSettings: [.linkedLibrary("m")]),
@@ -65,7 +65,7 @@ let package = Package(
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
                                "FocusSources", "DesktopActions", "LiveView"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
-        .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev"], path: "Tests/vm/Driver"),
+        .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev", "TouchTimeline"], path: "Tests/vm/Driver"),
         // Mutation fuzzing of replay and check in child processes (make fuzz; issue 10).
         .executableTarget(name: "gestured-fuzz", dependencies: ["GestureInput", "GestureTestSupport", "CLinux"], path: "Tests/Fuzz/Harness"),
         // The browser tests' daemon: `gestured run` fed by the fake touchpad (Tests/Browser).
@@ -75,6 +75,9 @@ let package = Package(
         // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it, and
         // uinput's UI_* ioctls so the real virtual-device writer runs in-process.
         .target(name: "CFakeEvdevDevice", path: "Tests/Support/CFakeEvdevDevice"),
+        // The touch timelines (Tests/vm/timelines, Tests/Scenarios): text → evdev events,
+        // played into uinput by the VM's driver, or in-process as a Recording.
+        .target(name: "TouchTimeline", dependencies: ["GestureInput", "TouchModel", "LinuxSystem"], path: "Tests/Support/TouchTimeline"),
         // Shared test helpers: recordings on disk, scripted event streams, the fake device.
         .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev", "LinuxSystem"],
                 path: "Tests/Support/GestureTestSupport"),
@@ -100,6 +103,6 @@ let package = Package(
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
                                    "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd",
-                                   "DesktopActions"]),
+                                   "DesktopActions", "TouchTimeline"]),
     ]
 )

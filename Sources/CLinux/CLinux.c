@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -99,6 +100,8 @@ int clinux_evdev_set_clock_monotonic(int fd) {
 long clinux_getrandom(void *buf, unsigned long len) { return getrandom(buf, len, 0); }
 
 int clinux_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
+
+int clinux_accept4_nonblocking(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
 
 int clinux_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);

@@ -1,5 +1,5 @@
 import CDesktop
-import Glibc
+import LinuxSystem
 
 /// GNOME Shell, through gestured's own Shell extension (gnome-extension/, docs/GNOME.md):
 /// it exports `io.github.gestured.Shell` on gnome-shell's own session-bus connection,

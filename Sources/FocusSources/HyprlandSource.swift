@@ -1,4 +1,4 @@
-import Glibc
+import LinuxSystem
 
 /// Hyprland: its event socket (`.socket2.sock`) sends one line per event;
 /// `activewindow>>CLASS,TITLE` on every change of focus (`activewindow>>,` when no
@@ -23,7 +23,7 @@ public final class HyprlandSource: FocusSource {
     /// The directory of an instance's sockets.
     public static func directory(signature: String, environment: [String: String]) -> String {
         let candidates = [environment["XDG_RUNTIME_DIR"].map { "\($0)/hypr/\(signature)" }, "/tmp/hypr/\(signature)"].compactMap { $0 }
-        return candidates.first { access($0 + "/.socket2.sock", F_OK) == 0 } ?? candidates[0]
+        return candidates.first { FileSystem.exists($0 + "/.socket2.sock") } ?? candidates[0]
     }
 
     public init(directory: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
@@ -87,7 +87,7 @@ public final class HyprlandSource: FocusSource {
 /// closes; an i3-ipc RUN_COMMAND, whose reply `complete` recognizes): connect, write,
 /// read until end of stream or a complete reply, on the loop, never blocking.
 package final class OneShotQuery {
-    private var fd: Int32 = -1
+    private var socket: StreamSocket?
     private var reply: [UInt8] = []
     private weak var loop: FocusLoop?
     private var done: (([UInt8]?) -> Void)?
@@ -101,17 +101,11 @@ package final class OneShotQuery {
         self.loop = loop
         self.done = done
         self.complete = complete
-        guard case .connected(let fd) = UnixSocket.connect(path) else {
-            finish(nil)
-            return
-        }
-        self.fd = fd
-        guard UnixSocket.writeAll(fd, request) else {
-            finish(nil)
-            return
-        }
         do {
-            try loop.watch(fd) { [weak self] in self?.readable() }
+            let socket = try StreamSocket.connect(to: path)
+            try socket.sendAll(request)
+            try loop.watch(socket.descriptor.rawValue) { [weak self] in self?.readable() }
+            self.socket = consume socket
         } catch {
             finish(nil)
         }
@@ -123,7 +117,7 @@ package final class OneShotQuery {
     package var finished: Bool { done == nil }
 
     private func readable() {
-        switch UnixSocket.readAvailable(fd, into: &reply, limit: Self.limit) {
+        switch socket?.readAvailable(into: &reply, limit: Self.limit) ?? .failed(.badFileDescriptor) {
         case .drained: if complete(reply) { finish(reply) } else if reply.count >= Self.limit { finish(nil) }
         case .closed: finish(reply)
         case .failed: finish(nil)
@@ -138,9 +132,8 @@ package final class OneShotQuery {
     }
 
     private func closeSocket() {
-        guard fd >= 0 else { return }
+        guard let fd = socket?.descriptor.rawValue else { return }
         loop?.unwatch(fd)
-        close(fd)
-        fd = -1
+        socket = nil
     }
 }

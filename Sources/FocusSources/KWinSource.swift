@@ -1,5 +1,5 @@
 import CDesktop
-import Glibc
+import LinuxSystem
 
 /// KDE Plasma on Wayland. KWin has no focus signal on D-Bus, but it loads scripts
 /// over D-Bus (`org.kde.KWin /Scripting`, `loadScript(path, name)`, then `start()`);
@@ -22,7 +22,7 @@ public final class KWinSource: FocusSource {
     static let interface = "io.github.gestured.Focus"
     static let kwin = "org.kde.KWin"
     /// Our name on the bus, which the script calls: one per process.
-    public let serviceName = "io.github.gestured.Focus.p\(getpid())"
+    public let serviceName = "io.github.gestured.Focus.p\(Process.currentID)"
     public let pluginName = "gestured-focus"
     public let scriptPath: String
 
@@ -65,7 +65,7 @@ public final class KWinSource: FocusSource {
     public func stop() {
         link.cancel()
         disconnect()
-        unlink(scriptPath)
+        FileSystem.remove(scriptPath)
     }
 
     private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -102,8 +102,10 @@ public final class KWinSource: FocusSource {
 
     private func loadScript() {
         guard let b = bus else { return }
-        guard write(script, to: scriptPath) else {
-            return link.log("cannot write the KWin script \(scriptPath): \(String(cString: strerror(errno)))")
+        do throws(Errno) {
+            try AtomicFile.write(Array(script.utf8), to: scriptPath, mode: 0o600)
+        } catch {
+            return link.log("cannot write the KWin script \(scriptPath): \(error)")
         }
         // A script of this name left by an earlier run is replaced (KWin keeps one per name).
         gd_bus_call_s(b, nil, Self.kwin, "/Scripting", "org.kde.kwin.Scripting", "unloadScript", { _, _, _ in 0 }, nil, pluginName)
@@ -145,15 +147,6 @@ public final class KWinSource: FocusSource {
     }
 
     // MARK: Helpers
-
-    private func write(_ text: String, to path: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
-    }
-
 
     private func disconnect() {
         link.closed()

@@ -1,5 +1,5 @@
 import CDesktop
-import Glibc
+import LinuxSystem
 
 /// What the D-Bus sources (KWin, GNOME Shell) do alike with sd-bus: find the session
 /// bus, connect to it, run sd-bus until it is idle, and read replies.
@@ -27,7 +27,7 @@ package enum SessionBus {
         let r = gd_sd_bus_start(b)
         guard r >= 0 else {
             gd_sd_bus_unref(b)
-            return (nil, "cannot connect to the session bus \(address): \(String(cString: strerror(-r)))")
+            return (nil, "cannot connect to the session bus \(address): \(Errno(rawValue: -r))")
         }
         return (b, nil)
     }
@@ -45,7 +45,7 @@ package enum SessionBus {
     static func process(_ bus: () -> OpaquePointer?) -> String? {
         while let b = bus() {
             let r = gd_sd_bus_process(b, nil)
-            if r < 0 { return "lost the session bus: \(String(cString: strerror(-r)))" }
+            if r < 0 { return "lost the session bus: \(Errno(rawValue: -r))" }
             if r == 0 { return nil }
         }
         return nil

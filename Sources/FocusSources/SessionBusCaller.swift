@@ -1,5 +1,5 @@
 import CDesktop
-import Glibc
+import LinuxSystem
 
 /// Method calls with one string argument on the session bus, through sd-bus on the
 /// loop: what desktop actions send to kglobalaccel (KDE Plasma) and to gestured's GNOME
@@ -43,7 +43,7 @@ package final class SessionBusCaller {
         }, Unmanaged.passUnretained(call).toOpaque(), argument)
         guard r >= 0 else {
             inflight.removeAll { $0 === call }
-            return done("cannot send \(member) on the session bus: \(String(cString: strerror(-r)))")
+            return done("cannot send \(member) on the session bus: \(Errno(rawValue: -r))")
         }
         process()
     }

@@ -1,4 +1,3 @@
-import Glibc
 import LinuxSystem
 
 /// The life of one IPC connection, shared by the socket sources (sway/i3, Hyprland):
@@ -15,12 +14,14 @@ final class StreamConnection {
     enum State: Equatable {
         case stopped
         case waiting
-        case connected(Int32)
+        case connected
     }
 
     let path: String
     let limit: Int
     private(set) var state = State.stopped
+    /// The open connection while `connected`.
+    private var socket: StreamSocket?
     private var buffer: [UInt8] = []
     private let retry: ReconnectTimer
     private weak var loop: FocusLoop?
@@ -41,10 +42,7 @@ final class StreamConnection {
 
     deinit { stop() }
 
-    var fd: Int32? {
-        if case .connected(let fd) = state { return fd }
-        return nil
-    }
+    var fd: Int32? { socket?.descriptor.rawValue }
 
     func start(on loop: FocusLoop) {
         self.loop = loop
@@ -59,37 +57,39 @@ final class StreamConnection {
 
     /// Sends a request on the open connection; a failure drops it (and reconnects).
     func send(_ bytes: [UInt8]) {
-        guard let fd else { return }
-        if !UnixSocket.writeAll(fd, bytes) { lose("cannot write: \(UnixSocket.errorText(errno))") }
+        do throws(Errno) {
+            try socket?.sendAll(bytes)
+        } catch {
+            lose("cannot write: \(error)")
+        }
     }
 
     private func connect() {
         guard let loop else { return }
-        switch UnixSocket.connect(path) {
-        case .failed(let e):
-            if !quietFailures { log("cannot connect to \(path): \(UnixSocket.errorText(e)); retrying") }
+        let connected: StreamSocket
+        do throws(Errno) {
+            connected = try StreamSocket.connect(to: path)
+        } catch {
+            if !quietFailures { log("cannot connect to \(path): \(error); retrying") }
             quietFailures = true
-            wait()
-        case .connected(let fd):
-            do {
-                try loop.watch(fd) { [weak self] in self?.readable() }
-            } catch {
-                close(fd)
-                wait()
-                return
-            }
-            state = .connected(fd)
-            retry.connected()
-            buffer.removeAll(keepingCapacity: true)
-            log("connected to \(path)")
-            quietFailures = false
-            if !onConnect() { lose("the greeting could not be sent") }
+            return wait()
         }
+        do {
+            try loop.watch(connected.descriptor.rawValue) { [weak self] in self?.readable() }
+        } catch {
+            return wait()
+        }
+        socket = consume connected
+        state = .connected
+        retry.connected()
+        buffer.removeAll(keepingCapacity: true)
+        log("connected to \(path)")
+        quietFailures = false
+        if !onConnect() { lose("the greeting could not be sent") }
     }
 
     private func readable() {
-        guard let fd else { return }
-        let result = UnixSocket.readAvailable(fd, into: &buffer, limit: limit)
+        guard let result = socket?.readAvailable(into: &buffer, limit: limit) else { return }
         if !buffer.isEmpty {
             if let problem = onBytes(&buffer) { return lose(problem) }
             if buffer.count >= limit { return lose("a message larger than \(limit) bytes") }
@@ -98,7 +98,7 @@ final class StreamConnection {
         switch result {
         case .drained: break
         case .closed: lose("the compositor closed the connection")
-        case .failed(let e): lose("read error: \(UnixSocket.errorText(e))")
+        case .failed(let e): lose("read error: \(e)")
         }
     }
 
@@ -135,7 +135,7 @@ final class StreamConnection {
     private func closeSocket() {
         guard let fd else { return }
         loop?.unwatch(fd)
-        close(fd)
+        socket = nil
         if buffer.capacity > Self.keptCapacity {
             buffer = []
             Memory.returnFreePages()

@@ -1,6 +1,6 @@
-import YAMLTree
 import Glibc
 import LinuxSystem
+import YAMLTree
 
 /// Where the config comes from.
 public enum ConfigSource: Sendable, Equatable {

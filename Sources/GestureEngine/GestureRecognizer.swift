@@ -108,7 +108,7 @@ enum MotionGate: Equatable {
         switch (needs, t.motion) {
         case (nil, _): return .open
         case (.translation?, .deformation): return .fail(.fingersMovedApart)
-        case (.deformation?, .translation): return decides || t.isSemiMT ? .fail(.fingersMovedTogether) : .open
+        case (.deformation?, .translation): return decides || t.hasUntrackedFingers ? .fail(.fingersMovedTogether) : .open
         case (_?, .undecided): return input == .lifted ? .open : .wait
         case (.translation?, .translation), (.deformation?, .deformation): return .open
         case (.undecided?, _): return .open

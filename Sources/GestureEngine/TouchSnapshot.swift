@@ -64,9 +64,10 @@ public struct TouchSnapshot: Sendable, Equatable {
     /// Where the first finger of the sequence landed, mm and 0…1.
     public var landing: Point
     public var landingNormalized: Point
-    /// The pad reports more fingers than it tracks (semi-MT): only the tracked
-    /// contacts' motion is known.
-    public var isSemiMT: Bool
+    /// More fingers are down than the pad tracks (its BTN_TOOL_* count is higher than
+    /// its slots', as on a semi-MT or 2-slot pad): only the tracked contacts' motion is
+    /// known. Not `DeviceInfo.isSemiMT`, the device's property.
+    public var hasUntrackedFingers: Bool
 }
 
 extension TouchSnapshot {
@@ -84,6 +85,6 @@ extension TouchSnapshot {
         motion = .undecided
         travel = 0
         landing = .zero; landingNormalized = .zero
-        isSemiMT = false
+        hasUntrackedFingers = false
     }
 }

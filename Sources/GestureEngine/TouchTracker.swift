@@ -215,7 +215,7 @@ final class TouchTracker {
             scale: anchor.scale > 0 ? acc.scale / anchor.scale : 1, scaleVelocity: scaleVelocity,
             rotation: acc.rotation - anchor.rotation, rotationVelocity: rotationVelocity,
             moved: frameMoved && now == lastFrameTime, motion: classifier.decision, travel: maxTravel,
-            landing: landing, landingNormalized: landingNormalized, isSemiMT: semiMT)
+            landing: landing, landingNormalized: landingNormalized, hasUntrackedFingers: semiMT)
     }
 
     // MARK: Contacts

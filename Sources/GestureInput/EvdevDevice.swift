@@ -6,7 +6,7 @@ import TouchModel
 
 /// A live evdev device read through libevdev, non-blocking: the only file that
 /// calls libevdev's reading API. Feeds its decoder; the caller gets frames.
-public final class EvdevDevice {
+public final class EvdevDevice: GrabbableTouchSource {
     public let path: String
     private let file: OwnedFileDescriptor
     public let description: DeviceDescription
@@ -20,14 +20,7 @@ public final class EvdevDevice {
     /// While the device is grabbed (`grab(cloningWith:)`): its clone and what it forwards.
     public private(set) var passthrough: Passthrough?
 
-    public enum ReadResult: Equatable {
-        /// Drained; wait for the fd to be readable again.
-        case drained
-        /// The device is gone (`ENODEV`): forget it.
-        case gone
-        /// Any other read error.
-        case failed(Errno)
-    }
+    public typealias ReadResult = TouchReadResult
 
     /// Opens `path` read-only and non-blocking and classifies it. Throws `DeviceError`
     /// naming the node (permission denied → the input-group fix) or why it is unused.
@@ -73,6 +66,9 @@ public final class EvdevDevice {
 
     /// The open node, for the event loop to watch; closed when the device goes.
     public var fd: FileDescriptor { file.descriptor }
+    public var descriptor: FileDescriptor { file.descriptor }
+    public var name: String { description.name }
+    public var grabbable: (any GrabbableTouchSource)? { self }
 
     public var info: DeviceInfo { decoder.capabilities.deviceInfo(name: description.name) }
 

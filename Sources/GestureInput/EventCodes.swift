@@ -22,8 +22,6 @@ public enum AbsCode {
     public static let pressure: UInt16 = 0x18
     public static let mtSlot: UInt16 = 0x2f
     public static let mtTouchMajor: UInt16 = 0x30
-    public static let mtTouchMinor: UInt16 = 0x31
-    public static let mtWidthMajor: UInt16 = 0x32
     public static let mtPositionX: UInt16 = 0x35
     public static let mtPositionY: UInt16 = 0x36
     public static let mtToolType: UInt16 = 0x37

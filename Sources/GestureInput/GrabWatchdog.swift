@@ -1,6 +1,5 @@
 import CEvdev
 import CLinux
-import Glibc
 import LinuxSystem
 
 /// The way a grabbed device comes back to the desktop when the daemon cannot run:
@@ -66,8 +65,8 @@ public final class GrabWatchdog {
     /// Starts the child watching `device` (the grabbed node, `path`, with `slots`
     /// multitouch slots) and `clone`: the same open file descriptions, as its fds 3 and 4.
     init(_ launcher: Launcher, device: FileDescriptor, clone: FileDescriptor, path: String, slots: Int) throws(Errno) {
-        let pipe = try Pipe(flags: O_NONBLOCK)
-        pid = try Process.spawn(launcher.program, arguments: ["gestured", Self.subcommand, path, String(slots), String(getpid())],
+        let pipe = try Pipe(flags: Pipe.nonBlocking)
+        pid = try Process.spawn(launcher.program, arguments: ["gestured", Self.subcommand, path, String(slots), String(Process.currentID)],
                                 environment: launcher.environment, stdout: launcher.log, stderr: launcher.log,
                                 newProcessGroup: true, inherit: [device, clone, pipe.readEnd.descriptor])
         beat = pipe.keepingWriteEnd()

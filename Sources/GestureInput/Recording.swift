@@ -121,7 +121,8 @@ final class RecordingFile {
     static let maxLineBytes = 16 << 10
     private static let capacity = 64 << 10
     let path: String
-    let fd: Int32
+    let file: OwnedFileDescriptor
+    var fd: FileDescriptor { file.descriptor }
     private let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: RecordingFile.capacity)
     /// Unread bytes are `buffer[start..<end]`.
     private var start = 0
@@ -131,15 +132,15 @@ final class RecordingFile {
 
     init(_ path: String) throws(RecordingError) {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        // Thrown after every property is set: deinit still runs, and frees the buffer.
-        guard fd >= 0 else { throw RecordingError(path: path, line: nil, message: Errno.current.description) }
+        do throws(Errno) {
+            file = try OwnedFileDescriptor(opening: path, O_RDONLY)
+        } catch {
+            buffer.deallocate()
+            throw RecordingError(path: path, line: nil, message: error.description)
+        }
     }
 
-    deinit {
-        if fd >= 0 { close(fd) }
-        buffer.deallocate()
-    }
+    deinit { buffer.deallocate() }
 
     /// The first 64 KiB as text, for telling the formats apart.
     func head() throws(RecordingError) -> String {
@@ -177,14 +178,15 @@ final class RecordingFile {
             start = 0
         }
         guard end < Self.capacity else { return true }
-        while true {
-            let n = read(fd, buffer.baseAddress! + end, Self.capacity - end)
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw RecordingError(path: path, line: nil, message: Errno.current.description) }
-            end += n
-            if n == 0 { atEnd = true }
-            return n > 0
+        let n: Int
+        do throws(Errno) {
+            n = try fd.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[end...])))
+        } catch {
+            throw RecordingError(path: path, line: nil, message: error.description)
         }
+        end += n
+        if n == 0 { atEnd = true }
+        return n > 0
     }
 }
 

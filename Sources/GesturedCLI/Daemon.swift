@@ -282,8 +282,8 @@ final class Daemon {
             }
             return
         }
-        guard wanted(node.path, name: device.description.name) else {
-            logger.debug("\(node.path) (\(device.description.name)): not selected by --device")
+        guard wanted(node.path, name: device.name) else {
+            logger.debug("\(node.path) (\(device.name)): not selected by --device")
             return
         }
         adopt(device, announce: announce)
@@ -297,20 +297,17 @@ final class Daemon {
     /// not even a permission warning is logged for it while udev sets its group).
     static func isOwnVirtualDevice(_ path: String) -> Bool {
         let sysfs = "/sys/class/input/" + (path.split(separator: "/").last.map(String.init) ?? "") + "/device/name"
-        guard let f = fopen(sysfs, "r") else { return false }
-        defer { fclose(f) }
-        var buf = [CChar](repeating: 0, count: 256)
-        guard fgets(&buf, Int32(buf.count), f) != nil else { return false }
-        let line = String(nulTerminated: buf)
-        return isOwnDevice(named: line.hasSuffix("\n") ? String(line.dropLast()) : line)
+        guard let bytes = try? FileSystem.prefix(of: sysfs, maximumBytes: 255), !bytes.isEmpty else { return false }
+        let line = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return isOwnDevice(named: String(decoding: line, as: UTF8.self))
     }
 
-    /// Starts reading an open device with its own engine.
-    func adopt(_ device: EvdevDevice, announce: Bool) {
-        guard !Self.isOwnDevice(named: device.description.name) else { return }
+    /// Starts reading an open touch source with its own engine.
+    func adopt(_ device: any TouchSource, announce: Bool) {
+        guard !Self.isOwnDevice(named: device.name) else { return }
         let session = DeviceSession(device: device, specs: config.specs, explains: options.onDecisions != nil)
         do {
-            try loop.add(device.fd) { [unowned self, unowned session] _ in self.deviceReadable(session) }
+            try loop.add(device.descriptor) { [unowned self, unowned session] _ in self.deviceReadable(session) }
         } catch {
             logger.error("\(device.path): cannot watch: \(error)")
             return
@@ -328,7 +325,7 @@ final class Daemon {
     /// Forgets a device; whatever it had in flight is cancelled (and `cancel` runs).
     func remove(_ path: String, reason: String) {
         guard let s = sessions.removeValue(forKey: path) else { return }
-        loop.remove(s.device.fd)
+        loop.remove(s.device.descriptor)
         s.engine.cancelAll(at: Self.now(), into: &s.events)
         dispatch(s)
         releaseGrab(s, reason: reason)

@@ -1,7 +1,6 @@
 import GestureActions
 import GestureEngine
 import GestureInput
-import Glibc
 
 /// `grab:`: the devices gestured takes for itself (EVIOCGRAB) while the desktop reads
 /// their clones, and the ways it gives them back. A device is never left grabbed
@@ -29,10 +28,11 @@ extension Daemon {
     static let recloneInterval: Int64 = 2_000_000
 
     /// Grabs `s`'s device if the config asks for it and it is not grabbed yet, or
-    /// gives it back if the config no longer does.
+    /// gives it back if the config no longer does. A source that cannot be grabbed
+    /// is left alone.
     func applyGrab(_ s: DeviceSession) {
+        guard let device = s.device.grabbable else { return }
         let wanted = grabsDevices && config.grab.matches(s.info)
-        let device = s.device
         if !wanted {
             s.grabDue = nil
             if device.passthrough != nil { releaseGrab(s, reason: "not in grab: any more") }
@@ -86,7 +86,7 @@ extension Daemon {
     func releaseGrab(_ s: DeviceSession, reason: String) {
         guard let p = s.device.passthrough else { return }
         if let w = p.watchdog { loop.remove(w.exitDescriptor) }
-        s.device.ungrab()
+        s.device.grabbable?.ungrab()
         logger.notice("released \(s.path) (\(s.info.name.printable)): \(reason)")
     }
 
@@ -140,7 +140,7 @@ extension Daemon {
     /// After a watchdog let go: grab again, once the device has no finger down (the
     /// desktop, reading it meanwhile, would keep a touch down forever otherwise).
     func regrabIfLifted(_ s: DeviceSession) {
-        guard s.regrabWhenLifted, !s.device.isTouching else { return }
+        guard s.regrabWhenLifted, s.device.grabbable?.isTouching == false else { return }
         s.regrabWhenLifted = false
         applyGrab(s)
     }

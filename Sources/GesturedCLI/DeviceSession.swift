@@ -2,10 +2,10 @@ import GestureEngine
 import GestureInput
 import TouchModel
 
-/// One open device and its own engine: a device's frames never reach another's
+/// One open touch source and its own engine: a device's frames never reach another's
 /// recognizers.
 final class DeviceSession {
-    let device: EvdevDevice
+    let device: any TouchSource
     private(set) var engine: GestureEngine
     /// Reused for every frame, so the per-frame path allocates nothing.
     var events: [GestureEvent] = []
@@ -22,7 +22,7 @@ final class DeviceSession {
     var lastClone: Int64?
     var grabDue: Int64?
 
-    init(device: EvdevDevice, specs: [GestureSpec], explains: Bool) {
+    init(device: any TouchSource, specs: [GestureSpec], explains: Bool) {
         self.device = device
         self.explains = explains
         engine = GestureEngine(device: device.info, specs: specs, explains: explains)

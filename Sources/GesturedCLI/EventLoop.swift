@@ -1,4 +1,3 @@
-import Glibc
 import LinuxSystem
 
 /// One thread, one epoll: every source the daemon waits on is an fd here, and the

@@ -1,5 +1,4 @@
 import FocusSources
-import Glibc
 import LinuxSystem
 import TouchModel
 
@@ -29,29 +28,29 @@ enum EventsCommand {
             }
             rate = n
         }
-        let fd: Int32
-        switch ControlCommand.connect(environment: Logger.environment()) {
-        case .failure(let error):
+        let socket: StreamSocket
+        do throws(ControlError) {
+            socket = try ControlCommand.connect(environment: Logger.environment())
+        } catch {
             Output.err("gestured: \(error)")
             return .failure
-        case .success(let c): fd = c
         }
-        defer { close(fd) }
-        guard UnixSocket.writeAll(fd, Array((ControlRequest.subscribe(rate: rate).line + "\n").utf8)) else {
-            Output.err("gestured: cannot send the request: \(UnixSocket.errorText(errno))")
+        do throws(Errno) {
+            try socket.sendAll(Array((ControlRequest.subscribe(rate: rate).line + "\n").utf8))
+        } catch {
+            Output.err("gestured: cannot send the request: \(error)")
             return .failure
         }
-        return follow(fd, json: a.flag("json"))
+        return follow(socket, json: a.flag("json"))
     }
 
     /// Reads the answer, then prints each line until the daemon closes the stream.
-    private static func follow(_ fd: Int32, json: Bool) -> GesturedCommand.ExitCode {
+    private static func follow(_ socket: borrowing StreamSocket, json: Bool) -> GesturedCommand.ExitCode {
         var buffer: [UInt8] = []
         var answered = false
         while true {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&p, 1, -1)
-            let result = UnixSocket.readAvailable(fd, into: &buffer, limit: 1 << 20)
+            _ = try? Poll.ready([socket.descriptor], timeoutMS: -1)
+            let result = socket.readAvailable(into: &buffer, limit: 1 << 20)
             while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
                 buffer.removeSubrange(...nl)
@@ -71,7 +70,7 @@ enum EventsCommand {
                 Output.err("gestured: the daemon closed the stream")
                 return answered ? .success : .failure
             case .failed(let e):
-                Output.err("gestured: reading the stream: \(UnixSocket.errorText(e))")
+                Output.err("gestured: reading the stream: \(e)")
                 return .failure
             }
         }

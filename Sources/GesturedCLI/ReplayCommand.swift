@@ -79,10 +79,7 @@ enum ReplayCommand {
                 if a.flag("json") {
                     Output.out(GestureText.json(e, time: t, device: deviceName, commands: invocations.map(\.command)))
                 } else {
-                    Output.line(t.fixed(3) + "  " + GestureText.line(e))
-                    for inv in invocations {
-                        Output.out("    would run: " + DryRunSink.describe(inv).split(separator: "\n").joined(separator: "\n    "))
-                    }
+                    for line in textLines(e, at: t, invocations: invocations) { Output.out(line) }
                 }
                 invocations.removeAll(keepingCapacity: true)
             }
@@ -93,6 +90,14 @@ enum ReplayCommand {
             Output.line(count == 0 ? "no gestures recognized in \(recording.path)" : "\(count) gesture event\(count == 1 ? "" : "s")")
         }
         return .success
+    }
+
+    /// What `replay` prints for one gesture event, `t` s after the recording's start:
+    /// `0.310  ws-next: swipe left …`, then each command it would run, indented (the
+    /// text scenarios, Tests/Scenarios, expect these lines).
+    static func textLines(_ e: GestureEvent, at t: Double, invocations: [Invocation]) -> [String] {
+        [(t.fixed(3) + "  " + GestureText.line(e)).printable]
+            + invocations.map { "    would run: " + DryRunSink.describe($0).split(separator: "\n").joined(separator: "\n    ") }
     }
 
     /// `  0.123456  3 fingers  #0 (40.1, 16.8)  #1 (52.0, 17.3)  [resynced]`

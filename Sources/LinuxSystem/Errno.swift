@@ -27,7 +27,6 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     // The errnos gestured's code decides on; any other is still printed by name.
     public static let notPermitted = Errno(rawValue: EPERM)
     public static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
-    public static let noSuchProcess = Errno(rawValue: ESRCH)
     public static let interrupted = Errno(rawValue: EINTR)
     public static let badFileDescriptor = Errno(rawValue: EBADF)
     public static let noChildProcess = Errno(rawValue: ECHILD)
@@ -37,6 +36,9 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
     public static let brokenPipe = Errno(rawValue: EPIPE)
     public static let fileTooLarge = Errno(rawValue: EFBIG)
+    public static let addressInUse = Errno(rawValue: EADDRINUSE)
+    public static let connectionReset = Errno(rawValue: ECONNRESET)
+    public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
 }
 
 /// A system call that failed, named: "pidfd_open: EMFILE (Too many open files)". For

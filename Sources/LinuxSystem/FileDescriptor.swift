@@ -9,7 +9,6 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
 
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let standardInput = FileDescriptor(rawValue: 0)
     public static let standardOutput = FileDescriptor(rawValue: 1)
     public static let standardError = FileDescriptor(rawValue: 2)
 
@@ -136,6 +135,9 @@ public struct OwnedFileDescriptor: ~Copyable {
 public struct Pipe: ~Copyable {
     public var readEnd: OwnedFileDescriptor
     public var writeEnd: OwnedFileDescriptor
+
+    /// `O_NONBLOCK`, for `init(flags:)`.
+    public static let nonBlocking = O_NONBLOCK
 
     /// `flags`: `O_NONBLOCK`, `O_DIRECT`; `O_CLOEXEC` is always added.
     public init(flags: Int32 = 0) throws(Errno) {

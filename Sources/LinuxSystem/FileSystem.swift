@@ -15,6 +15,22 @@ public enum FileSystem {
         return FileStatus(st)
     }
 
+    /// lstat(2) of `path`: a symlink is itself, not what it points to.
+    public static func linkStatus(_ path: String) throws(Errno) -> FileStatus {
+        var st = stat()
+        _ = try valueOrErrno { lstat(path, &st) }
+        return FileStatus(st)
+    }
+
+    /// open(2) and one read(2): the first `maximumBytes` of a small file that the
+    /// kernel hands over in one read (a sysfs attribute).
+    public static func prefix(of path: String, maximumBytes: Int) throws(Errno) -> [UInt8] {
+        let file = try OwnedFileDescriptor(opening: path, O_RDONLY)
+        var bytes = [UInt8](repeating: 0, count: maximumBytes)
+        bytes.removeLast(maximumBytes - (try file.descriptor.read(into: &bytes)))
+        return bytes
+    }
+
     /// stat(2): the device and inode of the directory at `path` (following symlinks),
     /// which tell it from another made later under the same name; nil when `path` is
     /// not a directory.
@@ -69,6 +85,10 @@ public enum FileSystem {
 public struct FileStatus: Sendable, Equatable {
     /// The file type bits (`mode & S_IFMT`): `S_IFREG`, `S_IFDIR`, `S_IFIFO`, …
     public var type: mode_t { mode & S_IFMT }
+    public var isDirectory: Bool { type == S_IFDIR }
+    public var isSocket: Bool { type == S_IFSOCK }
+    /// The permission bits (`mode & 0o7777`).
+    public var permissions: mode_t { mode & 0o7777 }
     /// Type and permission bits.
     public var mode: mode_t
     public var owner: uid_t

@@ -2,6 +2,10 @@ import CLinux
 import Glibc
 
 /// A child process: started with `spawn`, watched through its pidfd, reaped with `reap`.
+/// A process id (pid_t) and a user id (uid_t), for the callers that name the types.
+public typealias ProcessID = pid_t
+public typealias UserID = uid_t
+
 public enum Process {
     /// posix_spawn(3) of `program` (a path; no PATH search) with `arguments` (argv,
     /// from argv[0]) and `environment` (`NAME=value`), set up so that nothing of the
@@ -68,6 +72,12 @@ public enum Process {
         let r = try valueOrErrno { waitpid(pid, &status, blocking ? 0 : WNOHANG) }
         return r == pid ? status : nil
     }
+
+    /// getpid(2): this process's id (the call cannot fail).
+    public static var currentID: pid_t { getpid() }
+
+    /// getuid(2): the real user id this process runs as (the call cannot fail).
+    public static var userID: uid_t { getuid() }
 
     /// prctl(2) `PR_SET_NAME`: the process's name in `ps`, `top` and `pgrep -x` (the
     /// kernel keeps 15 bytes of it).

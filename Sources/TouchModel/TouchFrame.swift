@@ -101,6 +101,10 @@ public struct TouchFrame: Equatable, Sendable {
         @inlinable public static var stale: Flags { Flags(rawValue: 1 << 2) }
     }
 
+    /// When the kernel stamped the frame's `SYN_REPORT`: CLOCK_MONOTONIC µs (the
+    /// daemon sets EVIOCSCLOCKID), the clock of the timerfd the daemon arms at the
+    /// engine's `nextDeadline`, so the two must agree. Recordings keep their own
+    /// times, which only need to move forward.
     public var time: Timestamp
     /// Tracked contacts, palms excluded, in slot order.
     public var contacts: ContactList

@@ -1,5 +1,5 @@
 import CYaml
-import Glibc
+import LinuxSystem
 
 /// One YAML document read from a file descriptor in bounded memory: the items of the
 /// sequence at `streamed` come out one at a time from `next()` and are not kept; the
@@ -22,7 +22,7 @@ public final class YAMLStream {
     public var problem: YAMLProblem? { log.problem }
 
     /// Reads from `fd` (not closed here) with libyaml's `yaml_parser_set_input`.
-    public init(fd: Int32, fileKind: String, streamed: [YAMLPathComponent]) {
+    public init(fd: FileDescriptor, fileKind: String, streamed: [YAMLPathComponent]) {
         parser = .allocate(capacity: 1)
         builder = TreeBuilder(fileKind: fileKind, streamed: streamed, limit: Self.limit)
         guard yaml_parser_initialize(parser) != 0 else {
@@ -32,13 +32,11 @@ public final class YAMLStream {
         }
         // The fd travels in the context pointer, offset by one so that fd 0 is not nil.
         yaml_parser_set_input(parser, { context, buffer, size, sizeRead in
-            let fd = Int32(Int(bitPattern: context) - 1)
-            while true {
-                let n = read(fd, buffer, size)
-                if n >= 0 { sizeRead?.pointee = n; return 1 }
-                if errno != EINTR { return 0 }
-            }
-        }, UnsafeMutableRawPointer(bitPattern: Int(fd) + 1))
+            let fd = FileDescriptor(rawValue: Int32(Int(bitPattern: context) - 1))
+            guard let n = try? fd.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size)) else { return 0 }
+            sizeRead?.pointee = n
+            return 1
+        }, UnsafeMutableRawPointer(bitPattern: Int(fd.rawValue) + 1))
     }
 
     deinit {

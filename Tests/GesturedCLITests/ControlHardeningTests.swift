@@ -32,14 +32,13 @@ import Testing
 
     /// One request from a new client, the server's loop turned until it is answered.
     static func ask(_ path: String, _ loop: EventLoop, _ request: String = "status\n") -> String {
-        guard case .connected(let fd) = UnixSocket.connect(path) else { return "cannot connect" }
-        defer { close(fd) }
-        _ = UnixSocket.writeAll(fd, Array(request.utf8))
+        guard let client = try? StreamSocket.connect(to: path) else { return "cannot connect" }
+        try? client.sendAll(Array(request.utf8))
         var reply: [UInt8] = []
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         for _ in 0..<50 {
             _ = loop.runOnce(timeoutMS: 100)
-            if poll(&p, 1, 0) > 0, UnixSocket.readAvailable(fd, into: &reply, limit: 1 << 16).ended { break }
+            if (try? Poll.ready([client.descriptor], timeoutMS: 0))?.first == true,
+               client.readAvailable(into: &reply, limit: 1 << 16).ended { break }
         }
         return String(decoding: reply, as: UTF8.self)
     }
@@ -54,19 +53,18 @@ import Testing
         var clock: Int64 = 1_000_000_000
         let server = try ControlServer(path: path, loop: loop, log: { _ in }, now: { clock }) { _ in .ok("fine") }
         defer { withExtendedLifetime(server) {} }
-        var attackers: [Int32] = []
-        defer { attackers.forEach { close($0) } }
-        func connectAttacker() -> Int32 {
-            guard case .connected(let fd) = UnixSocket.connect(path) else { return -1 }
+        var attackers: [SocketClient?] = []
+        func connectAttacker() -> SocketClient? {
+            let client = SocketClient(path)
             _ = loop.runOnce(timeoutMS: 100)
-            return fd
+            return client
         }
         for _ in 0..<20 { attackers.append(connectAttacker()) }
         let step: Int64 = 200_000_000 // 20 clients, each replaced every 4 s: one every 0.2 s
         var answers: [String] = []
         for n in 0..<(95 * 5) {
             clock += step
-            close(attackers[n % 20])
+            attackers[n % 20] = nil
             attackers[n % 20] = connectAttacker()
             if n % 5 == 4 { answers.append(Self.ask(path, loop)) }
         }
@@ -83,27 +81,25 @@ import Testing
         var clock: Int64 = 1_000_000_000
         let server = try ControlServer(path: path, loop: loop, log: { _ in }, now: { clock }) { _ in .ok("fine") }
         defer { withExtendedLifetime(server) {} }
-        var idle: [Int32] = []
-        defer { idle.forEach { close($0) } }
+        var idle: [SocketClient] = []
         for _ in 0..<ControlServer.maxClients {
-            guard case .connected(let fd) = UnixSocket.connect(path) else { Issue.record("cannot connect"); return }
-            idle.append(fd)
+            guard let client = SocketClient(path) else { Issue.record("cannot connect"); return }
+            idle.append(client)
             _ = loop.runOnce(timeoutMS: 1000)
             clock += 250_000_000
         }
         #expect(Self.ask(path, loop) == ControlReply.ok("fine").wire)
         var reply: [UInt8] = []
-        _ = UnixSocket.readAvailable(idle[0], into: &reply, limit: 1 << 16)
+        _ = idle[0].socket.readAvailable(into: &reply, limit: 1 << 16)
         #expect(String(decoding: reply, as: UTF8.self) == "error: timed out: no request in 4.0 s, while 16 newer connections came\n")
         // A request written but not yet read when room is needed is answered, not evicted.
-        _ = UnixSocket.writeAll(idle[1], Array("status\n".utf8))
-        guard case .connected(let late) = UnixSocket.connect(path) else { Issue.record("cannot connect"); return }
-        defer { close(late) }
+        try? idle[1].socket.sendAll(Array("status\n".utf8))
+        guard let late = SocketClient(path) else { Issue.record("cannot connect"); return }
+        defer { withExtendedLifetime(late) {} }
         _ = loop.runOnce(timeoutMS: 1000)
         reply = []
-        var p = pollfd(fd: idle[1], events: Int16(POLLIN), revents: 0)
-        _ = poll(&p, 1, 1000)
-        _ = UnixSocket.readAvailable(idle[1], into: &reply, limit: 1 << 16)
+        _ = try? Poll.ready([idle[1].socket.descriptor], timeoutMS: 1000)
+        _ = idle[1].socket.readAvailable(into: &reply, limit: 1 << 16)
         #expect(String(decoding: reply, as: UTF8.self) == ControlReply.ok("fine").wire)
     }
 
@@ -129,5 +125,16 @@ import Testing
         daemon.logClientTriggered("next", now: monotonicNanoseconds() + 11_000_000_000)
         let said = log.drain()
         #expect(said.contains("gestured: control: \(10_000 - lines.count) more lines not logged (more than 10 in 10 s)\ngestured: next\n"), "\(said.suffix(300))")
+    }
+}
+
+/// A test's client connection, a class so that tests can hold many in an array;
+/// closed when the last reference goes.
+final class SocketClient {
+    let socket: StreamSocket
+
+    init?(_ path: String) {
+        guard let socket = try? StreamSocket.connect(to: path) else { return nil }
+        self.socket = socket
     }
 }

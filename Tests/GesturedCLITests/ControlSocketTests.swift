@@ -41,13 +41,12 @@ import Testing
 
         /// A raw request, as a misbehaving client would send it.
         func raw(_ bytes: [UInt8]) -> String {
-            guard case .connected(let fd) = UnixSocket.connect(socket) else { return "cannot connect" }
-            defer { close(fd) }
-            _ = UnixSocket.writeAll(fd, bytes)
-            shutdown(fd, Int32(SHUT_WR))
+            guard let client = try? StreamSocket.connect(to: socket) else { return "cannot connect" }
+            try? client.sendAll(bytes)
+            client.shutdownWrite()
             var reply: [UInt8] = []
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            while poll(&p, 1, 5000) > 0, case .drained = UnixSocket.readAvailable(fd, into: &reply, limit: 1 << 20) {}
+            while (try? Poll.ready([client.descriptor], timeoutMS: 5000))?.first == true,
+                  case .drained = client.readAvailable(into: &reply, limit: 1 << 20) {}
             return String(decoding: reply, as: UTF8.self)
         }
     }
@@ -198,8 +197,8 @@ import Testing
         let d = try s.daemon()
         #expect(d.waitForLog("started:"))
         // A client that connects and says nothing holds one connection, not the loop.
-        guard case .connected(let idle) = UnixSocket.connect(s.socket) else { Issue.record("cannot connect"); return }
-        defer { close(idle) }
+        guard let idle = try? StreamSocket.connect(to: s.socket) else { Issue.record("cannot connect"); return }
+        defer { _ = idle.descriptor }
         #expect(s.raw([0x01, 0xff, 0x41, 0x0a]) == "error: unknown request '?\u{FFFD}A'; \(ControlRequest.usage)\n")
         #expect(s.raw(Array(repeating: 0x61, count: 100_000)).hasPrefix("error: request too long: more than 4096 bytes without a newline"))
         #expect(s.raw(Array("enable\n".utf8)) == "error: 'enable' takes one gesture name\n")

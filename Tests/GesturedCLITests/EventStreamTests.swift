@@ -66,7 +66,7 @@ import TouchModel
 
     /// One connection: its first line, then the stream's lines parsed.
     final class Client {
-        let fd: Int32
+        let socket: StreamSocket
         var answer: String?
         var lines: [JSONValue] = []
         var raw: [String] = []
@@ -75,15 +75,13 @@ import TouchModel
         private let json: Bool
 
         init(_ socket: String, request: String) throws {
-            guard case .connected(let fd) = UnixSocket.connect(socket) else { throw Errno.current }
-            self.fd = fd
+            self.socket = try StreamSocket.connect(to: socket)
             json = request.hasPrefix("subscribe")
-            #expect(UnixSocket.writeAll(fd, Array((request + "\n").utf8)))
+            #expect(throws: Never.self) { try self.socket.sendAll(Array((request + "\n").utf8)) }
         }
-        deinit { close(fd) }
 
         func read() {
-            if UnixSocket.readAvailable(fd, into: &buffer, limit: 1 << 24).ended { closed = true }
+            if socket.readAvailable(into: &buffer, limit: 1 << 24).ended { closed = true }
             while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
                 buffer.removeSubrange(...nl)

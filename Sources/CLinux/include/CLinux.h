@@ -55,6 +55,9 @@ long clinux_getrandom(void *buf, unsigned long len);
 // pipe2(2): declared under _GNU_SOURCE only.
 int clinux_pipe2(int fds[2], int flags);
 
+// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: declared under _GNU_SOURCE only.
+int clinux_accept4_nonblocking(int fd);
+
 // posix_spawn_file_actions_addclosefrom_np(3) (glibc 2.34): declared under _GNU_SOURCE only,
 // which Swift's Glibc module does not set. Closes every fd >= `from` in the child.
 int clinux_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from);

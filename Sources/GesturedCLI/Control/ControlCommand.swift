@@ -1,6 +1,3 @@
-import CLinux
-import FocusSources
-import Glibc
 import LinuxSystem
 import TouchModel
 
@@ -81,56 +78,57 @@ enum ControlCommand {
     }
 
     /// Connects to this user's daemon, or says why not in words a user can act on.
-    static func connect(environment: [String: String]) -> Result<Int32, ControlError> {
+    static func connect(environment: [String: String]) throws(ControlError) -> StreamSocket {
         guard let path = ControlPath.resolve(environment) else {
-            return .failure(ControlError("XDG_RUNTIME_DIR is not set, so there is no control socket to find; run this in the desktop session that runs gestured"))
+            throw ControlError("XDG_RUNTIME_DIR is not set, so there is no control socket to find; run this in the desktop session that runs gestured")
         }
-        switch UnixSocket.connect(path) {
-        case .connected(let c): return .success(c)
-        case .failed(ENOENT):
-            return .failure(ControlError("no gestured is running for this user (no control socket at \(path)); start it: systemctl --user start gestured"))
-        case .failed(ECONNREFUSED):
-            return .failure(ControlError("no gestured is running: \(path) is a stale socket left by a daemon that did not exit cleanly; starting gestured replaces it"))
-        case .failed(EACCES), .failed(EPERM):
-            var st = stat()
-            let owner = stat(path, &st) == 0 ? "uid \(st.st_uid)" : "another user"
-            return .failure(ControlError("permission denied: \(path) belongs to \(owner); the control socket answers only the user the daemon runs as"))
-        case .failed(let e):
-            return .failure(ControlError("cannot connect to \(path): \(UnixSocket.errorText(e))"))
+        do throws(Errno) {
+            return try StreamSocket.connect(to: path)
+        } catch .noSuchFileOrDirectory {
+            throw ControlError("no gestured is running for this user (no control socket at \(path)); start it: systemctl --user start gestured")
+        } catch .connectionRefused {
+            throw ControlError("no gestured is running: \(path) is a stale socket left by a daemon that did not exit cleanly; starting gestured replaces it")
+        } catch where error == .permissionDenied || error == .notPermitted {
+            let owner = (try? FileSystem.status(path)).map { "uid \($0.owner)" } ?? "another user"
+            throw ControlError("permission denied: \(path) belongs to \(owner); the control socket answers only the user the daemon runs as")
+        } catch {
+            throw ControlError("cannot connect to \(path): \(error)")
         }
     }
 
     static func exchange(_ request: ControlRequest, environment: [String: String]) -> Result<ControlReply, ControlError> {
-        let fd: Int32
-        switch connect(environment: environment) {
-        case .failure(let e): return .failure(e)
-        case .success(let c): fd = c
+        let socket: StreamSocket
+        do throws(ControlError) {
+            socket = try connect(environment: environment)
+        } catch {
+            return .failure(error)
         }
         let path = ControlPath.resolve(environment) ?? ""
-        defer { close(fd) }
         // Nothing is sent to, and nothing believed from, a server of another user: in a
         // runtime directory that is not ours alone, anyone can listen here first.
-        guard let server = peerCredentials(fd), server.uid == getuid() else {
-            let who = peerCredentials(fd).map { "uid \($0.uid) (pid \($0.pid))" } ?? "a process whose user cannot be known"
+        let server = try? socket.peerCredentials()
+        guard let server, server.uid == Process.userID else {
+            let who = server.map { "uid \($0.uid) (pid \($0.pid))" } ?? "a process whose user cannot be known"
             let why = ControlPath.unsafeDirectory(of: path).map { "; \($0)" } ?? ""
-            return .failure(ControlError("refusing to talk to \(path): it is served by \(who), not by you (uid \(getuid())), so it is not your gestured\(why)"))
+            return .failure(ControlError("refusing to talk to \(path): it is served by \(who), not by you (uid \(Process.userID)), so it is not your gestured\(why)"))
         }
         // A daemon that refuses us answers and closes before reading: its answer is
         // still there to read after a failed write (EPIPE).
-        if !UnixSocket.writeAll(fd, Array((request.line + "\n").utf8)), errno != EPIPE {
-            return .failure(ControlError("cannot send the request to \(path): \(UnixSocket.errorText(errno))"))
-        }
+        do throws(Errno) {
+            try socket.sendAll(Array((request.line + "\n").utf8))
+        } catch where error != .brokenPipe {
+            return .failure(ControlError("cannot send the request to \(path): \(error)"))
+        } catch {}
         var reply: [UInt8] = []
-        let deadline = clinux_monotonic_ns() / 1_000_000 + Int64(timeoutMS)
+        let deadline = monotonicNanoseconds() / 1_000_000 + Int64(timeoutMS)
         while true {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let left = Int32(max(0, deadline - clinux_monotonic_ns() / 1_000_000))
-            guard poll(&p, 1, left) > 0 else {
+            let left = Int32(max(0, deadline - monotonicNanoseconds() / 1_000_000))
+            guard (try? Poll.ready([socket.descriptor], timeoutMS: left))?.first == true else {
                 return .failure(ControlError("the daemon did not answer within \(timeoutMS / 1000) s"))
             }
-            switch UnixSocket.readAvailable(fd, into: &reply, limit: 16 << 20) {
+            switch socket.readAvailable(into: &reply, limit: 16 << 20) {
             case .drained: continue
-            case .failed(let e): return .failure(ControlError("reading the answer: \(UnixSocket.errorText(e))"))
+            case .failed(let e): return .failure(ControlError("reading the answer: \(e)"))
             case .closed:
                 guard let r = ControlReply.parse(String(decoding: reply, as: UTF8.self)) else {
                     return .failure(ControlError("the daemon's answer is not one this gestured understands"))

@@ -1,5 +1,4 @@
-import FocusSources
-import Glibc
+import LinuxSystem
 
 /// The control socket's protocol (docs/CONTROL.md). A client connects to
 /// `$XDG_RUNTIME_DIR/gestured.sock`, writes one request line, and reads the answer
@@ -100,26 +99,21 @@ enum ControlPath {
     /// is. The XDG base directory spec's rule, which systemd keeps for /run/user/UID:
     /// owned by the user, mode 0700. Anywhere else another user can listen on
     /// `gestured.sock` first, and answer `gestured status` and `disable` in our place.
-    static func unsafeDirectory(of socket: String, uid: uid_t = getuid()) -> String? {
+    static func unsafeDirectory(of socket: String, uid: UserID = Process.userID) -> String? {
         let dir = String(socket[..<(socket.lastIndex(of: "/") ?? socket.startIndex)])
-        var st = stat()
-        guard stat(dir.isEmpty ? "/" : dir, &st) == 0 else { return "XDG_RUNTIME_DIR \(dir): \(UnixSocket.errorText(errno))" }
-        let mode = st.st_mode & 0o7777
+        let st: FileStatus
+        do throws(Errno) {
+            st = try FileSystem.status(dir.isEmpty ? "/" : dir)
+        } catch {
+            return "XDG_RUNTIME_DIR \(dir): \(error)"
+        }
+        let mode = st.permissions
         let octal = "0" + String(mode, radix: 8)
-        guard (st.st_mode & S_IFMT) == S_IFDIR else { return "XDG_RUNTIME_DIR \(dir) is not a directory" }
-        guard st.st_uid == uid, mode & 0o077 == 0 else {
-            let owner = st.st_uid == uid ? "yours" : "owned by uid \(st.st_uid)"
+        guard st.isDirectory else { return "XDG_RUNTIME_DIR \(dir) is not a directory" }
+        guard st.owner == uid, mode & 0o077 == 0 else {
+            let owner = st.owner == uid ? "yours" : "owned by uid \(st.owner)"
             return "XDG_RUNTIME_DIR \(dir) is \(owner) with mode \(octal); it must be yours (uid \(uid)) with mode 0700, as systemd makes /run/user/\(uid), or another user could stand in for gestured on its socket"
         }
         return nil
     }
-}
-
-/// The uid and pid at the other end of a connected Unix socket (SO_PEERCRED).
-func peerCredentials(_ fd: Int32) -> (pid: pid_t, uid: uid_t)? {
-    // struct ucred { pid_t pid; uid_t uid; gid_t gid; }: Glibc hides it behind _GNU_SOURCE.
-    var cred: (Int32, UInt32, UInt32) = (0, 0, 0)
-    var len = socklen_t(MemoryLayout.size(ofValue: cred))
-    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 else { return nil }
-    return (cred.0, cred.1)
 }

@@ -1,5 +1,3 @@
-import FocusSources
-import Glibc
 import LinuxSystem
 import TouchModel
 
@@ -24,22 +22,30 @@ import TouchModel
 ///   client that does not read is dropped, never waited for.
 final class ControlServer {
     let path: String
-    private let listener: Int32
+    private let listener: StreamSocket
     private unowned let loop: EventLoop
     /// Open connections: what each has sent, and the refusal it will get (another
     /// user's client is answered after its request is read, so that closing with the
     /// request unread cannot turn our answer into ECONNRESET at the client).
     private var clients: [Int32: Client] = [:]
-    private struct Client {
+    private final class Client {
+        /// The connection; nil only once handed to the stream (`subscribe`).
+        var socket: StreamSocket?
         var buffer: [UInt8] = []
-        var refusal: ControlReply?
+        let refusal: ControlReply?
         /// When it connected (`now`, ns): the oldest gives way first.
-        var since: Int64
+        let since: Int64
+
+        init(_ socket: consuming StreamSocket, refusal: ControlReply?, since: Int64) {
+            self.socket = .some(socket)
+            self.refusal = refusal
+            self.since = since
+        }
     }
     private let handle: (ControlRequest) -> ControlReply
-    /// Takes over a connection that asked to `subscribe` (its fd, the rate): it leaves
-    /// the request connections and their cap (StreamSubscribers.swift).
-    var subscribe: ((Int32, Int) -> Void)?
+    /// Takes over a connection that asked to `subscribe` (its socket, the rate): it
+    /// leaves the request connections and their cap (StreamSubscribers.swift).
+    var subscribe: ((consuming StreamSocket, Int) -> Void)?
     private let log: (String) -> Void
     /// The monotonic clock, ns (a test's own clock in tests).
     private let now: () -> Int64
@@ -47,10 +53,10 @@ final class ControlServer {
     static let sendBuffer: Int32 = 1 << 20
 
     enum ClaimError: Error, CustomStringConvertible {
-        case anotherDaemon(path: String, pid: pid_t?)
+        case anotherDaemon(path: String, pid: ProcessID?)
         case unusable(path: String, why: String)
         case unsafeDirectory(why: String)
-        case anotherUser(path: String, uid: uid_t)
+        case anotherUser(path: String, uid: UserID)
 
         var description: String {
             switch self {
@@ -76,70 +82,61 @@ final class ControlServer {
         self.log = log
         self.handle = handle
         if let why = ControlPath.unsafeDirectory(of: path) { throw ClaimError.unsafeDirectory(why: why) }
-        var st = stat()
-        if lstat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw ClaimError.unusable(path: path, why: "a file that is not a socket is in the way") }
-            switch UnixSocket.connect(path) {
-            case .connected(let fd):
-                let peer = peerCredentials(fd)
-                close(fd)
-                if let peer, peer.uid != getuid() { throw ClaimError.anotherUser(path: path, uid: peer.uid) }
+        if let existing = try? FileSystem.linkStatus(path) {
+            guard existing.isSocket else { throw ClaimError.unusable(path: path, why: "a file that is not a socket is in the way") }
+            let answered = Result { () throws(Errno) in
+                let probe = try StreamSocket.connect(to: path)
+                return try? probe.peerCredentials()
+            }
+            switch answered {
+            case .success(let peer):
+                if let peer, peer.uid != Process.userID { throw ClaimError.anotherUser(path: path, uid: peer.uid) }
                 throw ClaimError.anotherDaemon(path: path, pid: peer?.pid)
-            case .failed(ECONNREFUSED):
-                unlink(path)
+            case .failure(.connectionRefused):
+                FileSystem.remove(path)
                 log("removed a stale control socket \(path) (left by a gestured that did not exit cleanly)")
-            case .failed(let e):
-                throw ClaimError.unusable(path: path, why: UnixSocket.errorText(e))
+            case .failure(let e):
+                throw ClaimError.unusable(path: path, why: "\(e)")
             }
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ClaimError.unusable(path: path, why: UnixSocket.errorText(errno)) }
-        // The socket is created 0600 (umask), never briefly open to others.
-        let old = umask(0o177)
-        let bound = (try? withUnixSocketAddress(path) { address, length throws(Errno) in Glibc.bind(fd, address, length) }) ?? -1
-        umask(old)
-        guard bound == 0, listen(fd, 16) == 0 else {
-            let e = errno
-            close(fd)
-            if e == EADDRINUSE { throw ClaimError.anotherDaemon(path: path, pid: nil) }
-            throw ClaimError.unusable(path: path, why: UnixSocket.errorText(e))
+        do throws(Errno) {
+            listener = try StreamSocket()
+            // The socket is created 0600 (umask), never briefly open to others.
+            try listener.bind(to: path, umask: 0o177)
+            try listener.listen(backlog: 16)
+        } catch .addressInUse {
+            throw ClaimError.anotherDaemon(path: path, pid: nil)
+        } catch {
+            throw ClaimError.unusable(path: path, why: "\(error)")
         }
-        listener = fd
-        try loop.add(FileDescriptor(rawValue: fd)) { [unowned self] _ in self.acceptClients() }
+        try loop.add(listener.descriptor) { [unowned self] _ in self.acceptClients() }
     }
 
     deinit {
-        for fd in clients.keys { loop.remove(FileDescriptor(rawValue: fd)); close(fd) }
-        loop.remove(FileDescriptor(rawValue: listener))
-        close(listener)
-        unlink(path)
+        for fd in clients.keys { loop.remove(FileDescriptor(rawValue: fd)) }
+        loop.remove(listener.descriptor)
+        FileSystem.remove(path)
     }
 
     private func acceptClients() {
-        while true {
-            // accept4(2) is hidden behind _GNU_SOURCE; the flags follow at once, on one thread.
-            let fd = accept(listener, nil, nil)
-            if fd < 0 { return }
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            var size = Self.sendBuffer
-            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            let me = getuid()
+        while let socket = try? listener.accept() {
+            try? socket.setSendBufferSize(Self.sendBuffer)
+            let me = Process.userID
+            let peer = try? socket.peerCredentials()
             var refusal: ControlReply?
-            if let peer = peerCredentials(fd), peer.uid == me {
+            if let peer, peer.uid == me {
                 refusal = nil
             } else {
-                let who = peerCredentials(fd).map { "uid \($0.uid)" } ?? "an unknown user"
+                let who = peer.map { "uid \($0.uid)" } ?? "an unknown user"
                 log("control: refused a client of \(who) (the daemon belongs to uid \(me))")
                 refusal = .error("permission denied: this gestured belongs to uid \(me), and the control socket answers only its own user (you are \(who))")
             }
             while clients.count >= Self.maxClients { makeRoom() }
+            let fd = socket.descriptor.rawValue
             do {
-                try loop.add(FileDescriptor(rawValue: fd)) { [unowned self] _ in self.readable(fd) }
-                clients[fd] = Client(refusal: refusal, since: now())
-            } catch {
-                close(fd)
-            }
+                try loop.add(socket.descriptor) { [unowned self] _ in self.readable(fd) }
+                clients[fd] = Client(socket, refusal: refusal, since: now())
+            } catch {}
         }
     }
 
@@ -147,8 +144,8 @@ final class ControlServer {
         guard let client = clients[fd] else { return }
         var buffer = client.buffer
         let refusal = client.refusal
-        let result = UnixSocket.readAvailable(fd, into: &buffer, limit: ControlRequest.maxLength + 1)
-        clients[fd]?.buffer = buffer
+        let result = client.socket?.readAvailable(into: &buffer, limit: ControlRequest.maxLength + 1) ?? .failed(.badFileDescriptor)
+        client.buffer = buffer
         if let refusal, buffer.contains(UInt8(ascii: "\n")) || buffer.count > ControlRequest.maxLength || result.ended {
             return answer(fd, reply: refusal)
         }
@@ -182,33 +179,31 @@ final class ControlServer {
         switch ControlRequest.parse(line) {
         case .success(.subscribe(let rate)) where subscribe != nil:
             loop.remove(FileDescriptor(rawValue: fd))
-            clients[fd] = nil
-            subscribe?(fd, rate)
+            guard let socket = clients.removeValue(forKey: fd)?.socket.take() else { return }
+            subscribe?(socket, rate)
         case .success(let request): answer(fd, reply: handle(request))
         case .failure(let error): answer(fd, reply: .error(error.description))
         }
     }
 
+    /// Writes the answer without blocking and closes (the socket goes with its
+    /// client). What the client sent beyond its request is read first (bounded), so the
+    /// close does not reset the connection under the answer.
     private func answer(_ fd: Int32, reply: ControlReply) {
         loop.remove(FileDescriptor(rawValue: fd))
-        clients[fd] = nil
-        finish(fd, reply)
-    }
-
-    /// Writes the answer without blocking and closes. What the client sent beyond its
-    /// request is read first (bounded), so the close does not reset the connection
-    /// under the answer.
-    private func finish(_ fd: Int32, _ reply: ControlReply) {
-        if !UnixSocket.writeAll(fd, Array(reply.wire.utf8)) { log("control: a client did not take its answer; dropped") }
-        shutdown(fd, Int32(SHUT_WR))
+        guard let client = clients.removeValue(forKey: fd), let socket = client.socket.take() else { return }
+        do throws(Errno) {
+            try socket.sendAll(Array(reply.wire.utf8))
+        } catch {
+            log("control: a client did not take its answer; dropped")
+        }
+        socket.shutdownWrite()
         var rest: [UInt8] = []
-        _ = UnixSocket.readAvailable(fd, into: &rest, limit: 1 << 16)
-        close(fd)
+        _ = socket.readAvailable(into: &rest, limit: 1 << 16)
     }
 
     private func drop(_ fd: Int32) {
         loop.remove(FileDescriptor(rawValue: fd))
         clients[fd] = nil
-        close(fd)
     }
 }

@@ -2,7 +2,6 @@ import FocusSources
 import GestureActions
 import GestureConfig
 import GestureEngine
-import Glibc
 import LinuxSystem
 import TouchModel
 
@@ -75,7 +74,7 @@ extension Daemon {
     /// outside (hardware, any app, the config): each line is escaped whole, so none of
     /// them can clear the terminal or forge a line of its own.
     func statusText() -> String {
-        var lines = ["gestured \(GesturedCommand.version), pid \(getpid())\(options.dryRun ? ", dry run" : "")",
+        var lines = ["gestured \(GesturedCommand.version), pid \(Process.currentID)\(options.dryRun ? ", dry run" : "")",
                      "config: \(configName) (\(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"))"]
         if let source = focus.source {
             let app = focus.app.map { $0.description } ?? (source.connected ? "no window" : "not known yet")
@@ -136,7 +135,7 @@ extension Daemon {
                          ("device", JSON.string(e.device)), ("app", e.app.map(JSON.string) ?? "null"),
                          ("commands", "[" + e.commands.map(JSON.string).joined(separator: ", ") + "]")])
         }
-        return JSON.object([("version", JSON.string(GesturedCommand.version)), ("pid", String(getpid())),
+        return JSON.object([("version", JSON.string(GesturedCommand.version)), ("pid", String(Process.currentID)),
                             ("dry_run", options.dryRun ? "true" : "false"), ("config", JSON.string(configName)),
                             ("focus", JSON.object(focusFields)),
                             ("devices", "[" + devices.joined(separator: ", ") + "]"),

@@ -1,7 +1,6 @@
 import FocusSources
 import GestureConfig
 import GestureEngine
-import Glibc
 import LinuxSystem
 import TouchModel
 
@@ -55,14 +54,12 @@ final class StreamSubscribers {
     }
 
     deinit {
-        for s in subscribers {
-            loop.remove(FileDescriptor(rawValue: s.fd))
-            close(s.fd)
-        }
+        for s in subscribers { loop.remove(s.fd) }
     }
 
     private final class Subscriber {
-        let fd: Int32
+        let socket: StreamSocket
+        var fd: FileDescriptor { socket.descriptor }
         /// Least time between two frames of one device, µs.
         let interval: Int64
         @exclusivity(unchecked) var queue: [UInt8] = []
@@ -74,8 +71,8 @@ final class StreamSubscribers {
         /// (its `changed` gesture lines follow it).
         @exclusivity(unchecked) var clocks: [FrameClock] = []
 
-        init(fd: Int32, rate: Int) {
-            self.fd = fd
+        init(_ socket: consuming StreamSocket, rate: Int) {
+            self.socket = socket
             interval = 1_000_000 / Int64(rate)
             queue.reserveCapacity(16 << 10)
         }
@@ -95,21 +92,18 @@ final class StreamSubscribers {
 
     // MARK: Connections
 
-    /// Takes over `fd` (a connection whose request was `subscribe rate=N`): `ok`, then
-    /// `hello`, then everything from now on.
-    func add(_ fd: Int32, rate: Int, hello: StreamLine.Hello) {
+    /// Takes over `socket` (a connection whose request was `subscribe rate=N`): `ok`,
+    /// then `hello`, then everything from now on.
+    func add(_ socket: consuming StreamSocket, rate: Int, hello: StreamLine.Hello) {
         guard subscribers.count < Self.maxSubscribers else {
-            _ = UnixSocket.writeAll(fd, Array("error: busy: \(Self.maxSubscribers) subscribers are connected; try again\n".utf8))
-            close(fd)
+            try? socket.sendAll(Array("error: busy: \(Self.maxSubscribers) subscribers are connected; try again\n".utf8))
             return
         }
-        var size = Self.sendBuffer
-        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        let s = Subscriber(fd: fd, rate: rate)
+        try? socket.setSendBufferSize(Self.sendBuffer)
+        let s = Subscriber(socket, rate: rate)
         do {
-            try loop.add(FileDescriptor(rawValue: fd)) { [unowned self, unowned s] events in self.handle(s, events) }
+            try loop.add(s.fd) { [unowned self, unowned s] events in self.handle(s, events) }
         } catch {
-            close(fd)
             return
         }
         subscribers.append(s)
@@ -130,15 +124,15 @@ final class StreamSubscribers {
         // A subscriber has nothing to say: what it sends is read and forgotten, and
         // its end (or an error) ends the subscription.
         var ignored: [UInt8] = []
-        switch UnixSocket.readAvailable(s.fd, into: &ignored, limit: 1 << 16) {
+        switch s.socket.readAvailable(into: &ignored, limit: 1 << 16) {
         case .drained: break
         case .closed, .failed: drop(s, why: nil)
         }
     }
 
+    /// Its socket closes with it, once the last reference (a caller's) goes.
     private func drop(_ s: Subscriber, why: String?) {
-        loop.remove(FileDescriptor(rawValue: s.fd))
-        close(s.fd)
+        loop.remove(s.fd)
         subscribers.removeAll { $0 === s }
         if let why { log("control: dropped a stream subscriber: \(why)") }
         if subscribers.isEmpty && !isEmpty {
@@ -296,7 +290,7 @@ final class StreamSubscribers {
         while s.pending > 0 {
             let sent = s.queue.withUnsafeBytes { bytes -> Result<Int, Errno> in
                 do throws(Errno) {
-                    return .success(try FileDescriptor(rawValue: s.fd).send(UnsafeRawBufferPointer(rebasing: bytes[s.sent...])))
+                    return .success(try s.socket.send(UnsafeRawBufferPointer(rebasing: bytes[s.sent...])))
                 } catch {
                     return .failure(error)
                 }
@@ -304,14 +298,14 @@ final class StreamSubscribers {
             switch sent {
             case .success(let n): s.sent += n
             case .failure(.wouldBlock): return waitForRoom(s)
-            case .failure(let e): return drop(s, why: e == .brokenPipe || e.rawValue == ECONNRESET ? nil : "\(e)")
+            case .failure(let e): return drop(s, why: e == .brokenPipe || e == .connectionReset ? nil : "\(e)")
             }
         }
         s.queue.removeAll(keepingCapacity: true)
         s.sent = 0
         if s.waitingForRoom {
             s.waitingForRoom = false
-            loop.watchWritable(FileDescriptor(rawValue: s.fd), false)
+            loop.watchWritable(s.fd, false)
         }
     }
 
@@ -324,6 +318,6 @@ final class StreamSubscribers {
         }
         guard !s.waitingForRoom else { return }
         s.waitingForRoom = true
-        loop.watchWritable(FileDescriptor(rawValue: s.fd), true)
+        loop.watchWritable(s.fd, true)
     }
 }

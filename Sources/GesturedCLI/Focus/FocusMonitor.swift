@@ -31,11 +31,6 @@ final class FocusMonitor {
         unavailable = nil
     }
 
-    /// "sway (/run/user/1000/sway-ipc.1000.123.sock)", or the reason there is none.
-    var sourceDescription: String {
-        if let source { return "\(source.name) (\(source.endpoint))" }
-        return "none: \(unavailable ?? "")"
-    }
 
     func start(on loop: EventLoop, logger: Logger, onChange: @escaping (FocusedApp?) -> Void) {
         guard let source else {

@@ -2,7 +2,7 @@ import FocusSources
 import GestureActions
 import GestureConfig
 import GestureEngine
-import Glibc
+import LinuxSystem
 import TouchModel
 
 /// What the daemon tells the event stream (`subscribe`, StreamSubscribers.swift): the
@@ -14,7 +14,7 @@ extension Daemon {
 
     /// The first line a new subscriber gets.
     func streamHello(rate: Int) -> StreamLine.Hello {
-        StreamLine.Hello(version: GesturedCommand.version, pid: getpid(), config: configName, dryRun: options.dryRun, rate: rate,
+        StreamLine.Hello(version: GesturedCommand.version, pid: Process.currentID, config: configName, dryRun: options.dryRun, rate: rate,
                          gestures: config.specs.map { ($0, isEnabled($0)) },
                          devices: sessions.values.sorted { $0.path < $1.path }.map(streamDevice),
                          focus: streamFocus(focus.app))
@@ -89,8 +89,8 @@ extension Daemon {
                 if on { stream.skipDecisions(of: s.engine, device: s.path) }
             }
         }
-        control.subscribe = { [unowned self, unowned stream] fd, rate in
-            stream.add(fd, rate: rate, hello: self.streamHello(rate: rate))
+        control.subscribe = { [unowned self, unowned stream] socket, rate in
+            stream.add(socket, rate: rate, hello: self.streamHello(rate: rate))
         }
         loop.afterDispatch = { [weak stream] in stream?.flush() }
         return stream

@@ -1,5 +1,3 @@
-import FocusSources
-import Glibc
 import LinuxSystem
 
 /// `gestured ui`'s subscription to a daemon's event stream (docs/CONTROL.md,
@@ -17,7 +15,7 @@ final class DaemonFeed {
     /// Held strongly: the feed may outlive its owner's other parts; the loop's handlers
     /// hold the feed unowned, and it takes them out when it goes.
     private let loop: EventLoop
-    private var fd: Int32 = -1
+    private var socket: StreamSocket?
     private var buffer: [UInt8] = []
     private var greeted = false
     /// Counts connections: a line's handler may start a new one (`resubscribe`), after
@@ -35,7 +33,7 @@ final class DaemonFeed {
         retry = try MonotonicTimer()
         try loop.add(retry.descriptor) { [unowned self] _ in
             self.retry.acknowledge()
-            if self.fd < 0 { self.connect() }
+            if self.socket == nil { self.connect() }
         }
     }
 
@@ -44,23 +42,19 @@ final class DaemonFeed {
         loop.remove(retry.descriptor)
     }
 
-    var isConnected: Bool { fd >= 0 && greeted }
-
     /// Connects now; on failure, tries again every `retryInterval`. True if connected.
     @discardableResult
     func connect() -> Bool {
-        guard fd < 0 else { return true }
-        guard case .connected(let c) = UnixSocket.connect(socketPath) else {
+        guard socket == nil else { return true }
+        do {
+            let connected = try StreamSocket.connect(to: socketPath)
+            try connected.sendAll(Array("subscribe rate=\(rate)\n".utf8))
+            try loop.add(connected.descriptor) { [unowned self] _ in self.readable() }
+            socket = consume connected
+        } catch {
             retry.arm(atNanoseconds: monotonicNanoseconds() + Self.retryInterval)
             return false
         }
-        guard UnixSocket.writeAll(c, Array("subscribe rate=\(rate)\n".utf8)),
-              (try? loop.add(FileDescriptor(rawValue: c)) { [unowned self] _ in self.readable() }) != nil else {
-            close(c)
-            retry.arm(atNanoseconds: monotonicNanoseconds() + Self.retryInterval)
-            return false
-        }
-        fd = c
         generation += 1
         greeted = false
         buffer.removeAll(keepingCapacity: true)
@@ -75,14 +69,13 @@ final class DaemonFeed {
     }
 
     private func disconnect() {
-        guard fd >= 0 else { return }
-        loop.remove(FileDescriptor(rawValue: fd))
-        close(fd)
-        fd = -1
+        guard let fd = socket?.descriptor else { return }
+        loop.remove(fd)
+        socket = nil
     }
 
     private func readable() {
-        let result = UnixSocket.readAvailable(fd, into: &buffer, limit: Self.lineLimit)
+        guard let result = socket?.readAvailable(into: &buffer, limit: Self.lineLimit) else { return }
         let connection = generation
         var start = 0
         while let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -103,7 +96,7 @@ final class DaemonFeed {
         switch result {
         case .drained: break
         case .closed: lose("the daemon closed the stream")
-        case .failed(let e): lose("read error: \(UnixSocket.errorText(e))")
+        case .failed(let e): lose("read error: \(e)")
         }
     }
 

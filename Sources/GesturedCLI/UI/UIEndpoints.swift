@@ -3,7 +3,6 @@ import GestureActions
 import GestureConfig
 import GestureEngine
 import GestureInput
-import Glibc
 import LinuxSystem
 import LiveView
 import TouchModel
@@ -254,7 +253,7 @@ final class UIEndpoints {
             backup = try editing.save(text)
         } catch {
             fields += [("saved", "false"), ("needs_confirm", "false"), ("backup", "null"), ("reload", "null"),
-                       ("message", JSON.string(error.description))]
+                       ("message", JSON.string("\(error)"))]
             return .response(.json(JSON.object(fields)))
         }
         logger.notice("gestured ui: saved \(editing.path)\(backup.map { " (the previous version is \($0))" } ?? "")")
@@ -323,7 +322,7 @@ final class UIEndpoints {
         let timeline = try RecordingTimeline(recording: recording, specs: specs, bindings: bindings).build().json
         var e = StreamEncoder()
         let info = try ReplayPipeline(recording: recording, specs: []).device
-        e.hello(StreamLine.Hello(version: GesturedCommand.version, pid: getpid(), config: editing.path, dryRun: true, rate: 0,
+        e.hello(StreamLine.Hello(version: GesturedCommand.version, pid: Process.currentID, config: editing.path, dryRun: true, rate: 0,
                                  gestures: specs.map { ($0, true) }, devices: [StreamLine.Device(path: RecordingTimeline.fileName(path), info: info)],
                                  focus: nil))
         return (RecordingTimeline.fileName(path), RecordingTimeline.line(e), timeline)

@@ -58,8 +58,7 @@ final class UIProcess {
         var privateSocket: String?
         if options.replay != nil {
             mode = .replay
-        } else if let path = ControlPath.resolve(env), case .connected(let fd) = UnixSocket.connect(path) {
-            close(fd)
+        } else if let path = ControlPath.resolve(env), (try? StreamSocket.connect(to: path)) != nil {
             mode = .daemon
         } else {
             mode = .local

@@ -1,25 +1,14 @@
 import Glibc
 import GestureInput
+import TouchTimeline
 
-/// What the driver does, in order, each at an offset from the start of playback.
-enum Action {
-    /// Create the uinput device (again, after `remove`).
-    case create
-    /// Destroy it: the kernel removes `/dev/input/eventN`, as when hardware is unplugged.
-    case remove
-    case emit(type: UInt16, code: UInt16, value: Int32)
-    /// Wait until a file exists (the scenario's cue, e.g. "the daemon is ready");
-    /// everything after it moves later by the time waited.
-    case await(path: String)
-    /// Create a file: tells the scenario the timeline got this far.
-    case mark(path: String)
-}
-
+/// What the driver plays into its uinput device: a timeline (TouchTimeline), or a
+/// recording with its own timing.
 struct Playback {
     var device: DeviceDescription
     var name: String?
     /// Microseconds from the start, non-decreasing.
-    var steps: [(at: Int64, action: Action)] = []
+    var steps: [(at: Int64, action: TimelineAction)] = []
 
     /// A recording replayed with its own timing: the device is created, left alone
     /// for `settle` (so a running daemon opens it), then the events follow.
@@ -35,10 +24,10 @@ struct Playback {
         steps.append((last + hold, .remove))
     }
 
-    init(device: DeviceDescription, name: String?, steps: [(at: Int64, action: Action)]) {
-        self.device = device
-        self.name = name
-        self.steps = steps
+    init(timeline: Timeline) {
+        device = timeline.device
+        name = timeline.name
+        steps = timeline.steps
     }
 
     /// Plays in real time (CLOCK_MONOTONIC, absolute sleeps so delays do not add up).

@@ -3,10 +3,11 @@
 // whatever reads /dev/input — the end-to-end tests' stand-in for hardware.
 import Glibc
 import GestureInput
+import TouchTimeline
 
 let usage = """
     usage: gestured-uinput-play [options] RECORDING        replay an evemu / libinput recording
-           gestured-uinput-play [options] --script FILE    play a scripted timeline (see Timeline.swift)
+           gestured-uinput-play [options] --script FILE    play a scripted timeline (Tests/Support/TouchTimeline)
            gestured-uinput-play --read NAME [--ready-file PATH] [--times]
                                 print the events of the input device named NAME (gestured's
                                 virtual device) as libevdev reads them, "gone" when it goes;
@@ -66,7 +67,7 @@ do {
         playback = Playback(recording: try Recording.load(path: path, descriptionPath: descriptionPath),
                             settle: settle, hold: hold)
     case let (nil, path?):
-        playback = try Timeline.load(path: path)
+        playback = Playback(timeline: try Timeline.load(path: path))
     default:
         fail("give one RECORDING or one --script FILE\n\(usage)")
     }

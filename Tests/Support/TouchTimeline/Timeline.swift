@@ -1,5 +1,7 @@
 import Glibc
 import GestureInput
+import LinuxSystem
+import TouchModel
 
 /// A scripted touch timeline, for gestures no recording holds (pinch, rotate, edge
 /// pan, swipes on a given pad) and for hotplug. One step a line, `#` comments:
@@ -23,29 +25,78 @@ import GestureInput
 /// Positions and lengths are `40%` of the axis's range or `12mm` (needs the
 /// device's resolution); a percentage spread is of the x range. Fingers beyond the
 /// device's slots are reported only through `BTN_TOOL_*TAP`, as a 2-slot pad does.
-struct Timeline {
-    static func load(path: String) throws(DriverError) -> Playback {
-        guard let file = fopen(path, "r") else { throw DriverError("\(path): \(String(cString: strerror(errno)))") }
-        defer { fclose(file) }
-        var lines: [String] = []
-        var buffer = [CChar](repeating: 0, count: 4096)
-        while fgets(&buffer, Int32(buffer.count), file) != nil {
-            lines.append(String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+///
+/// The same timeline plays two ways: into a uinput device on the real kernel
+/// (`gestured-uinput-play --script`, the VM scenarios, Tests/vm), and in-process as a
+/// `Recording` through `ReplayPipeline` (`recording()`, the text scenarios,
+/// Tests/Scenarios).
+public struct Timeline: Sendable {
+    public var device: DeviceDescription
+    /// The virtual device's name, when `name` gave another.
+    public var name: String?
+    /// Microseconds from the start, non-decreasing.
+    public var steps: [(at: Int64, action: TimelineAction)]
+
+    /// Reads the timeline file at `path`; `device` paths are relative to its directory.
+    public static func load(path: String) throws(TimelineError) -> Timeline {
+        let bytes: [UInt8]
+        do throws(Errno) {
+            let file = try OwnedFileDescriptor(opening: path, O_RDONLY)
+            bytes = try file.descriptor.readToEnd(maximumBytes: 1 << 20)
+        } catch {
+            throw TimelineError("\(path): \(error)")
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        var builder = Builder(baseDirectory: directory)
-        for (index, line) in lines.enumerated() {
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path, baseDirectory: directory)
+    }
+
+    /// Reads timeline text; `path` and `firstLine` name its lines in errors.
+    public static func parse(_ text: String, path: String, firstLine: Int = 1, baseDirectory: String) throws(TimelineError) -> Timeline {
+        var builder = Builder(baseDirectory: baseDirectory)
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let words = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-                .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+                .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             guard !words.isEmpty else { continue }
-            do throws(DriverError) {
+            do throws(TimelineError) {
                 try builder.step(words)
             } catch {
-                throw DriverError("\(path):\(index + 1): \(error.description)")
+                throw TimelineError("\(path):\(firstLine + index): \(error.description)")
             }
         }
         return try builder.finish(path: path)
     }
+
+    /// The timeline's events as a recording of its device, timed from 1 s (so no
+    /// frame is at the clock's zero). Creating, removing and the cues (`await`,
+    /// `mark`) are the kernel's and the scenario's business: a recording has none.
+    public func recording(path: String) -> Recording {
+        var events: [InputEvent] = []
+        for (at, action) in steps {
+            guard case let .emit(type, code, value) = action else { continue }
+            events.append(InputEvent(time: Timestamp(microseconds: 1_000_000 + at), type: type, code: code, value: value))
+        }
+        return Recording(path: path, device: device, events: events)
+    }
+}
+
+/// What a timeline does, in order, each at an offset from its start.
+public enum TimelineAction: Sendable, Equatable {
+    /// Create the uinput device (again, after `remove`).
+    case create
+    /// Destroy it: the kernel removes `/dev/input/eventN`, as when hardware is unplugged.
+    case remove
+    case emit(type: UInt16, code: UInt16, value: Int32)
+    /// Wait until a file exists (the scenario's cue, e.g. "the daemon is ready");
+    /// everything after it moves later by the time waited.
+    case await(path: String)
+    /// Create a file: tells the scenario the timeline got this far.
+    case mark(path: String)
+}
+
+/// A timeline that cannot be read, with the file and line.
+public struct TimelineError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Turns timeline steps into evdev events, keeping the fingers' circle as state.
@@ -55,7 +106,7 @@ private struct Builder {
     var name: String?
     var frameInterval: Int64 = 10_000
     var now: Int64 = 0
-    var steps: [(at: Int64, action: Action)] = []
+    var steps: [(at: Int64, action: TimelineAction)] = []
     var exists = false
     var nextTrackingID: Int32 = 1
     /// Touches landed so far, for `landingPressure`.
@@ -67,7 +118,7 @@ private struct Builder {
 
     init(baseDirectory: String) { self.baseDirectory = baseDirectory }
 
-    mutating func step(_ words: [String]) throws(DriverError) {
+    mutating func step(_ words: [String]) throws(TimelineError) {
         let rest = Array(words.dropFirst())
         switch words[0] {
         case "device":
@@ -75,26 +126,26 @@ private struct Builder {
         case "name":
             name = rest.joined(separator: " ")
         case "rate":
-            guard rest.count == 1, let hz = Double(rest[0]), hz >= 1, hz <= 1000 else { throw DriverError("usage: rate HZ (1…1000)") }
+            guard rest.count == 1, let hz = Double(rest[0]), hz >= 1, hz <= 1000 else { throw TimelineError("usage: rate HZ (1…1000)") }
             frameInterval = Int64(1_000_000 / hz)
         case "create":
-            guard device != nil else { throw DriverError("create before any 'device' line") }
-            guard !exists else { throw DriverError("create: the device already exists") }
+            guard device != nil else { throw TimelineError("create before any 'device' line") }
+            guard !exists else { throw TimelineError("create: the device already exists") }
             exists = true
             steps.append((now, .create))
         case "remove":
-            guard exists else { throw DriverError("remove: no device to remove") }
+            guard exists else { throw TimelineError("remove: no device to remove") }
             exists = false
             fingers = 0
             steps.append((now, .remove))
         case "wait":
-            guard rest.count == 1 else { throw DriverError("usage: wait DURATION") }
+            guard rest.count == 1 else { throw TimelineError("usage: wait DURATION") }
             now += try duration(rest[0])
         case "await":
-            guard rest.count == 1 else { throw DriverError("usage: await FILE") }
+            guard rest.count == 1 else { throw TimelineError("usage: await FILE") }
             steps.append((now, .await(path: rest[0])))
         case "mark":
-            guard rest.count == 1 else { throw DriverError("usage: mark FILE") }
+            guard rest.count == 1 else { throw TimelineError("usage: mark FILE") }
             steps.append((now, .mark(path: rest[0])))
         case "replay":
             try replay(rest)
@@ -103,36 +154,36 @@ private struct Builder {
         case "move":
             try move(rest)
         case "lift":
-            guard fingers > 0 else { throw DriverError("lift: no fingers are down") }
+            guard fingers > 0 else { throw TimelineError("lift: no fingers are down") }
             try lift()
         default:
-            throw DriverError("unknown step '\(words[0])': expected device, name, rate, create, remove, wait, await, mark, replay, touch, move or lift")
+            throw TimelineError("unknown step '\(words[0])': expected device, name, rate, create, remove, wait, await, mark, replay, touch, move or lift")
         }
     }
 
-    mutating func finish(path: String) throws(DriverError) -> Playback {
-        guard let device else { throw DriverError("\(path): no 'device' line") }
+    mutating func finish(path: String) throws(TimelineError) -> Timeline {
+        guard let device else { throw TimelineError("\(path): no 'device' line") }
         if exists { steps.append((now, .remove)) }
-        return Playback(device: device, name: name, steps: steps)
+        return Timeline(device: device, name: name, steps: steps)
     }
 
     // MARK: Steps
 
-    private func recording(_ words: [String], usage: String) throws(DriverError) -> Recording {
-        guard (1...2).contains(words.count) else { throw DriverError("usage: \(usage)") }
+    private func recording(_ words: [String], usage: String) throws(TimelineError) -> Recording {
+        guard (1...2).contains(words.count) else { throw TimelineError("usage: \(usage)") }
         let paths = words.map { $0.hasPrefix("/") ? $0 : baseDirectory + "/" + $0 }
         do {
             return try Recording.load(path: paths[0], descriptionPath: paths.count > 1 ? paths[1] : nil)
         } catch {
-            throw DriverError("\(error)")
+            throw TimelineError("\(error)")
         }
     }
 
     /// The recording's events at their recorded offsets from now; it must leave
     /// no finger down, so the timeline's own touches start from a clean state.
-    private mutating func replay(_ words: [String]) throws(DriverError) {
-        guard exists else { throw DriverError("replay: no device: add 'create' first") }
-        guard fingers == 0 else { throw DriverError("replay: 'lift' the timeline's fingers first") }
+    private mutating func replay(_ words: [String]) throws(TimelineError) {
+        guard exists else { throw TimelineError("replay: no device: add 'create' first") }
+        guard fingers == 0 else { throw TimelineError("replay: 'lift' the timeline's fingers first") }
         let events = try recording(words, usage: "replay FILE [DESCRIPTION]").events
         let start = events.first?.time.microseconds ?? 0
         let base = now
@@ -142,11 +193,11 @@ private struct Builder {
         }
     }
 
-    private mutating func touch(_ words: [String]) throws(DriverError) {
-        guard exists, let device else { throw DriverError("touch: no device: add 'create' first") }
-        guard fingers == 0 else { throw DriverError("touch: fingers are already down; 'lift' first") }
+    private mutating func touch(_ words: [String]) throws(TimelineError) {
+        guard exists, let device else { throw TimelineError("touch: no device: add 'create' first") }
+        guard fingers == 0 else { throw TimelineError("touch: fingers are already down; 'lift' first") }
         guard words.count >= 4, let n = Int(words[0]), (1...10).contains(n), words[1] == "at" else {
-            throw DriverError("usage: touch N at X Y [spread R] [angle DEG]")
+            throw TimelineError("usage: touch N at X Y [spread R] [angle DEG]")
         }
         center = (try position(words[2], axis: AbsCode.x, device), try position(words[3], axis: AbsCode.y, device))
         let options = try keywords(Array(words.dropFirst(4)), allowed: ["spread", "angle"])
@@ -158,17 +209,17 @@ private struct Builder {
         try frame(down: true)
     }
 
-    private mutating func move(_ words: [String]) throws(DriverError) {
-        guard fingers > 0, let device else { throw DriverError("move: no fingers are down; 'touch' first") }
+    private mutating func move(_ words: [String]) throws(TimelineError) {
+        guard fingers > 0, let device else { throw TimelineError("move: no fingers are down; 'touch' first") }
         var rest = words
         var target = center
         if rest.first == "to" {
-            guard rest.count >= 3 else { throw DriverError("usage: move [to X Y] [scale F] [rotate DEG] over DURATION") }
+            guard rest.count >= 3 else { throw TimelineError("usage: move [to X Y] [scale F] [rotate DEG] over DURATION") }
             target = (try position(rest[1], axis: AbsCode.x, device), try position(rest[2], axis: AbsCode.y, device))
             rest.removeFirst(3)
         }
         let options = try keywords(rest, allowed: ["scale", "rotate", "over"])
-        guard let over = options["over"] else { throw DriverError("move: needs 'over DURATION'") }
+        guard let over = options["over"] else { throw TimelineError("move: needs 'over DURATION'") }
         var scale = 1.0, rotation = 0.0
         if let text = options["scale"] { scale = try factor(text) }
         if let text = options["rotate"] { rotation = try degrees(text) }
@@ -185,7 +236,7 @@ private struct Builder {
         }
     }
 
-    private mutating func lift() throws(DriverError) {
+    private mutating func lift() throws(TimelineError) {
         guard let device else { return }
         for slot in 0..<trackedSlots(device) {
             if hasSlots(device) { emit(EventType.abs, AbsCode.mtSlot, Int32(slot)) }
@@ -201,11 +252,11 @@ private struct Builder {
 
     /// One evdev frame: every tracked finger's slot, then the single-touch axes
     /// and buttons, then `SYN_REPORT`, in the order kernel drivers send them.
-    private mutating func frame(down: Bool) throws(DriverError) {
+    private mutating func frame(down: Bool) throws(TimelineError) {
         guard let device else { return }
         let slots = trackedSlots(device)
         if slots == 0 && !device.hasAbs(AbsCode.x) {
-            throw DriverError("the device has neither ABS_MT_SLOT nor ABS_X: nothing to touch with")
+            throw TimelineError("the device has neither ABS_MT_SLOT nor ABS_X: nothing to touch with")
         }
         for slot in 0..<slots {
             let (x, y) = contact(slot)
@@ -291,42 +342,42 @@ private struct Builder {
         return device.absinfo[mt] ?? device.absinfo[code]
     }
 
-    private func position(_ text: String, axis code: UInt16, _ device: DeviceDescription) throws(DriverError) -> Double {
-        guard let info = axis(code, device) else { throw DriverError("the device has no axis \(code)") }
+    private func position(_ text: String, axis code: UInt16, _ device: DeviceDescription) throws(TimelineError) -> Double {
+        guard let info = axis(code, device) else { throw TimelineError("the device has no axis \(code)") }
         if let percent = number(text, suffix: "%") {
             return Double(info.minimum) + percent / 100 * Double(info.maximum - info.minimum)
         }
         if let mm = number(text, suffix: "mm") {
-            guard info.resolution > 0 else { throw DriverError("'\(text)': the device reports no resolution; use %") }
+            guard info.resolution > 0 else { throw TimelineError("'\(text)': the device reports no resolution; use %") }
             return Double(info.minimum) + mm * Double(info.resolution)
         }
-        throw DriverError("'\(text)': expected a position like 40% or 12mm")
+        throw TimelineError("'\(text)': expected a position like 40% or 12mm")
     }
 
     /// A length along x, in x units.
-    private func length(_ text: String, _ device: DeviceDescription) throws(DriverError) -> Double {
-        guard let info = axis(AbsCode.x, device) else { throw DriverError("the device has no x axis") }
+    private func length(_ text: String, _ device: DeviceDescription) throws(TimelineError) -> Double {
+        guard let info = axis(AbsCode.x, device) else { throw TimelineError("the device has no x axis") }
         if let percent = number(text, suffix: "%") { return percent / 100 * Double(info.maximum - info.minimum) }
         if let mm = number(text, suffix: "mm") {
-            guard info.resolution > 0 else { throw DriverError("'\(text)': the device reports no resolution; use %") }
+            guard info.resolution > 0 else { throw TimelineError("'\(text)': the device reports no resolution; use %") }
             return mm * Double(info.resolution)
         }
-        throw DriverError("'\(text)': expected a length like 10% or 8mm")
+        throw TimelineError("'\(text)': expected a length like 10% or 8mm")
     }
 
-    private func duration(_ text: String) throws(DriverError) -> Int64 {
+    private func duration(_ text: String) throws(TimelineError) -> Int64 {
         if let ms = number(text, suffix: "ms"), ms >= 0 { return Int64(ms * 1000) }
         if let s = number(text, suffix: "s"), s >= 0 { return Int64(s * 1_000_000) }
-        throw DriverError("'\(text)': expected a duration like 300ms or 1.5s")
+        throw TimelineError("'\(text)': expected a duration like 300ms or 1.5s")
     }
 
-    private func degrees(_ text: String) throws(DriverError) -> Double {
-        guard let deg = number(text, suffix: "deg") ?? Double(text) else { throw DriverError("'\(text)': expected an angle like 90deg") }
+    private func degrees(_ text: String) throws(TimelineError) -> Double {
+        guard let deg = number(text, suffix: "deg") ?? Double(text) else { throw TimelineError("'\(text)': expected an angle like 90deg") }
         return deg * Double.pi / 180
     }
 
-    private func factor(_ text: String) throws(DriverError) -> Double {
-        guard let f = number(text, suffix: "x") ?? Double(text), f > 0 else { throw DriverError("'\(text)': expected a scale like 1.8x") }
+    private func factor(_ text: String) throws(TimelineError) -> Double {
+        guard let f = number(text, suffix: "x") ?? Double(text), f > 0 else { throw TimelineError("'\(text)': expected a scale like 1.8x") }
         return f
     }
 
@@ -335,12 +386,12 @@ private struct Builder {
         return Double(text.dropLast(suffix.count))
     }
 
-    private func keywords(_ words: [String], allowed: Set<String>) throws(DriverError) -> [String: String] {
-        guard words.count % 2 == 0 else { throw DriverError("'\(words.joined(separator: " "))': expected KEY VALUE pairs") }
+    private func keywords(_ words: [String], allowed: Set<String>) throws(TimelineError) -> [String: String] {
+        guard words.count % 2 == 0 else { throw TimelineError("'\(words.joined(separator: " "))': expected KEY VALUE pairs") }
         var result: [String: String] = [:]
         for pair in stride(from: 0, to: words.count, by: 2) {
             guard allowed.contains(words[pair]) else {
-                throw DriverError("unknown '\(words[pair])': expected \(allowed.sorted().joined(separator: ", "))")
+                throw TimelineError("unknown '\(words[pair])': expected \(allowed.sorted().joined(separator: ", "))")
             }
             result[words[pair]] = words[pair + 1]
         }
