@@ -317,8 +317,9 @@ struct ConfigParser {
             log.error(d.marks[.within] ?? line, "'within:' needs 'after:' (the gesture this one must follow)")
         }
         if d.spec.region != nil, d.marks[.device] == nil { d.spec.devices.kind = .touchscreen }
-        if kind == .edgePan, d.spec.devices.kind != .touchscreen {
-            log.error(d.marks[.device] ?? line, "an edge pan starts at a screen edge: it needs 'device: touchscreen'")
+        if kind.traits.touchscreenOnly, d.spec.devices.kind != .touchscreen {
+            let why = kind.traits.startsAtEdge ? "an edge pan starts at a screen edge" : "a \(kind.rawValue) works on touchscreens only"
+            log.error(d.marks[.device] ?? line, "\(why): it needs 'device: touchscreen'")
         }
         if d.spec.region != nil, d.spec.devices.kind == .touchpad {
             log.error(d.marks[.region] ?? line, "'region:' is a part of a touchscreen; it does not apply with 'device: touchpad'")
@@ -326,10 +327,10 @@ struct ConfigParser {
         if d.spec.thresholds.maxTapInterval != nil, d.spec.taps == 1 {
             log.warning(d.marks[.maxInterval] ?? line, "'max-interval' has no effect with 'taps: 1'; set 'taps:' to 2 or more")
         }
-        if d.spec.thresholds.edgeZoneMM != nil, d.spec.edges.isEmpty, kind != .edgePan {
+        if d.spec.thresholds.edgeZoneMM != nil, d.spec.edges.isEmpty, !kind.traits.startsAtEdge {
             log.warning(d.marks[.edgeZone] ?? line, "'edge-zone' has no effect without 'edge:'")
         }
-        if d.spec.devices.kind == .touchpad, d.spec.fingers.lowerBound <= 2, [.pan, .swipe].contains(kind) {
+        if d.spec.devices.kind == .touchpad, d.spec.fingers.lowerBound <= 2, kind.traits.movesPointer {
             log.warning(d.marks[.fingers] ?? line, "\(d.spec.fingers.lowerBound)-finger motion on a touchpad also moves the pointer or scrolls; 3 or more fingers avoid the clash")
         }
         if let a = d.spec.axis, !d.spec.directions.isEmpty, !d.spec.directions.allSatisfy({ on(axis: a, $0) }) {
@@ -344,7 +345,7 @@ struct ConfigParser {
 
     private func stepAxis(_ s: GestureSpec) -> Axis? {
         if let a = s.axis { return a }
-        if s.kind == .edgePan {
+        if s.kind.traits.startsAtEdge {
             if !s.edges.isEmpty, s.edges.isSubset(of: [.left, .right]) { return .horizontal }
             if !s.edges.isEmpty, s.edges.isSubset(of: [.top, .bottom]) { return .vertical }
             return nil

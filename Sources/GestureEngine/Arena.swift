@@ -22,8 +22,13 @@ let defaultSequenceWindow = 1.0
 ///   (device filters at engine init: filtered-out specs have no member);
 /// - **enable/disable**: a disabled member fails (or is cancelled) at the next input.
 ///
-/// Every transition goes through `apply`, which checks it against UIKit's machine and
-/// records it; failures are kept with their reasons for `--explain`.
+/// It also owns the **motion gate** (`MotionGate`, from each kind's `KindTraits.gate`):
+/// a member whose kind has one is not asked until its fingers have settled and moved
+/// its way, and a member gated out of a frame's finger count is not visited at all.
+///
+/// Every transition goes through `move` (`apply` is `move` plus the event it reports),
+/// which checks it against UIKit's machine and records it; `resetFinished` is the one
+/// shortcut. Failures are kept with their reasons for `--explain`.
 final class Arena {
     struct Member {
         let recognizer: any GestureRecognizer
@@ -37,6 +42,8 @@ final class Arena {
         /// The member it must come right after: nil none, -1 a gesture not on this device.
         var after: Int?
         var sequenceWindow: Double
+        /// What the arena checks before it asks the recognizer (`KindTraits.gate`).
+        let gate: MotionGate
     }
 
     /// A failure in the current touch sequence; its reason is in the log's decision.
@@ -55,7 +62,6 @@ final class Arena {
     /// vtable: no retain and release around each call.
     private let recognizers: MemberTable<Unmanaged<RecognizerBase>>
     private let stateTable: MemberTable<RecognizerState>
-    private let enabledTable: MemberTable<Bool>
     /// What a waiting member will act on when released.
     @exclusivity(unchecked) private var pendings: [TouchSnapshot?]
     private let pendingTransitions: MemberTable<Transition>
@@ -64,27 +70,29 @@ final class Arena {
     /// Each member's `deadline` as of its last evaluation (read once per evaluation
     /// so `nextDeadline`, asked after every frame, is a scan of the members in play).
     private let deadlines: MemberTable<Timestamp?>
-    /// Members not in a terminal state (kept by `apply`), those in `possible`, and
-    /// the enabled ones: a frame visits only the members that can act on it.
+    /// Members not in a terminal state and those in `possible` (both kept by `move`
+    /// and `resetFinished`, facts of `stateTable`: `bitsAgree` checks them in debug
+    /// builds), and the enabled ones (the only record of it): a frame visits only the
+    /// members that can act on it.
     private let live: MemberBits
     private let possible: MemberBits
-    private let enabledBits: MemberBits
+    private let enabled: MemberBits
     /// Members in `waiting` (resolving waiters visits only them), and those with a
     /// deadline (`deadline(after:)`, asked before every frame, visits only them).
     private let waitingBits: MemberBits
     private let deadlineBits: MemberBits
     /// Members another member requires to fail (`requires-failure-of`).
     private let required: MemberBits
-    /// `gatedOut[f, w]`: the members whose `gatedFingers` exclude a
-    /// settled count of `f` (f ≥ `gateTop` counts as `gateTop`); row `gateTop + 1`: every
-    /// member with a gate (an unsettled count). While possible and enabled they would
-    /// only wait, so the arena does not ask them (issue 15: only recognizers that can
-    /// act on a frame do work).
+    /// `gatedOut[f, w]`: the members whose gate waits for a settled count
+    /// (`KindTraits.Gate.settled`) and whose fingers exclude a settled count of `f`
+    /// (f ≥ `gateTop` counts as `gateTop`); row `gateTop + 1`: every such member (an
+    /// unsettled count). While possible and enabled their gate would only wait, so the
+    /// arena does not visit them (issue 15: only recognizers that can act on a frame
+    /// do work); at the lift, those gated out of the final count fail unvisited.
     private let gatedOut: MemberRows
     private let gateTop: Int
-    /// Each member's `gatedFingers` (1...0: none): at the lift a gated member whose
-    /// range misses the count fails here, as its `MotionGate.check` would, uncalled.
-    private let gateRanges: MemberTable<ClosedRange<Int>>
+    /// Each member's motion gate (`Member.gate`), so a frame copies no member.
+    private let gates: MemberTable<MotionGate>
     /// Each member's spec's `fingers` (the reason a running member is cancelled by a
     /// finger count above it), so the cancel copies no spec.
     private let specFingers: MemberTable<ClosedRange<Int>>
@@ -111,7 +119,7 @@ final class Arena {
     /// can fail members reset there) moves it to one twice as large.
     @exclusivity(unchecked) private var failureTable: MemberTable<Failure>
     @exclusivity(unchecked) private var failureCount = 0
-    @exclusivity(unchecked) private(set) var illegalTransitions = 0
+    @exclusivity(unchecked) private(set) var refusedTransitions = 0
     @exclusivity(unchecked) private var now = Timestamp(microseconds: 0)
     @exclusivity(unchecked) private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
     /// The current step is the lift: nothing continuous may begin from it.
@@ -132,7 +140,7 @@ final class Arena {
     private var focusedApp: String?
 
     /// Whether decisions and failure reasons are kept (`log`, `failures`): off, only
-    /// illegal transitions are logged, and a touch sequence costs one log entry and one
+    /// refused transitions are logged, and a touch sequence costs one log entry and one
     /// failure record less per member (about a tenth of the engine's work). Switched
     /// on while the daemon's event stream has a subscriber; a switch takes effect
     /// from the next transition.
@@ -173,14 +181,13 @@ final class Arena {
         self.specs = specs
         recognizers = MemberTable(members.map { Unmanaged.passUnretained($0.recognizer as RecognizerBase) })
         stateTable = MemberTable(repeating: .possible, count: n)
-        enabledTable = MemberTable(members.map(\.enabledAtStart))
         pendings = Array(repeating: nil, count: n)
         pendingTransitions = MemberTable(repeating: .begin, count: n)
         lastCompletions = MemberTable(repeating: nil, count: n)
         deadlines = MemberTable(repeating: nil, count: n)
         live = MemberBits(count: n)
         possible = MemberBits(count: n)
-        enabledBits = MemberBits(count: n)
+        enabled = MemberBits(count: n)
         waitingBits = MemberBits(count: n)
         deadlineBits = MemberBits(count: n)
         required = MemberBits(count: n)
@@ -188,17 +195,17 @@ final class Arena {
         for i in 0..<n {
             live.insert(i)
             possible.insert(i)
-            enabledBits.set(i, members[i].enabledAtStart)
+            enabled.set(i, members[i].enabledAtStart)
         }
         let words = (n + 63) / 64
-        let gates = members.map(\.recognizer.gatedFingers)
-        let top = max(ContactList.capacity + 1, (gates.compactMap { $0?.upperBound }.max() ?? 0) + 1)
+        let settled = members.map { $0.gate.waitsForSettledCount ? $0.gate.fingers : nil }
+        let top = max(ContactList.capacity + 1, (settled.compactMap { $0?.upperBound }.max() ?? 0) + 1)
         gatedOut = MemberRows(rows: top + 2, members: n) { f, i in
-            guard let gate = gates[i] else { return false }
-            return f == top + 1 || !gate.contains(f)
+            guard let fingers = settled[i] else { return false }
+            return f == top + 1 || !fingers.contains(f)
         }
         gateTop = top
-        gateRanges = MemberTable(gates.map { $0 ?? 1...1 })
+        gates = MemberTable(members.map(\.gate))
         specFingers = MemberTable(members.map { specs[$0.specIndex].fingers })
         wordCount = words
         losers = MemberRows(rows: n, members: n) { i, k in k != i && !compatible[i * n + k] && members[k].after != i }
@@ -207,7 +214,7 @@ final class Arena {
         won = MemberBits(count: n)
         touchFilters = members.map {
             let spec = specs[$0.specIndex]
-            return spec.region != nil || (spec.kind != .edgePan && !spec.edges.isEmpty) ? $0.specIndex : -1
+            return spec.region != nil || TouchFilter.filtersEdges(spec) ? $0.specIndex : -1
         }
         appOverrides = AppFilter.overrides(members.map(\.recognizer.spec))
         appVerdicts = members.map { $0.recognizer.spec.apps.admits(nil) }
@@ -223,22 +230,14 @@ final class Arena {
         failureTable = MemberTable(repeating: Failure(member: 0, time: Timestamp(microseconds: 0), decision: 0), count: 2 * n + 8)
     }
 
-    deinit {
-        for table in [recognizers.free, stateTable.free, enabledTable.free, pendingTransitions.free, lastCompletions.free,
-                      deadlines.free, live.free, possible.free, enabledBits.free, waitingBits.free,
-                      deadlineBits.free, required.free, gatedOut.free, gateRanges.free, specFingers.free, log.free, losers.free,
-                      blockers.free, requiresFailureOf.free, won.free,
-                      appRefused.free, touchFiltered.free, overriders.free, failureTable.free] { table() }
-    }
-
     /// Each member's state, in member order (`watch`).
     var states: [RecognizerState] { (0..<memberCount).map { stateTable[$0] } }
-    var isEnabled: [Bool] { (0..<memberCount).map { enabledTable[$0] } }
+    var isEnabled: [Bool] { (0..<memberCount).map { enabled.contains($0) } }
 
     /// Calls `body` with each possible, enabled member and its progress toward its
     /// threshold (`RecognizerBase.progress`), in member order; kinds with none are skipped.
     func forEachProgress(_ body: (_ member: Int, _ progress: Double) -> Void) {
-        for i in 0..<memberCount where stateTable[i] == .possible && enabledTable[i] {
+        for i in 0..<memberCount where stateTable[i] == .possible && enabled.contains(i) {
             if let p = recognizer(i, { $0.progress }) { body(i, p) }
         }
     }
@@ -280,7 +279,7 @@ final class Arena {
             }
         }
         forEachMember(in: { overriders.words[$0] }) { i in
-            guard stateTable[i] == .possible && enabledTable[i] else { return }
+            guard stateTable[i] == .possible && enabled.contains(i) else { return }
             for j in appOverrides[i] where stateTable[j] == .possible {
                 fail(j, given: .overriddenForApp(by: members[i].name, app: focusedApp ?? ""), into: &events)
             }
@@ -312,8 +311,8 @@ final class Arena {
 
     /// Asks every member still in play what it makes of `t`, and arbitrates. Members are
     /// visited in config order; a word of `live` bits at a time, less the possible,
-    /// enabled members gated out of this finger count (they would only wait: see
-    /// `GestureRecognizer.gatedFingers`). Terminal members cannot come back during a
+    /// enabled members gated out of this finger count (their gate would only wait: see
+    /// `gatedOut`). Terminal members cannot come back during a
     /// step and gated ones cannot leave `possible` but by failing, so the mask taken
     /// per word skips only members the state checks below would skip.
     func step(_ t: TouchSnapshot, _ input: RecognizerInput, into events: inout [GestureEvent]) {
@@ -324,18 +323,18 @@ final class Arena {
         let gateRow = lifted ? -1 : (t.isSettled ? fingerRow : gateTop + 1)
         for w in 0..<wordCount {
             var visit = live.words[w]
-            if gateRow >= 0 { visit &= ~(possible.words[w] & enabledBits.words[w] & gatedOut[gateRow, w]) }
+            if gateRow >= 0 { visit &= ~(possible.words[w] & enabled.words[w] & gatedOut[gateRow, w]) }
             // At the lift, possible members gated out of the final count fail uncalled.
-            let wrongFingers = lifted ? possible.words[w] & enabledBits.words[w] & gatedOut[fingerRow, w] : 0
+            let wrongFingers = lifted ? possible.words[w] & enabled.words[w] & gatedOut[fingerRow, w] : 0
             while visit != 0 {
                 let i = w << 6 | visit.trailingZeroBitCount
                 visit &= visit &- 1
                 if wrongFingers & (1 << UInt64(i & 63)) != 0, stateTable[i] == .possible {
-                    fail(i, .fingers(have: t.fingers, need: gateRanges[i]), into: &events)
+                    fail(i, .fingers(have: t.fingers, need: gates[i].fingers), into: &events)
                     continue
                 }
                 let state = stateTable[i]
-                guard enabledTable[i] else {
+                guard enabled.contains(i) else {
                     switch state {
                     case .began, .changed: apply(i, .cancel, .disabled, t, into: &events)
                     case .possible, .waiting: fail(i, .disabled, into: &events)
@@ -345,7 +344,7 @@ final class Arena {
                 }
                 switch state {
                 case .possible, .began, .changed:
-                    let (evaluation, deadline) = recognizer(i) { ($0.evaluate(t, input, state: state), $0.deadline) }
+                    let (evaluation, deadline) = evaluate(i, t, input, state)
                     setDeadline(i, deadline)
                     if case .undecided = evaluation { continue }  // most of them: no call
                     handle(i, state, evaluation, t, into: &events)
@@ -389,6 +388,7 @@ final class Arena {
                 recognizer(i) { $0.reset() }
             }
         }
+        assert((0..<memberCount).allSatisfy(bitsAgree), "the arena's bit sets disagree with its state table")
     }
 
     /// Tears everything down: active members are cancelled, the rest fail, all reset.
@@ -411,10 +411,16 @@ final class Arena {
     }
 
     func setEnabled(_ enabled: Bool, name: String) {
-        for i in 0..<memberCount where members[i].name == name {
-            enabledTable[i] = enabled
-            enabledBits.set(i, enabled)
-        }
+        for i in 0..<memberCount where members[i].name == name { self.enabled.set(i, enabled) }
+    }
+
+    /// What member `i`, in `state`, makes of `t`, and its deadline: its motion gate's
+    /// verdict while it has not begun (`MotionGate.verdict`), else its recognizer's.
+    @inline(__always)
+    private func evaluate(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
+                          _ state: RecognizerState) -> (Evaluation, Timestamp?) {
+        if !state.isActive, let shut = gates[i].verdict(t, input) { return (shut, recognizer(i) { $0.deadline }) }
+        return recognizer(i) { ($0.evaluate(t, input, state: state), $0.deadline) }
     }
 
     /// Calls member `i`'s recognizer without retaining it (`members` owns it).
@@ -481,7 +487,7 @@ final class Arena {
     private func stepWaiting(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                                       into events: inout [GestureEvent]) {
         guard pendingTransitions[i] == .begin else { return }
-        let (evaluation, deadline) = recognizer(i) { ($0.evaluate(t, input, state: .waiting), $0.deadline) }
+        let (evaluation, deadline) = evaluate(i, t, input, .waiting)
         setDeadline(i, deadline)
         switch consume evaluation {
         case let .fail(reason): fail(i, given: reason, into: &events)
@@ -511,7 +517,7 @@ final class Arena {
             fail(i, .lostTo(member: Int32(w)), into: &events)
             return
         }
-        for r in members[i].requires where enabledTable[r] {
+        for r in members[i].requires where enabled.contains(r) {
             switch stateTable[r] {
             case .failed, .cancelled:
                 continue
@@ -604,7 +610,7 @@ final class Arena {
         guard stateTable[w] == .waiting, let pending = pendings[w] else { return }
         var clear = true
         var winner: Int?
-        for r in members[w].requires where enabledTable[r] {
+        for r in members[w].requires where enabled.contains(r) {
             switch stateTable[r] {
             case .failed, .cancelled: continue
             case .possible, .waiting: clear = false
@@ -624,8 +630,8 @@ final class Arena {
         resolveAgain = true
     }
 
-    /// The one place a member changes state: checked against UIKit's machine,
-    /// recorded, reported.
+    /// `move`, and the event the transition reports (begin, change, end, cancel,
+    /// recognize).
     private func apply(_ i: Int, _ transition: Transition, _ why: ArenaReason, _ t: TouchSnapshot,
                        into events: inout [GestureEvent]) {
         guard move(i, transition, why) else { return }
@@ -639,16 +645,16 @@ final class Arena {
         }
     }
 
-    /// `apply` without the event: for the transitions that report none (fail, wait,
-    /// reset), so their callers need no snapshot. False when the machine refused it.
-    /// Every transition but a legal change or reset is recorded, so a caller with
-    /// `.attached` attaches its reason right after.
+    /// The one place a member changes state (but for `resetFinished`'s shortcut):
+    /// checked against UIKit's machine, recorded, and mirrored in the bit sets. Callers
+    /// of transitions that report no event (fail, wait, reset) need no snapshot. False
+    /// when the machine refused it. Every transition but a legal change or reset is
+    /// recorded, so a caller with `.attached` attaches its reason right after.
     @discardableResult @inline(__always)
     private func move(_ i: Int, _ transition: Transition, _ why: ArenaReason = .none) -> Bool {
         let old = stateTable[i]
         guard let new = old.after(transition) else {
-            illegalTransitions += 1
-            log.record(time: now, member: i, from: old, transition: transition, to: old, why: why, illegal: true)
+            refuse(i, transition, why)
             return false
         }
         stateTable[i] = new
@@ -665,7 +671,7 @@ final class Arena {
         // drown the decisions.
         var decision = -1
         if explains && transition != .reset && transition != .change {
-            decision = log.record(time: now, member: i, from: old, transition: transition, to: new, why: why, illegal: false)
+            decision = log.record(time: now, member: i, from: old, transition: transition, to: new, why: why, refused: false)
         }
         switch transition {
         case .fail:
@@ -678,7 +684,19 @@ final class Arena {
             setDeadline(i, nil)
         case .begin, .change, .end, .cancel, .recognize, .wait: break
         }
+        assert(bitsAgree(i), "member \(i)'s bits disagree with its state \(new)")
         return true
+    }
+
+    /// Whether member `i`'s bits say what its state and deadline say (debug builds
+    /// check it after every `move` and `resetFinished`; `enabled` has no twin).
+    private func bitsAgree(_ i: Int) -> Bool {
+        let state = stateTable[i]
+        return live.contains(i) == !state.isTerminal && possible.contains(i) == (state == .possible)
+            && waitingBits.contains(i) == (state == .waiting)
+            && won.contains(i) == (state == .began || state == .changed || state == .recognized)
+            && deadlineBits.contains(i) == (deadlines[i] != nil)
+            && waitingCount == (0..<memberCount).count(where: { stateTable[$0] == .waiting })
     }
 
     /// Attaches `reason` to the decision a `.attached` move just recorded (none was
@@ -690,15 +708,15 @@ final class Arena {
     private func growFailures() {
         let bigger = MemberTable(repeating: Failure(member: 0, time: now, decision: 0), count: 2 * failureTable.count)
         for f in 0..<failureCount { bigger[f] = failureTable[f] }
-        failureTable.free()
         failureTable = bigger
     }
 
-    /// A recognizer proposed what its state does not allow: a recognizer bug, survived.
-    private func refuse(_ i: Int, _ transition: Transition) {
-        illegalTransitions += 1
-        log.record(time: now, member: i, from: stateTable[i], transition: transition, to: stateTable[i], why: .none,
-                   illegal: true)
+    /// A transition the member's state does not allow (a recognizer proposed it: a
+    /// recognizer bug, survived): counted and logged, always.
+    private func refuse(_ i: Int, _ transition: Transition, _ why: ArenaReason = .none) {
+        refusedTransitions += 1
+        log.record(time: now, member: i, from: stateTable[i], transition: transition, to: stateTable[i], why: why,
+                   refused: true)
     }
 
     private func emit(_ i: Int, _ phase: GesturePhase, _ t: TouchSnapshot, into events: inout [GestureEvent]) {

@@ -10,11 +10,12 @@ public struct ArenaDecision: Sendable, Equatable, CustomStringConvertible {
     public var transition: Transition
     public var to: RecognizerState
     public var reason: FailureReason?
-    /// Set when the transition was refused (a bug in a recognizer, survived).
-    public var illegal: Bool
+    /// Set when the machine refused the transition (a bug in a recognizer, survived):
+    /// `to` is then `from`.
+    public var refused: Bool
 
     public var description: String {
-        var s = "\(time) \(name): \(from) → \(transition) → \(illegal ? "(refused)" : to.description)"
+        var s = "\(time) \(name): \(from) → \(transition) → \(refused ? "(refused)" : to.description)"
         if let reason { s += " (\(reason.text))" }
         return s
     }
@@ -44,7 +45,7 @@ enum ArenaReason: Equatable {
 /// copies no string, and the arena's list of failures points at the decision that
 /// holds each reason instead of copying it again: every touch sequence records a
 /// decision for most members.
-struct DecisionLog {
+struct DecisionLog: ~Copyable {
     /// At least the last 128 decisions, and 4 per member, so the failures of one touch
     /// sequence (one decision each) are still here when `--explain` asks.
     let capacity: Int
@@ -54,11 +55,10 @@ struct DecisionLog {
         var from: RecognizerState
         var transition: Transition
         var to: RecognizerState
-        var illegal: Bool
+        var refused: Bool
         var why: ArenaReason
     }
-    /// Allocated once, freed by the arena (`free()`): an array here checked its
-    /// uniqueness on every decision.
+    /// Allocated once (an array here checked its uniqueness on every decision).
     private let ring: MemberTable<Entry>
     /// The reasons attached to the entries in `ring` (same slots), meaningful where
     /// the entry's `why` is `.attached`.
@@ -71,22 +71,17 @@ struct DecisionLog {
     init(members: Int) {
         capacity = max(128, 4 * members)
         ring = MemberTable(repeating: Entry(time: Timestamp(microseconds: 0), member: 0, from: .possible, transition: .reset,
-                                            to: .possible, illegal: false, why: .none),
+                                            to: .possible, refused: false, why: .none),
                            count: capacity)
         attached = MemberTable(repeating: .disabled, count: capacity)
-    }
-
-    func free() {
-        ring.free()
-        attached.free()
     }
 
     /// Records a decision; returns its number.
     @discardableResult
     mutating func record(time: Timestamp, member: Int, from: RecognizerState, transition: Transition,
-                         to: RecognizerState, why: ArenaReason, illegal: Bool) -> Int {
+                         to: RecognizerState, why: ArenaReason, refused: Bool) -> Int {
         ring[head] = Entry(time: time, member: Int32(truncatingIfNeeded: member), from: from, transition: transition, to: to,
-                           illegal: illegal, why: why)
+                           refused: refused, why: why)
         head = head + 1 == capacity ? 0 : head + 1
         total += 1
         return total - 1
@@ -124,7 +119,7 @@ struct DecisionLog {
         return (first..<total).map {
             let e = ring[$0 % capacity]
             return ArenaDecision(time: e.time, name: name(Int(e.member)), from: e.from, transition: e.transition, to: e.to,
-                                 reason: reason(at: $0 % capacity, name: name), illegal: e.illegal)
+                                 reason: reason(at: $0 % capacity, name: name), refused: e.refused)
         }
     }
 }

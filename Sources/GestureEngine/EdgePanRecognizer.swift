@@ -10,7 +10,8 @@ let defaultEdgePanMinDistanceMM = 5.0
 
 /// UIScreenEdgePanGestureRecognizer: a pan that starts in a touchscreen's edge zone
 /// and moves inward. Continuous; `direction` on its events is the inward direction.
-/// On a touchpad it fails at once: the pad's edge is not the screen's.
+/// Its motion gate fails a touch that landed outside the zone, and fails it at once
+/// on a touchpad (`MotionGate`): the pad's edge is not the screen's.
 public final class EdgePanRecognizer: RecognizerBase, GestureRecognizer {
     enum Phase: Equatable {
         case unknown
@@ -40,22 +41,16 @@ public final class EdgePanRecognizer: RecognizerBase, GestureRecognizer {
     public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
         let edge: Edge
-        switch (phase, device.kind) {
-        case (_, .touchpad):
-            return .fail(.needsTouchscreen)
-        case let (.fromEdge(e), .touchscreen):
+        switch phase {
+        case let .fromEdge(e):
             edge = e
-        case (.unknown, .touchscreen):
+        case .unknown:
+            // The motion gate let only a touch that landed in an edge zone through.
             guard let e = TouchFilter.nearestEdge(t.landing, device.size, zone: zone, among: edges) else {
                 return .fail(.notAtEdge)
             }
             phase = .fromEdge(e)
             edge = e
-        }
-        switch MotionGate.check(t, input, fingers: fingers, needs: .translation) {
-        case .wait: return .undecided
-        case let .fail(reason): return .fail(reason)
-        case .open: break
         }
         let inwardUnit = edge.inward.unitVector
         let inward = t.translation.x * inwardUnit.x + t.translation.y * inwardUnit.y

@@ -35,11 +35,13 @@ public final class GestureEngine {
         let here = specs.indices.filter { specs[$0].devices.admits(device) }
         var members: [Arena.Member] = []
         for index in here {
-            let spec = specs[index]
-            let context = KindTraits.Context(device: device, competingTranslation: Self.competesWithTranslation(index, here, specs))
-            members.append(Arena.Member(recognizer: spec.kind.traits.make(spec, context), specIndex: index,
+            let spec = specs[index], traits = spec.kind.traits
+            let edges = traits.startsAtEdge ? (spec.thresholds.edgeZoneMM ?? defaultEdgeZoneMM, spec.edges, device) : nil
+            let gate = MotionGate(traits.gate, fingers: fingerRange(of: spec, atLeast: traits.gate.fewestFingers),
+                                  decides: Self.competesWithTranslation(index, here, specs), edges: edges)
+            members.append(Arena.Member(recognizer: traits.make(spec, KindTraits.Context(device: device)), specIndex: index,
                                         name: spec.name, kind: spec.kind, enabledAtStart: spec.enabled,
-                                        sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow))
+                                        sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow, gate: gate))
         }
         arena = Arena(members: members, specs: specs, explains: explains)
     }
@@ -220,7 +222,7 @@ public final class GestureEngine {
 
     /// Transitions a recognizer proposed that UIKit's machine does not allow (refused
     /// and survived). Always 0 unless a recognizer has a bug; tests assert it.
-    public var refusedTransitions: Int { arena.illegalTransitions }
+    public var refusedTransitions: Int { arena.refusedTransitions }
 }
 
 /// One recognizer's failure, for `--explain`.

@@ -36,41 +36,46 @@ public enum GestureKind: String, Sendable, CaseIterable {
                               detect: { f in [GestureSpec(name: "hold-\(f)", kind: .hold, fingers: f...f)] },
                               make: { spec, c in HoldRecognizer(spec: spec, device: c.device) })
         case .pan:
-            return KindTraits(discrete: false, fingers: 1...5, takesRange: true, motion: .translation, directions: .compass,
+            return KindTraits(discrete: false, fingers: 1...5, takesRange: true, motion: .translation,
+                              gate: .settled(needs: .translation), movesPointer: true, directions: .compass,
                               parameters: [.axis, .minDistance, .maxAngle], steps: [.distance],
                               reports: [.translation, .velocity],
                               make: { spec, _ in PanRecognizer(spec: spec) })
         case .swipe:
-            return KindTraits(discrete: true, fingers: 1...1, motion: .translation, directions: .compass,
+            return KindTraits(discrete: true, fingers: 1...1, motion: .translation,
+                              gate: .settled(needs: .translation), movesPointer: true, directions: .compass,
                               parameters: [.minDistance, .minVelocity, .maxAngle],
                               reports: [.translation, .velocity],
                               detect: { f in [GestureSpec(name: "swipe-\(f)", kind: .swipe, fingers: f...f, directions: Set(Direction.allCases))] },
                               make: { spec, _ in SwipeRecognizer(spec: spec) })
         case .pinch:
-            return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation, directions: .pinch,
+            return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation,
+                              gate: .settled(needs: .deformation), directions: .pinch,
                               parameters: [.minScale], steps: [.scale],
                               reports: [.scale],
                               detect: { f in [GestureSpec(name: "pinch-\(f)", kind: .pinch, fingers: f...f, simultaneousWith: ["rotate-\(f)"])] },
-                              make: { spec, c in PinchRecognizer(spec: spec, decidesAgainstTranslation: c.competingTranslation) })
+                              make: { spec, _ in PinchRecognizer(spec: spec) })
         case .rotate:
-            return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation, directions: .rotation,
+            return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation,
+                              gate: .settled(needs: .deformation), directions: .rotation,
                               parameters: [.minRotation], steps: [.angle],
                               reports: [.rotation],
                               detect: { f in [GestureSpec(name: "rotate-\(f)", kind: .rotate, fingers: f...f, simultaneousWith: ["pinch-\(f)"])] },
-                              make: { spec, c in RotateRecognizer(spec: spec, decidesAgainstTranslation: c.competingTranslation) })
+                              make: { spec, _ in RotateRecognizer(spec: spec) })
         case .edgePan:
-            return KindTraits(discrete: false, fingers: 1...1, touchscreenOnly: true, motion: .translation,
-                              parameters: [.minDistance], steps: [.distance],
+            return KindTraits(discrete: false, fingers: 1...1, touchscreenOnly: true, startsAtEdge: true, motion: .translation,
+                              gate: .settled(needs: .translation), parameters: [.minDistance], steps: [.distance],
                               reports: [.translation, .velocity],
                               detect: { f in [GestureSpec(name: "edgepan-\(f)", kind: .edgePan, fingers: f...f, devices: DeviceFilter(kind: .touchscreen))] },
                               make: { spec, c in EdgePanRecognizer(spec: spec, device: c.device) })
         case .transform:
             return KindTraits(discrete: false, fingers: 2...5, minFingers: 2, takesRange: true, motion: .any,
-                              parameters: [.minDistance, .minScale, .minRotation], steps: [.angle, .scale],
+                              gate: .settled(needs: nil), parameters: [.minDistance, .minScale, .minRotation], steps: [.angle, .scale],
                               reports: [.translation, .scale, .rotation],
                               make: { spec, _ in TransformRecognizer(spec: spec) })
         case .scrub:
-            return KindTraits(discrete: true, fingers: 1...1, motion: .translation, parameters: [.minDistance, .maxMovement],
+            return KindTraits(discrete: true, fingers: 1...1, motion: .translation, gate: .atLift,
+                              parameters: [.minDistance, .maxMovement],
                               reports: [.translation, .velocity],
                               detect: { f in f == 1 ? [GestureSpec(name: "scrub", kind: .scrub, fingers: 1...1)] : [] },
                               make: { spec, _ in ScrubRecognizer(spec: spec) })
@@ -107,13 +112,29 @@ public struct KindTraits: Sendable {
     public enum Report: Sendable { case location, duration, translation, velocity, scale, rotation }
     /// What a stepped `update:` (`every:`) may count.
     public enum StepQuantity: Sendable { case distance, angle, scale }
-    /// What a recognizer may know of the device and the other gestures when it is built.
+    /// What a recognizer may know when it is built.
     public struct Context: Sendable {
         public var device: DeviceInfo
-        /// A gesture taking fingers moving together (swipe, pan, edge pan, transform,
-        /// scrub) is bound for the same fingers on this device and may not run together
-        /// with this one: the early swipe-vs-pinch decision then applies.
-        public var competingTranslation: Bool
+    }
+    /// What the arena checks of a gesture that has not begun before it asks the
+    /// recognizer (`MotionGate`): the fingers are the spec's (at least `minFingers`).
+    public enum Gate: Sendable, Equatable {
+        /// None: asked on every frame (taps and holds judge the count and the
+        /// stillness themselves).
+        case none
+        /// Not asked until the count has settled inside the fingers and the fingers
+        /// have moved the way `needs` says (nil: any way; a deformation gate fails on
+        /// motion together only when a translation gesture competes); a count outside
+        /// the fingers fails it at the lift. The arena does not even visit it on a
+        /// frame its count is gated out of.
+        case settled(needs: MotionClass?)
+        /// Asked on every frame (it follows the whole stroke); a final count outside
+        /// the fingers fails it at the lift (scrub).
+        case atLift
+
+        /// The fewest fingers the gate lets through, whatever the spec says: a
+        /// deformation is measured between two touches.
+        public var fewestFingers: Int { self == .settled(needs: .deformation) ? 2 : 1 }
     }
 
     public var discrete: Bool
@@ -123,9 +144,19 @@ public struct KindTraits: Sendable {
     public var minFingers: Int
     /// Whether `fingers:` may be a range (`2-4`).
     public var takesRange: Bool
-    /// Touchscreens only (the edge of a touchpad is not a place a finger starts from).
+    /// Touchscreens only (the edge of a touchpad is not a place a finger starts from):
+    /// the parser requires `device: touchscreen`.
     public var touchscreenOnly: Bool
+    /// It starts at a screen edge and picks its own from `edges:` (an edge pan: its
+    /// motion gate first asks for a touchscreen and a touch that landed in an edge zone, `edge-zone`
+    /// applies without `edge:`, and its edges give a stepped update its axis); for the
+    /// other kinds `edges:` is a touch filter.
+    public var startsAtEdge: Bool
     public var motion: Motion
+    public var gate: Gate
+    /// With 1 or 2 fingers on a touchpad it is the motion that moves the pointer or
+    /// scrolls (pan, swipe): the config check warns about the clash.
+    public var movesPointer: Bool
     public var directions: Directions
     public var parameters: Set<Parameter>
     public var steps: [StepQuantity]
@@ -135,7 +166,8 @@ public struct KindTraits: Sendable {
     public var make: @Sendable (GestureSpec, Context) -> any GestureRecognizer
 
     init(discrete: Bool, fingers: ClosedRange<Int>, minFingers: Int = 1, takesRange: Bool = false,
-         touchscreenOnly: Bool = false, motion: Motion = .none, directions: Directions = .none,
+         touchscreenOnly: Bool = false, startsAtEdge: Bool = false, motion: Motion = .none, gate: Gate = .none,
+         movesPointer: Bool = false, directions: Directions = .none,
          parameters: Set<Parameter> = [], steps: [StepQuantity] = [], reports: [Report],
          detect: @escaping @Sendable (Int) -> [GestureSpec] = { _ in [] },
          make: @escaping @Sendable (GestureSpec, Context) -> any GestureRecognizer) {
@@ -144,7 +176,10 @@ public struct KindTraits: Sendable {
         self.minFingers = minFingers
         self.takesRange = takesRange
         self.touchscreenOnly = touchscreenOnly
+        self.startsAtEdge = startsAtEdge
         self.motion = motion
+        self.gate = gate
+        self.movesPointer = movesPointer
         self.directions = directions
         self.parameters = parameters
         self.steps = steps

@@ -38,13 +38,15 @@ public protocol GestureRecognizer: RecognizerBase {
 /// What the arena asks of every recognizer, as a class's methods: the arena holds its
 /// recognizers unretained (`Unmanaged`) and calls them through the vtable. Through the
 /// protocol's existential each call retained and released the recognizer (issue 15,
-/// callgrind: 18 instructions an event). The defaults are a kind with no deadline, no
-/// finger gate and nothing to annotate; `evaluate` must be overridden.
+/// callgrind: 18 instructions an event). The defaults are a kind with no deadline and
+/// nothing to annotate; `evaluate` must be overridden.
 public class RecognizerBase {
     init() {}
 
     /// Called for every frame and timer while the recognizer is possible, waiting
-    /// (continuous kinds) or active; `state` is where the arena has it.
+    /// (continuous kinds) or active; `state` is where the arena has it. A kind with a
+    /// motion gate (`KindTraits.gate`) is called while possible or waiting only once
+    /// the gate is open: the arena checks it first (`MotionGate`).
     public func evaluate(_ touches: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         fatalError("\(type(of: self)) must override evaluate")
     }
@@ -57,17 +59,20 @@ public class RecognizerBase {
     public func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot) {}
     /// Forget the touch sequence (UIKit's `reset()`): back to possible.
     public func reset() {}
-    /// Kinds whose `evaluate`, while possible, starts with `MotionGate.check` return
-    /// their finger range here: until the count has settled inside it (or the fingers
-    /// lift) they propose nothing and change nothing, so the arena does not ask them.
-    /// nil (the default): asked on every frame.
-    public var gatedFingers: ClosedRange<Int>? { nil }
     /// How far toward its own begin (or recognize) threshold the recognizer is, 0…1,
     /// as of its last evaluation while possible; nil for a kind with nothing to
     /// measure. Only the event stream asks (`GestureEngine.forEachProgress`): each
     /// kind keeps the quantity it compares with its threshold anyway (a store per
     /// evaluation) and makes the ratio here, so frames nobody asks about pay no more.
     public var progress: Double? { nil }
+}
+
+/// The deadline that decides a limit of `seconds` counted from `start`: 1 µs past it.
+/// The limits are inclusive (a tap held exactly `maxDuration` is still a tap), so the
+/// timer must fire when the limit has passed, not when it is reached.
+@inline(__always)
+func justPast(_ seconds: Double, from start: Timestamp) -> Timestamp {
+    start.adding(seconds: seconds + 0.000_001)
 }
 
 /// `value` of `threshold`, 0…1 (a threshold of 0 or less is already passed).
@@ -82,36 +87,81 @@ func fingerRange(of spec: GestureSpec, atLeast minimum: Int = 1) -> ClosedRange<
     return lo...max(lo, spec.fingers.upperBound)
 }
 
-/// The first questions every motion-triggered recognizer asks while possible: have
-/// the fingers settled, are there the right number, and did they move the right way
-/// (together for swipes and pans, against each other for pinches and rotations)?
-enum MotionGate: Equatable {
-    /// Not yet: keep watching.
-    case wait
-    case fail(FailureReason)
-    /// Go on to the kind's own thresholds.
-    case open
+/// The first questions about a motion-triggered gesture that has not begun: have the
+/// fingers settled, are there the right number, and did they move the right way
+/// (together for swipes and pans, against each other for pinches and rotations)? The
+/// arena asks them for every member whose kind declares a gate (`KindTraits.gate`),
+/// before and instead of its recognizer, which is asked only once the gate is open.
+struct MotionGate {
+    let gate: KindTraits.Gate
+    /// The spec's fingers, clamped to what the kind takes.
+    let fingers: ClosedRange<Int>
+    /// A deformation gate fails when the fingers moved together first. False when no
+    /// translation gesture on the device competes for these fingers: a pinch or
+    /// rotation then waits for its own threshold (except on pads that can only
+    /// translate) (`GestureEngine.competesWithTranslation`).
+    let decides: Bool
+    /// A kind that starts at an edge (`KindTraits.startsAtEdge`): the first questions
+    /// are whether the device is a touchscreen (`onTouchpad`: it is not) and whether
+    /// the touches landed within `edgeZone` mm of one of its edges (`edgeMask`,
+    /// `Edge.bit`; 0: any) on a surface of `size`. `edgeZone` < 0: no such questions.
+    let edgeZone: Double
+    let edgeMask: UInt8
+    let size: Size
+    let onTouchpad: Bool
 
-    /// `needs` nil accepts any motion (transform, scrub). `decides` false: a pinch or
-    /// rotation with no competing translation gesture does not fail when the fingers
-    /// moved together first; it waits for its own threshold (except on pads that can
-    /// only translate).
-    static func check(_ t: TouchSnapshot, _ input: RecognizerInput, fingers: ClosedRange<Int>,
-                      needs: MotionClass?, decides: Bool = true) -> MotionGate {
-        switch input {
-        case .lifted:
-            // The final word: the settled count stands even if a finger lifted early.
-            guard fingers.contains(t.fingers) else { return .fail(.fingers(have: t.fingers, need: fingers)) }
-        case .touches, .timer:
-            guard t.isSettled, fingers.contains(t.fingers) else { return .wait }
+    init(_ gate: KindTraits.Gate, fingers: ClosedRange<Int>, decides: Bool,
+         edges: (zone: Double, among: Set<Edge>, device: DeviceInfo)? = nil) {
+        self.gate = gate
+        self.fingers = fingers
+        self.decides = decides
+        edgeZone = edges?.zone ?? -1
+        edgeMask = edges?.among.reduce(0) { $0 | $1.bit } ?? 0
+        size = edges?.device.size ?? Size(width: 0, height: 0)
+        onTouchpad = edges?.device.kind == .touchpad
+    }
+
+    /// Whether the gate waits for a settled count inside `fingers` with nothing to say
+    /// before (the arena does not visit the member until then). An edge check is asked
+    /// from the first frame on, so its member is visited unsettled too.
+    var waitsForSettledCount: Bool {
+        switch gate {
+        case .settled: edgeZone < 0
+        case .none, .atLift: false
         }
-        switch (needs, t.motion) {
-        case (nil, _): return .open
-        case (.translation?, .deformation): return .fail(.fingersMovedApart)
-        case (.deformation?, .translation): return decides || t.hasUntrackedFingers ? .fail(.fingersMovedTogether) : .open
-        case (_?, .undecided): return input == .lifted ? .open : .wait
-        case (.translation?, .translation), (.deformation?, .deformation): return .open
-        case (.undecided?, _): return .open
+    }
+
+    /// nil: open, the recognizer decides. Otherwise what the member proposes without
+    /// its recognizer being asked: `undecided` (not yet: keep watching) or `fail`.
+    @inline(__always)
+    func verdict(_ t: TouchSnapshot, _ input: RecognizerInput) -> Evaluation? {
+        switch gate {
+        case .none:
+            return nil
+        case .atLift:
+            guard input == .lifted, !fingers.contains(t.fingers) else { return nil }
+            return .fail(.fingers(have: t.fingers, need: fingers))
+        case let .settled(needs):
+            if edgeZone >= 0 {
+                // The pad's edge is not the screen's.
+                if onTouchpad { return .fail(.needsTouchscreen) }
+                if !TouchFilter.isNearEdge(t.landing, size, zone: edgeZone, in: edgeMask) { return .fail(.notAtEdge) }
+            }
+            switch input {
+            case .lifted:
+                // The final word: the settled count stands even if a finger lifted early.
+                guard fingers.contains(t.fingers) else { return .fail(.fingers(have: t.fingers, need: fingers)) }
+            case .touches, .timer:
+                guard t.isSettled, fingers.contains(t.fingers) else { return .undecided }
+            }
+            switch (needs, t.motion) {
+            case (nil, _): return nil
+            case (.translation?, .deformation): return .fail(.fingersMovedApart)
+            case (.deformation?, .translation): return decides || t.hasUntrackedFingers ? .fail(.fingersMovedTogether) : nil
+            case (_?, .undecided): return input == .lifted ? nil : .undecided
+            case (.translation?, .translation), (.deformation?, .deformation): return nil
+            case (.undecided?, _): return nil
+            }
         }
     }
 }

@@ -78,18 +78,18 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
         switch input {
         case .touches, .timer:
             if t.isLifted {
-                deadline = lastLift.map { $0.adding(seconds: tapMaxInterval + 0.000_001) }
+                deadline = lastLift.map { justPast(tapMaxInterval, from: $0) }
                 return .undecided
             }
             if t.time.seconds(since: t.sequenceStart) > tapMaxDuration || t.travel > tapMaxMovement {
                 return .fail(.taps(have: done, need: tapsBefore))
             }
-            deadline = t.sequenceStart.adding(seconds: tapMaxDuration + 0.000_001)
+            deadline = justPast(tapMaxDuration, from: t.sequenceStart)
             return .undecided
         case .lifted:
             let n = done + 1
             phase = n >= tapsBefore ? .pressing(after: t.liftedAt) : .tapping(done: n, lastLift: t.liftedAt)
-            deadline = t.liftedAt.adding(seconds: tapMaxInterval + 0.000_001)
+            deadline = justPast(tapMaxInterval, from: t.liftedAt)
             return .undecided
         }
     }
@@ -99,7 +99,7 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
         if let after {
             if tooLate(t, after: after) { return .fail(.nextTapTooLate(maxSeconds: tapMaxInterval)) }
             if t.isLifted {
-                deadline = after.adding(seconds: tapMaxInterval + 0.000_001)
+                deadline = justPast(tapMaxInterval, from: after)
                 return .undecided // between the last tap and the press
             }
         }

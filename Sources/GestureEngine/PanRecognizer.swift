@@ -31,11 +31,6 @@ public final class PanRecognizer: RecognizerBase, GestureRecognizer {
 
     public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
-        switch MotionGate.check(t, input, fingers: fingers, needs: .translation) {
-        case .wait: return .undecided
-        case let .fail(reason): return .fail(reason)
-        case .open: break
-        }
         let distance = t.translation.length
         moved = distance
         guard distance >= minDistance else {
@@ -67,8 +62,6 @@ public final class PanRecognizer: RecognizerBase, GestureRecognizer {
         }
         if event.translation != .zero { event.direction = Direction.nearest(to: event.translation) }
     }
-
-    public override var gatedFingers: ClosedRange<Int>? { fingers }
 
     public override var progress: Double? { fraction(moved, of: minDistance) }
 

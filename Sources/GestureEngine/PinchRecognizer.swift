@@ -19,28 +19,19 @@ public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
     private let fingers: ClosedRange<Int>
     private let minScale: Double
     private let accepts: (in: Bool, out: Bool)
-    private let decides: Bool
     @exclusivity(unchecked) private var matched: Sense?
     /// The pinch so far while possible, as `amount` below (1: none) (`progress`).
     @exclusivity(unchecked) private var pinched = 1.0
 
-    /// `decidesAgainstTranslation` false when no gesture on the device competes for the
-    /// fingers moving together: then a drift before the pinch does not fail it.
-    public init(spec: GestureSpec, decidesAgainstTranslation: Bool = true) {
+    public init(spec: GestureSpec) {
         self.spec = spec
         fingers = fingerRange(of: spec, atLeast: 2)
         minScale = max(1.0001, spec.thresholds.minScale ?? defaultPinchMinScale)
         accepts = (spec.senses.isEmpty || spec.senses.contains(.in), spec.senses.isEmpty || spec.senses.contains(.out))
-        decides = decidesAgainstTranslation
     }
 
     public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
-        switch MotionGate.check(t, input, fingers: fingers, needs: .deformation, decides: decides) {
-        case .wait: return .undecided
-        case let .fail(reason): return .fail(reason)
-        case .open: break
-        }
         // Spreading by 1.1 and closing to 1/1.1 are the same amount of pinch.
         let amount = t.scale >= 1 ? t.scale : 1 / max(t.scale, 0.0001)
         pinched = amount
@@ -54,8 +45,6 @@ public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
     }
 
     public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
-
-    public override var gatedFingers: ClosedRange<Int>? { fingers }
 
     /// Linear in the amount (no logarithm in a pure-Swift engine): 1.05 of 1.1 is 0.5.
     public override var progress: Double? { fraction(pinched - 1, of: minScale - 1) }

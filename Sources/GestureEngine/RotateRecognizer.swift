@@ -13,28 +13,20 @@ public final class RotateRecognizer: RecognizerBase, GestureRecognizer {
     private let fingers: ClosedRange<Int>
     private let minDegrees: Double
     private let accepts: (clockwise: Bool, counterclockwise: Bool)
-    private let decides: Bool
     @exclusivity(unchecked) private var matched: Sense?
     /// How far the fingers turned while possible, degrees either way (`progress`).
     @exclusivity(unchecked) private var turned = 0.0
 
-    /// `decidesAgainstTranslation`: as for `PinchRecognizer`.
-    public init(spec: GestureSpec, decidesAgainstTranslation: Bool = true) {
+    public init(spec: GestureSpec) {
         self.spec = spec
         fingers = fingerRange(of: spec, atLeast: 2)
         minDegrees = spec.thresholds.minRotationDeg ?? defaultRotateMinDegrees
         accepts = (spec.senses.isEmpty || spec.senses.contains(.clockwise),
                    spec.senses.isEmpty || spec.senses.contains(.counterclockwise))
-        decides = decidesAgainstTranslation
     }
 
     public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
-        switch MotionGate.check(t, input, fingers: fingers, needs: .deformation, decides: decides) {
-        case .wait: return .undecided
-        case let .fail(reason): return .fail(reason)
-        case .open: break
-        }
         let degrees = abs(t.rotation) / Geometry.radiansPerDegree
         turned = degrees
         guard degrees >= minDegrees else {
@@ -49,8 +41,6 @@ public final class RotateRecognizer: RecognizerBase, GestureRecognizer {
     }
 
     public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
-
-    public override var gatedFingers: ClosedRange<Int>? { fingers }
 
     public override var progress: Double? { fraction(turned, of: minDegrees) }
 

@@ -27,7 +27,6 @@ public final class ScrubRecognizer: RecognizerBase, GestureRecognizer {
     }
 
     public let spec: GestureSpec
-    private let fingers: ClosedRange<Int>
     private let minLeg: Double
     private let maxDrift: Double
     @exclusivity(unchecked) private var leg = Leg.still(startX: 0)
@@ -36,7 +35,6 @@ public final class ScrubRecognizer: RecognizerBase, GestureRecognizer {
 
     public init(spec: GestureSpec) {
         self.spec = spec
-        fingers = fingerRange(of: spec)
         minLeg = spec.thresholds.minDistanceMM ?? defaultScrubMinLegMM
         maxDrift = spec.thresholds.maxMovementMM ?? defaultScrubMaxVerticalDriftMM
     }
@@ -53,11 +51,6 @@ public final class ScrubRecognizer: RecognizerBase, GestureRecognizer {
         case .touches, .timer:
             return .undecided
         case .lifted:
-            switch MotionGate.check(t, input, fingers: fingers, needs: nil) {
-            case .wait: return .undecided
-            case let .fail(reason): return .fail(reason)
-            case .open: break
-            }
             return reversals >= scrubRequiredReversals
                 ? .recognize : .fail(.reversals(have: reversals, need: scrubRequiredReversals))
         }

@@ -18,7 +18,6 @@ let defaultSwipeMaxAngleWithDiagonalsDeg = 22.5
 /// the lift if the fingers were still settling then.
 public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
     public let spec: GestureSpec
-    private let fingers: ClosedRange<Int>
     private let minDistance: Double
     private let minVelocity: Double
     private let maxAngle: Double
@@ -30,7 +29,6 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
 
     public init(spec: GestureSpec) {
         self.spec = spec
-        fingers = fingerRange(of: spec)
         minDistance = spec.thresholds.minDistanceMM ?? defaultSwipeMinDistanceMM
         minVelocity = spec.thresholds.minVelocityMMPerS ?? defaultSwipeMinVelocityMMPerS
         directions = spec.directions
@@ -40,11 +38,6 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
     }
 
     public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
-        switch MotionGate.check(t, input, fingers: fingers, needs: .translation) {
-        case .wait: return .undecided
-        case let .fail(reason): return .fail(reason)
-        case .open: break
-        }
         let distance = t.translation.length
         travelled = distance
         guard distance >= minDistance else {
@@ -67,8 +60,6 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
     public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         event.direction = matched ?? Direction.nearest(to: t.translation)
     }
-
-    public override var gatedFingers: ClosedRange<Int>? { fingers }
 
     public override var progress: Double? { fraction(travelled, of: minDistance) }
 

@@ -38,8 +38,8 @@ public final class TapRecognizer: RecognizerBase, GestureRecognizer {
         didSet {
             switch phase {
             case .idle: deadline = nil
-            case let .down(_, since): deadline = since.adding(seconds: maxDuration + 0.000_001)
-            case let .between(_, liftedAt): deadline = liftedAt.adding(seconds: maxInterval + 0.000_001)
+            case let .down(_, since): deadline = justPast(maxDuration, from: since)
+            case let .between(_, liftedAt): deadline = justPast(maxInterval, from: liftedAt)
             }
         }
     }

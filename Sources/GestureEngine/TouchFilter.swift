@@ -12,12 +12,28 @@ enum TouchFilter {
         if let r = spec.region, !(r.x.contains(normalized.x) && r.y.contains(normalized.y)) {
             return .outsideRegion
         }
-        // An edge pan picks its own edge; for the others `edges` is a filter.
-        if spec.kind != .edgePan, !spec.edges.isEmpty {
+        if filtersEdges(spec) {
             let zone = spec.thresholds.edgeZoneMM ?? defaultEdgeZoneMM
             if nearestEdge(landing, device.size, zone: zone, among: spec.edges) == nil { return .notAtEdge }
         }
         return nil
+    }
+
+    /// Whether the spec's `edges` filter where its touches must begin: for every kind
+    /// but one that starts at an edge and picks its own (an edge pan, whose motion
+    /// gate checks the landing: `MotionGate`).
+    static func filtersEdges(_ spec: GestureSpec) -> Bool {
+        !spec.kind.traits.startsAtEdge && !spec.edges.isEmpty
+    }
+
+    /// Whether `p` lies within `zone` mm of one of the edges in `mask` (bit
+    /// `Edge.bit`; 0: all four), on a surface of `size`.
+    @inline(__always)
+    static func isNearEdge(_ p: Point, _ size: Size, zone: Double, in mask: UInt8) -> Bool {
+        (mask == 0 || mask & Edge.left.bit != 0) && p.x <= zone
+            || (mask == 0 || mask & Edge.right.bit != 0) && size.width - p.x <= zone
+            || (mask == 0 || mask & Edge.top.bit != 0) && p.y <= zone
+            || (mask == 0 || mask & Edge.bottom.bit != 0) && size.height - p.y <= zone
     }
 
     /// The nearest edge within `zone` mm of `p`, among `edges` (empty = all four). All
@@ -50,6 +66,16 @@ enum TouchFilter {
 
 extension Edge {
     static let all: [Edge] = Edge.allCases
+
+    /// This edge in a mask of edges (`TouchFilter.isNearEdge`).
+    var bit: UInt8 {
+        switch self {
+        case .top: 1
+        case .bottom: 2
+        case .left: 4
+        case .right: 8
+        }
+    }
 
     /// The direction that leads away from the edge, into the surface.
     var inward: Direction {

@@ -23,11 +23,6 @@ public final class TransformRecognizer: RecognizerBase, GestureRecognizer {
 
     public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
-        switch MotionGate.check(t, input, fingers: fingers, needs: nil) {
-        case .wait: return .undecided
-        case let .fail(reason): return .fail(reason)
-        case .open: break
-        }
         let distance = t.translation.length
         let amount = t.scale >= 1 ? t.scale : 1 / max(t.scale, 0.0001)
         let degrees = abs(t.rotation) / Geometry.radiansPerDegree
@@ -35,8 +30,6 @@ public final class TransformRecognizer: RecognizerBase, GestureRecognizer {
         if distance >= minDistance || amount >= minScale || degrees >= minDegrees { return .begin }
         return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
     }
-
-    public override var gatedFingers: ClosedRange<Int>? { fingers }
 
     public override var progress: Double? {
         max(fraction(measured.distance, of: minDistance), fraction(measured.amount - 1, of: minScale - 1),

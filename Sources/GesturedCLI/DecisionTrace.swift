@@ -22,7 +22,7 @@ struct DecisionTrace {
 
     /// `watch`: every transition, `name: possible → begin → began (reason)`.
     static func transition(_ d: ArenaDecision) -> String {
-        var s = "\(d.name): \(d.from) → \(d.transition) → \(d.illegal ? "(refused)" : d.to.description)"
+        var s = "\(d.name): \(d.from) → \(d.transition) → \(d.refused ? "(refused)" : d.to.description)"
         if let reason = d.reason { s += " (\(reason.text))" }
         return s
     }

@@ -125,8 +125,8 @@ import Testing
         let engine = hand.engine
 
         // No recognizer proposed a transition UIKit's machine lacks.
-        #expect(engine.refusedTransitions == 0, "\(engine.decisions().filter(\.illegal))")
-        #expect(!engine.decisions().contains { $0.illegal })
+        #expect(engine.refusedTransitions == 0, "\(engine.decisions().filter(\.refused))")
+        #expect(!engine.decisions().contains { $0.refused })
 
         // Per gesture, the events follow the grammar.
         for spec in Self.specs {

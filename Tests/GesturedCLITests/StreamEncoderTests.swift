@@ -91,7 +91,7 @@ import TouchModel
         #expect(hello["focus"]?["app"] == .string("foot"))
 
         let d = ArenaDecision(time: Timestamp(microseconds: 1_500_000), name: "ws", from: .possible, transition: .fail, to: .failed,
-                              reason: .tooShort(mm: 12, needsMM: 20), illegal: false)
+                              reason: .tooShort(mm: 12, needsMM: 20), refused: false)
         let state = try Self.line { $0.state(d, kind: .swipe, device: "/dev/input/event5") }
         #expect(state["from"] == .string("possible") && state["to"] == .string("failed") && state["kind"] == .string("swipe"))
         #expect(state["reason"] == .string(FailureReason.tooShort(mm: 12, needsMM: 20).text), "the reason --explain prints")

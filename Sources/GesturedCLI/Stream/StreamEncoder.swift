@@ -83,9 +83,9 @@ struct StreamEncoder {
         out.key("gesture"); out.string(d.name)
         out.key("kind"); out.string(kind?.rawValue)
         out.key("from"); out.string(d.from.rawValue)
-        out.key("to"); out.string(d.illegal ? d.from.rawValue : d.to.rawValue)
+        out.key("to"); out.string(d.refused ? d.from.rawValue : d.to.rawValue)
         out.key("transition"); out.string(d.transition.rawValue)
-        if d.illegal { out.key("refused"); out.bool(true) }
+        if d.refused { out.key("refused"); out.bool(true) }
         out.key("reason"); out.string(d.reason?.text)
         out.end()
     }

@@ -107,7 +107,7 @@ struct RecordingTimeline {
         private var resetPending = false
 
         mutating func apply(_ d: ArenaDecision) {
-            guard !d.illegal else { return }
+            guard !d.refused else { return }
             if d.transition == .reset {
                 resetPending = true
                 return
