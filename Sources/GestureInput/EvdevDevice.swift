@@ -74,7 +74,7 @@ public final class EvdevDevice {
     /// The open node, for the event loop to watch; closed when the device goes.
     public var fd: FileDescriptor { file.descriptor }
 
-    public var info: DeviceInfo { decoder.capabilities.deviceInfo(name: description.name) }
+    public var info: DeviceInfo { decoder.deviceInfo(name: description.name) }
 
     /// Reads until the kernel has nothing more, handing each completed frame to
     /// `onFrame`, in place (`TouchDecoder.framePointer`: valid during the call). On `SYN_DROPPED` libevdev resynchronizes; the frame built from its

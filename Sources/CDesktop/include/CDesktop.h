@@ -46,6 +46,7 @@ const char *gd_load_xcb(void);
     FUNCTION(int, sd_bus_message_is_method_call, (sd_bus_message *m, const char *interface, const char *member), (m, interface, member)) \
     FUNCTION(int, sd_bus_message_is_method_error, (sd_bus_message *m, const char *name), (m, name)) \
     FUNCTION(int, sd_bus_message_read_basic, (sd_bus_message *m, char type, void *p), (m, type, p)) \
+    FUNCTION(int, sd_bus_message_enter_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents)) \
     FUNCTION(const sd_bus_error *, sd_bus_message_get_error, (sd_bus_message *m), (m))
 
 #define GD_XCB_FUNCTIONS(FUNCTION) \
