@@ -4,7 +4,8 @@ public struct OutputRotation: Sendable, Equatable {
     /// The compositor's name for the output (`eDP-1`, `HEADLESS-1`); empty for the
     /// accelerometer, which speaks for the built-in panel.
     public var output: String
-    /// 0, 90, 180 or 270: the output's transform, as sway and wl_output name it.
+    /// 0, 90, 180 or 270: the output's transform, as wl_output names it (the picture
+    /// turned so far counter-clockwise, the device as far clockwise).
     /// A mirrored transform (`flipped-90`) counts as its turn: no panel is mounted
     /// mirrored, and a mirrored picture is set by hand, not by turning the device.
     public var degrees: Int
@@ -20,21 +21,24 @@ public struct OutputRotation: Sendable, Equatable {
         output.hasPrefix("eDP") || output.hasPrefix("LVDS") || output.hasPrefix("DSI")
     }
 
-    /// sway's and Hyprland's words for a transform: `normal`, `90`, …, `flipped-270`.
-    static func degrees(ofTransform word: String) -> Int? {
+    /// sway's words for a transform: `normal`, `90`, …, `flipped-270`. sway turns the
+    /// picture clockwise (`transform 90` sets wl_output's 270, which its clients are
+    /// told), so its quarter turns are the other way round from wl_output's.
+    static func degrees(ofSwayTransform word: String) -> Int? {
         let turn = word.hasPrefix("flipped") ? String(word.dropFirst("flipped".count).drop { $0 == "-" }) : word
         switch turn {
         case "", "normal", "0": return 0
-        case "90": return 90
+        case "90": return 270
         case "180": return 180
-        case "270": return 270
+        case "270": return 90
         default: return nil
         }
     }
 }
 
 /// Where the screen's rotation comes from, told by events on the daemon's loop, never
-/// polled: the compositor's outputs (sway), or iio-sensor-proxy's accelerometer.
+/// polled: the compositor's outputs (Wayland's `wl_output`, sway's IPC), or
+/// iio-sensor-proxy's accelerometer.
 public protocol RotationSource: AnyObject {
     /// "sway", "iio-sensor-proxy": for the log and `gestured status`.
     var name: String { get }
@@ -57,19 +61,25 @@ public enum RotationDetection {
         case none(String)
     }
 
+    /// Wayland first: every compositor tells its clients how each output is turned, and
+    /// sway 1.7's IPC sends no event for it. sway's IPC where only it is in the
+    /// environment (a service that imported SWAYSOCK alone): its outputs at connect,
+    /// and on the `output` events sway 1.8 and later send.
     public static func detect(_ env: [String: String]) -> Outcome {
+        if let socket = WaylandOutputSource.socket(env) { return .source(WaylandOutputSource(socket: socket)) }
         if let path = env["SWAYSOCK"], !path.isEmpty { return .source(SwayOutputSource(socketPath: path)) }
         let desktop = env["XDG_CURRENT_DESKTOP"].flatMap { $0.isEmpty ? nil : $0 } ?? "this desktop"
-        return .none("\(desktop) does not tell gestured how its screen is turned (sway does)")
+        return .none("\(desktop) does not tell gestured how its screen is turned (no WAYLAND_DISPLAY or SWAYSOCK: X11, or a service without the session's environment)")
     }
 }
 
-/// What a rotation source does with what it hears: passes on changes only.
-struct RotationReport {
+/// What a rotation source does with what it hears: passes on changes only. A class:
+/// `onChange` reads `outputs` back (through the source) while the report is made.
+final class RotationReport {
     private(set) var outputs: [OutputRotation]?
     var onChange: ([OutputRotation]?) -> Void = { _ in }
 
-    mutating func report(_ new: [OutputRotation]?) {
+    func report(_ new: [OutputRotation]?) {
         guard new != outputs else { return }
         outputs = new
         onChange(new)

@@ -27,7 +27,7 @@ public final class SensorProxySource: RotationSource {
 
     private var bus: OpaquePointer?
     private let link: LibraryConnection
-    private var report = RotationReport()
+    private let report = RotationReport()
     /// Why there is no orientation, said once.
     private var problem: String?
 
@@ -52,7 +52,6 @@ public final class SensorProxySource: RotationSource {
     public func stop() {
         link.cancel()
         disconnect()
-        report.report(nil)
     }
 
     private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

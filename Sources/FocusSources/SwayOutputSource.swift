@@ -2,7 +2,9 @@
 /// connect, subscribe to `output` events and ask GET_OUTPUTS; on every `output` event
 /// (sway sends one when an output is configured: `swaymsg output eDP-1 transform 90`,
 /// a rotation daemon, a monitor plugged in), ask again. Each output's `transform` is
-/// its rotation.
+/// its rotation, in sway's clockwise words. sway 1.7 sends no such event (the
+/// Wayland source hears it there), so this is the source only where SWAYSOCK alone
+/// is in the environment.
 public final class SwayOutputSource: RotationSource {
     public let name = "sway"
     public var endpoint: String { connection.path }
@@ -12,7 +14,7 @@ public final class SwayOutputSource: RotationSource {
     static let limits = JSONValue.Limits(keys: ["name", "transform", "active"], maxStringScalars: 64, maxValues: 10_000)
 
     private let connection: StreamConnection
-    private var report = RotationReport()
+    private let report = RotationReport()
 
     public init(socketPath: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
         connection = StreamConnection(path: socketPath, limit: I3IPCSource.maxMessage,
@@ -34,7 +36,6 @@ public final class SwayOutputSource: RotationSource {
 
     public func stop() {
         connection.stop()
-        report.report(nil)
     }
 
     private func handle(_ type: I3IPCSource.MessageType?, _ json: JSONValue) {
@@ -49,7 +50,7 @@ public final class SwayOutputSource: RotationSource {
     static func rotations(_ json: JSONValue) -> [OutputRotation] {
         (json.array ?? []).compactMap { o in
             guard o["active"]?.bool != false, let name = o["name"]?.string else { return nil }
-            return OutputRotation(output: name, degrees: o["transform"]?.string.flatMap(OutputRotation.degrees(ofTransform:)) ?? 0)
+            return OutputRotation(output: name, degrees: o["transform"]?.string.flatMap(OutputRotation.degrees(ofSwayTransform:)) ?? 0)
         }
     }
 }

@@ -162,7 +162,7 @@ enum RotationKey: String, CaseIterable {
                          summary: "Where the compositor does not say how its output is turned, follow iio-sensor-proxy's accelerometer (`net.hadess.SensorProxy` on the system bus).")
         case .orientation:
             return .init(key: rawValue, type: "`normal`, `90`, `180`, `270`", appliesTo: "", defaultValue: "`normal`",
-                         summary: "The rotation when neither the compositor nor the sensor says: the output's transform, as sway names it (`90`: the device turned a quarter clockwise).")
+                         summary: "The rotation when neither the compositor nor the sensor says: `90`: the device turned a quarter clockwise, the picture a quarter counter-clockwise (Wayland's, GNOME's and iio-sensor-proxy's sense; sway's `transform 270`).")
         case .output:
             return .init(key: rawValue, type: "output name", appliesTo: "", defaultValue: "the built-in panel",
                          summary: "The compositor's output the touchscreen shows on (`eDP-1`, as `swaymsg -t get_outputs` names it); by default the built-in panel (`eDP`, `LVDS`, `DSI`), else the only output.")

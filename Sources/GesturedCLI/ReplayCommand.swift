@@ -21,8 +21,8 @@ enum ReplayCommand {
                           competing as usual, and say what the recording contains
       --app APP           as if APP had the focus (an app id or window class), for
                           gestures with 'apps:' or 'except-apps:'; default: no app
-      --orientation O     as if the screen were turned so (the compositor's output
-                          transform: 90 is the device turned a quarter clockwise);
+      --orientation O     as if the screen were turned so (90: the device turned a
+                          quarter clockwise, as Wayland and GNOME count; sway's 270);
                           only devices that follow the screen (the config's
                           'rotation: devices:', by default touchscreens)
       --calibration M     as if udev gave the device LIBINPUT_CALIBRATION_MATRIX=M

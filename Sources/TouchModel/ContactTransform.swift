@@ -1,9 +1,11 @@
-/// How the screen is turned from the panel's own frame, as the compositor names its
-/// output's transform (sway's `transform 90`, `wl_output`'s `WL_OUTPUT_TRANSFORM_90`,
-/// Mutter's `META_MONITOR_TRANSFORM_90`) and iio-sensor-proxy its orientation
-/// (`left-up` is 90): the device was turned N° clockwise and the picture N° the other
-/// way to stay upright. A swipe toward the panel's bottom edge is then, as the user
-/// sees it, down, left, up and right for normal, 90, 180 and 270.
+/// How the screen is turned from the panel's own frame, as Wayland names an output's
+/// transform (`WL_OUTPUT_TRANSFORM_90`: "90 degrees counter-clockwise", what the
+/// compositor does to the picture to make up for the device's turn), as Mutter does
+/// (`META_MONITOR_TRANSFORM_90`) and iio-sensor-proxy (`left-up` is 90): the device was
+/// turned N° clockwise and the picture N° the other way to stay upright. A swipe toward
+/// the panel's bottom edge is then, as the user sees it, down, left, up and right for
+/// normal, 90, 180 and 270. sway names its transforms the other way round (its
+/// clockwise `transform 90` is Wayland's 270; `SwayOutputSource` converts).
 public enum Orientation: Int, Sendable, CaseIterable, CustomStringConvertible {
     case normal = 0
     case quarter = 90
