@@ -88,7 +88,7 @@ extension Daemon {
         lines.append("devices:\(sessions.isEmpty ? " none" : "")")
         for d in sessions.values.sorted(by: { $0.path < $1.path }) {
             lines.append("  \(d.path): \(d.info.kind.rawValue) \"\(d.info.name)\"\(d.device.passthrough.map { ", grabbed: the desktop reads \"\($0.clone.name)\"" } ?? "")"
-                         + (d.rotation.map { ", screen \($0.orientation) from \($0.source)" } ?? ""))
+                         + (d.rotation.flatMap { $0 == .unturned ? nil : ", screen \($0.orientation) from \($0.source)" } ?? ""))
         }
         lines.append("gestures:\(config.specs.isEmpty ? " none" : "")")
         let width = config.specs.map(\.name.count).max() ?? 0

@@ -21,8 +21,11 @@ final class ScreenRotation {
     /// Where one device's rotation comes from, for the log and `gestured status`.
     struct Choice: Equatable {
         var orientation: Orientation
-        /// "sway output eDP-1", "iio-sensor-proxy", "config".
+        /// "wayland output eDP-1", "sway output eDP-1", "iio-sensor-proxy", "config".
         var source: String
+
+        /// Nothing says the screen is turned: not worth a word per device in status.
+        static let unturned = Choice(orientation: .normal, source: "config")
     }
 
     init(environment: [String: String], settings: RotationSettings) {
