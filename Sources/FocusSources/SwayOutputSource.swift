@@ -47,7 +47,7 @@ public final class SwayOutputSource: RotationSource {
     }
 
     /// The active outputs of a GET_OUTPUTS reply, with their turns.
-    static func rotations(_ json: JSONValue) -> [OutputRotation] {
+    package static func rotations(_ json: JSONValue) -> [OutputRotation] {
         (json.array ?? []).compactMap { o in
             guard o["active"]?.bool != false, let name = o["name"]?.string else { return nil }
             return OutputRotation(output: name, degrees: o["transform"]?.string.flatMap(OutputRotation.degrees(ofSwayTransform:)) ?? 0)

@@ -97,9 +97,12 @@ public final class WaylandOutputSource: RotationSource {
 
     /// Version 4 brings the output's `name` (`eDP-1`); older ones are named by number.
     static let outputVersion: UInt32 = 4
+    /// Outputs bound at most: more than any desk has, few enough that a compositor
+    /// announcing globals without end costs nothing.
+    static let maxOutputs = 32
 
     private func global(_ name: UInt32, _ interface: String, _ version: UInt32) {
-        guard interface == "wl_output", let r = registry, bound[name] == nil,
+        guard interface == "wl_output", let r = registry, bound[name] == nil, bound.count < Self.maxOutputs,
               let proxy = gd_wl_bind_output(r, name, min(version, Self.outputVersion)) else { return }
         bound[name] = Output(proxy: proxy, name: "wl_output-\(name)")
         gd_wl_proxy_add_listener(proxy, Self.outputListener, me)

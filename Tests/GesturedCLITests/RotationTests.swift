@@ -1,4 +1,5 @@
 import CLinux
+import FocusSources
 import GestureConfig
 import GestureEngine
 import GestureInput
@@ -66,6 +67,29 @@ import TouchModel
         let r = try Gestured.run(["replay", CommandLineTests.recordings + "/" + Self.swipeDown, "--detect"] + extra)
         #expect(r.status != 0)
         #expect(r.stderr.contains(message), "\(r.stderr)")
+    }
+}
+
+/// Which output a touchscreen follows, and sway's words for a turn.
+@Suite struct RotationOutputTests {
+    static let external = OutputRotation(output: "DP-2", degrees: 0)
+    static let panel = OutputRotation(output: "eDP-1", degrees: 90)
+
+    @Test func theBuiltInPanelUnlessTheConfigNamesAnother() {
+        #expect(ScreenRotation.output([Self.external, Self.panel], named: nil) == Self.panel)
+        #expect(ScreenRotation.output([Self.external, Self.panel], named: "DP-2") == Self.external)
+        #expect(ScreenRotation.output([Self.external], named: nil) == Self.external, "the only output")
+        #expect(ScreenRotation.output([Self.external, OutputRotation(output: "HDMI-A-1", degrees: 0)], named: nil) == nil,
+                "two external outputs: not known which")
+        #expect(ScreenRotation.output([Self.panel], named: "DP-9") == nil)
+    }
+
+    /// sway turns the picture clockwise: its `90` is wl_output's (and gestured's) 270.
+    @Test func swaysOutputsReadInWaylandsSense() throws {
+        let json = try #require(JSONValue.parse(Array(#"[{"name":"eDP-1","active":true,"transform":"90"},{"name":"DP-2","active":false,"transform":"180"},{"name":"DP-3","transform":"flipped-270"},{"name":"DP-4","transform":"sideways"}]"#.utf8)))
+        #expect(SwayOutputSource.rotations(json) == [OutputRotation(output: "eDP-1", degrees: 270),
+                                                      OutputRotation(output: "DP-3", degrees: 90),
+                                                      OutputRotation(output: "DP-4", degrees: 0)])
     }
 }
 
