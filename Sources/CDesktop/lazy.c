@@ -50,3 +50,57 @@ const char *gd_load_xcb(void) {
     static void *loaded;
     return clinux_load_library("libxcb.so.1", xcb_symbols, sizeof xcb_symbols / sizeof *xcb_symbols, &loaded);
 }
+
+// libwayland-client: the pointers, their loading, and the two requests that marshal.
+struct wl_interface;
+static struct wl_display *(*p_wl_display_connect)(const char *);
+static void (*p_wl_display_disconnect)(struct wl_display *);
+static int (*p_wl_display_get_fd)(struct wl_display *);
+static int (*p_wl_display_flush)(struct wl_display *);
+static int (*p_wl_display_prepare_read)(struct wl_display *);
+static int (*p_wl_display_read_events)(struct wl_display *);
+static void (*p_wl_display_cancel_read)(struct wl_display *);
+static int (*p_wl_display_dispatch_pending)(struct wl_display *);
+static int (*p_wl_proxy_add_listener)(struct wl_proxy *, void (**)(void), void *);
+static void (*p_wl_proxy_destroy)(struct wl_proxy *);
+static uint32_t (*p_wl_proxy_get_version)(struct wl_proxy *);
+static struct wl_proxy *(*p_wl_proxy_marshal_flags)(struct wl_proxy *, uint32_t, const struct wl_interface *, uint32_t, uint32_t, ...);
+static const struct wl_interface *p_wl_registry_interface, *p_wl_output_interface;
+
+static const struct clinux_symbol wayland_symbols[] = {
+    { "wl_display_connect", (void **)&p_wl_display_connect }, { "wl_display_disconnect", (void **)&p_wl_display_disconnect },
+    { "wl_display_get_fd", (void **)&p_wl_display_get_fd }, { "wl_display_flush", (void **)&p_wl_display_flush },
+    { "wl_display_prepare_read", (void **)&p_wl_display_prepare_read }, { "wl_display_read_events", (void **)&p_wl_display_read_events },
+    { "wl_display_cancel_read", (void **)&p_wl_display_cancel_read }, { "wl_display_dispatch_pending", (void **)&p_wl_display_dispatch_pending },
+    { "wl_proxy_add_listener", (void **)&p_wl_proxy_add_listener }, { "wl_proxy_destroy", (void **)&p_wl_proxy_destroy },
+    { "wl_proxy_get_version", (void **)&p_wl_proxy_get_version }, { "wl_proxy_marshal_flags", (void **)&p_wl_proxy_marshal_flags },
+    { "wl_registry_interface", (void **)&p_wl_registry_interface }, { "wl_output_interface", (void **)&p_wl_output_interface },
+};
+
+const char *gd_load_wayland(void) {
+    static void *loaded;
+    return clinux_load_library("libwayland-client.so.0", wayland_symbols, sizeof wayland_symbols / sizeof *wayland_symbols, &loaded);
+}
+
+struct wl_display *gd_wl_display_connect(const char *name) { return p_wl_display_connect(name); }
+void gd_wl_display_disconnect(struct wl_display *d) { p_wl_display_disconnect(d); }
+int gd_wl_display_get_fd(struct wl_display *d) { return p_wl_display_get_fd(d); }
+int gd_wl_display_flush(struct wl_display *d) { return p_wl_display_flush(d); }
+int gd_wl_display_prepare_read(struct wl_display *d) { return p_wl_display_prepare_read(d); }
+int gd_wl_display_read_events(struct wl_display *d) { return p_wl_display_read_events(d); }
+void gd_wl_display_cancel_read(struct wl_display *d) { p_wl_display_cancel_read(d); }
+int gd_wl_display_dispatch_pending(struct wl_display *d) { return p_wl_display_dispatch_pending(d); }
+int gd_wl_proxy_add_listener(struct wl_proxy *p, void (**listener)(void), void *data) { return p_wl_proxy_add_listener(p, listener, data); }
+void gd_wl_proxy_destroy(struct wl_proxy *p) { p_wl_proxy_destroy(p); }
+
+// Opcodes from wayland.xml: wl_display.get_registry is request 1, wl_registry.bind request 0.
+struct wl_proxy *gd_wl_get_registry(struct wl_display *d) {
+    struct wl_proxy *display = (struct wl_proxy *)d;
+    return p_wl_proxy_marshal_flags(display, 1, p_wl_registry_interface, p_wl_proxy_get_version(display), 0, NULL);
+}
+
+struct wl_proxy *gd_wl_bind_output(struct wl_proxy *registry, uint32_t name, uint32_t version) {
+    // An interface's first member is its name (struct wl_interface in wayland-util.h).
+    const char *interface = *(const char *const *)p_wl_output_interface;
+    return p_wl_proxy_marshal_flags(registry, 0, p_wl_output_interface, version, 0, name, interface, version, NULL);
+}

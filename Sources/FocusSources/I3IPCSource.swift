@@ -14,9 +14,11 @@ public final class I3IPCSource: FocusSource {
     enum MessageType: UInt32 {
         case runCommand = 0
         case subscribe = 2
+        case getOutputs = 3
         case getTree = 4
         /// Events have the high bit set.
         case workspaceEvent = 0x8000_0000
+        case outputEvent = 0x8000_0001
         case windowEvent = 0x8000_0003
     }
 
@@ -62,23 +64,36 @@ public final class I3IPCSource: FocusSource {
     }
 
     private func sendRequest(_ type: MessageType, _ payload: String) -> Bool {
-        connection.send(Self.frame(type, payload))
+        Self.send(type, payload, on: connection)
+    }
+
+    /// Sends one request; false when the connection is (now) closed.
+    static func send(_ type: MessageType, _ payload: String, on connection: StreamConnection) -> Bool {
+        connection.send(frame(type, payload))
         return connection.fd != nil
     }
 
     /// Takes whole messages off the front of `buffer`.
     func consume(_ buffer: inout [UInt8]) -> String? {
+        Self.consume(&buffer, limit: connection.limit, limits: Self.limits) { handle($0, $1) }
+    }
+
+    /// The framing every i3-ipc client here shares (focus, outputs): whole messages off
+    /// the front of `buffer`, each parsed with `limits`; a message for the log on a
+    /// protocol error.
+    static func consume(_ buffer: inout [UInt8], limit: Int, limits: JSONValue.Limits,
+                        handle: (MessageType?, JSONValue) -> Void) -> String? {
         var start = 0
         defer { buffer.removeFirst(start) }
-        while buffer.count - start >= Self.headerSize {
-            guard buffer[start..<start + 6].elementsEqual(Self.magic) else { return "not an i3-ipc message" }
-            let length = Int(Self.u32(buffer, start + 6)), type = Self.u32(buffer, start + 10)
-            guard length <= connection.limit - Self.headerSize else { return "a message of \(length) bytes" }
-            guard buffer.count - start >= Self.headerSize + length else { break }
-            let payload = buffer[(start + Self.headerSize)..<(start + Self.headerSize + length)]
-            start += Self.headerSize + length
-            guard let json = JSONValue.parse(payload, limits: Self.limits) else {
-                return "a message that is not JSON, or more than \(Self.limits.maxValues) values of what gestured reads"
+        while buffer.count - start >= headerSize {
+            guard buffer[start..<start + 6].elementsEqual(magic) else { return "not an i3-ipc message" }
+            let length = Int(u32(buffer, start + 6)), type = u32(buffer, start + 10)
+            guard length <= limit - headerSize else { return "a message of \(length) bytes" }
+            guard buffer.count - start >= headerSize + length else { break }
+            let payload = buffer[(start + headerSize)..<(start + headerSize + length)]
+            start += headerSize + length
+            guard let json = JSONValue.parse(payload, limits: limits) else {
+                return "a message that is not JSON, or more than \(limits.maxValues) values of what gestured reads"
             }
             handle(MessageType(rawValue: type), json)
         }
@@ -107,7 +122,7 @@ public final class I3IPCSource: FocusSource {
             }
         case .workspaceEvent:
             if json["change"]?.string == "focus" { _ = sendRequest(.getTree, "") }
-        case .runCommand, .subscribe, nil:
+        case .runCommand, .subscribe, .getOutputs, .outputEvent, nil:
             break
         }
     }

@@ -27,7 +27,7 @@ package enum SessionBus {
         let r = gd_sd_bus_start(b)
         guard r >= 0 else {
             gd_sd_bus_unref(b)
-            return (nil, "cannot connect to the session bus \(address): \(Errno(rawValue: -r))")
+            return (nil, "cannot connect to the bus \(address): \(Errno(rawValue: -r))")
         }
         return (b, nil)
     }

@@ -9,6 +9,8 @@ public struct Config: Sendable, Equatable {
     public var settings: Settings
     /// The devices to grab and pass through a clone (`grab:`).
     public var grab: GrabSelection
+    /// Which devices follow the screen's rotation, and from where (`rotation:`).
+    public var rotation = RotationSettings()
     /// One per binding, in file order (order breaks ties in arbitration).
     public var specs: [GestureSpec]
     /// `bindings[i]` holds the actions of `specs[i]` (`GestureEvent.index`).
@@ -69,6 +71,24 @@ public struct GrabSelection: Sendable, Equatable {
     public var isEmpty: Bool { kinds.isEmpty && nameGlobs.isEmpty }
 
     public func matches(_ device: DeviceInfo) -> Bool {
+        kinds.contains(device.kind) || nameGlobs.contains { Glob.matches($0, device.name) }
+    }
+}
+
+/// The `rotation:` section (docs/INPUT.md, "Screen rotation").
+public struct RotationSettings: Sendable, Equatable {
+    public var kinds: Set<DeviceKind> = [.touchscreen]
+    public var nameGlobs: [String] = []
+    /// Follow iio-sensor-proxy where the compositor does not tell.
+    public var sensor = false
+    /// Where neither the compositor nor the sensor tells.
+    public var orientation = Orientation.normal
+    /// The output the touchscreens show on; nil: the built-in panel.
+    public var output: String?
+
+    public init() {}
+
+    public func follows(_ device: DeviceInfo) -> Bool {
         kinds.contains(device.kind) || nameGlobs.contains { Glob.matches($0, device.name) }
     }
 }

@@ -7,6 +7,7 @@ struct ConfigParser {
     var log: DiagnosticLog
     var settings = Settings()
     var grab = GrabSelection()
+    var rotation = RotationSettings()
     var drafts: [Draft] = []
 
     /// One gesture as read, with where its parts were written for cross-checks.
@@ -34,6 +35,7 @@ struct ConfigParser {
                     switch key {
                     case .settings: parseSettings(value)
                     case .grab: parseGrab(value)
+                    case .rotation: parseRotation(value)
                     case .gestures: parseGestures(value)
                     }
                 }
@@ -47,7 +49,9 @@ struct ConfigParser {
         for i in drafts.indices where drafts[i].spec.after != nil {
             drafts[i].spec.sequenceWindow = drafts[i].within ?? settings.sequenceWindow
         }
-        return Config(file: log.file, settings: settings, grab: grab, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))
+        var config = Config(file: log.file, settings: settings, grab: grab, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))
+        config.rotation = rotation
+        return config
     }
 
     // MARK: Mappings and keys
@@ -122,6 +126,31 @@ struct ConfigParser {
                 grab.nameGlobs = globs(value, key.rawValue, example: "a device name or glob like 'ELAN*' (gestured list-devices shows the names)")
             case .holdBack:
                 if let t = positive(value, .duration, key.rawValue, max: GrabKey.maxHoldBack) { grab.holdBack = t }
+            }
+        }
+    }
+
+    // MARK: rotation
+
+    private mutating func parseRotation(_ node: YAMLNode) {
+        for (key, _, value) in section(node, RotationKey.self, what: "rotation") {
+            switch key {
+            case .devices:
+                if case .sequence(let items) = value.value, items.isEmpty { rotation.kinds = []; continue }
+                if let kinds = list(value, DeviceKind.self, "device kind") { rotation.kinds = Set(kinds) }
+            case .deviceNames:
+                rotation.nameGlobs = globs(value, key.rawValue, example: "a device name or glob like 'ELAN*' (gestured list-devices shows the names)")
+            case .sensor:
+                if let on = bool(value, key.rawValue) { rotation.sensor = on }
+            case .orientation:
+                guard let word = text(value, key.rawValue) else { continue }
+                guard let o = Orientation(name: word) else {
+                    log.error(value.mark, "unknown orientation '\(word)', expected one of: \(Orientation.names)")
+                    continue
+                }
+                rotation.orientation = o
+            case .output:
+                rotation.output = text(value, key.rawValue)
             }
         }
     }

@@ -17,6 +17,7 @@ public enum Schema {
     public static let topLevel: [Entry] = TopKey.allCases.map(\.entry)
     public static let settings: [Entry] = SettingsKey.allCases.map(\.entry)
     public static let grab: [Entry] = GrabKey.allCases.map(\.entry)
+    public static let rotation: [Entry] = RotationKey.allCases.map(\.entry)
     public static let gesture: [Entry] = GestureKey.allCases.map(\.entry)
     public static let region: [Entry] = RegionKey.allCases.map(\.entry)
     public static let action: [Entry] = ActionKey.allCases.map(\.entry)
@@ -37,6 +38,7 @@ public enum Schema {
         return [table("Top level", topLevel, appliesTo: false),
                 table("`settings:`", settings, appliesTo: false),
                 table("`grab:`", grab, appliesTo: false),
+                table("`rotation:`", rotation, appliesTo: false),
                 table("Each entry of `gestures:`", gesture, appliesTo: true),
                 table("`region:`", region, appliesTo: false),
                 table("Built-in actions (in place of a command)", action, appliesTo: false),
@@ -68,7 +70,7 @@ public enum Schema {
 }
 
 enum TopKey: String, CaseIterable {
-    case settings, grab, gestures
+    case settings, grab, rotation, gestures
 
     var entry: Schema.Entry {
         switch self {
@@ -76,6 +78,8 @@ enum TopKey: String, CaseIterable {
                                      summary: "Limits on the commands gestured runs (below).")
         case .grab: return .init(key: rawValue, type: "mapping", appliesTo: "", defaultValue: "no device",
                                  summary: "Devices gestured takes for itself (EVIOCGRAB), passing every touch that is not a gesture on to the desktop through a copy of the device; the touches of a recognized gesture are cancelled for the desktop (below, and \"Exclusive grab\" in the README).")
+        case .rotation: return .init(key: rawValue, type: "mapping", appliesTo: "", defaultValue: "touchscreens follow the compositor",
+                                     summary: "Which devices follow the screen's rotation, and where the rotation comes from when the compositor does not say (below, and \"Screen rotation\" in docs/INPUT.md).")
         case .gestures: return .init(key: rawValue, type: "list of gestures", appliesTo: "", defaultValue: "none",
                                      summary: "The gestures to recognize, in priority order: when two compete for the same touches, the earlier one wins.")
         }
@@ -134,6 +138,34 @@ enum GrabKey: String, CaseIterable {
         case .holdBack:
             return .init(key: rawValue, type: "duration, at most 100ms", appliesTo: "", defaultValue: "none (off)",
                          summary: "Hold back the start of a touch sequence for at most this long while it could still become a gesture bound on that device (no more fingers than the most any of them takes): a gesture recognized in that time reaches the desktop not at all; any other touch reaches it this much later (at once when it lifts or gets more fingers).")
+        }
+    }
+}
+
+enum RotationKey: String, CaseIterable {
+    case devices
+    case deviceNames = "device-names"
+    case sensor
+    case orientation
+    case output
+
+    var entry: Schema.Entry {
+        switch self {
+        case .devices:
+            return .init(key: rawValue, type: "`touchpad`, `touchscreen`, or a list", appliesTo: "", defaultValue: "`touchscreen`",
+                         summary: "The kinds of device whose directions, edges and regions follow the screen as it is turned; `[]`: none.")
+        case .deviceNames:
+            return .init(key: rawValue, type: "glob or list", appliesTo: "", defaultValue: "none",
+                         summary: "Also the devices whose name matches one of these globs, whatever their kind.")
+        case .sensor:
+            return .init(key: rawValue, type: "`true` or `false`", appliesTo: "", defaultValue: "`false`",
+                         summary: "Where the compositor does not say how its output is turned, follow iio-sensor-proxy's accelerometer (`net.hadess.SensorProxy` on the system bus).")
+        case .orientation:
+            return .init(key: rawValue, type: "`normal`, `90`, `180`, `270`", appliesTo: "", defaultValue: "`normal`",
+                         summary: "The rotation when neither the compositor nor the sensor says: `90`: the device turned a quarter clockwise, the picture a quarter counter-clockwise (Wayland's, GNOME's and iio-sensor-proxy's sense; sway's `transform 270`).")
+        case .output:
+            return .init(key: rawValue, type: "output name", appliesTo: "", defaultValue: "the built-in panel",
+                         summary: "The compositor's output the touchscreen shows on (`eDP-1`, as `swaymsg -t get_outputs` names it); by default the built-in panel (`eDP`, `LVDS`, `DSI`), else the only output.")
         }
     }
 }

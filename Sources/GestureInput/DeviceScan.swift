@@ -11,6 +11,10 @@ public struct DeviceReport: Equatable, Sendable {
     public var path: String
     public var name: String
     public var status: Status
+    /// The device's `LIBINPUT_CALIBRATION_MATRIX`, where udev gives one gestured uses.
+    public var calibration: ContactTransform?
+    /// Why the one udev gives is not used.
+    public var calibrationProblem: String?
 
     public init(path: String, name: String, status: Status) {
         self.path = path
@@ -25,8 +29,11 @@ public enum DeviceScan {
         nodes.map { node in
             do throws(DeviceError) {
                 let device = try EvdevDevice(path: node.path, udevProperties: node.properties)
-                return DeviceReport(path: node.path, name: device.description.name,
-                                    status: .used(device.decoder.capabilities))
+                var report = DeviceReport(path: node.path, name: device.description.name,
+                                          status: .used(device.decoder.capabilities))
+                report.calibration = device.decoder.calibration.isIdentity ? nil : device.decoder.calibration
+                report.calibrationProblem = device.decoder.calibrationProblem
+                return report
             } catch {
                 switch error {
                 case .open:

@@ -70,7 +70,7 @@ public final class EvdevDevice: GrabbableTouchSource {
     public var name: String { description.name }
     public var grabbable: (any GrabbableTouchSource)? { self }
 
-    public var info: DeviceInfo { decoder.capabilities.deviceInfo(name: description.name) }
+    public var info: DeviceInfo { decoder.deviceInfo(name: description.name) }
 
     /// Reads until the kernel has nothing more, handing each completed frame to
     /// `onFrame`, in place (`TouchDecoder.framePointer`: valid during the call). On `SYN_DROPPED` libevdev resynchronizes; the frame built from its

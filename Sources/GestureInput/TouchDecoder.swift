@@ -59,6 +59,22 @@ public final class TouchDecoder {
     @usableFromInline let declaredKeys: [UInt64]
     @usableFromInline @exclusivity(unchecked) var undeclared = 0
     @usableFromInline @exclusivity(unchecked) var lastUndeclared: InputEvent?
+    /// The contact transform (docs/INPUT.md, "Screen rotation"): the device's fixed
+    /// calibration, then the screen's rotation. Applied here, in one place, so the
+    /// engine, regions, edges and `GESTURE_*_MM` all see the screen as the user does.
+    public let calibration: ContactTransform
+    /// Why the device's `LIBINPUT_CALIBRATION_MATRIX` was not used (not six numbers, or
+    /// flat), for the caller to log; nil when it was, or there is none.
+    public let calibrationProblem: String?
+    public private(set) var orientation = Orientation.normal
+    public private(set) var transform: ContactTransform
+    /// Counts the transforms taken: a session rebuilds its engine (whose device size
+    /// follows the transform) when it changes.
+    public private(set) var transformGeneration = 0
+    private var pendingOrientation: Orientation?
+    /// Not the identity: the identity keeps the plain division, byte for byte.
+    @exclusivity(unchecked) private var transformed = false
+    @exclusivity(unchecked) private var screenSize: Size
 
     public init(capabilities: TouchCapabilities, description: DeviceDescription) {
         self.capabilities = capabilities
@@ -77,6 +93,49 @@ public final class TouchDecoder {
         mtdev = capabilities.touchProtocol == .anonymous ? MtdevAdapter(description: description) : nil
         declaredAbs = description.acceptedAbsMask
         declaredKeys = description.acceptedKeyWords
+        (calibration, calibrationProblem) = Self.calibration(of: description, kind: capabilities.kind)
+        transform = calibration
+        transformed = !calibration.isIdentity
+        screenSize = calibration.screenSize(of: capabilities.size)
+    }
+
+    /// libinput applies the matrix to touchscreens (and tablets) only, never touchpads.
+    static func calibration(of d: DeviceDescription, kind: DeviceKind) -> (ContactTransform, String?) {
+        guard kind == .touchscreen, let text = d.udevProperties[calibrationProperty] else { return (.identity, nil) }
+        guard let m = ContactTransform(calibration: text) else {
+            return (.identity, "\(calibrationProperty) \"\(text.prefix(80))\" ignored: not six numbers mapping the panel onto an area")
+        }
+        return (m, nil)
+    }
+
+    public static let calibrationProperty = "LIBINPUT_CALIBRATION_MATRIX"
+
+    /// The screen's rotation, after the calibration: at once when no finger is down,
+    /// else at the first frame of the next touch sequence, so a gesture never jumps
+    /// half-way.
+    public func setOrientation(_ o: Orientation) {
+        pendingOrientation = o == orientation ? nil : o
+        if current.pointee.fingerCount == 0 { takePendingOrientation() }
+    }
+
+    /// Whether the last frame had a finger down (a new orientation then waits).
+    public var fingersDown: Bool { current.pointee.fingerCount > 0 }
+
+    /// What the engine is told of the device: the size as the screen is turned.
+    public func deviceInfo(name: String) -> DeviceInfo {
+        var info = capabilities.deviceInfo(name: name)
+        info.size = screenSize
+        return info
+    }
+
+    private func takePendingOrientation() {
+        guard let o = pendingOrientation else { return }
+        pendingOrientation = nil
+        orientation = o
+        transform = calibration.then(ContactTransform(o))
+        transformed = !transform.isIdentity
+        screenSize = transform.screenSize(of: capabilities.size)
+        transformGeneration += 1
     }
 
     deinit {
@@ -267,6 +326,8 @@ public final class TouchDecoder {
     /// Rewrites `frame` in place: building a new TouchFrame and assigning it cleared and
     /// then copied its ten inline contacts at every SYN_REPORT.
     @usableFromInline func emit(at time: Timestamp) -> Bool {
+        // The frame still holds the last one: no finger was down, a sequence begins.
+        if pendingOrientation != nil && current.pointee.fingerCount == 0 { takePendingOrientation() }
         current.pointee.contacts.removeAll()
         var active = 0
         var palms = 0
@@ -303,9 +364,19 @@ public final class TouchDecoder {
     @inline(__always)
     private func contact(_ s: Slot, slot: Int) -> Contact {
         let dx = Double(s.x) - xMin, dy = Double(s.y) - yMin
+        if transformed { return transformedContact(s, slot: slot, dx: dx, dy: dy) }
         return Contact(id: s.contactID, slot: Int32(slot),
                        position: Point(x: dx / xPerMM, y: dy / yPerMM),
                        normalized: Point(x: min(max(dx / xSpan, 0), 1), y: min(max(dy / ySpan, 0), 1)),
+                       majorMM: Double(s.major) / majorPerMM)
+    }
+
+    /// Through `transform`: normalized on the panel, mapped, then mm on the screen.
+    private func transformedContact(_ s: Slot, slot: Int, dx: Double, dy: Double) -> Contact {
+        let n = transform.apply(Point(x: dx / xSpan, y: dy / ySpan))
+        return Contact(id: s.contactID, slot: Int32(slot),
+                       position: Point(x: n.x * screenSize.width, y: n.y * screenSize.height),
+                       normalized: Point(x: min(max(n.x, 0), 1), y: min(max(n.y, 0), 1)),
                        majorMM: Double(s.major) / majorPerMM)
     }
 }

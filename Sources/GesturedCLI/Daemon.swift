@@ -86,6 +86,8 @@ final class Daemon {
     private(set) var reloadCount = 0
     /// Where the focused app comes from (per-application gestures).
     let focus: FocusMonitor
+    /// How the screen is turned, for the devices that follow it (Rotation/).
+    let rotation: ScreenRotation
     /// `gestured status|enable|disable|reload` (Control/).
     private var control: ControlServer?
     /// The pidfd of `options.parent`, while it is watched.
@@ -117,6 +119,7 @@ final class Daemon {
         hotplug = Hotplug(inputDirectory: options.inputDirectory)
         notifier = SystemdNotifier(environment: environment)
         focus = options.focus ?? FocusMonitor(environment: environment)
+        rotation = ScreenRotation(environment: environment, settings: loaded.rotation)
         if !options.runCommands {
             sink = nil
             runner = nil
@@ -242,6 +245,7 @@ final class Daemon {
     func shutdown() {
         notifier.send("STOPPING=1")
         focus.stop()
+        rotation.stop()
         stream = nil
         control = nil
         // gestured ui's private daemon: the directory its socket was made in is ours.
@@ -313,7 +317,9 @@ final class Daemon {
             return
         }
         sessions[device.path] = session
+        session.onRebuilt = { [unowned self] in self.prepare($0) }
         prepare(session)
+        startRotation(session)
         let info = device.info
         logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
         for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
@@ -346,6 +352,7 @@ final class Daemon {
                 askedWatchdog = true
                 checkWatchdog(s)
             }
+            s.followTransform()
             // The engine fires the deadlines due before this frame itself, in time order.
             s.engine.process(frame, into: &s.events)
             if let stream, !stream.isEmpty {
@@ -396,6 +403,9 @@ final class Daemon {
     /// Connects the focused-app source (run does; tests driving `runOnce` call it).
     func startFocus() {
         focus.start(on: loop, logger: logger) { [unowned self] in self.focusChanged($0) }
+        rotation.start(on: loop, logger: logger) { [unowned self] in
+            for s in self.sessions.values { self.followRotation(s) }
+        }
         reportDesktopActions()
     }
 
@@ -574,6 +584,7 @@ final class Daemon {
         }
         config = loaded
         mapper = ActionMapper(config: loaded)
+        rotation.update(loaded.rotation)
         reportDesktopActions()
         runner?.update(settings: loaded.settings)
         virtualInput?.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)

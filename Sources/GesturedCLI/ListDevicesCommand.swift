@@ -44,6 +44,7 @@ enum ListDevicesCommand {
                              + "resolution \(caps.xUnitsPerMM.fixed(1)) × \(caps.yUnitsPerMM.fixed(1)) units/mm, "
                              + "\(caps.slotCount) slot\(caps.slotCount == 1 ? "" : "s")\(protocolNote(caps.touchProtocol)), "
                              + "up to \(caps.maxFingers) finger\(caps.maxFingers == 1 ? "" : "s")\(caps.isClickpad ? ", clickpad" : "")")
+                if let line = orientationLine(r, caps) { lines.append(line) }
             case .ignored(let reason):
                 lines.append("\(r.path.printable)  not used  \"\(r.name.printable)\": \((ownReason(r) ?? reason).printable)")
             case .unreadable(let message):
@@ -65,6 +66,16 @@ enum ListDevicesCommand {
             lines.append("To see gestured work without a device: gestured replay Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events --detect")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// How positions are turned onto the screen: the calibration udev gives, and (for
+    /// touchscreens, which follow by default) the screen's rotation.
+    static func orientationLine(_ r: DeviceReport, _ caps: TouchCapabilities) -> String? {
+        var parts: [String] = []
+        if let m = r.calibration { parts.append("\(TouchDecoder.calibrationProperty) \(m) from udev") }
+        if let why = r.calibrationProblem { parts.append(why.printable) }
+        if caps.kind == .touchscreen { parts.append("follows the screen's rotation (gestured status shows it)") }
+        return parts.isEmpty ? nil : "    orientation: " + parts.joined(separator: "; ")
     }
 
     /// The copies of grabbed devices (`grab:`) are touch devices, but gestured's output:
@@ -97,7 +108,8 @@ enum ListDevicesCommand {
                        ("size_estimated", caps.resolutionIsEstimated ? "true" : "false"),
                        ("x_resolution", JSON.number(caps.xUnitsPerMM, 2)), ("y_resolution", JSON.number(caps.yUnitsPerMM, 2)),
                        ("slots", String(caps.slotCount)), ("max_fingers", String(caps.maxFingers)),
-                       ("clickpad", caps.isClickpad ? "true" : "false")]
+                       ("clickpad", caps.isClickpad ? "true" : "false"),
+                       ("calibration", r.calibration.map { JSON.string($0.description) } ?? "null")]
         case .ignored(let reason):
             fields += [("used", "false"), ("reason", JSON.string(ownReason(r) ?? reason))]
         case .unreadable(let message):

@@ -9,10 +9,14 @@ struct ReplayPipeline {
     let decoder: TouchDecoder
     let engine: GestureEngine
 
-    init(recording: Recording, specs: [GestureSpec]) throws {
+    /// `orientation`: the screen's rotation, as the daemon would have it from the
+    /// compositor (`replay --orientation`); the recording's own udev properties give
+    /// the calibration, as a live device's do.
+    init(recording: Recording, specs: [GestureSpec], orientation: Orientation = .normal) throws {
         self.recording = recording
         decoder = try TouchDecoder(description: recording.device)
-        engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: recording.device.name), specs: specs)
+        decoder.setOrientation(orientation)
+        engine = GestureEngine(device: decoder.deviceInfo(name: recording.device.name), specs: specs)
     }
 
     var device: DeviceInfo { engine.device }

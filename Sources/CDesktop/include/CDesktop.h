@@ -46,6 +46,7 @@ const char *gd_load_xcb(void);
     FUNCTION(int, sd_bus_message_is_method_call, (sd_bus_message *m, const char *interface, const char *member), (m, interface, member)) \
     FUNCTION(int, sd_bus_message_is_method_error, (sd_bus_message *m, const char *name), (m, name)) \
     FUNCTION(int, sd_bus_message_read_basic, (sd_bus_message *m, char type, void *p), (m, type, p)) \
+    FUNCTION(int, sd_bus_message_enter_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents)) \
     FUNCTION(const sd_bus_error *, sd_bus_message_get_error, (sd_bus_message *m), (m))
 
 #define GD_XCB_FUNCTIONS(FUNCTION) \
@@ -86,5 +87,39 @@ int gd_bus_call_s(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char 
 int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
                    sd_bus_message_handler_t cb, void *ud, const char *a, const char *b);
 int gd_bus_reply(sd_bus_message *m);
+
+// libwayland-client (the outputs' transforms, for screen rotation), loaded the same way.
+// Its headers are not needed: the few types gestured uses are declared here, as the
+// stable wire ABI (wayland.xml) fixes them.
+const char *gd_load_wayland(void);
+struct wl_display;
+struct wl_proxy;
+struct gd_wl_registry_listener {
+    void (*global)(void *data, struct wl_proxy *registry, uint32_t name, const char *interface, uint32_t version);
+    void (*global_remove)(void *data, struct wl_proxy *registry, uint32_t name);
+};
+/// wl_output's events up to version 4, in the protocol's order.
+struct gd_wl_output_listener {
+    void (*geometry)(void *data, struct wl_proxy *output, int32_t x, int32_t y, int32_t physical_width, int32_t physical_height,
+                     int32_t subpixel, const char *make, const char *model, int32_t transform);
+    void (*mode)(void *data, struct wl_proxy *output, uint32_t flags, int32_t width, int32_t height, int32_t refresh);
+    void (*done)(void *data, struct wl_proxy *output);
+    void (*scale)(void *data, struct wl_proxy *output, int32_t factor);
+    void (*name)(void *data, struct wl_proxy *output, const char *name);
+    void (*description)(void *data, struct wl_proxy *output, const char *description);
+};
+struct wl_display *gd_wl_display_connect(const char *name);
+void gd_wl_display_disconnect(struct wl_display *d);
+int gd_wl_display_get_fd(struct wl_display *d);
+int gd_wl_display_flush(struct wl_display *d);
+int gd_wl_display_prepare_read(struct wl_display *d);
+int gd_wl_display_read_events(struct wl_display *d);
+void gd_wl_display_cancel_read(struct wl_display *d);
+int gd_wl_display_dispatch_pending(struct wl_display *d);
+int gd_wl_proxy_add_listener(struct wl_proxy *p, void (**listener)(void), void *data);
+void gd_wl_proxy_destroy(struct wl_proxy *p);
+/// wl_display.get_registry and wl_registry.bind(wl_output): the protocol's variadic marshalling.
+struct wl_proxy *gd_wl_get_registry(struct wl_display *d);
+struct wl_proxy *gd_wl_bind_output(struct wl_proxy *registry, uint32_t name, uint32_t version);
 
 #endif

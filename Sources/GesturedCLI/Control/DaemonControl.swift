@@ -83,9 +83,11 @@ extension Daemon {
         } else {
             lines.append("focused app: none known — \(focus.unavailable ?? "no source")")
         }
+        lines.append(rotation.statusLine)
         lines.append("devices:\(sessions.isEmpty ? " none" : "")")
         for d in sessions.values.sorted(by: { $0.path < $1.path }) {
-            lines.append("  \(d.path): \(d.info.kind.rawValue) \"\(d.info.name)\"\(d.device.passthrough.map { ", grabbed: the desktop reads \"\($0.clone.name)\"" } ?? "")")
+            lines.append("  \(d.path): \(d.info.kind.rawValue) \"\(d.info.name)\"\(d.device.passthrough.map { ", grabbed: the desktop reads \"\($0.clone.name)\"" } ?? "")"
+                         + (d.rotation.flatMap { $0 == .unturned ? nil : ", screen \($0.orientation) from \($0.source)" } ?? ""))
         }
         lines.append("gestures:\(config.specs.isEmpty ? " none" : "")")
         let width = config.specs.map(\.name.count).max() ?? 0
@@ -120,7 +122,10 @@ extension Daemon {
         }
         let devices = sessions.values.sorted(by: { $0.path < $1.path }).map {
             JSON.object([("path", JSON.string($0.path)), ("type", JSON.string($0.info.kind.rawValue)), ("name", JSON.string($0.info.name)),
-                         ("grabbed_as", $0.device.passthrough.map { JSON.string($0.clone.name) } ?? "null")])
+                         ("grabbed_as", $0.device.passthrough.map { JSON.string($0.clone.name) } ?? "null"),
+                         ("orientation", $0.rotation.map { JSON.string($0.orientation.description) } ?? "null"),
+                         ("orientation_source", $0.rotation.map { JSON.string($0.source) } ?? "null"),
+                         ("calibration", $0.device.decoder.calibration.isIdentity ? "null" : JSON.string($0.device.decoder.calibration.description))])
         }
         let gestures = config.specs.map { spec in
             JSON.object([("name", JSON.string(spec.name)), ("kind", JSON.string(spec.kind.rawValue)),

@@ -1,0 +1,146 @@
+import CDesktop
+
+/// iio-sensor-proxy's accelerometer on the system bus (`net.hadess.SensorProxy`), for a
+/// desktop that does not say how its screen is turned (`rotation: sensor: true`).
+/// Through sd-bus, on the loop, as the GNOME and KWin sources:
+///
+/// ```
+///  connect ─→ match PropertiesChanged on its object and NameOwnerChanged(net.hadess.SensorProxy)
+///          ─→ ClaimAccelerometer ─→ Get(AccelerometerOrientation) ─→ normal, left-up, bottom-up, right-up
+///               ↑ NameOwnerChanged: the proxy (re)started       ↑ PropertiesChanged: ask again
+/// ```
+///
+/// The proxy reads the sensor only while someone holds a claim, and drops the claim
+/// when its holder leaves the bus: the claim lives as long as the connection.
+/// `undefined` (no sensor, or the device lies flat) tells nothing: the last turn stays.
+public final class SensorProxySource: RotationSource {
+    public let name = "iio-sensor-proxy"
+    public var endpoint: String { link.endpoint }
+    public var outputs: [OutputRotation]? { report.outputs }
+
+    static let service = "net.hadess.SensorProxy"
+    static let objectPath = "/net/hadess/SensorProxy"
+    static let propertiesRule = "type='signal',sender='\(service)',path='\(objectPath)',"
+        + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
+    static let ownerRule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+        + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(service)'"
+
+    private var bus: OpaquePointer?
+    private let link: LibraryConnection
+    private let report = RotationReport()
+    /// Why there is no orientation, said once.
+    private var problem: String?
+
+    /// The system bus: `DBUS_SYSTEM_BUS_ADDRESS`, else its standard socket.
+    public static func systemBus(_ env: [String: String]) -> String {
+        if let a = env["DBUS_SYSTEM_BUS_ADDRESS"], !a.isEmpty { return a }
+        return "unix:path=/run/dbus/system_bus_socket"
+    }
+
+    public init(busAddress: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
+        link = LibraryConnection(endpoint: busAddress, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
+    }
+
+    deinit { stop() }
+
+    public func start(on loop: FocusLoop, onChange: @escaping ([OutputRotation]?) -> Void, log: @escaping (String) -> Void) {
+        report.onChange = onChange
+        link.connect = { [unowned self] in connect() }
+        link.start(on: loop, onChange: { _ in }, log: log, prefix: "rotation from iio-sensor-proxy")
+    }
+
+    public func stop() {
+        link.cancel()
+        disconnect()
+    }
+
+    private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private static func source(_ userdata: UnsafeMutableRawPointer?) -> SensorProxySource {
+        Unmanaged<SensorProxySource>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    private func connect() {
+        guard let b = SessionBus.open(link) else { return }
+        bus = b
+        guard link.opened(gd_sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
+        gd_sd_bus_add_match_async(b, nil, Self.propertiesRule, { _, ud, _ in SensorProxySource.source(ud).askOrientation() }, nil, me)
+        gd_sd_bus_add_match_async(b, nil, Self.ownerRule, { m, ud, _ in SensorProxySource.source(ud).ownerChanged(m) }, nil, me)
+        claim()
+        process()
+    }
+
+    private func process() {
+        if !SessionBus.process({ bus }, link) { disconnect() }
+    }
+
+    private func claim() {
+        guard let b = bus else { return }
+        gd_bus_call(b, nil, Self.service, Self.objectPath, Self.service, "ClaimAccelerometer",
+                    { m, ud, _ in SensorProxySource.source(ud).claimed(m) }, me)
+    }
+
+    private func claimed(_ m: OpaquePointer?) -> Int32 {
+        if let why = SessionBus.error(m) {
+            say("cannot claim the accelerometer (\(why)); is iio-sensor-proxy installed and running?")
+            return 0
+        }
+        return askOrientation()
+    }
+
+    @discardableResult
+    private func askOrientation() -> Int32 {
+        guard let b = bus else { return 0 }
+        gd_bus_call_ss(b, nil, Self.service, Self.objectPath, "org.freedesktop.DBus.Properties", "Get",
+                       { m, ud, _ in SensorProxySource.source(ud).answered(m) }, me, Self.service, "AccelerometerOrientation")
+        return 0
+    }
+
+    /// Get's reply: a variant holding the orientation's word.
+    private func answered(_ m: OpaquePointer?) -> Int32 {
+        guard let m, SessionBus.error(m) == nil, gd_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "v")), "s") > 0,
+              let word = SessionBus.readString(m) else { return 0 }
+        guard let degrees = Self.degrees(word) else {
+            say("the accelerometer says '\(word.prefix(40))' (no sensor, or the device lies flat); keeping the last rotation")
+            return 0
+        }
+        say(nil)
+        report.report([OutputRotation(output: "", degrees: degrees)])
+        return 0
+    }
+
+    /// iio-sensor-proxy's words, as GNOME maps them to its monitor transforms.
+    static func degrees(_ word: String) -> Int? {
+        switch word {
+        case "normal": return 0
+        case "left-up": return 90
+        case "bottom-up": return 180
+        case "right-up": return 270
+        default: return nil
+        }
+    }
+
+    private func ownerChanged(_ m: OpaquePointer?) -> Int32 {
+        guard let m, SessionBus.readString(m) == Self.service, SessionBus.readString(m) != nil,
+              let new = SessionBus.readString(m) else { return 0 }
+        if new.isEmpty {
+            say("iio-sensor-proxy left the system bus; keeping the last rotation")
+        } else {
+            link.log("iio-sensor-proxy (re)started; claiming the accelerometer")
+            claim()
+        }
+        return 0
+    }
+
+    private func say(_ new: String?) {
+        guard new != problem else { return }
+        if let new { link.log(new) }
+        problem = new
+    }
+
+    private func disconnect() {
+        link.closed()
+        if let b = bus { gd_sd_bus_close_unref(b) }
+        bus = nil
+    }
+}

@@ -1,0 +1,113 @@
+import FocusSources
+import GestureConfig
+import TouchModel
+
+/// The screen's rotation for the daemon's devices (docs/INPUT.md, "Screen rotation"),
+/// from the first that answers: the compositor's output transform (sway), else
+/// iio-sensor-proxy when `rotation: sensor: true`, else `rotation: orientation:`. Its
+/// one hook into the daemon is `onChange`, after which the daemon asks each session's
+/// orientation again.
+final class ScreenRotation {
+    /// The compositor's source, or why this desktop has none.
+    let compositor: (any RotationSource)?
+    let unavailable: String?
+    private(set) var settings: RotationSettings
+    private var sensor: SensorProxySource?
+    private let environment: [String: String]
+    private weak var loop: EventLoop?
+    private var logger: Logger?
+    private var onChange: () -> Void = {}
+
+    /// Where one device's rotation comes from, for the log and `gestured status`.
+    struct Choice: Equatable {
+        var orientation: Orientation
+        /// "wayland output eDP-1", "sway output eDP-1", "iio-sensor-proxy", "config".
+        var source: String
+
+        /// Nothing says the screen is turned: not worth a word per device in status.
+        static let unturned = Choice(orientation: .normal, source: "config")
+    }
+
+    init(environment: [String: String], settings: RotationSettings) {
+        self.environment = environment
+        self.settings = settings
+        switch RotationDetection.detect(environment) {
+        case .source(let s):
+            compositor = s
+            unavailable = nil
+        case .none(let why):
+            compositor = nil
+            unavailable = why
+        }
+    }
+
+    func start(on loop: EventLoop, logger: Logger, onChange: @escaping () -> Void) {
+        self.loop = loop
+        self.logger = logger
+        self.onChange = onChange
+        if let compositor {
+            logger.notice("screen rotation from \(compositor.name) at \(compositor.endpoint)")
+            compositor.start(on: loop, onChange: { [unowned self] _ in self.onChange() }, log: { logger.info($0) })
+        } else {
+            logger.info("screen rotation: \(unavailable ?? "")")
+        }
+        startSensor()
+    }
+
+    /// A reloaded config's `rotation:`: the sensor starts or stops with `sensor:`.
+    func update(_ new: RotationSettings) {
+        let old = settings
+        settings = new
+        if new.sensor != old.sensor {
+            if new.sensor { startSensor() } else { sensor?.stop(); sensor = nil }
+        }
+        onChange()
+    }
+
+    func stop() {
+        compositor?.stop()
+        sensor?.stop()
+    }
+
+    private func startSensor() {
+        guard settings.sensor, sensor == nil, let loop, let logger else { return }
+        let s = SensorProxySource(busAddress: SensorProxySource.systemBus(environment))
+        sensor = s
+        logger.notice("screen rotation: iio-sensor-proxy at \(s.endpoint) where the compositor does not say")
+        s.start(on: loop, onChange: { [unowned self] _ in self.onChange() }, log: { logger.info($0) })
+    }
+
+    /// The rotation `device` takes now; nil when it does not follow the screen.
+    func choice(for device: DeviceInfo) -> Choice? {
+        guard settings.follows(device) else { return nil }
+        if let name = compositor?.name, let o = Self.output(compositor?.outputs ?? [], named: settings.output),
+           let orientation = Orientation(rawValue: o.degrees) {
+            return Choice(orientation: orientation, source: "\(name) output \(o.output)")
+        }
+        if let o = sensor?.outputs?.first, let orientation = Orientation(rawValue: o.degrees) {
+            return Choice(orientation: orientation, source: "iio-sensor-proxy")
+        }
+        return Choice(orientation: settings.orientation, source: "config")
+    }
+
+    /// The output a touchscreen shows on: the one named, else the built-in panel, else
+    /// the only one; nil when that is not known.
+    static func output(_ outputs: [OutputRotation], named name: String?) -> OutputRotation? {
+        if let name { return outputs.first { $0.output == name } }
+        return outputs.first(where: \.isBuiltIn) ?? (outputs.count == 1 ? outputs[0] : nil)
+    }
+
+    /// For `gestured status`: where the rotation comes from.
+    var statusLine: String {
+        var parts: [String] = []
+        if let compositor {
+            let outs = compositor.outputs.map { $0.map { "\($0.output) \(Orientation(rawValue: $0.degrees)?.description ?? "?")" }.joined(separator: ", ") }
+            parts.append("\(compositor.name) (\(outs ?? "not answered yet"))")
+        } else {
+            parts.append("compositor: \(unavailable ?? "none")")
+        }
+        if let sensor { parts.append("iio-sensor-proxy (\(sensor.outputs?.first.flatMap { Orientation(rawValue: $0.degrees) }?.description ?? "not answered yet"))") }
+        parts.append("else \(settings.orientation)")
+        return "screen rotation: " + parts.joined(separator: "; ")
+    }
+}
