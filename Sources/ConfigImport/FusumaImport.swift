@@ -47,7 +47,7 @@ enum FusumaImport {
         for (k, v) in pairs where k.scalar == "threshold" || k.scalar == "interval" {
             guard case .mapping(let entries) = v.value else { continue }
             for (g, n) in entries {
-                guard let name = g.scalar, let value = n.scalar.flatMap(Double.init) else { continue }
+                guard let name = g.scalar, let value = factor(n) else { continue }
                 if k.scalar == "threshold" { tuning.threshold[name] = value } else { tuning.interval[name] = value }
             }
         }
@@ -131,22 +131,27 @@ enum FusumaImport {
         var notes: [String] = []
         var threshold = tuning.threshold[kind], interval = tuning.interval[kind]
         var isContinuous = kind == "hold" && pairs.contains { events.contains($0.key.scalar ?? "") }
+        // A key given twice: Ruby's YAML, which fusuma reads with, keeps the last.
+        func set(_ phase: String, _ a: ImportedAction) {
+            actions.removeAll { $0.0 == phase }
+            actions.append((phase, a))
+        }
         for (k, v) in pairs {
             let key = k.scalar ?? ""
             switch key {
-            case "threshold": threshold = v.scalar.flatMap(Double.init)
-            case "interval": interval = v.scalar.flatMap(Double.init)
+            case "threshold": threshold = factor(v)
+            case "interval": interval = factor(v)
             case "begin", "update", "end", "cancelled":
                 guard case .mapping(let inner) = v.value else { continue }
-                if let i = inner.first(where: { $0.key.scalar == "interval" })?.value.scalar.flatMap(Double.init) { interval = i }
+                if let i = inner.first(where: { $0.key.scalar == "interval" }).flatMap({ factor($0.value) }) { interval = i }
                 switch action(inner, line: k.mark.line, into: &out) {
-                case .some(let a): actions.append((key == "cancelled" ? "cancel" : key, a)); isContinuous = true
+                case .some(let a): set(key == "cancelled" ? "cancel" : key, a); isContinuous = true
                 case .none: break
                 }
             case "keypress":
                 out.keep(k.mark.line, "keypress: …", "gestured has no gestures that depend on keys held on the keyboard")
             default:
-                if let a = action([(k, v)], line: k.mark.line, into: &out) { actions.append(("command", a)) }
+                if let a = action([(k, v)], line: k.mark.line, into: &out) { set("command", a) }
             }
         }
         guard !actions.isEmpty else { return }
@@ -165,7 +170,7 @@ enum FusumaImport {
         if let apps { keys.append(("apps", "[" + apps.map(\.quoted).joined(separator: ", ") + "]")) }
         if kind == "hold" {
             let s = (threshold ?? 1) * holdThresholdS
-            keys.append(("min-duration", "\(trimmed(max(s, 0.001)))s"))
+            keys.append(("min-duration", "\(trimmed(max(s, 0.01)))s"))
             notes.append("fusuma's hold threshold \(trimmed(threshold ?? 1)) × its 0.7 s base: \(trimmed(s)) s")
         } else if threshold != nil && !isContinuous {
             notes.append("threshold \(trimmed(threshold!)) is fusuma's speed in libinput's units, with no mm equivalent: gestured's own thresholds apply")
@@ -194,6 +199,14 @@ enum FusumaImport {
         if anyCount { notes.append("\(kind) without a finger count: bound for \(n) fingers") }
         let name = ((apps?.first.map { [$0] } ?? []) + [gesturedKind] + (direction.map { [$0] } ?? []) + ["\(n)"]).joined(separator: "-")
         out.add(ImportedGesture(name: name, line: line, kind: gesturedKind, fingers: n, keys: keys, actions: actions, notes: notes))
+    }
+
+    /// A `threshold:` or `interval:`: a factor of fusuma's base value, so a positive
+    /// number, and at most 1000 (more would be hours, or beyond any touchpad); nil
+    /// otherwise, and fusuma's default applies.
+    static func factor(_ node: YAMLNode) -> Double? {
+        guard let v = node.scalar.flatMap(Double.init), v.isFinite, v > 0, v <= 1000 else { return nil }
+        return v
     }
 
     /// The action among a node's keys (`command:`, `sendkey:`, `shortcut:`,

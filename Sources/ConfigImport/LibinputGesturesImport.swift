@@ -71,7 +71,8 @@ enum LibinputGesturesImport {
                 if rest != "all" { device = rest }
                 if rest.hasPrefix("/") { out.keep(number, line, "gestured picks devices by name, not by path: see gestured list-devices, then add device-name: to the gestures") }
             case "swipe_threshold":
-                guard let dots = Int(rest), dots >= 0 else { out.keep(number, line, "not a number of dots"); continue }
+                // At most 10 m of travel: beyond any touchpad, and gestured's largest distance.
+                guard let dots = Int(rest), (0...393_700).contains(dots) else { out.keep(number, line, "not a number of dots from 0 to 393700 (10 m)"); continue }
                 swipeThreshold = (number, dots)
             case "timeout":
                 out.keep(number, line, "gestured has no time limit on a gesture from start to end")
@@ -184,8 +185,10 @@ enum LibinputGesturesImport {
 
 func mmText(_ mm: Double) -> String { "\(trimmed(mm))mm" }
 
-/// `1.5`, `20`, `0.25`: at most two decimals, no trailing zeros.
+/// `1.5`, `20`, `0.25`: at most two decimals, no trailing zeros. Callers pass values
+/// they have bounded; anything else is written as Swift prints it (and check refuses it).
 func trimmed(_ v: Double) -> String {
+    guard v.isFinite, abs(v) < 1e12 else { return "\(v)" }
     let hundredths = Int((v * 100).rounded())
     let whole = hundredths / 100, frac = hundredths % 100
     guard frac != 0 else { return "\(whole)" }

@@ -130,7 +130,8 @@ enum ToucheggImport {
                 gesturedKind = "pan"
                 keys.append(("axis", direction == "left" || direction == "right" ? "horizontal" : "vertical"))
             }
-            let times = setting(a, "times").flatMap(Double.init).map { min(max($0, 2), 15) }
+            // touchegg clamps `times` (std::stoi) to 2…15.
+            let times = setting(a, "times").flatMap { Int($0) }.map { Double(min(max($0, 2), 15)) }
             let percent = times.map { (100 / $0).rounded(.down) } ?? defaultStepPercent
             let every: String
             if kind == "pinch" {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ConfigImport
+import GestureConfig
 
 /// Files that are not what they claim: each is an error at its place, never a crash,
 /// a hang or a partial result.
@@ -89,5 +90,26 @@ import Testing
         #expect(!yaml.contains("\n  - name: injected"))
         #expect(!yaml.contains("\nevil:"))
         #expect(c.gestures.first?.action("command") == .command("echo \"hi\"\n  - name: injected"))
+    }
+
+    /// Numbers no tool would write (make fuzz found the first: a threshold of
+    /// -9223372036854775809 trapped in the conversion): the import goes on with the
+    /// tool's default, and its output still passes check.
+    @Test(arguments: ["-9223372036854775809", "nan", "inf", "1e308", "0", "-1", "1e-300"])
+    func outlandishNumbersStillGiveAConfigThatPassesCheck(number: String) throws {
+        let inputs: [(ImportFormat, String)] = [
+            (.fusuma, "swipe:\n  3:\n    left:\n      command: ls\n      threshold: \(number)\n      interval: \(number)\n    right:\n      update:\n        command: ls\n        interval: \(number)\n"
+                + "hold:\n  3:\n    command: ls\n    threshold: \(number)\nthreshold:\n  hold: \(number)\ninterval:\n  swipe: \(number)\n"),
+            (.libinputGestures, "swipe_threshold \(number)\ngesture swipe up 3 ls\ngesture hold on+\(number) 3 ls\n"),
+            (.touchegg, "<touchégg><application name=\"All\"><gesture type=\"SWIPE\" fingers=\"3\" direction=\"UP\"><action type=\"RUN_COMMAND\">"
+                + "<repeat>true</repeat><times>\(number)</times><command>ls</command></action></gesture></application></touchégg>"),
+        ]
+        for (format, text) in inputs {
+            let imported = try format.translate(Array(text.utf8), file: "f")
+            let yaml = imported.yaml(source: "f")
+            let (_, diagnostics) = ConfigLoader.parse(yaml, file: "out.yaml")
+            let errors = diagnostics.filter(\.isError).map(\.description)
+            #expect(errors.isEmpty, "\(format) \(number): \(errors)\n\(yaml)")
+        }
     }
 }
