@@ -9,6 +9,7 @@
 //   CLinux, CDesktop (dlopen'd sd-bus, libxcb) → FocusSources (the focused app from the compositor) → GesturedCLI
 //   CMicrohttpd (dlopen'd libmicrohttpd), LinuxSystem → LiveView (the HTTP side of `gestured ui`) → GesturedCLI
 //   GestureActions, FocusSources → DesktopActions ({workspace: next} through the desktop's own interface) → GesturedCLI
+//   GestureConfig, YAMLTree → ConfigImport (other tools' configs → a gestured config) → GesturedCLI
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
 import PackageDescription
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "GestureEngine", dependencies: ["TouchModel"], linkerSettings: [.linkedLibrary("m")]),
         // The YAML config file → GestureSpecs and action bindings.
         .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree", "LinuxSystem"]),
+        // Other tools' configs (libinput-gestures, fusuma, touchegg) → a gestured config (`gestured import`).
+        .target(name: "ConfigImport", dependencies: ["GestureConfig", "GestureEngine", "YAMLTree", "TouchModel"]),
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
         // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
@@ -63,7 +66,7 @@ let package = Package(
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
-                               "FocusSources", "DesktopActions", "LiveView"]),
+                               "FocusSources", "DesktopActions", "LiveView", "ConfigImport"]),
         .executableTarget(name: "gestured", dependencies: ["GesturedCLI"]),
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev", "TouchTimeline"], path: "Tests/vm/Driver"),
         // Mutation fuzzing of replay and check in child processes (make fuzz; issue 10).
@@ -97,6 +100,7 @@ let package = Package(
                     dependencies: ["GestureInput", "TouchModel", "GestureTestSupport", "CFakeEvdevDevice", "CEvdev"]),
         .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
+        .testTarget(name: "ConfigImportTests", dependencies: ["ConfigImport", "GestureConfig", "GestureEngine"]),
         .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem",
                                                               "GestureTestSupport", "CFakeEvdevDevice"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "LinuxSystem", "GestureTestSupport"]),

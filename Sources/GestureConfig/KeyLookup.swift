@@ -5,7 +5,7 @@
 ///
 /// Names are key codes, not characters: `KEY_Q` is the key where a US keyboard has
 /// Q, which types A on a French layout. Named keys (Page_Down, Tab, F5) do not move.
-enum KeyLookup {
+public enum KeyLookup {
     /// Words for keys whose kernel name few would guess, lower-case.
     static let aliases: [(name: String, code: UInt16)] = [
         ("super", 125), ("meta", 125), ("win", 125), ("logo", 125), ("windows", 125),  // KEY_LEFTMETA
@@ -33,7 +33,7 @@ enum KeyLookup {
     static let spellings: [String] = aliases.map(\.name) + kernelKeyNames.map(\.name)
 
     /// The key `name` means, or nil.
-    static func code(for name: String) -> UInt16? {
+    public static func code(for name: String) -> UInt16? {
         var n = name.lowercased()
         if n.hasPrefix("key_") { n.removeFirst(4) }
         return table[squash(n)]

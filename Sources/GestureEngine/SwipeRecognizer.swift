@@ -3,7 +3,7 @@ import TouchModel
 /// Distance a swipe must travel, mm. fusuma and libinput-gestures trigger at about
 /// 20 mm of touchpad travel; UIKit's swipe needs roughly 50 pt (~8 mm on a phone,
 /// whose finger moves the content 1:1, which a touchpad does not).
-let defaultSwipeMinDistanceMM = 20.0
+public let defaultSwipeMinDistanceMM = 20.0
 /// Slowest a swipe may be when it crosses that distance, mm/s. A deliberate slow
 /// drag is a pan, not a swipe (UIKit's swipe likewise fails on slow motion).
 let defaultSwipeMinVelocityMMPerS = 50.0

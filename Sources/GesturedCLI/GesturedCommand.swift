@@ -31,6 +31,8 @@ public enum GesturedCommand {
                        run: { try RunCommand.run($0) }, help: RunCommand.help),
             Subcommand(name: "check", summary: "validate a config file",
                        run: CheckCommand.run, help: CheckCommand.help),
+            Subcommand(name: "import", summary: "turn a libinput-gestures, fusuma or touchegg config into a gestured config",
+                       run: ImportCommand.run, help: ImportCommand.help),
             Subcommand(name: "watch", summary: "live view of every recognizer on the real devices (no commands)",
                        run: WatchCommand.run, help: WatchCommand.help),
             Subcommand(name: "list-devices", summary: "show touchpads and touchscreens, and why other devices are not used",

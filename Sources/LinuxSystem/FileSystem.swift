@@ -60,6 +60,17 @@ public enum FileSystem {
         return String(cString: template)
     }
 
+    /// rename(2): `path` replaces whatever is at `newPath`, atomically.
+    public static func rename(_ path: String, to newPath: String) throws(Errno) {
+        _ = try valueOrErrno { Glibc.rename(path, newPath) }
+    }
+
+    /// link(2): `newPath` names the file at `path` too; fails with EEXIST, atomically,
+    /// when something is already there (how a file is put in place without replacing one).
+    public static func link(_ path: String, to newPath: String) throws(Errno) {
+        _ = try valueOrErrno { Glibc.link(path, newPath) }
+    }
+
     /// unlink(2) of a file, or rmdir(2) of an empty directory; what is not there is no error.
     public static func remove(_ path: String) {
         if unlink(path) != 0 && errno == EISDIR { _ = rmdir(path) }

@@ -15,6 +15,7 @@ import Testing
         commands:
           run           run the daemon in the foreground
           check         validate a config file
+          import        turn a libinput-gestures, fusuma or touchegg config into a gestured config
           watch         live view of every recognizer on the real devices (no commands)
           list-devices  show touchpads and touchscreens, and why other devices are not used
           replay        feed a recording through the pipeline
@@ -46,7 +47,7 @@ import Testing
         #expect(r.stdout == "gestured 0.1.0\n")
     }
 
-    @Test(arguments: ["run", "check", "watch", "list-devices", "replay", "record", "events", "ui"])
+    @Test(arguments: ["run", "check", "import", "watch", "list-devices", "replay", "record", "events", "ui"])
     func everyCommandHasHelp(command: String) throws {
         let r = try Gestured.run([command, "--help"])
         #expect(r.status == 0)

@@ -9,7 +9,9 @@ import GestureInput
 ///
 /// Inputs: every recording in Tests/Recordings in its own format and converted to
 /// `libinput record` YAML (so both readers see every device), config/default.yaml and
-/// the configs in Tests/Fuzz/configs (taken from the test suites). Each case mutates
+/// the configs in Tests/Fuzz/configs (taken from the test suites), and the other tools'
+/// configs `gestured import` reads (Tests/Imports: libinput-gestures' lines, fusuma's
+/// YAML, touchegg's XML; each imported to a file, as a user would). Each case mutates
 /// one of them (Mutator.swift) with its own generator, derived from the seed and the
 /// case number, so `--seed S --case N` re-runs exactly one case. Cases run as child
 /// processes (Runner.swift); a crash or a hang is recorded and its input kept.
@@ -96,7 +98,7 @@ func listDirectory(_ dir: String) -> [String] {
 
 /// One input to mutate: its text, what it is, and the arguments it runs with.
 struct Seed {
-    enum Kind: String { case evemu, libinputRecord = "libinput-record", config }
+    enum Kind: String { case evemu, libinputRecord = "libinput-record", config, importSource = "import" }
     var name: String
     var kind: Kind
     var bytes: [UInt8]
@@ -104,7 +106,7 @@ struct Seed {
 }
 
 /// Every recording in both formats, and every config.
-func corpus(root: String) -> (recordings: [Seed], configs: [Seed]) {
+func corpus(root: String) -> (recordings: [Seed], configs: [Seed], imports: [Seed]) {
     let dir = root + "/Tests/Recordings"
     let names = listDirectory(dir)
     let descriptions = names.filter { $0.hasSuffix(".desc") || $0.hasSuffix(".device") }
@@ -127,13 +129,17 @@ func corpus(root: String) -> (recordings: [Seed], configs: [Seed]) {
     for path in [root + "/config/default.yaml"] + listDirectory(root + "/Tests/Fuzz/configs").map({ root + "/Tests/Fuzz/configs/" + $0 }) {
         if let bytes = readFile(path) { configs.append(Seed(name: path, kind: .config, bytes: bytes, description: nil)) }
     }
-    return (recordings, configs)
+    var imports: [Seed] = []
+    for name in listDirectory(root + "/Tests/Imports") where !name.hasSuffix(".md") {
+        if let bytes = readFile(root + "/Tests/Imports/" + name) { imports.append(Seed(name: name, kind: .importSource, bytes: bytes, description: nil)) }
+    }
+    return (recordings, configs, imports)
 }
 
 /// What one case runs: a mutated recording replayed, a mutated config checked, or a
 /// mutated config driving the replay of a recording that has gestures.
 struct Case {
-    enum Target: String { case replay, check, configReplay = "config-replay" }
+    enum Target: String { case replay, check, configReplay = "config-replay", importFile = "import" }
     var target: Target
     var seed: String
     var mutations: [Mutator.Kind]
@@ -141,13 +147,14 @@ struct Case {
     var argv: [String]
 }
 
-func makeCase(_ index: Int, options: Options, corpus: (recordings: [Seed], configs: [Seed]), dir: String, root: String) -> Case {
+func makeCase(_ index: Int, options: Options, corpus: (recordings: [Seed], configs: [Seed], imports: [Seed]), dir: String, root: String) -> Case {
     var m = Mutator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03)
     let roll = m.int(100)
-    let target: Case.Target = roll < 60 ? .replay : roll < 85 ? .check : .configReplay
-    let seed = target == .replay ? m.pick(corpus.recordings) : m.pick(corpus.configs)
-    let (bytes, kinds) = m.mutate(seed.bytes, config: seed.kind == .config)
-    let file = dir + "/case-\(index)." + (seed.kind == .config ? "yaml" : seed.kind == .evemu ? "events" : "yml")
+    let target: Case.Target = roll < 55 ? .replay : roll < 75 ? .check : roll < 85 ? .configReplay : .importFile
+    let seed = target == .replay ? m.pick(corpus.recordings) : target == .importFile ? m.pick(corpus.imports) : m.pick(corpus.configs)
+    let text = seed.kind == .config || seed.kind == .importSource
+    let (bytes, kinds) = m.mutate(seed.bytes, config: text)
+    let file = dir + "/case-\(index)." + (seed.kind == .config ? "yaml" : seed.kind == .evemu ? "events" : seed.kind == .importSource ? "conf" : "yml")
     writeFile(file, bytes)
     var argv: [String]
     switch target {
@@ -157,6 +164,8 @@ func makeCase(_ index: Int, options: Options, corpus: (recordings: [Seed], confi
         argv = ["check", "--config", file]
     case .configReplay:
         argv = ["replay", root + "/Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events", "--config", file]
+    case .importFile:
+        argv = ["import", file, "-o", file + ".yaml", "--force"]
     }
     return Case(target: target, seed: seed.name, mutations: kinds, file: file, argv: argv)
 }
@@ -169,7 +178,7 @@ let root = options.root
 let binary = options.binary ?? root + "/.build/debug/gestured"
 guard access(binary, X_OK) == 0 else { usage("no gestured binary at \(binary) (swift build first, or --binary PATH)") }
 let seeds = corpus(root: root)
-guard !seeds.recordings.isEmpty, !seeds.configs.isEmpty else { usage("no recordings or configs under \(root)") }
+guard !seeds.recordings.isEmpty, !seeds.configs.isEmpty, !seeds.imports.isEmpty else { usage("no recordings, configs or imports under \(root)") }
 let workDir = "/tmp/gestured-fuzz-\(getpid())"
 mkdir(workDir, 0o700)
 let keepDir = options.keep ?? root + "/.build/fuzz-findings"
@@ -206,6 +215,7 @@ runner.run(indices.count, argv: { i in
     } else {
         unlink(c.file)
     }
+    unlink(c.file + ".yaml")  // what an import case wrote
 })
 rmdir(workDir)
 let seconds = Double(clinux_monotonic_ns() - t0) / 1e9
@@ -213,7 +223,7 @@ let rssMB = Double(maxRSS) / 1024
 let rssOver = maxRSS > options.maxRSSMB * 1024
 func f1(_ v: Double) -> String { String(Int((v * 10).rounded()) / 10) + "." + String(Int((v * 10).rounded()) % 10) }
 print("fuzz: \(indices.count) cases (\(counts[.replay] ?? 0) recordings replayed, \(counts[.check] ?? 0) configs checked, "
-      + "\(counts[.configReplay] ?? 0) configs replayed), \(crashes) crashes, \(hangs) hangs > \(f1(options.timeout)) s, "
+      + "\(counts[.configReplay] ?? 0) configs replayed, \(counts[.importFile] ?? 0) imported), \(crashes) crashes, \(hangs) hangs > \(f1(options.timeout)) s, "
       + "max RSS \(f1(rssMB)) MB (case \(maxRSSCase))\(rssOver ? " OVER \(options.maxRSSMB) MB" : ""), "
       + "slowest \(f1(slowest)) s (case \(slowestCase)), \(f1(seconds)) s in all, \(options.jobs) jobs, seed \(options.seed)")
 exit(crashes + hangs > 0 || rssOver ? 1 : 0)

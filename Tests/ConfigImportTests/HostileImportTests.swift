@@ -1,0 +1,115 @@
+import Testing
+@testable import ConfigImport
+import GestureConfig
+
+/// Files that are not what they claim: each is an error at its place, never a crash,
+/// a hang or a partial result.
+@Suite struct HostileImportTests {
+    func error(_ text: String, _ format: ImportFormat) -> ImportError? {
+        do throws(ImportError) {
+            _ = try format.translate(Array(text.utf8), file: "f")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(arguments: [
+        ("<touchégg>\n  <application name=\"All\">\n    <gesture type=\"SWIPE\" fingers=\"3\">\n  </application>\n</touchégg>\n", 4, 3, "'</application>' where '</gesture>' (opened at line 3) should close first"),
+        ("<touchégg>\n  <gesture type=SWIPE>\n", 2, 17, "the value of 'type' must be quoted"),
+        ("<touchégg>\n  <a>&nbsp;</a>\n</touchégg>\n", 2, 6, "unknown entity '&nbsp;'"),
+        ("<touchégg>\n <!-- never closed\n", 2, 2, "a comment is never closed"),
+        ("<touchégg>\n  <application>\n", 2, 3, "'<application>' is never closed"),
+        ("<touchégg></touchégg>\n<second/>\n", 2, 1, "a second root element"),
+        ("", 1, 1, "no root element"),
+        ("<touchégg a=\"1\" a=\"2\"/>", 1, 22, "'a' given twice"),
+        ("<touchégg>\n  text &amp; more\n  <a b=\"<\"/>\n</touchégg>", 3, 9, "'<' inside an attribute value"),
+    ])
+    func malformedXMLIsAnErrorAtItsPlace(text: String, line: Int, column: Int, message: String) throws {
+        let e = try #require(error(text, .touchegg))
+        #expect(e.line == line)
+        #expect(e.column == column)
+        #expect(e.message.hasPrefix(message), "\(e)")
+    }
+
+    /// "Billion laughs": entities that expand to gigabytes. No DTD is read at all, so
+    /// the error comes at the DOCTYPE, before any entity.
+    @Test func anEntityBombIsRefusedAtItsDoctype() throws {
+        var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n"
+        for i in 1...9 { text += " <!ENTITY lol\(i) \"" + String(repeating: "&lol\(i == 1 ? "" : String(i - 1));", count: 10) + "\">\n" }
+        text += "]>\n<touchégg>&lol9;</touchégg>\n"
+        let e = try #require(error(text, .touchegg))
+        #expect(e.description == "f:2:1: error: a DTD or declaration ('<!'): touchegg.conf has none, and entities are not expanded")
+    }
+
+    @Test func deepNestingIsRefusedBeforeItCostsAnything() throws {
+        let text = "<touchégg>" + String(repeating: "<a>", count: 100_000)
+        let e = try #require(error(text, .touchegg))
+        #expect(e.message == "nested more than 32 elements deep")
+        #expect(e.line == 1 && e.column == 11 + 31 * 3)
+    }
+
+    @Test func notUTF8IsAnError() throws {
+        let e = try #require({ () -> ImportError? in
+            do throws(ImportError) { _ = try ImportFormat.touchegg.translate([0x3C, 0x61, 0xFF, 0x3E], file: "f"); return nil } catch { return error }
+        }())
+        #expect(e.message == "not UTF-8 text")
+    }
+
+    @Test func aFileThatIsNotToucheggsIsSaidSo() throws {
+        let e = try #require(error("<html><body/></html>", .touchegg))
+        #expect(e.description == "f:1:1: error: the root element is '<html>', not touchegg's '<touchégg>'")
+    }
+
+    @Test func malformedYAMLIsAnErrorAtItsPlace() throws {
+        let e = try #require(error("swipe:\n  3:\n    left:\n      command: 'unclosed\n", .fusuma))
+        #expect(e.line == 5)
+        #expect(e.message.hasPrefix("YAML syntax: found unexpected end of stream"))
+        let alias = try #require(error("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n", .fusuma))
+        #expect(alias.message.contains("refusing a possible alias bomb"))
+        let list = try #require(error("- swipe\n", .fusuma))
+        #expect(list.description == "f:1:1: error: fusuma's config.yml is a mapping (swipe:, pinch:…), not a list")
+    }
+
+    @Test func libinputGesturesLinesThatAreNotSettingsAreKeptNotFatal() throws {
+        let text = "gesture swipe\ngesture wobble left 3 ls\nfrobnicate 3\ngesture swipe up 3 echo ok\n"
+        let c = try ImportFormat.libinputGestures.translate(Array(text.utf8), file: "f")
+        #expect(c.gestures.count == 1)
+        #expect(c.keptCount == 3)
+        #expect(c.yaml(source: "f").contains("# not imported, f:3: libinput-gestures has no setting 'frobnicate'"))
+        let long = try #require(error("gesture swipe up 3 " + String(repeating: "x", count: 70_000) + "\n", .libinputGestures))
+        #expect(long.line == 1)
+    }
+
+    /// Names, commands and app names from the file cannot break out of the YAML.
+    @Test func hostileTextStaysInsideItsQuotes() throws {
+        let text = "<touchégg><application name=\"a\\&quot;]&#10;evil: [x\"><gesture type=\"SWIPE\" fingers=\"3\" direction=\"UP\">"
+            + "<action type=\"RUN_COMMAND\"><command>echo \"hi\"&#10;  - name: injected</command></action></gesture></application></touchégg>"
+        let c = try ImportFormat.touchegg.translate(Array(text.utf8), file: "f\nx")
+        let yaml = c.yaml(source: "f\nx")
+        #expect(!yaml.contains("\n  - name: injected"))
+        #expect(!yaml.contains("\nevil:"))
+        #expect(c.gestures.first?.action("command") == .command("echo \"hi\"\n  - name: injected"))
+    }
+
+    /// Numbers no tool would write (make fuzz found the first: a threshold of
+    /// -9223372036854775809 trapped in the conversion): the import goes on with the
+    /// tool's default, and its output still passes check.
+    @Test(arguments: ["-9223372036854775809", "nan", "inf", "1e308", "0", "-1", "1e-300"])
+    func outlandishNumbersStillGiveAConfigThatPassesCheck(number: String) throws {
+        let inputs: [(ImportFormat, String)] = [
+            (.fusuma, "swipe:\n  3:\n    left:\n      command: ls\n      threshold: \(number)\n      interval: \(number)\n    right:\n      update:\n        command: ls\n        interval: \(number)\n"
+                + "hold:\n  3:\n    command: ls\n    threshold: \(number)\nthreshold:\n  hold: \(number)\ninterval:\n  swipe: \(number)\n"),
+            (.libinputGestures, "swipe_threshold \(number)\ngesture swipe up 3 ls\ngesture hold on+\(number) 3 ls\n"),
+            (.touchegg, "<touchégg><application name=\"All\"><gesture type=\"SWIPE\" fingers=\"3\" direction=\"UP\"><action type=\"RUN_COMMAND\">"
+                + "<repeat>true</repeat><times>\(number)</times><command>ls</command></action></gesture></application></touchégg>"),
+        ]
+        for (format, text) in inputs {
+            let imported = try format.translate(Array(text.utf8), file: "f")
+            let yaml = imported.yaml(source: "f")
+            let (_, diagnostics) = ConfigLoader.parse(yaml, file: "out.yaml")
+            let errors = diagnostics.filter(\.isError).map(\.description)
+            #expect(errors.isEmpty, "\(format) \(number): \(errors)\n\(yaml)")
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Glibc
+import GestureInput
+import GestureTestSupport
+import Testing
+import TouchModel
+
+/// `gestured import` as a user runs it: the help, the files it writes and refuses
+/// to write, hostile input, and an imported config driving a replay.
+@Suite struct ImportCommandTests {
+    static let imports: String = Recordings.repository + "/Tests/Imports"
+
+    @Test func helpSaysWhatItReadsAndWrites() throws {
+        let r = try Gestured.run(["import", "--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout == """
+            usage: gestured import FILE [--from libinput-gestures|fusuma|touchegg] [-o FILE] [--force]
+
+            Writes a gestured config that does what another gesture tool's config does:
+            libinput-gestures (libinput-gestures.conf), fusuma (config.yml) or touchegg
+            (touchegg.conf). The format is found from the file unless --from names it.
+            Each gesture says where it came from (file:line); what gestured cannot do is
+            kept as a comment in its place, with the reason. The result passes
+            `gestured check`; a summary and the command to try it go to standard error.
+
+              --from FORMAT      libinput-gestures, fusuma or touchegg
+              -o, --output FILE  write to FILE instead of standard output; an existing
+                                 FILE is never replaced without --force, and a failed
+                                 import leaves no file
+              --force            replace FILE if it exists
+
+            exit codes: 0 imported, 1 a file could not be read or written, 2 usage error,
+                        3 FILE is not a valid config of its format (file:line:column: why)
+
+            """)
+    }
+
+    /// Each fixture through the binary: the file written passes `gestured check`.
+    @Test(arguments: ["libinput-gestures.conf", "fusuma-default.yml", "touchegg.conf"])
+    func theWrittenFilePassesCheck(fixture: String) throws {
+        let dir = TempDir()
+        let out = dir.path + "/config.yaml"
+        let r = try Gestured.run(["import", Self.imports + "/" + fixture, "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "")
+        #expect(r.stderr.contains(" bindings imported, "))
+        #expect(r.stderr.hasSuffix("try it: gestured run --config \(out) --dry-run\n"))
+        let check = try Gestured.run(["check", out])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(check.stdout.contains("\(out): ok, "))
+    }
+
+    @Test func anExistingFileIsReplacedOnlyWithForce() throws {
+        let dir = TempDir()
+        let out = dir.write("config.yaml", "# mine\n")
+        let input = Self.imports + "/fusuma-default.yml"
+        let r = try Gestured.run(["import", input, "-o", out])
+        #expect(r.status == 1)
+        #expect(r.stderr == "gestured import: \(out) exists; --force replaces it\n")
+        #expect(try Self.read(out) == "# mine\n")
+        let forced = try Gestured.run(["import", input, "-o", out, "--force"])
+        #expect(forced.status == 0)
+        #expect(try Self.read(out).hasPrefix("# Imported by `gestured import` from fusuma's \(input)."))
+        #expect(FileSystemEntries.names(dir.path) == ["config.yaml"])  // no temporary file left
+    }
+
+    @Test func malformedInputIsAnErrorWithItsPlaceAndWritesNothing() throws {
+        let dir = TempDir()
+        let input = dir.write("touchegg.conf", "<touchégg>\n  <gesture type=SWIPE>\n")
+        let out = dir.path + "/config.yaml"
+        let r = try Gestured.run(["import", input, "-o", out])
+        #expect(r.status == 3)
+        #expect(r.stderr == "\(input):2:17: error: the value of 'type' must be quoted (read as touchegg; --from names another format)\n")
+        #expect(access(out, F_OK) != 0)
+    }
+
+    /// A 100 MB file is refused from its size, at once, without reading it.
+    @Test func aHugeFileIsRefusedUnread() throws {
+        let dir = TempDir()
+        let input = dir.write("huge.conf", "")
+        #expect(truncate(input, 100 << 20) == 0)
+        let out = dir.path + "/config.yaml"
+        let r = try Gestured.run(["import", input, "-o", out])
+        #expect(r.status == 1)
+        #expect(r.stderr == "\(input): error: not a regular file of at most 4 MiB (a gesture config is far smaller)\n")
+        #expect(access(out, F_OK) != 0)
+    }
+
+    @Test func aFIFOIsRefusedWithoutBlocking() throws {
+        let dir = TempDir()
+        let fifo = dir.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let r = try Gestured.run(["import", fifo])
+        #expect(r.status == 1)
+        #expect(r.stderr == "\(fifo): error: not a regular file\n")
+    }
+
+    @Test func anUnknownFormatGetsADidYouMean() throws {
+        let r = try Gestured.run(["import", "x.conf", "--from", "touchgg"])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("gestured import: --from takes libinput-gestures, fusuma, touchegg, not 'touchgg'; did you mean 'touchegg'?"))
+    }
+
+    /// The issue's example, round trip: `gesture swipe left 3 xdotool key super+Right`
+    /// imported, then a 3-finger swipe left on a touchpad replayed through the result
+    /// fires it and presses super+Right.
+    @Test func aReplayedSwipeFiresTheImportedBinding() throws {
+        let dir = TempDir()
+        let input = dir.write("libinput-gestures.conf", "gesture swipe left 3 xdotool key super+Right\n")
+        let config = dir.path + "/config.yaml"
+        #expect(try Gestured.run(["import", input, "-o", config]).status == 0)
+        var s = EventScript()
+        for slot: Int32 in 0..<3 { s.down(slot: slot, id: 10 + slot, x: 600 + slot * 100, y: 300) }
+        s.key(KeyCode.btnTouch, 1); s.key(KeyCode.btnToolTripleTap, 1); s.syn()
+        for step: Int32 in 1...20 {
+            s.wait(ms: 10)
+            for slot: Int32 in 0..<3 { s.move(slot: slot, x: 600 + slot * 100 - step * 20, y: 300) }
+            s.syn()
+        }
+        s.wait(ms: 10)
+        for slot: Int32 in 0..<3 { s.up(slot: slot) }
+        s.key(KeyCode.btnTouch, 0); s.key(KeyCode.btnToolTripleTap, 0); s.syn()
+        var text = RecordingWriter.header(for: syntheticTouchpad(), node: "/dev/input/event5")
+        var writer = RecordingWriter()
+        for e in s.events { if let group = writer.add(e) { text += group } }
+        let recording = dir.write("swipe.yml", text)
+        let r = try Gestured.run(["replay", recording, "--config", config])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("swipe-left-3  swipe recognized  3 fingers  left"), "\(r.stdout)")
+        #expect(r.stdout.contains("would run: [swipe-left-3] command: keys super+Right"), "\(r.stdout)")
+    }
+
+    /// A bundled recording (a 4-finger drag down on a touchscreen) through touchegg's
+    /// default config: its `SWIPE 4 DOWN` → `CHANGE_DESKTOP auto` fires.
+    @Test func aBundledRecordingFiresToucheggsDefault() throws {
+        let dir = TempDir()
+        let config = dir.path + "/config.yaml"
+        #expect(try Gestured.run(["import", Self.imports + "/touchegg.conf", "-o", config]).status == 0)
+        let r = try Gestured.run(["replay", Recordings.path("touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events"), "--config", config])
+        #expect(r.stdout.contains("would run: [swipe-down-4] command: workspace previous"), "\(r.stdout)")
+    }
+
+    static func read(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var out: [UInt8] = [], buf = [UInt8](repeating: 0, count: 4096)
+        while case let n = Glibc.read(fd, &buf, buf.count), n > 0 { out += buf[0..<n] }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+enum FileSystemEntries {
+    static func names(_ dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafePointer(to: &e.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            if name != "." && name != ".." { out.append(name) }
+        }
+        return out.sorted()
+    }
+}
