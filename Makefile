@@ -10,6 +10,8 @@
 #                  and the GNOME Shell extension (make install-gnome-extension alone: just that)
 #   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
 #   make fuzz      mutation fuzzing, 20 000 seeded cases (Tests/Fuzz); ends with one summary line
+#   make deb       the Debian package (debian/, dpkg-buildpackage -us -uc -b) in .build/deb/, as yourself
+#   make deb-check make deb, lintian, then install, run and purge it in a fresh Debian 12 root (Tests/deb)
 PREFIX ?= /usr/local
 DESTDIR ?=
 SYSCONFDIR ?= /etc
@@ -50,7 +52,7 @@ APT_FLAGS ?=
 # and the browser the live view's tests drive (Tests/Browser): headless Chromium through Selenium.
 test: DEB_PACKAGES += chromium chromium-driver python3-selenium
 
-.PHONY: all build release run test test-deps deps install install-gnome-extension uninstall clean check-unit bench fuzz fuzz-quick
+.PHONY: all build release run test test-deps deps install install-gnome-extension uninstall clean check-unit bench fuzz fuzz-quick deb deb-lint deb-check
 
 all: build
 
@@ -167,6 +169,30 @@ uninstall:
 
 clean:
 	rm -rf .build
+
+# The Debian package, built the way a Debian maintainer builds it (debian/rules: dh,
+# compat 13, around make release and make install). dpkg-buildpackage writes to ..;
+# the files are moved to .build/deb/. Missing build packages: installed as root, else named.
+DEB_OUT := .build/deb
+DEB_VERSION = $(shell dpkg-parsechangelog -SVersion)
+deb:
+	@command -v dpkg-checkbuilddeps >/dev/null || $(MAKE) --no-print-directory deps DEB_PACKAGES="dpkg-dev debhelper"
+	@unmet=$$(dpkg-checkbuilddeps 2>&1 | sed -n 's/.*Unmet build dependencies: //p' | sed 's/ *([^)]*)//g; s/debhelper-compat/debhelper/'); \
+	[ -z "$$unmet" ] || $(MAKE) --no-print-directory deps DEB_PACKAGES="$$unmet"
+	dpkg-buildpackage -us -uc -b
+	@mkdir -p $(DEB_OUT) && rm -f $(DEB_OUT)/gestured*_amd64.* && \
+	mv ../gestured_$(DEB_VERSION)_amd64.* ../gestured-dbgsym_$(DEB_VERSION)_amd64.* $(DEB_OUT)/
+	@ls -l $(DEB_OUT)/gestured_$(DEB_VERSION)_amd64.deb
+
+# lintian on the package: an error fails; the warnings left are listed with why in Tests/deb/README.md.
+deb-lint: deb
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES=lintian
+	lintian --fail-on error --display-info $(DEB_OUT)/gestured_$(DEB_VERSION)_amd64.changes
+
+# ... then installed with apt on a fresh Debian 12 root without the Swift toolchain, run,
+# upgraded, removed and purged (Tests/deb/README.md). Needs root and fresh-machine.
+deb-check: deb-lint
+	Tests/deb/install-check $(DEB_OUT)
 
 # End-to-end scenarios in a VM (Tests/vm/README.md): the real daemon against uinput
 # devices on Debian's kernel. Says so and skips where qemu cannot run.
