@@ -2,7 +2,7 @@
 #   make run       debug build (.build/debug/gestured) in the foreground, default config
 #   make test      install missing Debian packages (as root), then run every test:
 #                  swift test, the systemd unit check, the live view in a headless browser,
-#                  and the VM end-to-end scenarios,
+#                  the VM end-to-end scenarios, and the Debian package with lintian (make deb-lint),
 #                  quietly (logs in .build/test-logs); the last line sums it all up
 #   make e2e       the VM scenarios alone (Tests/vm/README.md)
 #   make release   the release binary (static Swift stdlib), as yourself
@@ -11,7 +11,9 @@
 #   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
 #   make fuzz      mutation fuzzing, 20 000 seeded cases (Tests/Fuzz); ends with one summary line
 #   make deb       the Debian package (debian/, dpkg-buildpackage -us -uc -b) in .build/deb/, as yourself
-#   make deb-check make deb, lintian, then install, run and purge it in a fresh Debian 12 root (Tests/deb)
+#   make deb-lint  make deb, then lintian: an error fails (make test runs this)
+#   make deb-check make deb-lint, then install, run, upgrade and purge it in a fresh Debian 12
+#                  root without the toolchain (as root, with fresh-machine: Tests/deb/README.md)
 PREFIX ?= /usr/local
 DESTDIR ?=
 SYSCONFDIR ?= /etc
@@ -42,6 +44,8 @@ DEB_PACKAGES += libmicrohttpd-dev
 test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
 # socat: ControlSocketTests speaks to the control socket as another user, raw.
 test: DEB_PACKAGES += socat
+# The package part: make deb-lint (dpkg-dev is build-essential's).
+test: DEB_PACKAGES += debhelper lintian
 # ... and openbox with xprop (x11-utils) for the EWMH desktop actions (DesktopActionsCompositorTests).
 test: DEB_PACKAGES += openbox x11-utils
 # ... and a headless GNOME Shell 43 with a fake logind (GNOMEShellTests, as nobody too).
@@ -77,10 +81,11 @@ build: deps
 # `sudo make install` after a user's build) copies files and runs no compiler.
 SOURCES := Package.swift $(shell find Sources -type f)
 RELEASE_BIN := .build/release/gestured
+# Only the shipped product: the test, bench and fuzz executables are not built here.
 release: $(RELEASE_BIN)
 $(RELEASE_BIN): $(SOURCES)
 	@$(MAKE) --no-print-directory deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib --product gestured
 	@touch $@
 
 run: build
@@ -93,7 +98,8 @@ test: deps test-deps
 	  "unit check" '$(MAKE) --no-print-directory check-unit' \
 	  "fuzz (short)" '$(MAKE) --no-print-directory fuzz-quick' \
 	  "browser" 'Tests/Browser/run' \
-	  "e2e (VM)" 'Tests/vm/scenarios'
+	  "e2e (VM)" 'Tests/vm/scenarios' \
+	  "package" '$(MAKE) --no-print-directory deb-lint'
 
 # What the tests use beyond the build (the VM's own packages: Tests/vm/prepare):
 # pgrep (procps), systemd-analyze (systemd), which checks the unit's man pages with man (man-db).
@@ -185,9 +191,15 @@ deb:
 	@ls -l $(DEB_OUT)/gestured_$(DEB_VERSION)_amd64.deb
 
 # lintian on the package: an error fails; the warnings left are listed with why in Tests/deb/README.md.
+# Last line (make test's "package" part shows it): the .deb's size, lintian's counts and tags.
 deb-lint: deb
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES=lintian
-	lintian --fail-on error --display-info $(DEB_OUT)/gestured_$(DEB_VERSION)_amd64.changes
+	@lintian --fail-on error --display-info $(DEB_OUT)/gestured_$(DEB_VERSION)_amd64.changes >$(DEB_OUT)/lintian.txt 2>&1; \
+	status=$$?; cat $(DEB_OUT)/lintian.txt; \
+	tags=$$(grep '^[EW]: ' $(DEB_OUT)/lintian.txt | cut -d' ' -f3 | sort -u | paste -sd' '); \
+	echo "summary: gestured_$(DEB_VERSION)_amd64.deb $$(stat -c %s $(DEB_OUT)/gestured_$(DEB_VERSION)_amd64.deb) bytes;" \
+	  "lintian: $$(grep -c '^E: ' $(DEB_OUT)/lintian.txt) errors, $$(grep -c '^W: ' $(DEB_OUT)/lintian.txt) warnings$${tags:+ ($$tags)}"; \
+	[ $$status = 0 ]
 
 # ... then installed with apt on a fresh Debian 12 root without the Swift toolchain, run,
 # upgraded, removed and purged (Tests/deb/README.md). Needs root and fresh-machine.
