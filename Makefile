@@ -182,7 +182,7 @@ clean:
 DEB_OUT := .build/deb
 DEB_VERSION = $(shell dpkg-parsechangelog -SVersion)
 deb:
-	@command -v dpkg-checkbuilddeps >/dev/null || $(MAKE) --no-print-directory deps DEB_PACKAGES="dpkg-dev debhelper"
+	@command -v dpkg-checkbuilddeps >/dev/null || $(MAKE) --no-print-directory deps DEB_PACKAGES="dpkg-dev debhelper $(DEB_PACKAGES)"
 	@unmet=$$(dpkg-checkbuilddeps 2>&1 | sed -n 's/.*Unmet build dependencies: //p' | sed 's/ *([^)]*)//g; s/debhelper-compat/debhelper/'); \
 	[ -z "$$unmet" ] || $(MAKE) --no-print-directory deps DEB_PACKAGES="$$unmet"
 	dpkg-buildpackage -us -uc -b
