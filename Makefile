@@ -180,7 +180,7 @@ clean:
 # compat 13, around make release and make install). dpkg-buildpackage writes to ..;
 # the files are moved to .build/deb/. Missing build packages: installed as root, else named.
 DEB_OUT := .build/deb
-DEB_VERSION = $(shell dpkg-parsechangelog -SVersion)
+DEB_VERSION = $(shell dpkg-parsechangelog -SVersion 2>/dev/null)
 deb:
 	@command -v dpkg-checkbuilddeps >/dev/null || $(MAKE) --no-print-directory deps DEB_PACKAGES="dpkg-dev debhelper $(DEB_PACKAGES)"
 	@unmet=$$(dpkg-checkbuilddeps 2>&1 | sed -n 's/.*Unmet build dependencies: //p' | sed 's/ *([^)]*)//g; s/debhelper-compat/debhelper/'); \
