@@ -2,7 +2,7 @@
 #   make run       debug build (.build/debug/gestured) in the foreground, default config
 #   make test      install missing Debian packages (as root), then run every test:
 #                  swift test, the systemd unit check, the live view in headless Chromium and Firefox,
-#                  and the VM end-to-end scenarios,
+#                  the VM end-to-end scenarios, and the Debian package with lintian (make deb-lint),
 #                  quietly (logs in .build/test-logs); the last line sums it all up
 #   make e2e       the VM scenarios alone (Tests/vm/README.md)
 #   make release   the release binary (static Swift stdlib), as yourself
@@ -10,6 +10,10 @@
 #                  and the GNOME Shell extension (make install-gnome-extension alone: just that)
 #   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
 #   make fuzz      mutation fuzzing, 20 000 seeded cases (Tests/Fuzz); ends with one summary line
+#   make deb       the Debian package (debian/, dpkg-buildpackage -us -uc -b) in .build/deb/, as yourself
+#   make deb-lint  make deb, then lintian: an error fails (make test runs this)
+#   make deb-check make deb-lint, then install, run, upgrade and purge it in a fresh Debian 12
+#                  root without the toolchain (as root, with fresh-machine: Tests/deb/README.md)
 PREFIX ?= /usr/local
 DESTDIR ?=
 SYSCONFDIR ?= /etc
@@ -41,6 +45,8 @@ DEB_PACKAGES += libmicrohttpd-dev
 test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
 # socat: ControlSocketTests speaks to the control socket as another user, raw.
 test: DEB_PACKAGES += socat
+# The package part: make deb-lint (dpkg-dev is build-essential's).
+test: DEB_PACKAGES += debhelper lintian
 # ... and openbox with xprop (x11-utils) for the EWMH desktop actions (DesktopActionsCompositorTests).
 test: DEB_PACKAGES += openbox x11-utils
 # ... and a headless GNOME Shell 43 with a fake logind (GNOMEShellTests, as nobody too).
@@ -52,7 +58,7 @@ APT_FLAGS ?=
 # Selenium, and Firefox ESR over its own Marionette socket (Debian 12 has no geckodriver).
 test: DEB_PACKAGES += chromium chromium-driver python3-selenium firefox-esr
 
-.PHONY: all build release run test test-deps deps install install-gnome-extension uninstall clean check-unit bench fuzz fuzz-quick
+.PHONY: all build release run test test-deps deps install install-gnome-extension uninstall clean check-unit bench fuzz fuzz-quick deb deb-lint deb-check
 
 all: build
 
@@ -77,10 +83,11 @@ build: deps
 # `sudo make install` after a user's build) copies files and runs no compiler.
 SOURCES := Package.swift $(shell find Sources -type f)
 RELEASE_BIN := .build/release/gestured
+# Only the shipped product: the test, bench and fuzz executables are not built here.
 release: $(RELEASE_BIN)
 $(RELEASE_BIN): $(SOURCES)
 	@$(MAKE) --no-print-directory deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib --product gestured
 	@touch $@
 
 run: build
@@ -93,7 +100,8 @@ test: deps test-deps
 	  "unit check" '$(MAKE) --no-print-directory check-unit' \
 	  "fuzz (short)" '$(MAKE) --no-print-directory fuzz-quick' \
 	  "browser" 'Tests/Browser/run' \
-	  "e2e (VM)" 'Tests/vm/scenarios'
+	  "e2e (VM)" 'Tests/vm/scenarios' \
+	  "package" '$(MAKE) --no-print-directory deb-lint'
 
 # What the tests use beyond the build (the VM's own packages: Tests/vm/prepare):
 # pgrep (procps), systemd-analyze (systemd), which checks the unit's man pages with man (man-db).
@@ -169,6 +177,36 @@ uninstall:
 
 clean:
 	rm -rf .build
+
+# The Debian package, built the way a Debian maintainer builds it (debian/rules: dh,
+# compat 13, around make release and make install). dpkg-buildpackage writes to ..;
+# the files are moved to .build/deb/. Missing build packages: installed as root, else named.
+DEB_OUT := .build/deb
+DEB_VERSION = $(shell dpkg-parsechangelog -SVersion 2>/dev/null)
+deb:
+	@command -v dpkg-checkbuilddeps >/dev/null || $(MAKE) --no-print-directory deps DEB_PACKAGES="dpkg-dev debhelper $(DEB_PACKAGES)"
+	@unmet=$$(dpkg-checkbuilddeps 2>&1 | sed -n 's/.*Unmet build dependencies: //p' | sed 's/ *([^)]*)//g; s/debhelper-compat/debhelper/'); \
+	[ -z "$$unmet" ] || $(MAKE) --no-print-directory deps DEB_PACKAGES="$$unmet"
+	dpkg-buildpackage -us -uc -b
+	@mkdir -p $(DEB_OUT) && rm -f $(DEB_OUT)/gestured*_amd64.* && \
+	mv ../gestured_$(DEB_VERSION)_amd64.* ../gestured-dbgsym_$(DEB_VERSION)_amd64.* $(DEB_OUT)/
+	@ls -l $(DEB_OUT)/gestured_$(DEB_VERSION)_amd64.deb
+
+# lintian on the package: an error fails; the warnings left are listed with why in Tests/deb/README.md.
+# Last line (make test's "package" part shows it): the .deb's size, lintian's counts and tags.
+deb-lint: deb
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES=lintian
+	@lintian --fail-on error --display-info $(DEB_OUT)/gestured_$(DEB_VERSION)_amd64.changes >$(DEB_OUT)/lintian.txt 2>&1; \
+	status=$$?; cat $(DEB_OUT)/lintian.txt; \
+	tags=$$(grep '^[EW]: ' $(DEB_OUT)/lintian.txt | cut -d' ' -f3 | sort -u | paste -sd' '); \
+	echo "summary: gestured_$(DEB_VERSION)_amd64.deb $$(stat -c %s $(DEB_OUT)/gestured_$(DEB_VERSION)_amd64.deb) bytes;" \
+	  "lintian: $$(grep -c '^E: ' $(DEB_OUT)/lintian.txt) errors, $$(grep -c '^W: ' $(DEB_OUT)/lintian.txt) warnings$${tags:+ ($$tags)}"; \
+	[ $$status = 0 ]
+
+# ... then installed with apt on a fresh Debian 12 root without the Swift toolchain, run,
+# upgraded, removed and purged (Tests/deb/README.md). Needs root and fresh-machine.
+deb-check: deb-lint
+	Tests/deb/install-check $(DEB_OUT)
 
 # End-to-end scenarios in a VM (Tests/vm/README.md): the real daemon against uinput
 # devices on Debian's kernel. Says so and skips where qemu cannot run.

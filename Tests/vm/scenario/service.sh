@@ -16,9 +16,16 @@ repo=$(cd "$vm_dir/../.." && pwd)
 session_user
 
 # make install as root, into the VM's root (the host made the release binary: `make
-# release`, whose file target is then up to date: install only copies).
-make -C "$repo" --no-print-directory install >"$log/make-install" 2>&1 || fail "make install: $(tail -n 5 "$log/make-install")"
-say "make install: $(tail -n 1 "$log/make-install")"
+# release`, whose file target is then up to date: install only copies). Or, with
+# GESTURED_E2E_DEB=PATH (make deb's .deb), the package as a user installs it: its
+# postinst loads uinput and applies the udev rule; the unit is /usr/lib's.
+if [ -n "${GESTURED_E2E_DEB:-}" ]; then
+  dpkg -i "$GESTURED_E2E_DEB" >"$log/make-install" 2>&1 || fail "dpkg -i: $(tail -n 5 "$log/make-install")"
+  say "dpkg -i: $(dpkg-query -W -f='${Package} ${Version}, ${Installed-Size} KiB' gestured); $(stat -c '%G %a' /dev/uinput) /dev/uinput"
+else
+  make -C "$repo" --no-print-directory install >"$log/make-install" 2>&1 || fail "make install: $(tail -n 5 "$log/make-install")"
+  say "make install: $(tail -n 1 "$log/make-install")"
+fi
 cmp -s "$repo/config/default.yaml" /etc/gestured/config.yaml || fail "/etc/gestured/config.yaml is not the default config"
 
 start_sway_session
