@@ -317,7 +317,7 @@ final class Daemon {
             return
         }
         sessions[device.path] = session
-        session.onRebuilt = { [unowned self] in self.prepare($0) }
+        session.onRebuilt = { [unowned self] in self.rebuiltForRotation($0) }
         prepare(session)
         startRotation(session)
         let info = device.info
@@ -325,6 +325,7 @@ final class Daemon {
         for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
         applyGrab(session)
         streamDeviceEvent(.added, session)
+        session.announced = true
         notifier.send("STATUS=\(status)")
     }
 
@@ -423,7 +424,7 @@ final class Daemon {
 
     /// A new engine (device added, config reloaded) takes the focused app and the
     /// gestures enabled or disabled at run time.
-    private func prepare(_ s: DeviceSession) {
+    func prepare(_ s: DeviceSession) {
         s.engine.focusedApp = focus.app?.app
         streamExplains(s)
         for (name, on) in runtimeEnabled { s.engine.setEnabled(on, name: name) }

@@ -29,6 +29,8 @@ final class DeviceSession {
     private var engineTransform: Int
     /// Told after the engine was rebuilt for a new transform (the daemon prepares it).
     var onRebuilt: (DeviceSession) -> Void = { _ in }
+    /// The daemon has announced the device (log, event stream): later changes are news.
+    var announced = false
 
     init(device: any TouchSource, specs: [GestureSpec], explains: Bool) {
         self.device = device

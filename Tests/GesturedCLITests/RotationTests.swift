@@ -175,3 +175,19 @@ import TouchModel
         }
     }
 }
+
+/// The event stream (the live view) says how a device is turned, and only then.
+@Suite struct RotationStreamTests {
+    static func line(_ orientation: String?) -> String {
+        var d = StreamLine.Device(path: "/dev/input/event5", info: DeviceInfo(name: "Touchscreen", kind: .touchscreen, size: Size(width: 165, height: 294)))
+        d.orientation = orientation
+        var e = StreamEncoder()
+        e.device(.added, d)
+        return String(decoding: e.bytes, as: UTF8.self)
+    }
+
+    @Test func aTurnedDeviceSaysSo() {
+        #expect(Self.line("90").contains(#""grabbed":false,"orientation":"90"}"#), "\(Self.line("90"))")
+        #expect(!Self.line(nil).contains("orientation"))
+    }
+}

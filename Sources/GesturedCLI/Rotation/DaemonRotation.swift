@@ -12,6 +12,14 @@ extension Daemon {
         followRotation(s)
     }
 
+    /// The session's engine was built again for a new transform: it takes the daemon's
+    /// state, and the event stream (the live view) gets the device as now turned (its
+    /// size; an `added` line for a path it knows updates it).
+    func rebuiltForRotation(_ s: DeviceSession) {
+        prepare(s)
+        if sessions[s.path] === s, s.announced { streamDeviceEvent(.added, s) }
+    }
+
     func followRotation(_ s: DeviceSession) {
         let d = s.device.decoder
         let choice = rotation.choice(for: d.capabilities.deviceInfo(name: s.device.description.name))

@@ -21,7 +21,9 @@ extension Daemon {
     }
 
     func streamDevice(_ s: DeviceSession) -> StreamLine.Device {
-        StreamLine.Device(path: s.path, info: s.info, grabbed: s.device.passthrough != nil)
+        var d = StreamLine.Device(path: s.path, info: s.info, grabbed: s.device.passthrough != nil)
+        d.orientation = s.rotation.flatMap { $0 == .unturned ? nil : $0.orientation.description }
+        return d
     }
 
     func streamFocus(_ app: FocusedApp?) -> StreamLine.Focus? {

@@ -231,6 +231,7 @@ struct StreamEncoder {
         out.key("size_estimated"); out.bool(d.info.sizeIsEstimated)
         out.key("slots"); out.int(d.slots)
         out.key("grabbed"); out.bool(d.grabbed)
+        if let o = d.orientation { out.key("orientation"); out.string(o) }
     }
 
     private mutating func focusFields(_ f: StreamLine.Focus) {

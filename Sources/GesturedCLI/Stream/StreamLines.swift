@@ -16,6 +16,9 @@ enum StreamLine {
         var slots: Int
         /// Whether gestured grabbed it (`grab:`): the desktop sees its clone.
         var grabbed: Bool
+        /// The screen's rotation its positions are turned by (`normal`…`270`), when
+        /// something turns it; the key is left out otherwise.
+        var orientation: String?
 
         init(path: String, info: DeviceInfo, slots: Int? = nil, grabbed: Bool = false) {
             self.path = path

@@ -199,6 +199,7 @@ function deviceFacts(info, w, h) {
   const facts = [info.kind || 'device', `${num(w, 1)} × ${num(h, 1)} mm${info.size_estimated ? ' (estimated)' : ''}`];
   if (info.slots) facts.push(plural(info.slots, 'slot'));
   if (info.grabbed) facts.push('grabbed');
+  if (info.orientation) facts.push(`screen turned ${info.orientation}`);
   return `(${facts.join(', ')})`;
 }
 
