@@ -8,6 +8,9 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case fusuma
     case touchegg
 
+    /// `fusuma's`, `libinput-gestures'`: for the output's header and the summary.
+    public var possessive: String { rawValue + (rawValue.hasSuffix("s") ? "'" : "'s") }
+
     /// The file each tool reads, for messages and the output's header.
     public var fileName: String {
         switch self {
@@ -155,7 +158,7 @@ public struct ImportedConfig: Sendable, Equatable {
     /// `source` is the input's name as the comments give it.
     public func yaml(source: String) -> String {
         let origin = source.printable
-        var out = "# Imported by `gestured import` from \(format.rawValue)'s \(origin).\n"
+        var out = "# Imported by `gestured import` from \(format.possessive) \(origin).\n"
         out += "# Try it with: gestured run --config THIS_FILE --dry-run\n"
         for n in notes { out += comment(n, indent: "") }
         out += "\ngestures:\n"

@@ -164,6 +164,9 @@ enum ToucheggImport {
                 actions += [("begin", once), ("end", once)]
             }
         }
+        if type == "CHANGE_DESKTOP", (setting(a, "direction") ?? "auto") == "auto" {
+            notes.append("direction auto: taken as natural scrolling does it (left and up: the next desktop)")
+        }
         if setting(a, "animate") == "true" { notes.append("touchegg's animation has no equivalent") }
         let name = ((apps?.first.map { [$0] } ?? []) + [gesturedKind] + (direction.map { [$0] } ?? []) + ["\(fingers)"]).joined(separator: "-")
         out.add(ImportedGesture(name: name, line: line, kind: gesturedKind, fingers: fingers, keys: keys, actions: actions, notes: notes))

@@ -78,7 +78,7 @@ enum ImportCommand {
         } else {
             Output.out(String(yaml.dropLast()))  // out() ends the line
         }
-        Output.err("gestured import: \(imported.summary), from \(chosen.rawValue)'s \(input.printable)")
+        Output.err("gestured import: \(imported.summary), from \(chosen.possessive) \(input.printable)")
         Output.err("try it: gestured run --config \(output.map { $0.printable } ?? "FILE") --dry-run" + (output == nil ? "   (with the output saved as FILE)" : ""))
         return .success
     }
