@@ -5,7 +5,8 @@ import YAMLTree
 /// fusuma's `config.yml`: `swipe: 3: left: command: …`, pinch, rotate and hold with
 /// finger counts and directions, `begin:`/`update:`/`end:` events, `sendkey:` (the
 /// sendkey plugin), `workspace:`/`window:` (the wmctrl plugin), `threshold:` and
-/// `interval:`, and the appmatcher plugin's `application:` sections.
+/// `interval:`, and the appmatcher plugin's applications: `application:` sections, and
+/// its documents after a `---` with `context: {application: NAME}`.
 enum FusumaImport {
     /// fusuma's own base values (lib/fusuma/plugin/…): a repeating action runs at most
     /// every `interval` × 0.1 s; a hold begins after `threshold` × 0.7 s.
@@ -31,8 +32,9 @@ enum FusumaImport {
     }
 
     static func translate(_ bytes: [UInt8], file: String) throws(ImportError) -> ImportedConfig {
-        let (root, problem) = YAMLReader.read(bytes, fileKind: "fusuma's config.yml")
+        let (documents, problem) = YAMLReader.readDocuments(bytes, fileKind: "fusuma's config.yml")
         if let problem { throw ImportError(file: file, line: problem.mark?.line, column: problem.mark?.column, problem.message) }
+        let root = documents.first
         var out = ImportedConfig(format: .fusuma)
         out.notes = [
             "fusuma acts on libinput's touchpad gestures; so do these (device: touchpad).",
@@ -52,7 +54,37 @@ enum FusumaImport {
             }
         }
         section(pairs, apps: nil, tuning: tuning, into: &out)
+        for document in documents.dropFirst() { contextDocument(document, tuning: tuning, into: &out) }
         return out
+    }
+
+    /// A document after a `---`: appmatcher's `context: {application: NAME}` (or a list
+    /// of names) and that application's gestures. Another context (thumbsense, a
+    /// keypress) has no gestured equivalent and is kept as a comment.
+    private static func contextDocument(_ document: YAMLNode, tuning: Tuning, into out: inout ImportedConfig) {
+        guard case .mapping(let pairs) = document.value else {
+            out.keep(document.mark.line, "--- …", "a document that is not a mapping of gestures")
+            return
+        }
+        let context = pairs.first { $0.key.scalar == "context" }
+        guard let context, case .mapping(let entries) = context.value.value else {
+            out.keep(document.mark.line, "--- …", "a document without a context: has no meaning in fusuma")
+            return
+        }
+        let application = entries.first { $0.key.scalar == "application" }?.value
+        let names: [String]
+        switch application?.value {
+        case .scalar(let name)?: names = [name]
+        case .sequence(let items)?: names = items.compactMap(\.scalar)
+        default: names = []
+        }
+        guard !names.isEmpty, entries.count == 1 else {
+            let keys = entries.compactMap { $0.key.scalar?.printable }.joined(separator: ", ")
+            out.keep(context.key.mark.line, "context: \(keys)", "only appmatcher's application: context has a gestured equivalent (apps:)")
+            return
+        }
+        let global = names.contains { $0.lowercased() == "global" }
+        section(pairs.filter { $0.key.scalar != "context" }, apps: global ? nil : names, tuning: tuning, into: &out)
     }
 
     /// The gestures of the top level, or of one `application:` entry.

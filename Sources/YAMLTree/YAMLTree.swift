@@ -101,7 +101,36 @@ public enum YAMLReader {
         return (log.problem == nil ? root : nil, log.problem)
     }
 
+    /// Every document of a multi-document stream (`---` between them), in order, with
+    /// the first problem; empty documents give no node. At most `maximumDocuments`
+    /// (more: a problem), each with the limits of one document (anchors are a
+    /// document's own, as YAML has them).
+    public static func readDocuments(_ bytes: [UInt8], fileKind: String, maximumDocuments: Int = 64) -> ([YAMLNode], YAMLProblem?) {
+        var log = ProblemLog()
+        var documents: [YAMLNode] = []
+        var tooMany: YAMLMark?
+        read(bytes, fileKind: fileKind, log: &log) { root, at in
+            guard documents.count < maximumDocuments else {
+                tooMany = at
+                return false
+            }
+            if let root { documents.append(root) }
+            return true
+        }
+        if let tooMany { log.error(tooMany, "more than \(maximumDocuments) YAML documents ('---')") }
+        return (log.problem == nil ? documents : [], log.problem)
+    }
+
     private static func read(_ bytes: [UInt8], fileKind: String, log: inout ProblemLog) -> YAMLNode? {
+        read(bytes, fileKind: fileKind, log: &log, eachDocument: nil)
+    }
+
+    /// Parses `bytes` and returns the root. With `eachDocument`, every document's root
+    /// is handed to it as its end is read (false: stop), and nil is returned; without,
+    /// a second document is a problem.
+    @discardableResult
+    private static func read(_ bytes: [UInt8], fileKind: String, log: inout ProblemLog,
+                             eachDocument: ((YAMLNode?, YAMLMark) -> Bool)?) -> YAMLNode? {
         // libyaml's parser stores pointers into itself: it must not move, so it lives on the heap.
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
@@ -122,8 +151,12 @@ public enum YAMLReader {
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { break }
                 if !builder.consume(event, log: &log) { return nil }
+                if let eachDocument, event.type == YAML_DOCUMENT_END_EVENT {
+                    guard eachDocument(builder.root, mark(event.start_mark)) else { return nil }
+                    builder = TreeBuilder(fileKind: fileKind)  // a document's anchors are its own
+                }
             }
-            return builder.root
+            return eachDocument == nil ? builder.root : nil
         }
     }
 

@@ -16,7 +16,7 @@ enum Fixtures {
     static let all: [(file: String, format: ImportFormat)] = [
         ("libinput-gestures.conf", .libinputGestures), ("libinput-gestures-examples.conf", .libinputGestures),
         ("fusuma-default.yml", .fusuma), ("fusuma-readme-ubuntu.yml", .fusuma),
-        ("fusuma-readme-threshold-interval.yml", .fusuma), ("fusuma-appmatcher-readme.yml", .fusuma),
+        ("fusuma-readme-threshold-interval.yml", .fusuma), ("fusuma-appmatcher-readme.yml", .fusuma), ("fusuma-contexts.yml", .fusuma),
         ("touchegg.conf", .touchegg), ("touchegg-readme-actions.conf", .touchegg),
     ]
 
@@ -137,6 +137,20 @@ extension Config {
         #expect(chrome.kind == .swipe)
         #expect(yaml.contains("gestured has no gestures that depend on keys held on the keyboard"))
         #expect(imported.items.contains { if case .kept(_, let t, _) = $0 { return t.hasPrefix("window:") } else { return false } })
+    }
+
+    /// fusuma's documents after a `---`, each with its `context:`: an application's
+    /// become `apps:`, another context stays a comment at its line.
+    @Test func fusumaContextDocumentsBecomeApps() throws {
+        let (_, yaml, c) = try Fixtures.imported("fusuma-contexts.yml")
+        let chrome = try #require(c.specs.first { $0.apps.only == ["Google-chrome"] }, yaml)
+        #expect(chrome.kind == .swipe && chrome.fingers == 3...3)
+        #expect(c.bindings.first { $0.name == chrome.name }?.actions[.recognized]?.description == "keys LEFTALT+RIGHT")
+        let terminals = try #require(c.specs.first { $0.apps.only == ["Alacritty", "kitty"] }, yaml)
+        #expect(terminals.kind == .pinch)
+        #expect(c.specs.contains { $0.apps.only.isEmpty && $0.kind == .swipe && $0.fingers == 3...3 }, "the first document is for every app")
+        #expect(yaml.contains("fusuma-contexts.yml:22") && yaml.contains("only appmatcher's application: context"), yaml)
+        #expect(!c.specs.contains { $0.fingers == 4...4 }, "the thumbsense document is not imported")
     }
 
     @Test func toucheggDefaultConfig() throws {
