@@ -261,6 +261,7 @@ struct ConfigParser {
         case .edgeZone: d.spec.thresholds.edgeZoneMM = positive(v, .distance, k)
         case .minScale: d.spec.thresholds.minScale = positive(v, .scale, k)
         case .minRotation: d.spec.thresholds.minRotationDeg = positive(v, .angle, k, max: 180)
+        case .minArc: d.spec.thresholds.minArcDeg = positive(v, .angle, k, max: 1080)
         case .simultaneousWith, .requiresFailureOf, .after:
             let refs = key == .after ? name(v, k).map { [($0, v.mark)] } ?? [] : names(v, k)
             d.references[key] = refs

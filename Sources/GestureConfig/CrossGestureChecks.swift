@@ -84,7 +84,7 @@ extension ConfigParser {
             let region = spec.region.map { [$0.x.lowerBound, $0.x.upperBound, $0.y.lowerBound, $0.y.upperBound] }
             let t = spec.thresholds
             let thresholds = [t.minDistanceMM, t.minVelocityMMPerS, t.maxAngleDeg, t.maxMovementMM, t.maxTapDuration,
-                              t.maxTapInterval, t.minDuration, t.edgeZoneMM, t.minScale, t.minRotationDeg]
+                              t.maxTapInterval, t.minDuration, t.edgeZoneMM, t.minScale, t.minRotationDeg, t.minArcDeg]
             let own = Key(kind: spec.kind, fingers: spec.fingers, taps: spec.taps, axis: spec.axis, after: spec.after,
                           thresholds: thresholds, deviceKind: spec.devices.kind, glob: spec.devices.nameGlob, region: region)
             let sets = Sets(directions: Self.bits(spec.directions), edges: Self.bits(spec.edges))

@@ -196,6 +196,7 @@ enum GestureKey: String, CaseIterable {
     case edgeZone = "edge-zone"
     case minScale = "min-scale"
     case minRotation = "min-rotation"
+    case minArc = "min-arc"
     case simultaneousWith = "simultaneous-with"
     case requiresFailureOf = "requires-failure-of"
     case after, within, enabled
@@ -217,6 +218,7 @@ enum GestureKey: String, CaseIterable {
         case .minDuration: return .minDuration
         case .minScale: return .minScale
         case .minRotation: return .minRotation
+        case .minArc: return .minArc
         case .name, .gesture, .fingers, .direction, .device, .deviceName, .region, .simultaneousWith,
              .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone, .apps, .exceptApps,
              .begin, .update, .end, .cancel, .every, .hold, .desktop:
@@ -293,6 +295,7 @@ enum GestureKey: String, CaseIterable {
         case .edgeZone: return e("distance", "recognizer's", "Width of the band along an edge where the touch must begin (with `edge:`).")
         case .minScale: return e("scale", "recognizer's", "Pinch scale before the gesture begins, e.g. `1.1x` (10 %).")
         case .minRotation: return e("angle", "recognizer's", "Rotation before the gesture begins.")
+        case .minArc: return e("angle", "`180deg`", "How far round the hand's path must go before a circle begins, up to `1080deg`.")
         case .simultaneousWith: return e("name or list", "none", "Gestures this one may run together with (pinch and rotate); otherwise they compete.")
         case .requiresFailureOf: return e("name or list", "none", "Gestures that must fail before this one may fire (a single tap waits for the double tap).")
         case .after: return e("name", "none", "Only counts when it begins right after this gesture (hold, then swipe).")

@@ -109,6 +109,11 @@ final class Arena {
     private let blockers: MemberRows
     /// … and the members `i` requires to fail.
     private let requiresFailureOf: MemberRows
+    /// Row `i`, for a pinch or rotation whose gate decides against fingers moving
+    /// together: the gestures taking such motion that compete with it for the fingers
+    /// its gate lets through (`GestureEngine.competesWithTranslation` on the specs').
+    /// Only those that could still win hold it up (`rivalCouldWin`).
+    private let rivals: MemberRows
     /// Members that have won: began, changed or recognized (kept by `move`).
     private let won: MemberBits
     @exclusivity(unchecked) private(set) var log: DecisionLog
@@ -211,6 +216,10 @@ final class Arena {
         losers = MemberRows(rows: n, members: n) { i, k in k != i && !compatible[i * n + k] && members[k].after != i }
         blockers = MemberRows(rows: n, members: n) { i, k in k != i && !compatible[i * n + k] && k != members[i].after }
         requiresFailureOf = MemberRows(rows: n, members: n) { i, r in members[i].requires.contains(r) }
+        rivals = MemberRows(rows: n, members: n) { i, r in
+            members[i].gate.decides && r != i && !compatible[i * n + r] && members[r].kind.traits.takesTranslation
+                && members[r].gate.fingers.overlaps(members[i].gate.fingers)
+        }
         won = MemberBits(count: n)
         touchFilters = members.map {
             let spec = specs[$0.specIndex]
@@ -419,8 +428,28 @@ final class Arena {
     @inline(__always)
     private func evaluate(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                           _ state: RecognizerState) -> (Evaluation, Timestamp?) {
-        if !state.isActive, let shut = gates[i].verdict(t, input) { return (shut, recognizer(i) { $0.deadline }) }
+        if !state.isActive, let shut = gates[i].verdict(t, input) {
+            guard case .fail(.fingersMovedTogether) = shut, !t.isSemiMT else { return (shut, recognizer(i) { $0.deadline }) }
+            // Issue 24: a pinch or rotation waits while a gesture for fingers moving
+            // together could still win; a rival that has failed, or cannot take the way
+            // the hand moves, holds up nothing. At the lift nothing can begin: the
+            // reason stays the motion's.
+            if input == .lifted || rivalCouldWin(i, t) {
+                return (input == .lifted ? shut : .undecided, recognizer(i) { $0.deadline })
+            }
+        }
         return recognizer(i) { ($0.evaluate(t, input, state: state), $0.deadline) }
+    }
+
+    /// Whether one of `i`'s rivals (`rivals`) is still in play for this finger count
+    /// and has won already or could still accept the motion so far.
+    private func rivalCouldWin(_ i: Int, _ t: TouchSnapshot) -> Bool {
+        var could = false
+        forEachMember(in: { rivals[i, $0] & live.words[$0] & enabled.words[$0] }) { r in
+            guard !could, gates[r].fingers.contains(t.fingers) else { return }
+            could = won.contains(r) || recognizer(r) { $0.couldAccept(t) }
+        }
+        return could
     }
 
     /// Calls member `i`'s recognizer without retaining it (`members` owns it).

@@ -30,6 +30,11 @@ public enum FailureReason: Sendable, Equatable {
     case tooLittleScale(scale: Double, needs: Double)
     /// Rotate: lifted before turning far enough, degrees.
     case tooLittleRotation(degrees: Double, needsDegrees: Double)
+    /// Circle: lifted before its path turned far enough, degrees.
+    case tooLittleArc(degrees: Double, needsDegrees: Double)
+    /// Circle: the path turned back on itself by this much from one segment to the
+    /// next, degrees (a stroke that reverses is no circle).
+    case doubledBack(degrees: Double)
     /// Swipe/pan lost the swipe-vs-pinch decision, or pinch/rotate lost it the other way.
     case fingersMovedTogether
     case fingersMovedApart
@@ -84,6 +89,8 @@ public enum FailureReason: Sendable, Equatable {
         case let .taps(have, need): return "\(have) tap\(have == 1 ? "" : "s"), needs \(need)"
         case let .tooLittleScale(scale, needs): return "scaled \(scale.formatted2)x, needs \(needs.formatted2)x"
         case let .tooLittleRotation(deg, needs): return "turned \(deg.formatted1)°, needs \(needs.formatted1)°"
+        case let .tooLittleArc(deg, needs): return "went \(deg.formatted1)° round, needs \(needs.formatted1)°"
+        case let .doubledBack(deg): return "the path turned back by \(deg.formatted1)°, not round"
         case .fingersMovedTogether: return "fingers moved together (a swipe or pan), not apart"
         case .fingersMovedApart: return "fingers moved apart or around (a pinch or rotation), not together"
         case let .reversals(have, need): return "reversed \(have) time\(have == 1 ? "" : "s"), needs \(need)"

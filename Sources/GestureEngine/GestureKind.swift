@@ -15,6 +15,8 @@ public enum GestureKind: String, Sendable, CaseIterable {
     /// The worked example of a custom recognizer: a horizontal stroke that reverses
     /// direction three or more times.
     case scrub
+    /// The hand's path goes round (a knob: volume, circular scrolling).
+    case circle
 
     /// This kind's entry, built once (a `Set` literal allocates: not per call).
     public var traits: KindTraits { Self.table[self]! }
@@ -73,6 +75,14 @@ public enum GestureKind: String, Sendable, CaseIterable {
                               gate: .settled(needs: nil), parameters: [.minDistance, .minScale, .minRotation], steps: [.angle, .scale],
                               reports: [.translation, .scale, .rotation],
                               make: { spec, _ in TransformRecognizer(spec: spec) })
+        case .circle:
+            return KindTraits(discrete: false, fingers: 1...1, takesRange: false, motion: .translation,
+                              gate: .settled(needs: .translation), directions: .rotation,
+                              parameters: [.minArc], steps: [.angle],
+                              reports: [.rotation],
+                              detect: { f in [GestureSpec(name: "circle-\(f)", kind: .circle, fingers: f...f,
+                                                          simultaneousWith: ["swipe-\(f)"])] },
+                              make: { spec, _ in CircleRecognizer(spec: spec) })
         case .scrub:
             return KindTraits(discrete: true, fingers: 1...1, motion: .translation, gate: .atLift,
                               parameters: [.minDistance, .maxMovement],
@@ -106,7 +116,7 @@ public struct KindTraits: Sendable {
     /// The kind-specific settings of a `GestureSpec` (the config's keys of the same names).
     public enum Parameter: Sendable, CaseIterable {
         case axis, taps, minDistance, minVelocity, maxAngle, maxMovement, maxDuration, maxInterval, minDuration
-        case minScale, minRotation
+        case minScale, minRotation, minArc
     }
     /// The values that say what a gesture of this kind did (`replay` and `watch` lines).
     public enum Report: Sendable { case location, duration, translation, velocity, scale, rotation }

@@ -59,6 +59,11 @@ public class RecognizerBase {
     public func annotate(_ event: inout GestureEvent, _ touches: TouchSnapshot) {}
     /// Forget the touch sequence (UIKit's `reset()`): back to possible.
     public func reset() {}
+    /// Whether a gesture that takes fingers moving together could still win with the
+    /// motion so far (the arena asks before it lets it hold up a pinch or rotation for
+    /// the same fingers: `Arena.rivalCouldWin`). The default: yes. A kind with
+    /// directions says no once the fingers have plainly gone a way it does not take.
+    public func couldAccept(_ touches: TouchSnapshot) -> Bool { true }
     /// How far toward its own begin (or recognize) threshold the recognizer is, 0…1,
     /// as of its last evaluation while possible; nil for a kind with nothing to
     /// measure. Only the event stream asks (`GestureEngine.forEachProgress`): each

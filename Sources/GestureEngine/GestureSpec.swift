@@ -85,11 +85,13 @@ public struct Thresholds: Sendable, Equatable {
     public var minScale: Double?
     /// Rotate: rotation before it begins, degrees.
     public var minRotationDeg: Double?
+    /// Circle: the arc the hand's path turns through before it begins, degrees.
+    public var minArcDeg: Double?
 
     public init(minDistanceMM: Double? = nil, minVelocityMMPerS: Double? = nil, maxAngleDeg: Double? = nil,
                 maxMovementMM: Double? = nil, maxTapDuration: Double? = nil, maxTapInterval: Double? = nil,
                 minDuration: Double? = nil, edgeZoneMM: Double? = nil, minScale: Double? = nil,
-                minRotationDeg: Double? = nil) {
+                minRotationDeg: Double? = nil, minArcDeg: Double? = nil) {
         self.minDistanceMM = minDistanceMM
         self.minVelocityMMPerS = minVelocityMMPerS
         self.maxAngleDeg = maxAngleDeg
@@ -100,6 +102,7 @@ public struct Thresholds: Sendable, Equatable {
         self.edgeZoneMM = edgeZoneMM
         self.minScale = minScale
         self.minRotationDeg = minRotationDeg
+        self.minArcDeg = minArcDeg
     }
 }
 

@@ -63,6 +63,19 @@ public final class PanRecognizer: RecognizerBase, GestureRecognizer {
         if event.translation != .zero { event.direction = Direction.nearest(to: event.translation) }
     }
 
+    /// No, once the fingers have moved past the motion decision's distance off its
+    /// axis or in a direction it does not take.
+    public override func couldAccept(_ t: TouchSnapshot) -> Bool {
+        let distance = t.translation.length
+        guard distance >= motionDecisionDistanceMM else { return true }
+        if let axis {
+            let along = axis == .horizontal ? abs(t.translation.x) : abs(t.translation.y)
+            let off = Angle.atan2((distance * distance - along * along).squareRoot(), along) / Geometry.radiansPerDegree
+            if off > axisTolerance { return false }
+        }
+        return directions.isEmpty || directions.contains(Direction.nearest(to: t.translation))
+    }
+
     public override var progress: Double? { fraction(moved, of: minDistance) }
 
     public override func reset() { moved = 0 }

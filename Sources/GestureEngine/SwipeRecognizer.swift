@@ -61,6 +61,13 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
         event.direction = matched ?? Direction.nearest(to: t.translation)
     }
 
+    /// No, once the fingers have moved past the motion decision's distance in a
+    /// direction farther than `maxAngle` from every accepted one.
+    public override func couldAccept(_ t: TouchSnapshot) -> Bool {
+        guard !directions.isEmpty, t.translation.length >= motionDecisionDistanceMM else { return true }
+        return Direction.nearest(to: t.translation, among: directions).offDegrees <= maxAngle
+    }
+
     public override var progress: Double? { fraction(travelled, of: minDistance) }
 
     public override func reset() {

@@ -75,7 +75,7 @@ import Testing
         #expect(first("gestures:\n  - {name: a, gesture: pan, update: {keys: tab, reverse: shift+tab}}\n")
                 == "config.yaml:2:49: error: 'reverse' needs 'every:': only a stepped update has steps the other way")
         #expect(first("gestures:\n  - {name: a, gesture: tap, hold: alt, command: x}\n")
-                == "config.yaml:2:29: error: 'hold' does not apply to a tap gesture; it applies to: hold, pan, pinch, rotate, edgepan, transform")
+                == "config.yaml:2:29: error: 'hold' does not apply to a tap gesture; it applies to: hold, pan, pinch, rotate, edgepan, transform, circle")
         #expect(first("gestures:\n  - {name: a, gesture: pan, hold: altt, end: x}\n")
                 == "config.yaml:2:35: error: unknown key 'altt'; did you mean 'alt'? (key names are the kernel's KEY_* names, like Page_Down, super, ctrl, F5, volumeup)")
     }

@@ -118,6 +118,19 @@ final class Hand {
         }
     }
 
+    /// The whole hand goes round a circle of `radius` mm, `degrees` of it (clockwise on
+    /// screen for positive), starting where it is: the circle's centre lies `radius`
+    /// below the hand for a clockwise turn, above it for a counterclockwise one, so the
+    /// hand first moves right either way.
+    func circle(radius: Double, degrees: Double, over duration: Double) {
+        let start = degrees > 0 ? -Double.pi / 2 : Double.pi / 2
+        let from = Point(x: radius * cosApprox(start), y: radius * sinApprox(start))
+        animate(over: duration) { _, _, f in
+            let a = start + degrees * f * .pi / 180
+            return Point(x: radius * cosApprox(a), y: radius * sinApprox(a)) - from
+        }
+    }
+
     /// Lifts the last `count` fingers (default all), `apart` seconds one after the other.
     func lift(_ count: Int? = nil, apart: Double = 0) {
         let n = min(count ?? fingers.count, fingers.count)
@@ -264,6 +277,9 @@ enum Spec {
     }
     static func transform(_ fingers: ClosedRange<Int>, name: String? = nil) -> GestureSpec {
         GestureSpec(name: name ?? "transform", kind: .transform, fingers: fingers)
+    }
+    static func circle(_ fingers: Int, _ senses: Set<Sense> = [], name: String? = nil) -> GestureSpec {
+        GestureSpec(name: name ?? "circle-\(fingers)", kind: .circle, fingers: fingers...fingers, senses: senses)
     }
     static func scrub(_ fingers: Int = 1, name: String? = nil) -> GestureSpec {
         GestureSpec(name: name ?? "scrub", kind: .scrub, fingers: fingers...fingers)

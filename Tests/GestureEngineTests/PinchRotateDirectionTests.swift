@@ -80,7 +80,7 @@ import Testing
         let withSwipe = Hand(device, [Spec.rotate(fingers, name: "rotate"), Spec.swipe(fingers, name: "swipe")])
         drift(withSwipe)
         #expect(withSwipe.recognized == ["swipe"])
-        #expect(withSwipe.explanations.contains("rotate: fingers moved together (a swipe or pan), not apart"))
+        #expect(withSwipe.explanations.contains("rotate: lost to swipe"), "\(withSwipe.explanations)")
     }
 
     /// A swipe for other fingers, or declared simultaneous, is no competitor.
@@ -95,5 +95,50 @@ import Testing
             hand.lift()
             #expect(hand.recognized.contains("rotate"), "\(specs.map(\.name))")
         }
+    }
+}
+
+/// Issue 24: arbitration waits instead of failing. A pinch or rotation is held up only
+/// by a translation gesture that could still win in the direction the hand moves.
+@Suite struct WaitingArbitrationTests {
+    /// The hand drifts 25 mm up-left, then turns 100°, with a `swipe left` bound for the
+    /// same fingers: the swipe cannot take up-left, so it holds up nothing; it fails for
+    /// its direction and the rotation fires.
+    @Test(arguments: TestDevice.allCases, 2...4)
+    func aDriftTheSwipeCannotTakeDoesNotFailTheRotation(device: TestDevice, fingers: Int) throws {
+        let hand = Hand(device, [Spec.swipe(fingers, [.left], name: "swipe-left"), Spec.rotate(fingers, name: "rotate")])
+        hand.down(fingers, spacing: 15, apart: 0.005)
+        hand.wait(0.15)
+        hand.move(by: Point(x: -17.7, y: -17.7), over: 0.25)
+        hand.rotate(by: 100, over: 0.5)
+        hand.lift()
+        #expect(hand.recognized == ["rotate"], "\(hand.explanations)")
+        #expect(hand.explanations.contains("swipe-left: moved up-left, which it does not accept"))
+        let end = try #require(hand.last("rotate"))
+        #expect(end.phase == .ended && end.sense == .clockwise)
+    }
+
+    /// A plain swipe left still wins against the rotation: the rotation waited while the
+    /// swipe could win, and lost when it did.
+    @Test(arguments: TestDevice.allCases, 2...4)
+    func aPlainSwipeStillWins(device: TestDevice, fingers: Int) {
+        let hand = Hand(device, [Spec.swipe(fingers, [.left], name: "swipe-left"), Spec.rotate(fingers, name: "rotate")])
+        hand.down(fingers, spacing: 15, apart: 0.005)
+        hand.wait(0.15)
+        hand.move(by: Point(x: -40, y: 0), over: 0.2)
+        hand.lift()
+        #expect(hand.recognized == ["swipe-left"])
+        #expect(hand.explanations.contains("rotate: lost to swipe-left"))
+    }
+
+    /// A pan locked to the vertical axis cannot take a sideways drift either.
+    @Test func aPanOffItsAxisHoldsUpNothing() {
+        let hand = Hand(.touchpad, [Spec.pan(2...2, axis: .vertical, name: "scroll"), Spec.rotate(2, name: "rotate")])
+        hand.down(2, spacing: 15)
+        hand.wait(0.15)
+        hand.move(by: Point(x: 25, y: 0), over: 0.25)
+        hand.rotate(by: -60, over: 0.4)
+        hand.lift()
+        #expect(hand.recognized == ["rotate"], "\(hand.explanations)")
     }
 }

@@ -47,7 +47,8 @@ import Testing
         hand.move(by: stroke.direction.times(30), over: 0.2)
         hand.lift()
         #expect(hand.recognized == ["swipe"])
-        #expect(hand.explanations.contains("pinch-\(stroke.fingers): fingers moved together (a swipe or pan), not apart"))
+        // It waited while the swipe could still win (issue 24), and lost when it did.
+        #expect(hand.explanations.contains("pinch-\(stroke.fingers): lost to swipe"), "\(hand.explanations)")
     }
 
     /// A pinch with one still finger (the thumb stays, the index moves) is still a pinch.
