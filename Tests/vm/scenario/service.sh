@@ -20,6 +20,8 @@ session_user
 # GESTURED_E2E_DEB=PATH (make deb's .deb), the package as a user installs it: its
 # postinst loads uinput and applies the udev rule; the unit is /usr/lib's.
 if [ -n "${GESTURED_E2E_DEB:-}" ]; then
+  # man-db's trigger re-indexes the host's whole /usr/share/man: over 240 s under TCG.
+  echo "man-db man-db/auto-update boolean false" | debconf-set-selections
   dpkg -i "$GESTURED_E2E_DEB" >"$log/make-install" 2>&1 || fail "dpkg -i: $(tail -n 5 "$log/make-install")"
   say "dpkg -i: $(dpkg-query -W -f='${Package} ${Version}, ${Installed-Size} KiB' gestured); $(stat -c '%G %a' /dev/uinput) /dev/uinput"
 else
