@@ -429,7 +429,7 @@ final class Arena {
     private func evaluate(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                           _ state: RecognizerState) -> (Evaluation, Timestamp?) {
         if !state.isActive, let shut = gates[i].verdict(t, input) {
-            guard case .fail(.fingersMovedTogether) = shut, !t.isSemiMT else { return (shut, recognizer(i) { $0.deadline }) }
+            guard case .fail(.fingersMovedTogether) = shut, !t.hasUntrackedFingers else { return (shut, recognizer(i) { $0.deadline }) }
             // Issue 24: a pinch or rotation waits while a gesture for fingers moving
             // together could still win; a rival that has failed, or cannot take the way
             // the hand moves, holds up nothing. At the lift nothing can begin: the

@@ -32,6 +32,16 @@ import GestureConfig
         #expect(e.message.hasPrefix(message), "\(e)")
     }
 
+    /// A fusuma file of endless `---` documents is refused at the first past the bound,
+    /// and each document's anchors are its own (an alias to another's is an error).
+    @Test func endlessFusumaDocumentsAreRefusedAtTheirPlace() throws {
+        let many = String(repeating: "---\ncontext: {application: a}\n", count: 70)
+        let e = try #require(error(many, .fusuma))
+        #expect((129...131).contains(e.line ?? 0) && e.message.contains("more than 64 YAML documents"), "\(e)")  // the 65th
+        let crossing = "swipe: &s {3: {left: {command: a}}}\n---\ncontext: {application: b}\nswipe: *s\n"
+        #expect(try #require(error(crossing, .fusuma)).message.contains("unknown alias '*s'"))
+    }
+
     /// "Billion laughs": entities that expand to gigabytes. No DTD is read at all, so
     /// the error comes at the DOCTYPE, before any entity.
     @Test func anEntityBombIsRefusedAtItsDoctype() throws {
