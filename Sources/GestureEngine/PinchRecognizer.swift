@@ -10,10 +10,11 @@ let defaultPinchMinScale = 1.1
 /// count settled, as UIKit's is relative to touch-down) and its velocity.
 ///
 /// Direction (`in` or `out`) is decided once, when the scale first crosses the
-/// threshold either way, and stays for the whole gesture: a pinch that closes 10 %
-/// and then spreads is a pinch `in` (reporting scale both ways until the lift), as a
-/// swipe's direction is the one it had when it crossed its distance. A binding for
-/// the other direction fails then ("pinched in, which it does not accept").
+/// threshold either way: a pinch that closes 10 % and then spreads is a pinch `in`
+/// (reporting scale both ways until the lift), as a swipe's direction is the one it
+/// had when it crossed its distance. A binding for the other direction fails then
+/// ("pinched in, which it does not accept"). Its `ended` (or `cancelled`) event says
+/// the net direction, the one its scale shows.
 public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
@@ -44,7 +45,14 @@ public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
         return .begin
     }
 
-    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
+    /// The sense it began with, but at the end the net one (issue 24): an `ended` event's
+    /// direction agrees with its scale.
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+        switch event.phase {
+        case .ended, .cancelled: event.sense = t.scale >= 1 ? .out : .in
+        case .began, .changed, .recognized: event.sense = matched
+        }
+    }
 
     /// Linear in the amount (no logarithm in a pure-Swift engine): 1.05 of 1.1 is 0.5.
     public override var progress: Double? { fraction(pinched - 1, of: minScale - 1) }

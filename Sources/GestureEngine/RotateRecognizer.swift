@@ -40,7 +40,13 @@ public final class RotateRecognizer: RecognizerBase, GestureRecognizer {
         return .begin
     }
 
-    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) { event.sense = matched }
+    /// As a pinch's (`PinchRecognizer.annotate`): at the end, the net way it turned.
+    public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
+        switch event.phase {
+        case .ended, .cancelled: event.sense = t.rotation >= 0 ? .clockwise : .counterclockwise
+        case .began, .changed, .recognized: event.sense = matched
+        }
+    }
 
     public override var progress: Double? { fraction(turned, of: minDegrees) }
 
