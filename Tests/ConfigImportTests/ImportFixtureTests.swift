@@ -143,13 +143,13 @@ extension Config {
     /// become `apps:`, another context stays a comment at its line.
     @Test func fusumaContextDocumentsBecomeApps() throws {
         let (_, yaml, c) = try Fixtures.imported("fusuma-contexts.yml")
-        let chrome = try #require(c.specs.first { $0.apps.only == ["Google-chrome"] }, yaml)
+        let chrome = try #require(c.specs.first { $0.apps.only == ["Google-chrome"] }, "\(yaml)")
         #expect(chrome.kind == .swipe && chrome.fingers == 3...3)
         #expect(c.bindings.first { $0.name == chrome.name }?.actions[.recognized]?.description == "keys LEFTALT+RIGHT")
-        let terminals = try #require(c.specs.first { $0.apps.only == ["Alacritty", "kitty"] }, yaml)
+        let terminals = try #require(c.specs.first { $0.apps.only == ["Alacritty", "kitty"] }, "\(yaml)")
         #expect(terminals.kind == .pinch)
         #expect(c.specs.contains { $0.apps.only.isEmpty && $0.kind == .swipe && $0.fingers == 3...3 }, "the first document is for every app")
-        #expect(yaml.contains("fusuma-contexts.yml:22") && yaml.contains("only appmatcher's application: context"), yaml)
+        #expect(yaml.contains("fusuma-contexts.yml:22") && yaml.contains("only appmatcher's application: context"), "\(yaml)")
         #expect(!c.specs.contains { $0.fingers == 4...4 }, "the thumbsense document is not imported")
     }
 
