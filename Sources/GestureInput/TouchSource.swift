@@ -14,6 +14,10 @@ public protocol TouchSource: AnyObject {
     /// Its name as the hardware reports it (`--device` globs, gestured's own devices).
     var name: String { get }
     var info: DeviceInfo { get }
+    /// What makes its frames: where the contact transform is applied (udev's
+    /// calibration, then the screen's orientation, docs/INPUT.md) and `info`'s size
+    /// follows it. A source speaks the evdev protocol to its decoder.
+    var decoder: TouchDecoder { get }
     /// Reads until nothing more is waiting, handing each completed frame to `onFrame`
     /// in place (valid during the call). A frame stamped before `staleBefore`
     /// (CLOCK_MONOTONIC µs) is flagged `.stale`.

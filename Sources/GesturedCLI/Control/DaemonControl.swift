@@ -120,12 +120,16 @@ extension Daemon {
         } else {
             focusFields = [("source", "null"), ("reason", JSON.string(focus.unavailable ?? "")), ("app", "null")]
         }
-        let devices = sessions.values.sorted(by: { $0.path < $1.path }).map {
-            JSON.object([("path", JSON.string($0.path)), ("type", JSON.string($0.info.kind.rawValue)), ("name", JSON.string($0.info.name)),
-                         ("grabbed_as", $0.device.passthrough.map { JSON.string($0.clone.name) } ?? "null"),
-                         ("orientation", $0.rotation.map { JSON.string($0.orientation.description) } ?? "null"),
-                         ("orientation_source", $0.rotation.map { JSON.string($0.source) } ?? "null"),
-                         ("calibration", $0.device.decoder.calibration.isIdentity ? "null" : JSON.string($0.device.decoder.calibration.description))])
+        let devices = sessions.values.sorted(by: { $0.path < $1.path }).map { (s: DeviceSession) -> String in
+            let calibration = s.device.decoder.calibration
+            let fields: [(String, String)] = [
+                ("path", JSON.string(s.path)), ("type", JSON.string(s.info.kind.rawValue)), ("name", JSON.string(s.info.name)),
+                ("grabbed_as", s.device.passthrough.map { JSON.string($0.clone.name) } ?? "null"),
+                ("orientation", s.rotation.map { JSON.string($0.orientation.description) } ?? "null"),
+                ("orientation_source", s.rotation.map { JSON.string($0.source) } ?? "null"),
+                ("calibration", calibration.isIdentity ? "null" : JSON.string(calibration.description)),
+            ]
+            return JSON.object(fields)
         }
         let gestures = config.specs.map { spec in
             JSON.object([("name", JSON.string(spec.name)), ("kind", JSON.string(spec.kind.rawValue)),

@@ -22,7 +22,7 @@ extension Daemon {
 
     func followRotation(_ s: DeviceSession) {
         let d = s.device.decoder
-        let choice = rotation.choice(for: d.capabilities.deviceInfo(name: s.device.description.name))
+        let choice = rotation.choice(for: d.capabilities.deviceInfo(name: s.device.name))
         guard choice != s.rotation else { return }
         s.rotation = choice
         s.setOrientation(choice?.orientation ?? .normal)
