@@ -23,9 +23,11 @@ import Testing
     }
 
     /// Turns the daemon's loop until `probe` (a program reading the compositor's state) says `expected`.
+    /// Until `probe` says `expected`, for at most 30 s: a compositor on two busy cores
+    /// (GNOME Shell in a loaded `make test`) can take more than 10 s to switch.
     static func wait(_ daemon: Daemon, for expected: String, _ probe: () -> String) -> String {
         var last = ""
-        _ = LiveDeviceTests.spin(daemon, seconds: 10) {
+        _ = LiveDeviceTests.spin(daemon, seconds: 30) {
             last = probe()
             return last == expected
         }
