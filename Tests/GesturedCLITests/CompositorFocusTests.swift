@@ -58,12 +58,9 @@ import Testing
     @Test(Requires.programs([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
     func swayFocusSwitchedOverIPCPicksTheBinding() throws {
         let dir = TempDir()
-        chown(dir.path, Unprivileged.uid, Unprivileged.uid)
-        chmod(dir.path, 0o700)
-        let swayConfig = dir.write("sway.conf", "output HEADLESS-1 resolution 800x600\n", mode: 0o644)
-        let env = ["XDG_RUNTIME_DIR=\(dir.path)", "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1"]
-        let sway = try Unprivileged.spawn(["sway", "-c", swayConfig], environment: env)
-        let socket = "\(dir.path)/sway-ipc.\(Unprivileged.uid).\(sway.pid).sock"
+        let headless = try HeadlessSway(in: dir)
+        defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
+        let (sway, socket, env) = (headless.process, headless.socket, headless.environment)
         let source = I3IPCSource(name: "sway", socketPath: socket, retryInitial: 0.05, retryMaximum: 0.2)
         let (daemon, pad, out) = try Self.daemon(dir, source: source)
         try #require(Self.waitForFocus(daemon, nil), "sway's IPC answered (\(sway.poll().map { "sway exited \($0)" } ?? "running"))")

@@ -43,12 +43,9 @@ import Testing
     @Test(Requires.programs([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
     func swaySwitchesWorkspaceOverIPC() throws {
         let dir = TempDir()
-        chown(dir.path, Unprivileged.uid, Unprivileged.uid)
-        chmod(dir.path, 0o700)
-        let swayConfig = dir.write("sway.conf", "output HEADLESS-1 resolution 800x600\n", mode: 0o644)
-        let env = ["XDG_RUNTIME_DIR=\(dir.path)", "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1"]
-        let sway = try Unprivileged.spawn(["sway", "-c", swayConfig], environment: env)
-        let socket = "\(dir.path)/sway-ipc.\(Unprivileged.uid).\(sway.pid).sock"
+        let headless = try HeadlessSway(in: dir)
+        defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
+        let (socket, env) = (headless.socket, headless.environment)
         func msg(_ args: [String]) -> String { Self.output(["-s", socket] + args, executable: "/usr/bin/swaymsg") }
         func focused() -> String {
             // `swaymsg -t get_workspaces` as a person reads it: the line of the focused one.

@@ -62,12 +62,9 @@ import TouchModel
     @Test(Requires.programs([("sway", "sway"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
     func swaysOutputTransformTurnsTheNextGesture() throws {
         let dir = TempDir()
-        chown(dir.path, Unprivileged.uid, Unprivileged.uid)
-        chmod(dir.path, 0o700)
-        let swayConfig = dir.write("sway.conf", "output HEADLESS-1 resolution 800x600\n", mode: 0o644)
-        let env = ["XDG_RUNTIME_DIR=\(dir.path)", "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1"]
-        let sway = try Unprivileged.spawn(["sway", "-c", swayConfig], environment: env)
-        let socket = "\(dir.path)/sway-ipc.\(Unprivileged.uid).\(sway.pid).sock"
+        let headless = try HeadlessSway(in: dir)
+        defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
+        let (sway, socket) = (headless.process, headless.socket)
         // As a session's service gets it: the Wayland display, the runtime directory, sway's socket.
         let rig = try Rig(dir, environment: ["WAYLAND_DISPLAY": "wayland-1", "XDG_RUNTIME_DIR": dir.path, "SWAYSOCK": socket])
         try #require(rig.waitFor(.normal, from: "wayland output HEADLESS-1"),

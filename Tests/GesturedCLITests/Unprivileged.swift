@@ -33,3 +33,21 @@ enum Unprivileged {
         #expect(chown.wait() == 0, "chown -R \(path): \(chown.stderr)")
     }
 }
+
+/// sway 1.7 headless (one 800×600 output, HEADLESS-1) as that user, in `dir` (made its
+/// XDG_RUNTIME_DIR, mode 0700 and theirs), and the path of its IPC socket.
+struct HeadlessSway {
+    let process: Gestured.Process
+    let socket: String
+    /// sway's own environment (its clients, foot, need the same).
+    let environment: [String]
+
+    init(in dir: TempDir) throws {
+        chown(dir.path, Unprivileged.uid, Unprivileged.uid)
+        chmod(dir.path, 0o700)
+        let config = dir.write("sway.conf", "output HEADLESS-1 resolution 800x600\n", mode: 0o644)
+        environment = ["XDG_RUNTIME_DIR=\(dir.path)", "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1"]
+        process = try Unprivileged.spawn(["sway", "-c", config], environment: environment)
+        socket = "\(dir.path)/sway-ipc.\(Unprivileged.uid).\(process.pid).sock"
+    }
+}
