@@ -163,7 +163,8 @@ class ReplayPageTests(PageTest):
               return late;
             };""")
         self.element('#try').click()
-        self.wait(lambda b: b.execute_script('return window.heldTries()') == 1, 'the answer held')
+        # At least one: a check of the edit may try again beside the click's.
+        self.wait(lambda b: b.execute_script('return window.heldTries()') >= 1, 'the answer held')
         self.element('#try').click()
         self.assertEqual(self.element('#try').get_attribute('aria-pressed'), 'false')
         self.browser.execute_script('window.releaseTry()')
