@@ -189,19 +189,9 @@ import TouchModel
     /// fake's pipe, which the child logs) and lift everything on the clone; the daemon,
     /// running again, lets go of the clone, drops the backlog and grabs again at the lift.
     @Test func theWatchdogLetsGoOfAStalledGrabAndTheDaemonGrabsAgainOnceFingersAreUp() throws {
-        // As the daemon does (Daemon.start): a write to a watchdog that is gone fails with EPIPE.
-        Signals.ignoreBrokenPipe()
-        let dir = TempDir()
-        let fake = FakeUinput()
-        let log = try LogPipe()
-        var options = Daemon.Options()
-        options.openUinput = fake.open
-        let stderr = try OwnedFileDescriptor(opening: dir.path + "/watchdog.log", O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
-        options.grabWatchdog = GrabWatchdog.Launcher(program: Gestured.path, environment: [], log: stderr.descriptor)
-        let daemon = try LiveDeviceTests.makeDaemon(dir, config: GrabTests.config(dir.path + "/out", grab: "grab: {devices: touchpad}"),
-                                                    options: options, logger: log.logger)
-        let pad = try FakeTouchpad()
-        daemon.adopt(pad.device, announce: true)
+        let rig = try WatchdogRig()
+        defer { withExtendedLifetime(rig) {} }  // its watchdog log stays open until the end
+        let (dir, fake, log, daemon, pad) = (rig.dir, rig.fake, rig.log, rig.daemon, rig.pad)
         let watchdog = try #require(pad.device.passthrough?.watchdog)
         #expect(pad.grabbed)
         _ = fake.events()
@@ -228,25 +218,15 @@ import TouchModel
         #expect(LiveDeviceTests.spin(daemon) { pad.grabbed && pad.device.passthrough?.watchdog != nil }, "grabbed again at the lift, with a new watchdog")
         #expect(fake.opened.count == 2, "a new clone")
         #expect(LiveDeviceTests.read(dir.path + "/out") == nil, "nothing fired from the stalled swipe")
-        _ = stderr
     }
 
     /// The other side: a daemon that reads keeps its grab. Fingers moving for 2.5 s,
     /// twice the watchdog's bound, read as they come: the heartbeats keep the child
     /// quiet, and the device stays grabbed.
     @Test func aDaemonThatReadsKeepsItsGrabPastTheWatchdogsBound() throws {
-        Signals.ignoreBrokenPipe()
-        let dir = TempDir()
-        let fake = FakeUinput()
-        let log = try LogPipe()
-        var options = Daemon.Options()
-        options.openUinput = fake.open
-        let stderr = try OwnedFileDescriptor(opening: dir.path + "/watchdog.log", O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
-        options.grabWatchdog = GrabWatchdog.Launcher(program: Gestured.path, environment: [], log: stderr.descriptor)
-        let daemon = try LiveDeviceTests.makeDaemon(dir, config: GrabTests.config(dir.path + "/out", grab: "grab: {devices: touchpad}"),
-                                                    options: options, logger: log.logger)
-        let pad = try FakeTouchpad()
-        daemon.adopt(pad.device, announce: true)
+        let rig = try WatchdogRig()
+        defer { withExtendedLifetime(rig) {} }  // its watchdog log stays open until the end
+        let (dir, fake, log, daemon, pad) = (rig.dir, rig.fake, rig.log, rig.daemon, rig.pad)
         let watchdog = try #require(pad.device.passthrough?.watchdog)
         let hand = Hand(pad, start: Timestamp(microseconds: clinux_monotonic_ns() / 1000))
         hand.down(at: [300, 400, 500])
@@ -264,7 +244,32 @@ import TouchModel
         #expect(pad.grabbed)
         #expect(!log.text.contains("grab watchdog"), "\(log.text)")
         #expect((LiveDeviceTests.read(dir.path + "/watchdog.log") ?? "").isEmpty)
-        _ = stderr
+    }
+
+    /// The real watchdog child (the built gestured) beside a daemon grabbing the fake
+    /// touchpad through the fake uinput; the child's log in `dir`/watchdog.log.
+    final class WatchdogRig {
+        let dir = TempDir()
+        let fake = FakeUinput()
+        let log: LogPipe
+        /// The child's standard error, held open while the rig lives.
+        let stderr: OwnedFileDescriptor
+        let daemon: Daemon
+        let pad: FakeTouchpad
+
+        init() throws {
+            // As the daemon does (Daemon.start): a write to a watchdog that is gone fails with EPIPE.
+            Signals.ignoreBrokenPipe()
+            log = try LogPipe()
+            var options = Daemon.Options()
+            options.openUinput = fake.open
+            stderr = try OwnedFileDescriptor(opening: dir.path + "/watchdog.log", O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+            options.grabWatchdog = GrabWatchdog.Launcher(program: Gestured.path, environment: [], log: stderr.descriptor)
+            daemon = try LiveDeviceTests.makeDaemon(dir, config: GrabTests.config(dir.path + "/out", grab: "grab: {devices: touchpad}"),
+                                                    options: options, logger: log.logger)
+            pad = try FakeTouchpad()
+            daemon.adopt(pad.device, announce: true)
+        }
     }
 
     // MARK: Item 10: a reload storm, a resting thumb
