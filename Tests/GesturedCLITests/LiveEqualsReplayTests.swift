@@ -36,12 +36,8 @@ import TouchModel
     @Test(arguments: Recordings.all)
     func theDaemonReportsWhatReplayReports(name: String, description: String?) throws {
         let loaded = try Recordings.load(name, description: description)
-        // Restamped to end a second ago on CLOCK_MONOTONIC, as a live device stamps
-        // (evemu recordings carry wall-clock times), the same for both paths.
-        var events = Array(loaded.events)
-        let shift = clinux_monotonic_ns() / 1000 - 1_000_000 - (events.last?.time.microseconds ?? 0)
-        for i in events.indices { events[i].time.microseconds += shift }
-        let recording = Recording(path: loaded.path, device: loaded.device, events: events)
+        let recording = Self.restamped(loaded)
+        let events = Array(recording.events)
         let dir = TempDir()
         var options = Daemon.Options()
         options.runCommands = false
@@ -62,9 +58,23 @@ import TouchModel
             live.count >= replayed.count && daemon.sessions.values.allSatisfy { $0.engine.nextDeadline == nil }
         }
         #expect(!replayed.isEmpty || name.contains("touch-release"), "the recording fired nothing at all")
-        #expect(live.count == replayed.count)
+        Self.expectSame(live, replayed)
+    }
+
+    /// `loaded` restamped to end a second ago on CLOCK_MONOTONIC, as a live device stamps
+    /// (evemu recordings carry wall-clock times), the same for both paths.
+    static func restamped(_ loaded: Recording) -> Recording {
+        var events = Array(loaded.events)
+        let shift = clinux_monotonic_ns() / 1000 - 1_000_000 - (events.last?.time.microseconds ?? 0)
+        for i in events.indices { events[i].time.microseconds += shift }
+        return Recording(path: loaded.path, device: loaded.device, events: events)
+    }
+
+    /// The daemon's events are the replay's, one for one; the first that differs is named.
+    static func expectSame(_ live: [GestureEvent], _ replayed: [GestureEvent], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(live.count == replayed.count, sourceLocation: sourceLocation)
         for (l, r) in zip(live, replayed) where l != r {
-            Issue.record("live: \(l.time) \(GestureText.line(l))\nreplay: \(r.time) \(GestureText.line(r))")
+            Issue.record("live: \(l.time) \(GestureText.line(l))\nreplay: \(r.time) \(GestureText.line(r))", sourceLocation: sourceLocation)
             break
         }
     }

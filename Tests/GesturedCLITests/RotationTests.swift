@@ -138,10 +138,8 @@ import TouchModel
     @Test(arguments: [RotationReplayTests.swipeDown, RotationReplayTests.dragUp])
     func theDaemonTurnedReportsWhatReplayTurnedReports(name: String) throws {
         let loaded = try Recordings.load(name)
-        var events = Array(loaded.events)
-        let shift = clinux_monotonic_ns() / 1000 - 1_000_000 - (events.last?.time.microseconds ?? 0)
-        for i in events.indices { events[i].time.microseconds += shift }
-        let recording = Recording(path: loaded.path, device: loaded.device, events: events)
+        let recording = LiveEqualsReplayTests.restamped(loaded)
+        let events = Array(recording.events)
         let dir = TempDir()
         var options = Daemon.Options()
         options.runCommands = false
@@ -164,11 +162,7 @@ import TouchModel
             live.count >= replayed.count && daemon.sessions.values.allSatisfy { $0.engine.nextDeadline == nil }
         }
         #expect(!replayed.isEmpty)
-        #expect(live.count == replayed.count)
-        for (l, r) in zip(live, replayed) where l != r {
-            Issue.record("live: \(l.time) \(GestureText.line(l))\nreplay: \(r.time) \(GestureText.line(r))")
-            break
-        }
+        LiveEqualsReplayTests.expectSame(live, replayed)
         // Turned, the swipe down is a swipe to the left.
         if name == RotationReplayTests.swipeDown {
             #expect(live.contains { $0.name == "swipe-4" && $0.direction == .left })
