@@ -45,7 +45,7 @@ import Testing
             try? client.sendAll(bytes)
             client.shutdownWrite()
             var reply: [UInt8] = []
-            while (try? Poll.ready([client.descriptor], timeoutMS: 5000))?.first == true,
+            while (try? Poll.ready([client.descriptor], timeoutMS: 30_000))?.first == true,
                   case .drained = client.readAvailable(into: &reply, limit: 1 << 20) {}
             return String(decoding: reply, as: UTF8.self)
         }

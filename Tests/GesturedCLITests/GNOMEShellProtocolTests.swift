@@ -125,7 +125,7 @@ import Testing
         let (bus, address) = try KWinFocusTests.privateBus(dir)
         let shell = FakeShell(address: address)
         shell.focus = ("firefox", "page\nfocused app: forged\u{1b}[2J")
-        let (daemon, _, _) = try CompositorFocusTests.daemon(dir, source: GNOMEShellSource(busAddress: address))
+        let (daemon, _, _) = try RealDesktops.CompositorFocusTests.daemon(dir, source: GNOMEShellSource(busAddress: address))
         #expect(LiveDeviceTests.spin(daemon) { shell.pump(); return daemon.focus.app?.app == "firefox" })
         let status = daemon.statusText()
         #expect(status.contains("focused app: firefox (page\\nfocused app: forged\\u001b[2J) — from gnome"), "\(status)")

@@ -4,182 +4,184 @@ import Glibc
 import Testing
 @testable import GesturedCLI
 
-/// gestured on a real GNOME Shell (Debian's 43, headless: `GNOMESession`) with its
-/// extension (gnome-extension/) and two foot windows of different app ids: the focus
-/// as GNOME has it picks the binding a swipe on the fake touchpad runs; a forged signal
-/// changes nothing; turning the extension off and on is seen without a restart; and the
-/// extension's actions change GNOME's own workspace state.
-@Suite(.serialized) struct GNOMEShellTests {
-    static func source(_ session: GNOMESession) -> GNOMEShellSource {
-        GNOMEShellSource(busAddress: session.address, retryInitial: 0.05, retryMaximum: 0.2)
-    }
-
-    @Test(GNOMESession.programs, GNOMESession.dbusmock)
-    func theFocusAsGNOMEHasItPicksTheBindingAndNothingElseCanSayIt() throws {
-        // The extension is installed but off until the user enables it.
-        let session = try GNOMESession(enabled: [GNOMESession.harnessUUID])
-        let source = Self.source(session)
-        var heard: [FocusedApp?] = []
-        let (daemon, pad, out) = try CompositorFocusTests.daemon(session.dir, source: source, onFocus: { heard.append($0) })
-        #expect(LiveDeviceTests.spin(daemon, seconds: 15) { source.problem != nil }, "the missing extension is noticed: \(session.log)")
-        let alone = try SourceHarness(Self.source(session))
-        #expect(alone.spin(seconds: 15) { alone.log.contains { $0.contains("enable it with: gnome-extensions enable gestured@") } },
-                "said in the log at start-up: \(alone.log)")
-        var status = daemon.statusText()
-        #expect(status.contains("focused app: not known yet — from gnome (\(session.address)), not connected: "
-                                + "the gestured GNOME Shell extension is not running (not enabled, or the screen is locked)"), "\(status)")
-        #expect(status.contains("enable it with: gnome-extensions enable gestured@gestured.github.io"), "\(status)")
-
-        try session.extensions("enable")
-        #expect(CompositorFocusTests.waitForFocus(daemon, nil), "picked up with no restart: \(source.problem ?? "")")
-        #expect(source.problem == nil)
-
-        for id in ["one", "two"] {
-            try session.openWindow(appID: id)
-            #expect(CompositorFocusTests.waitForFocus(daemon, id), "foot --app-id=\(id) has the focus: \(session.log)")
+extension RealDesktops {
+    /// gestured on a real GNOME Shell (Debian's 43, headless: `GNOMESession`) with its
+    /// extension (gnome-extension/) and two foot windows of different app ids: the focus
+    /// as GNOME has it picks the binding a swipe on the fake touchpad runs; a forged signal
+    /// changes nothing; turning the extension off and on is seen without a restart; and the
+    /// extension's actions change GNOME's own workspace state.
+    @Suite struct GNOMEShellTests {
+        static func source(_ session: GNOMESession) -> GNOMEShellSource {
+            GNOMEShellSource(busAddress: session.address, retryInitial: 0.05, retryMaximum: 0.2)
         }
-        #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "workspace\n", "in 'two' the global binding runs")
-        for (id, expected) in [("one", "back\n"), ("two", "workspace\n"), ("one", "back\n")] {
-            try session.focus(appID: id)
-            #expect(CompositorFocusTests.waitForFocus(daemon, id))
-            #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == expected, "focused \(id)")
+
+        @Test(GNOMESession.programs, GNOMESession.dbusmock)
+        func theFocusAsGNOMEHasItPicksTheBindingAndNothingElseCanSayIt() throws {
+            // The extension is installed but off until the user enables it.
+            let session = try GNOMESession(enabled: [GNOMESession.harnessUUID])
+            let source = Self.source(session)
+            var heard: [FocusedApp?] = []
+            let (daemon, pad, out) = try CompositorFocusTests.daemon(session.dir, source: source, onFocus: { heard.append($0) })
+            #expect(LiveDeviceTests.spin(daemon, seconds: 15) { source.problem != nil }, "the missing extension is noticed: \(session.log)")
+            let alone = try SourceHarness(Self.source(session))
+            #expect(alone.spin(seconds: 15) { alone.log.contains { $0.contains("enable it with: gnome-extensions enable gestured@") } },
+                    "said in the log at start-up: \(alone.log)")
+            var status = daemon.statusText()
+            #expect(status.contains("focused app: not known yet — from gnome (\(session.address)), not connected: "
+                                    + "the gestured GNOME Shell extension is not running (not enabled, or the screen is locked)"), "\(status)")
+            #expect(status.contains("enable it with: gnome-extensions enable gestured@gestured.github.io"), "\(status)")
+
+            try session.extensions("enable")
+            #expect(CompositorFocusTests.waitForFocus(daemon, nil), "picked up with no restart: \(source.problem ?? "")")
+            #expect(source.problem == nil)
+
+            for id in ["one", "two"] {
+                try session.openWindow(appID: id)
+                #expect(CompositorFocusTests.waitForFocus(daemon, id), "foot --app-id=\(id) has the focus: \(session.log)")
+            }
+            #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "workspace\n", "in 'two' the global binding runs")
+            for (id, expected) in [("one", "back\n"), ("two", "workspace\n"), ("one", "back\n")] {
+                try session.focus(appID: id)
+                #expect(CompositorFocusTests.waitForFocus(daemon, id))
+                #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == expected, "focused \(id)")
+            }
+            status = daemon.statusText()
+            #expect(status.contains("focused app: one (foot) — from gnome (\(session.address))\n"), "\(status)")
+
+            // Another client says 'two' has the focus: broadcast (the bus does not route it to
+            // us: the match names org.gnome.Shell) and sent to us directly (which arrives).
+            let forged = ["--object-path", "/io/github/gestured/Shell", "--signal", "io.github.gestured.Shell.FocusChanged",
+                          "two", "forged", "wayland", "two", "two", "", ""]
+            try session.gdbus(["emit"] + forged)
+            try session.gdbus(["emit", "--dest", try #require(source.uniqueName)] + forged)
+            #expect(LiveDeviceTests.spin(daemon) { source.ignoredSignals >= 1 }, "the forged signal reached the source")
+            #expect(daemon.focus.app == FocusedApp(app: "one", title: "foot"), "still 'one'")
+            #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "back\n")
+            #expect(!heard.contains { $0?.title == "forged" }, "\(heard)")
+
+            try session.extensions("disable")
+            #expect(LiveDeviceTests.spin(daemon, seconds: 15) { source.problem != nil && daemon.focus.app == nil }, "disabling is seen")
+            status = daemon.statusText()
+            #expect(status.contains("enable it with: gnome-extensions enable gestured@gestured.github.io"), "\(status)")
+            #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "workspace\n", "no app known: only the global binding")
+
+            try session.extensions("enable")
+            #expect(CompositorFocusTests.waitForFocus(daemon, "one"), "enabled again: picked up")
+            #expect(source.problem == nil)
+            #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "back\n")
         }
-        status = daemon.statusText()
-        #expect(status.contains("focused app: one (foot) — from gnome (\(session.address))\n"), "\(status)")
 
-        // Another client says 'two' has the focus: broadcast (the bus does not route it to
-        // us: the match names org.gnome.Shell) and sent to us directly (which arrives).
-        let forged = ["--object-path", "/io/github/gestured/Shell", "--signal", "io.github.gestured.Shell.FocusChanged",
-                      "two", "forged", "wayland", "two", "two", "", ""]
-        try session.gdbus(["emit"] + forged)
-        try session.gdbus(["emit", "--dest", try #require(source.uniqueName)] + forged)
-        #expect(LiveDeviceTests.spin(daemon) { source.ignoredSignals >= 1 }, "the forged signal reached the source")
-        #expect(daemon.focus.app == FocusedApp(app: "one", title: "foot"), "still 'one'")
-        #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "back\n")
-        #expect(!heard.contains { $0?.title == "forged" }, "\(heard)")
-
-        try session.extensions("disable")
-        #expect(LiveDeviceTests.spin(daemon, seconds: 15) { source.problem != nil && daemon.focus.app == nil }, "disabling is seen")
-        status = daemon.statusText()
-        #expect(status.contains("enable it with: gnome-extensions enable gestured@gestured.github.io"), "\(status)")
-        #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "workspace\n", "no app known: only the global binding")
-
-        try session.extensions("enable")
-        #expect(CompositorFocusTests.waitForFocus(daemon, "one"), "enabled again: picked up")
-        #expect(source.problem == nil)
-        #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "back\n")
-    }
-
-    /// Before GNOME Shell is on the bus (a session bus with no org.gnome.Shell), the
-    /// source says so and waits, connected to the bus, for it to appear.
-    @Test(Requires.programs([("dbus-daemon", "dbus-daemon")]))
-    func noGNOMEShellYetIsSaidOnce() throws {
-        let dir = TempDir()
-        let (bus, address) = try KWinFocusTests.privateBus(dir)
-        let source = GNOMEShellSource(busAddress: address)
-        let h = try SourceHarness(source)
-        #expect(h.spin { source.problem != nil })
-        #expect(source.problem?.hasPrefix("GNOME Shell is not on the session bus (nothing owns org.gnome.Shell)") == true)
-        #expect(h.log.filter { $0.contains("GNOME Shell is not on the session bus") }.count == 1, "\(h.log)")
-        #expect(h.changes.isEmpty)
-        _ = bus
-    }
-
-    /// Both forms are the one file of logic with their own head, tail and GNOME versions,
-    /// so neither can drift from the other (only the 43 form runs here).
-    @Test(arguments: [("43", ["const {Gio, GLib, Meta} = imports.gi;", "const Main = imports.ui.main;", "function init() {"],
-                       "\"shell-version\": [\"43\", \"44\"]", "import "),
-                      ("45", ["import Gio from 'gi://Gio';", "import * as Main from 'resource:///org/gnome/shell/ui/main.js';",
-                              "export default class GesturedExtension extends Extension {"],
-                       "\"shell-version\": [\"45\", \"46\", \"47\"]", "imports.")])
-    func bothFormsAreBuiltFromTheOneSource(series: String, forms: [String], versions: String, foreign: String) throws {
-        let dir = TempDir()
-        let build = try Gestured.Process([series, dir.path + "/ext"], executable: GNOMESession.root + "/gnome-extension/build")
-        #expect(build.wait() == 0, "\(build.stderr)")
-        let js = HostileDeviceTests.readAll(dir.path + "/ext/extension.js")
-        #expect(js.contains(HostileDeviceTests.readAll(GNOMESession.root + "/gnome-extension/gestured.js")))
-        for line in forms { #expect(js.contains("\n" + line + "\n"), "\(line)") }
-        #expect(!js.split(separator: "\n").contains { $0.hasPrefix(foreign) }, "no line of the other form")
-        let metadata = HostileDeviceTests.readAll(dir.path + "/ext/metadata.json")
-        #expect(metadata.contains(versions))
-        #expect(metadata.contains("\"uuid\": \"gestured@gestured.github.io\""))
-    }
-
-    /// `{workspace: next}` and `{workspace: previous}` from a swipe on the fake touchpad,
-    /// through the daemon's desktop sink and the extension, as GNOME itself reports it.
-    @Test(GNOMESession.programs, GNOMESession.dbusmock)
-    func swipesSwitchGNOMEsWorkspaceThroughTheExtension() throws {
-        let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID])
-        let h = try SourceHarness(Self.source(session))
-        try session.openWindow(appID: "one")
-        try #require(h.spin(seconds: 30) { h.changes.last == FocusedApp(app: "one", title: "foot") }, "focused: \(session.log)")
-        let daemon = try LiveDeviceTests.makeDaemon(session.dir, config: DesktopActionsCompositorTests.config,
-                                                    environment: ["XDG_CURRENT_DESKTOP": "GNOME", "WAYLAND_DISPLAY": "wayland-0",
-                                                                  "DBUS_SESSION_BUS_ADDRESS": session.address])
-        let pad = try FakeTouchpad()
-        daemon.adopt(pad.device, announce: true)
-        let active = "global.workspace_manager.get_active_workspace_index()"
-        func activeWorkspace() -> String { (try? session.eval(active)) ?? "" }
-        // GNOME's dynamic workspaces: the window's, and an empty one after it.
-        #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "2")
-        #expect(activeWorkspace() == "0")
-        LiveDeviceTests.swipe(pad, dxMM: -40)
-        #expect(DesktopActionsCompositorTests.wait(daemon, for: "1", activeWorkspace) == "1", "{workspace: next}: \(session.log)")
-        LiveDeviceTests.swipe(pad, dxMM: 40)
-        #expect(DesktopActionsCompositorTests.wait(daemon, for: "0", activeWorkspace) == "0", "{workspace: previous}")
-        #expect(daemon.runningCommands == 0, "no process, no key: the extension did it")
-    }
-
-    @Test(GNOMESession.programs, GNOMESession.dbusmock)
-    func theExtensionsActionsChangeGNOMEsOwnState() throws {
-        let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID])
-        // The extension's own signal says when each window is shown and focused.
-        let h = try SourceHarness(Self.source(session))
-        for id in ["one", "two"] {
-            try session.openWindow(appID: id)
-            try #require(h.spin(seconds: 30) { h.changes.last == FocusedApp(app: id, title: "foot") }, "focused: \(session.log)")
+        /// Before GNOME Shell is on the bus (a session bus with no org.gnome.Shell), the
+        /// source says so and waits, connected to the bus, for it to appear.
+        @Test(Requires.programs([("dbus-daemon", "dbus-daemon")]))
+        func noGNOMEShellYetIsSaidOnce() throws {
+            let dir = TempDir()
+            let (bus, address) = try KWinFocusTests.privateBus(dir)
+            let source = GNOMEShellSource(busAddress: address)
+            let h = try SourceHarness(source)
+            #expect(h.spin { source.problem != nil })
+            #expect(source.problem?.hasPrefix("GNOME Shell is not on the session bus (nothing owns org.gnome.Shell)") == true)
+            #expect(h.log.filter { $0.contains("GNOME Shell is not on the session bus") }.count == 1, "\(h.log)")
+            #expect(h.changes.isEmpty)
+            _ = bus
         }
-        let active = "global.workspace_manager.get_active_workspace_index()"
-        let windowAt = "global.display.focus_window.get_workspace().index()"
 
-        // GNOME's dynamic workspaces: the windows', and an empty one after it.
-        #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "2")
-        #expect(try session.call("SwitchWorkspace", "next") == "(uint32 2,)")
-        #expect(try session.eval(active) == "1")
-        #expect(try session.call("SwitchWorkspace", "next") == "(uint32 2,)", "the last: GNOME does not wrap around")
-        #expect(try session.call("SwitchWorkspace", "previous") == "(uint32 1,)")
-        #expect(try session.eval(active) == "0")
-        #expect(try session.call("SwitchWorkspace", "2") == "(uint32 2,)")
-        #expect(try session.eval(active) == "1")
-        #expect(try session.call("SwitchWorkspace", "1") == "(uint32 1,)")
+        /// Both forms are the one file of logic with their own head, tail and GNOME versions,
+        /// so neither can drift from the other (only the 43 form runs here).
+        @Test(arguments: [("43", ["const {Gio, GLib, Meta} = imports.gi;", "const Main = imports.ui.main;", "function init() {"],
+                           "\"shell-version\": [\"43\", \"44\"]", "import "),
+                          ("45", ["import Gio from 'gi://Gio';", "import * as Main from 'resource:///org/gnome/shell/ui/main.js';",
+                                  "export default class GesturedExtension extends Extension {"],
+                           "\"shell-version\": [\"45\", \"46\", \"47\"]", "imports.")])
+        func bothFormsAreBuiltFromTheOneSource(series: String, forms: [String], versions: String, foreign: String) throws {
+            let dir = TempDir()
+            let build = try Gestured.Process([series, dir.path + "/ext"], executable: GNOMESession.root + "/gnome-extension/build")
+            #expect(build.wait() == 0, "\(build.stderr)")
+            let js = HostileDeviceTests.readAll(dir.path + "/ext/extension.js")
+            #expect(js.contains(HostileDeviceTests.readAll(GNOMESession.root + "/gnome-extension/gestured.js")))
+            for line in forms { #expect(js.contains("\n" + line + "\n"), "\(line)") }
+            #expect(!js.split(separator: "\n").contains { $0.hasPrefix(foreign) }, "no line of the other form")
+            let metadata = HostileDeviceTests.readAll(dir.path + "/ext/metadata.json")
+            #expect(metadata.contains(versions))
+            #expect(metadata.contains("\"uuid\": \"gestured@gestured.github.io\""))
+        }
 
-        #expect(try session.call("MoveWindowToWorkspace", "next") == "(uint32 2,)")
-        #expect(try session.eval(windowAt) == "1", "'two' moved; 'one' keeps the first workspace from being removed")
-        #expect(try session.eval(active) == "1", "and the view followed it, as GNOME's Shift+Super+Page_Down does")
-        #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "3", "GNOME added an empty one after it")
+        /// `{workspace: next}` and `{workspace: previous}` from a swipe on the fake touchpad,
+        /// through the daemon's desktop sink and the extension, as GNOME itself reports it.
+        @Test(GNOMESession.programs, GNOMESession.dbusmock)
+        func swipesSwitchGNOMEsWorkspaceThroughTheExtension() throws {
+            let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID])
+            let h = try SourceHarness(Self.source(session))
+            try session.openWindow(appID: "one")
+            try #require(h.spin(seconds: 30) { h.changes.last == FocusedApp(app: "one", title: "foot") }, "focused: \(session.log)")
+            let daemon = try LiveDeviceTests.makeDaemon(session.dir, config: DesktopActionsCompositorTests.config,
+                                                        environment: ["XDG_CURRENT_DESKTOP": "GNOME", "WAYLAND_DISPLAY": "wayland-0",
+                                                                      "DBUS_SESSION_BUS_ADDRESS": session.address])
+            let pad = try FakeTouchpad()
+            daemon.adopt(pad.device, announce: true)
+            let active = "global.workspace_manager.get_active_workspace_index()"
+            func activeWorkspace() -> String { (try? session.eval(active)) ?? "" }
+            // GNOME's dynamic workspaces: the window's, and an empty one after it.
+            #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "2")
+            #expect(activeWorkspace() == "0")
+            LiveDeviceTests.swipe(pad, dxMM: -40)
+            #expect(DesktopActionsCompositorTests.wait(daemon, for: "1", activeWorkspace) == "1", "{workspace: next}: \(session.log)")
+            LiveDeviceTests.swipe(pad, dxMM: 40)
+            #expect(DesktopActionsCompositorTests.wait(daemon, for: "0", activeWorkspace) == "0", "{workspace: previous}")
+            #expect(daemon.runningCommands == 0, "no process, no key: the extension did it")
+        }
 
-        #expect(try session.call("Overview", "on") == "(true,)")
-        #expect(try session.eval("Main.overview.visibleTarget") == "true")
-        #expect(try session.call("AppGrid", "toggle") == "(true,)")
-        #expect(try session.eval("Main.overview.dash.showAppsButton.checked") == "true", "the app grid")
-        #expect(try session.call("AppGrid", "off") == "(false,)")
-        #expect(try session.eval("Main.overview.visibleTarget") == "false")
+        @Test(GNOMESession.programs, GNOMESession.dbusmock)
+        func theExtensionsActionsChangeGNOMEsOwnState() throws {
+            let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID])
+            // The extension's own signal says when each window is shown and focused.
+            let h = try SourceHarness(Self.source(session))
+            for id in ["one", "two"] {
+                try session.openWindow(appID: id)
+                try #require(h.spin(seconds: 30) { h.changes.last == FocusedApp(app: id, title: "foot") }, "focused: \(session.log)")
+            }
+            let active = "global.workspace_manager.get_active_workspace_index()"
+            let windowAt = "global.display.focus_window.get_workspace().index()"
 
-        // Only the active workspace's windows: 'two', not 'one'.
-        let minimized = "global.get_window_actors().map(a => a.meta_window.get_wm_class() + '=' + a.meta_window.minimized).join(',')"
-        #expect(try session.call("ShowDesktop", "toggle") == "(true,)")
-        #expect(try session.eval(minimized) == "\"one=false,two=true\"")
-        #expect(try session.call("ShowDesktop", "toggle") == "(false,)")
-        #expect(try session.eval(minimized) == "\"one=false,two=false\"")
-        #expect(try session.eval("global.display.focus_window.get_wm_class()") == "\"two\"", "and focused again")
+            // GNOME's dynamic workspaces: the windows', and an empty one after it.
+            #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "2")
+            #expect(try session.call("SwitchWorkspace", "next") == "(uint32 2,)")
+            #expect(try session.eval(active) == "1")
+            #expect(try session.call("SwitchWorkspace", "next") == "(uint32 2,)", "the last: GNOME does not wrap around")
+            #expect(try session.call("SwitchWorkspace", "previous") == "(uint32 1,)")
+            #expect(try session.eval(active) == "0")
+            #expect(try session.call("SwitchWorkspace", "2") == "(uint32 2,)")
+            #expect(try session.eval(active) == "1")
+            #expect(try session.call("SwitchWorkspace", "1") == "(uint32 1,)")
 
-        // A target the extension does not know is refused, and nothing moves.
-        let bad = try Gestured.Process(["call", "--address", session.address, "--dest", "org.gnome.Shell",
-                                        "--object-path", "/io/github/gestured/Shell",
-                                        "--method", "io.github.gestured.Shell.SwitchWorkspace", "sideways"],
-                                       executable: "/usr/bin/gdbus")
-        #expect(bad.wait() != 0)
-        #expect(bad.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs: target must be next, previous or a workspace number from 1"))
-        #expect(try session.eval(active) == "1")
+            #expect(try session.call("MoveWindowToWorkspace", "next") == "(uint32 2,)")
+            #expect(try session.eval(windowAt) == "1", "'two' moved; 'one' keeps the first workspace from being removed")
+            #expect(try session.eval(active) == "1", "and the view followed it, as GNOME's Shift+Super+Page_Down does")
+            #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "3", "GNOME added an empty one after it")
+
+            #expect(try session.call("Overview", "on") == "(true,)")
+            #expect(try session.eval("Main.overview.visibleTarget") == "true")
+            #expect(try session.call("AppGrid", "toggle") == "(true,)")
+            #expect(try session.eval("Main.overview.dash.showAppsButton.checked") == "true", "the app grid")
+            #expect(try session.call("AppGrid", "off") == "(false,)")
+            #expect(try session.eval("Main.overview.visibleTarget") == "false")
+
+            // Only the active workspace's windows: 'two', not 'one'.
+            let minimized = "global.get_window_actors().map(a => a.meta_window.get_wm_class() + '=' + a.meta_window.minimized).join(',')"
+            #expect(try session.call("ShowDesktop", "toggle") == "(true,)")
+            #expect(try session.eval(minimized) == "\"one=false,two=true\"")
+            #expect(try session.call("ShowDesktop", "toggle") == "(false,)")
+            #expect(try session.eval(minimized) == "\"one=false,two=false\"")
+            #expect(try session.eval("global.display.focus_window.get_wm_class()") == "\"two\"", "and focused again")
+
+            // A target the extension does not know is refused, and nothing moves.
+            let bad = try Gestured.Process(["call", "--address", session.address, "--dest", "org.gnome.Shell",
+                                            "--object-path", "/io/github/gestured/Shell",
+                                            "--method", "io.github.gestured.Shell.SwitchWorkspace", "sideways"],
+                                           executable: "/usr/bin/gdbus")
+            #expect(bad.wait() != 0)
+            #expect(bad.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs: target must be next, previous or a workspace number from 1"))
+            #expect(try session.eval(active) == "1")
+        }
     }
 }

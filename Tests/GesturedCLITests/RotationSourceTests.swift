@@ -8,116 +8,118 @@ import Testing
 import TouchModel
 @testable import GesturedCLI
 
-/// The screen's rotation from real sources while the daemon runs: a real headless
-/// sway whose output is turned with `swaymsg`, and iio-sensor-proxy as python3-dbusmock
-/// fakes it on a private system bus. After each change the next swipe, the recorded
-/// 4-finger drag toward the panel's bottom edge, comes out as the user would see it.
-@Suite(.serialized) struct RotationSourceTests {
-    static let config = "gestures:\n  - {name: four, gesture: swipe, fingers: 4, command: \"true\"}\n"
+extension RealDesktops {
+    /// The screen's rotation from real sources while the daemon runs: a real headless
+    /// sway whose output is turned with `swaymsg`, and iio-sensor-proxy as python3-dbusmock
+    /// fakes it on a private system bus. After each change the next swipe, the recorded
+    /// 4-finger drag toward the panel's bottom edge, comes out as the user would see it.
+    @Suite struct RotationSourceTests {
+        static let config = "gestures:\n  - {name: four, gesture: swipe, fingers: 4, command: \"true\"}\n"
 
-    /// The daemon with the recorded touchscreen adopted, and what it recognizes.
-    final class Rig {
-        let daemon: Daemon
-        let device: FakeTouchpad
-        let recording: Recording
-        var swipes: [Direction?] = []
+        /// The daemon with the recorded touchscreen adopted, and what it recognizes.
+        final class Rig {
+            let daemon: Daemon
+            let device: FakeTouchpad
+            let recording: Recording
+            var swipes: [Direction?] = []
 
-        init(_ dir: TempDir, config: String = RotationSourceTests.config, environment: [String: String]) throws {
-            recording = try Recordings.load(RotationReplayTests.swipeDown)
-            var options = Daemon.Options()
-            options.runCommands = false
-            options.focus = FocusMonitor(environment: [:])
-            var seen: [Direction?] = []
-            options.onGesture = { _, e in if e.phase == .recognized { seen.append(e.direction) } }
-            daemon = try LiveDeviceTests.makeDaemon(dir, config: config, options: options, environment: environment)
-            device = try FakeTouchpad(description: recording.device)
-            daemon.adopt(device.device, announce: false)
-            daemon.startFocus()
-            collect = { seen }
-        }
+            init(_ dir: TempDir, config: String = RotationSourceTests.config, environment: [String: String]) throws {
+                recording = try Recordings.load(RotationReplayTests.swipeDown)
+                var options = Daemon.Options()
+                options.runCommands = false
+                options.focus = FocusMonitor(environment: [:])
+                var seen: [Direction?] = []
+                options.onGesture = { _, e in if e.phase == .recognized { seen.append(e.direction) } }
+                daemon = try LiveDeviceTests.makeDaemon(dir, config: config, options: options, environment: environment)
+                device = try FakeTouchpad(description: recording.device)
+                daemon.adopt(device.device, announce: false)
+                daemon.startFocus()
+                collect = { seen }
+            }
 
-        private var collect: () -> [Direction?] = { [] }
+            private var collect: () -> [Direction?] = { [] }
 
-        var session: DeviceSession { daemon.sessions.values.first! }
+            var session: DeviceSession { daemon.sessions.values.first! }
 
-        /// Waits (bounded) until the device follows `orientation` from a source named so.
-        func waitFor(_ orientation: Orientation, from source: String) -> Bool {
-            LiveDeviceTests.spin(daemon, seconds: 20) {
-                session.rotation?.orientation == orientation && session.rotation?.source.hasPrefix(source) == true
+            /// Waits (bounded) until the device follows `orientation` from a source named so.
+            func waitFor(_ orientation: Orientation, from source: String) -> Bool {
+                LiveDeviceTests.spin(daemon, seconds: 20) {
+                    session.rotation?.orientation == orientation && session.rotation?.source.hasPrefix(source) == true
+                }
+            }
+
+            /// The recorded swipe, stamped as just made; the direction it was recognized in.
+            func swipe() -> Direction?? {
+                var events = Array(recording.events)
+                let shift = clinux_monotonic_ns() / 1000 - 100_000 - (events.last?.time.microseconds ?? 0)
+                for i in events.indices { events[i].time.microseconds += shift }
+                let before = collect().count
+                device.send(events)
+                guard LiveDeviceTests.spin(daemon, seconds: 10, until: { collect().count > before }) else { return nil }
+                return collect().last
             }
         }
 
-        /// The recorded swipe, stamped as just made; the direction it was recognized in.
-        func swipe() -> Direction?? {
-            var events = Array(recording.events)
-            let shift = clinux_monotonic_ns() / 1000 - 100_000 - (events.last?.time.microseconds ?? 0)
-            for i in events.indices { events[i].time.microseconds += shift }
-            let before = collect().count
-            device.send(events)
-            guard LiveDeviceTests.spin(daemon, seconds: 10, until: { collect().count > before }) else { return nil }
-            return collect().last
+        @Test(Requires.programs([("sway", "sway"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
+        func swaysOutputTransformTurnsTheNextGesture() throws {
+            let dir = TempDir()
+            let headless = try HeadlessSway(in: dir)
+            defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
+            let (sway, socket) = (headless.process, headless.socket)
+            // As a session's service gets it: the Wayland display, the runtime directory, sway's socket.
+            let rig = try Rig(dir, environment: ["WAYLAND_DISPLAY": "wayland-1", "XDG_RUNTIME_DIR": dir.path, "SWAYSOCK": socket])
+            try #require(rig.waitFor(.normal, from: "wayland output HEADLESS-1"),
+                         "sway's wl_output answered (\(sway.poll().map { "sway exited \($0)" } ?? "running")); \(String(describing: rig.session.rotation))")
+            #expect(rig.swipe() == .some(.down))
+
+            // sway's `transform 90` turns the picture a quarter clockwise: the user has turned the
+            // device a quarter counter-clockwise, and the panel's bottom edge is on their right.
+            for (transform, orientation, direction) in [("90", Orientation.threeQuarters, Direction.right), ("180", .half, .up),
+                                                        ("270", .quarter, .left), ("normal", .normal, .down), ("90", .threeQuarters, .right)] {
+                let r = try Gestured.Process(["-s", socket, "output HEADLESS-1 transform \(transform)"], executable: "/usr/bin/swaymsg")
+                #expect(r.wait() == 0)
+                #expect(rig.waitFor(orientation, from: "wayland output HEADLESS-1"), "transform \(transform) heard from wl_output")
+                #expect(rig.swipe() == .some(direction), "after transform \(transform)")
+            }
+            let status = rig.daemon.statusText()
+            #expect(status.contains("screen rotation: wayland (HEADLESS-1 270)"), "\(status)")
+            #expect(status.contains("screen 270 from wayland output HEADLESS-1"), "\(status)")
+
+            // sway's own IPC, where only SWAYSOCK is in the environment: the turn at connect
+            // (sway 1.7 sends no event when it changes; 1.8 sends `output`).
+            let ipc = try Rig(TempDir(), environment: ["SWAYSOCK": socket])
+            #expect(ipc.waitFor(.threeQuarters, from: "sway output HEADLESS-1"), "\(String(describing: ipc.session.rotation))")
+            #expect(ipc.swipe() == .some(.right))
         }
-    }
 
-    @Test(Requires.programs([("sway", "sway"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
-    func swaysOutputTransformTurnsTheNextGesture() throws {
-        let dir = TempDir()
-        let headless = try HeadlessSway(in: dir)
-        defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
-        let (sway, socket) = (headless.process, headless.socket)
-        // As a session's service gets it: the Wayland display, the runtime directory, sway's socket.
-        let rig = try Rig(dir, environment: ["WAYLAND_DISPLAY": "wayland-1", "XDG_RUNTIME_DIR": dir.path, "SWAYSOCK": socket])
-        try #require(rig.waitFor(.normal, from: "wayland output HEADLESS-1"),
-                     "sway's wl_output answered (\(sway.poll().map { "sway exited \($0)" } ?? "running")); \(String(describing: rig.session.rotation))")
-        #expect(rig.swipe() == .some(.down))
+        static let dbusmock = ConditionTrait.disabled(if: access("/usr/lib/python3/dist-packages/dbusmock/templates/iio-sensors-proxy.py", R_OK) != 0,
+                                                      "missing python3-dbusmock (apt-get install python3-dbusmock)")
 
-        // sway's `transform 90` turns the picture a quarter clockwise: the user has turned the
-        // device a quarter counter-clockwise, and the panel's bottom edge is on their right.
-        for (transform, orientation, direction) in [("90", Orientation.threeQuarters, Direction.right), ("180", .half, .up),
-                                                    ("270", .quarter, .left), ("normal", .normal, .down), ("90", .threeQuarters, .right)] {
-            let r = try Gestured.Process(["-s", socket, "output HEADLESS-1 transform \(transform)"], executable: "/usr/bin/swaymsg")
-            #expect(r.wait() == 0)
-            #expect(rig.waitFor(orientation, from: "wayland output HEADLESS-1"), "transform \(transform) heard from wl_output")
-            #expect(rig.swipe() == .some(direction), "after transform \(transform)")
+        @Test(Requires.programs([("dbus-daemon", "dbus-daemon"), ("dbus-send", "dbus-daemon")]), dbusmock)
+        func theAccelerometerTurnsTheNextGesture() throws {
+            let dir = TempDir()
+            let (bus, address) = try KWinFocusTests.privateBus(dir)
+            let mock = try Gestured.Process(["-m", "dbusmock", "--system", "--template", "iio-sensors-proxy",
+                                             "-p", #"{"has_accelerometer": true, "accelerometer_orientation": "normal"}"#],
+                                            environment: ["DBUS_SYSTEM_BUS_ADDRESS=\(address)"], executable: "/usr/bin/python3")
+            let config = "rotation:\n  sensor: true\n  orientation: 180\n" + Self.config
+            // No compositor that says: the sensor answers first, the config's 180 is the fallback.
+            let rig = try Rig(dir, config: config, environment: ["DBUS_SYSTEM_BUS_ADDRESS": address, "XDG_CURRENT_DESKTOP": "test"])
+            try #require(rig.waitFor(.normal, from: "iio-sensor-proxy"),
+                         "the fake proxy answered (\(mock.poll().map { "dbusmock exited \($0): \(mock.stderr)" } ?? "running")); \(String(describing: rig.session.rotation))")
+            #expect(rig.swipe() == .some(.down))
+
+            for (word, orientation, direction) in [("left-up", Orientation.quarter, Direction.left), ("bottom-up", .half, .up),
+                                                   ("right-up", .threeQuarters, .right)] {
+                let r = try Gestured.Process(["--bus=\(address)", "--print-reply", "--dest=net.hadess.SensorProxy", "/net/hadess/SensorProxy",
+                                              "org.freedesktop.DBus.Mock.SetInternalProperty", "string:net.hadess.SensorProxy",
+                                              "string:AccelerometerOrientation", "variant:string:\(word)"], executable: "/usr/bin/dbus-send")
+                #expect(r.wait() == 0)
+                #expect(rig.waitFor(orientation, from: "iio-sensor-proxy"), "\(word) heard from PropertiesChanged")
+                #expect(rig.swipe() == .some(direction), "turned \(word)")
+            }
+            #expect(rig.daemon.statusText().contains("iio-sensor-proxy (270)"), "\(rig.daemon.statusText())")
+            _ = bus
         }
-        let status = rig.daemon.statusText()
-        #expect(status.contains("screen rotation: wayland (HEADLESS-1 270)"), "\(status)")
-        #expect(status.contains("screen 270 from wayland output HEADLESS-1"), "\(status)")
-
-        // sway's own IPC, where only SWAYSOCK is in the environment: the turn at connect
-        // (sway 1.7 sends no event when it changes; 1.8 sends `output`).
-        let ipc = try Rig(TempDir(), environment: ["SWAYSOCK": socket])
-        #expect(ipc.waitFor(.threeQuarters, from: "sway output HEADLESS-1"), "\(String(describing: ipc.session.rotation))")
-        #expect(ipc.swipe() == .some(.right))
-    }
-
-    static let dbusmock = ConditionTrait.disabled(if: access("/usr/lib/python3/dist-packages/dbusmock/templates/iio-sensors-proxy.py", R_OK) != 0,
-                                                  "missing python3-dbusmock (apt-get install python3-dbusmock)")
-
-    @Test(Requires.programs([("dbus-daemon", "dbus-daemon"), ("dbus-send", "dbus-daemon")]), dbusmock)
-    func theAccelerometerTurnsTheNextGesture() throws {
-        let dir = TempDir()
-        let (bus, address) = try KWinFocusTests.privateBus(dir)
-        let mock = try Gestured.Process(["-m", "dbusmock", "--system", "--template", "iio-sensors-proxy",
-                                         "-p", #"{"has_accelerometer": true, "accelerometer_orientation": "normal"}"#],
-                                        environment: ["DBUS_SYSTEM_BUS_ADDRESS=\(address)"], executable: "/usr/bin/python3")
-        let config = "rotation:\n  sensor: true\n  orientation: 180\n" + Self.config
-        // No compositor that says: the sensor answers first, the config's 180 is the fallback.
-        let rig = try Rig(dir, config: config, environment: ["DBUS_SYSTEM_BUS_ADDRESS": address, "XDG_CURRENT_DESKTOP": "test"])
-        try #require(rig.waitFor(.normal, from: "iio-sensor-proxy"),
-                     "the fake proxy answered (\(mock.poll().map { "dbusmock exited \($0): \(mock.stderr)" } ?? "running")); \(String(describing: rig.session.rotation))")
-        #expect(rig.swipe() == .some(.down))
-
-        for (word, orientation, direction) in [("left-up", Orientation.quarter, Direction.left), ("bottom-up", .half, .up),
-                                               ("right-up", .threeQuarters, .right)] {
-            let r = try Gestured.Process(["--bus=\(address)", "--print-reply", "--dest=net.hadess.SensorProxy", "/net/hadess/SensorProxy",
-                                          "org.freedesktop.DBus.Mock.SetInternalProperty", "string:net.hadess.SensorProxy",
-                                          "string:AccelerometerOrientation", "variant:string:\(word)"], executable: "/usr/bin/dbus-send")
-            #expect(r.wait() == 0)
-            #expect(rig.waitFor(orientation, from: "iio-sensor-proxy"), "\(word) heard from PropertiesChanged")
-            #expect(rig.swipe() == .some(direction), "turned \(word)")
-        }
-        #expect(rig.daemon.statusText().contains("iio-sensor-proxy (270)"), "\(rig.daemon.statusText())")
-        _ = bus
     }
 }

@@ -200,7 +200,7 @@ import TouchModel
         hand.down(at: [300, 400, 500])
         hand.move(mm: 40)
         let started = clinux_monotonic_ns()
-        let exited = try Poll.ready([watchdog.exitDescriptor], timeoutMS: 10_000)[0]
+        let exited = try Poll.ready([watchdog.exitDescriptor], timeoutMS: 30_000)[0]
         let waitedMS = (clinux_monotonic_ns() - started) / 1_000_000
         #expect(exited, "the watchdog never gave the device back")
         #expect(waitedMS < 2_500, "it took \(waitedMS) ms")

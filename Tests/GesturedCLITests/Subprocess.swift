@@ -96,7 +96,7 @@ struct Gestured {
         }
 
         /// Waits (bounded) until `stderr` contains `text`; true if it did.
-        func waitForLog(_ text: String, timeoutMS: Int = 10_000) -> Bool {
+        func waitForLog(_ text: String, timeoutMS: Int = 30_000) -> Bool {
             let deadline = clinux_monotonic_ns() + Int64(timeoutMS) * 1_000_000
             while !stderr.contains(text) && clinux_monotonic_ns() < deadline && poll() == nil {
                 pump(ms: 50)
@@ -115,7 +115,7 @@ struct Gestured {
         }
 
         /// Waits for exit, up to `timeoutMS`; nil if it did not exit.
-        func wait(timeoutMS: Int = 10_000) -> Int32? {
+        func wait(timeoutMS: Int = 30_000) -> Int32? {
             let deadline = clinux_monotonic_ns() + Int64(timeoutMS) * 1_000_000
             while poll() == nil && clinux_monotonic_ns() < deadline {
                 pump(ms: 50)

@@ -206,12 +206,12 @@ import Testing
             // An open page keeps it running: its stream gets the hello, then heartbeats.
             let page = try HTTPTestConnection(port: ui.port)
             try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
-            #expect(page.read(timeoutMS: 10_000) { String(decoding: $0, as: UTF8.self).contains("\"type\":\"hello\"") })
-            #expect(page.read(timeoutMS: 10_000) { String(decoding: $0, as: UTF8.self).components(": keepalive").count > 4 },
+            #expect(page.read { String(decoding: $0, as: UTF8.self).contains("\"type\":\"hello\"") })
+            #expect(page.read { String(decoding: $0, as: UTF8.self).components(": keepalive").count > 4 },
                     "heartbeats for more than the idle time")
             #expect(p.poll() == nil, "still running with a page open")
         }
-        #expect(p.wait(timeoutMS: 15_000) == 0, "exited: \(p.stderr)")
+        #expect(p.wait() == 0, "exited: \(p.stderr)")
         #expect(p.stderr.contains("no page open for 1 s; exiting"))
     }
 
@@ -222,13 +222,13 @@ import Testing
         #expect(session["mode"]?.string == "local")
         let page = try HTTPTestConnection(port: ui.port)
         try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
-        #expect(page.read(timeoutMS: 15_000) { String(decoding: $0, as: UTF8.self).contains("\"dry_run\":true") }, "\(page.text.suffix(300))")
+        #expect(page.read { String(decoding: $0, as: UTF8.self).contains("\"dry_run\":true") }, "\(page.text.suffix(300))")
         let privateDirs = FileSystemProbe.names(in: ui.runtime).filter { $0.hasPrefix("gestured-ui-") }
         #expect(privateDirs.count == 1, "its control socket is in a directory of its own, not $XDG_RUNTIME_DIR/gestured.sock")
         #expect(!FileSystemProbe.names(in: ui.runtime).contains("gestured.sock"))
         let p = try #require(ui.process)
         kill(p.pid, SIGTERM)
-        #expect(p.wait(timeoutMS: 15_000) == 0)
+        #expect(p.wait() == 0)
         #expect(FileSystemProbe.names(in: ui.runtime).filter { $0.hasPrefix("gestured-ui-") }.isEmpty, "the private daemon stopped and cleaned up")
     }
 
@@ -258,7 +258,7 @@ import Testing
         try ui.start(["--replay", Self.recording])
         let p = try #require(ui.process)
         kill(p.pid, SIGTERM)
-        #expect(p.wait(timeoutMS: 15_000) == 0)
+        #expect(p.wait() == 0)
     }
 
     func saveBody(_ text: String, force: Bool) -> String { "{\"text\":\(text.quoted),\"force\":\(force)}" }

@@ -12,7 +12,7 @@ import Testing
         s.server.streamOpened = { opened.append($0); $0.send("{\"type\":\"hello\"}") }
         let c = try HTTPTestConnection(port: s.port, pump: { [server = s.server] in server.http.run() })
         try c.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(s.port)\r\nCookie: gestured_ui=\(s.token)\r\n\r\n".utf8))
-        #expect(c.read(timeoutMS: 5000) { String(decoding: $0, as: UTF8.self).contains("hello") })
+        #expect(c.read { String(decoding: $0, as: UTF8.self).contains("hello") })
         #expect(c.text.contains("Content-Type: text/event-stream"))
         #expect(c.text.contains("Content-Security-Policy:"))
         #expect(s.server.streams.count == 1)
@@ -21,7 +21,7 @@ import Testing
         s.server.broadcast("{\"type\":\"frame\",\"n\":1}", droppable: true)
         #expect(s.server.http.timeoutMS == 0, "a resumed stream needs the server to run at once")
         s.server.broadcast("{\"type\":\"gesture\",\"n\":2}")
-        #expect(c.read(timeoutMS: 5000) { String(decoding: $0, as: UTF8.self).contains("\"n\":2") })
+        #expect(c.read { String(decoding: $0, as: UTF8.self).contains("\"n\":2") })
         let text = c.text
         let hello = try #require(text.firstRange(of: "data: {\"type\":\"hello\"}\n\n"))
         let one = try #require(text.firstRange(of: "data: {\"type\":\"frame\",\"n\":1}\n\n"))
@@ -37,7 +37,7 @@ import Testing
         do {
             let c = try HTTPTestConnection(port: s.port, pump: { [server = s.server] in server.http.run() })
             try c.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(s.port)\r\nCookie: gestured_ui=\(s.token)\r\n\r\n".utf8))
-            #expect(c.read(timeoutMS: 5000) { String(decoding: $0, as: UTF8.self).contains("hello") })
+            #expect(c.read { String(decoding: $0, as: UTF8.self).contains("hello") })
         }
         // The heartbeat finds the connection gone.
         let deadline = ContinuousClock.now + .seconds(5)
