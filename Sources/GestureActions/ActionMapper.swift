@@ -151,6 +151,8 @@ public struct ActionMapper {
             ("GESTURE_SCALE", decimal(e.scale, 3)),
             ("GESTURE_ROTATION_DEG", decimal(e.rotation * 180 / .pi, 1)),
             ("GESTURE_DURATION_S", decimal(e.duration, 3)),
+            ("GESTURE_SHAPE", e.shape ?? ""),
+            ("GESTURE_SCORE", e.score.map { decimal($0, 2) } ?? ""),
             ("GESTURE_DEVICE", device?.name ?? ""),
             ("GESTURE_DEVICE_KIND", device?.kind.rawValue ?? ""),
         ]

@@ -67,6 +67,7 @@ public enum ConfigLoader {
         if let problem { log.error(problem.mark, problem.message) }
         var parser = ConfigParser(file: file)
         parser.log = log
+        parser.shapeDirectory = ShapeFile.directory(besideConfig: file)
         let config = log.hasErrors ? nil : parser.parse(root)
         let all = parser.log.all.enumerated().sorted { a, b in
             // File order; problems with the whole file first; stable otherwise.

@@ -9,6 +9,11 @@ struct ConfigParser {
     var grab = GrabSelection()
     var rotation = RotationSettings()
     var drafts: [Draft] = []
+    /// Shapes: where the user's shape files are (nil: none), the names read so far and
+    /// their templates, which every shape gesture knows (`ShapeFile`).
+    var shapeDirectory: String?
+    var loadedShapes: Set<String> = []
+    var userShapes: [ShapeTemplate] = []
 
     /// One gesture as read, with where its parts were written for cross-checks.
     struct Draft {
@@ -49,6 +54,7 @@ struct ConfigParser {
         for i in drafts.indices where drafts[i].spec.after != nil {
             drafts[i].spec.sequenceWindow = drafts[i].within ?? settings.sequenceWindow
         }
+        for i in drafts.indices where drafts[i].spec.kind == .shape { drafts[i].spec.shapeTemplates = userShapes }
         var config = Config(file: log.file, settings: settings, grab: grab, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))
         config.rotation = rotation
         return config
@@ -262,6 +268,8 @@ struct ConfigParser {
         case .minScale: d.spec.thresholds.minScale = positive(v, .scale, k)
         case .minRotation: d.spec.thresholds.minRotationDeg = positive(v, .angle, k, max: 180)
         case .minArc: d.spec.thresholds.minArcDeg = positive(v, .angle, k, max: 1080)
+        case .shape: shapes(v, into: &d)
+        case .minScore: d.spec.thresholds.minScore = fraction(v, k)
         case .simultaneousWith, .requiresFailureOf, .after:
             let refs = key == .after ? name(v, k).map { [($0, v.mark)] } ?? [] : names(v, k)
             d.references[key] = refs

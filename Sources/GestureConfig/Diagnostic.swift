@@ -41,6 +41,12 @@ struct DiagnosticLog {
         all.append(Diagnostic(.error, file: file, mark: mark, message))
     }
 
+    /// A diagnostic of another file read for this one (a shape file).
+    mutating func append(_ d: Diagnostic) {
+        if d.severity == .error { errorCount += 1 }
+        all.append(d)
+    }
+
     mutating func warning(_ mark: SourceMark?, _ message: String) {
         all.append(Diagnostic(.warning, file: file, mark: mark, message))
     }

@@ -197,6 +197,8 @@ enum GestureKey: String, CaseIterable {
     case minScale = "min-scale"
     case minRotation = "min-rotation"
     case minArc = "min-arc"
+    case shape
+    case minScore = "min-score"
     case simultaneousWith = "simultaneous-with"
     case requiresFailureOf = "requires-failure-of"
     case after, within, enabled
@@ -219,6 +221,8 @@ enum GestureKey: String, CaseIterable {
         case .minScale: return .minScale
         case .minRotation: return .minRotation
         case .minArc: return .minArc
+        case .shape: return .shape
+        case .minScore: return .minScore
         case .name, .gesture, .fingers, .direction, .device, .deviceName, .region, .simultaneousWith,
              .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone, .apps, .exceptApps,
              .begin, .update, .end, .cancel, .every, .hold, .desktop:
@@ -296,6 +300,8 @@ enum GestureKey: String, CaseIterable {
         case .minScale: return e("scale", "recognizer's", "Pinch scale before the gesture begins, e.g. `1.1x` (10 %).")
         case .minRotation: return e("angle", "recognizer's", "Rotation before the gesture begins.")
         case .minArc: return e("angle", "`180deg`", "How far round the hand's path must go before a circle begins, up to `1080deg`.")
+        case .shape: return e("name or list", "any", "The shapes it takes: built in " + ShapeTemplate.builtInNames.map { "`\($0)`" }.joined(separator: ", ") + ", or one recorded with `gestured record-shape NAME` (docs/SHAPES.md).")
+        case .minScore: return e("fraction 0–1", "`\(defaultShapeMinScore.fixed(2))`", "How closely the drawn shape must match (`GESTURE_SCORE`).")
         case .simultaneousWith: return e("name or list", "none", "Gestures this one may run together with (pinch and rotate); otherwise they compete.")
         case .requiresFailureOf: return e("name or list", "none", "Gestures that must fail before this one may fire (a single tap waits for the double tap).")
         case .after: return e("name", "none", "Only counts when it begins right after this gesture (hold, then swipe).")

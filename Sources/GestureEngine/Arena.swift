@@ -181,6 +181,18 @@ final class Arena {
             }
             if let after = spec.after { members[i].after = index(after) ?? -1 }
         }
+        // A shape decides at the lift, a swipe as it crosses its distance: a swipe (or
+        // a scrub) for the same fingers waits for the shape to fail, or every shape's
+        // first stroke would be a swipe (docs/ENGINE.md, "Shape"). A straight stroke
+        // fails the shape at the lift and the swipe fires then. Not where the shape
+        // already waits for the swipe.
+        for i in 0..<n where members[i].kind.traits.discrete && members[i].kind.traits.takesTranslation {
+            for r in 0..<n where members[r].kind == .shape && !compatible[i * n + r]
+                && members[r].gate.fingers.overlaps(members[i].gate.fingers)
+                && !members[i].requires.contains(r) && !Arena.waits(r, for: i, in: members) {
+                members[i].requires.append(r)
+            }
+        }
         self.members = members
         self.memberCount = n
         self.specs = specs

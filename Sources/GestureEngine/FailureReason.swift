@@ -35,6 +35,13 @@ public enum FailureReason: Sendable, Equatable {
     /// Circle: the path turned back on itself by this much from one segment to the
     /// next, degrees (a stroke that reverses is no circle).
     case doubledBack(degrees: Double)
+    /// Shape: the path's larger side, mm, was under the least a shape takes.
+    case shapeTooSmall(mm: Double, needsMM: Double)
+    /// Shape: the path bent this little off a straight line (a swipe's stroke).
+    case tooStraight(bend: Double, needs: Double)
+    /// Shape: the template the path looked most like, its score, and whether this
+    /// gesture takes that shape.
+    case unlikeShape(best: String, score: Double, needs: Double, taken: Bool)
     /// Swipe/pan lost the swipe-vs-pinch decision, or pinch/rotate lost it the other way.
     case fingersMovedTogether
     case fingersMovedApart
@@ -91,6 +98,11 @@ public enum FailureReason: Sendable, Equatable {
         case let .tooLittleRotation(deg, needs): return "turned \(deg.formatted1)°, needs \(needs.formatted1)°"
         case let .tooLittleArc(deg, needs): return "went \(deg.formatted1)° round, needs \(needs.formatted1)°"
         case let .doubledBack(deg): return "the path turned back by \(deg.formatted1)°, not round"
+        case let .shapeTooSmall(mm, needs): return "drew \(mm.formatted1) mm across, a shape needs \(needs.formatted1) mm"
+        case let .tooStraight(bend, needs): return "the stroke was straight (bend \(bend.formatted2), a shape needs \(needs.formatted2)): a swipe's"
+        case let .unlikeShape(best, score, needs, taken):
+            return taken ? "looked most like '\(best)' (\(score.formatted2)), needs \(needs.formatted2)"
+                : "looked most like '\(best)' (\(score.formatted2)), which it does not take"
         case .fingersMovedTogether: return "fingers moved together (a swipe or pan), not apart"
         case .fingersMovedApart: return "fingers moved apart or around (a pinch or rotation), not together"
         case let .reversals(have, need): return "reversed \(have) time\(have == 1 ? "" : "s"), needs \(need)"

@@ -55,6 +55,9 @@ public struct GestureEvent: Sendable, Equatable {
     public var rotationVelocity: Double
     /// Hold: seconds since the press began.
     public var duration: Double
+    /// Shape: the shape drawn and its score, 0…1 (nil for other kinds).
+    public var shape: String?
+    public var score: Double?
 
     public init(name: String, index: Int, kind: GestureKind, phase: GesturePhase, time: Timestamp,
                 fingers: Int, direction: Direction? = nil, sense: Sense? = nil, location: Point = .zero,

@@ -17,6 +17,8 @@ public enum GestureKind: String, Sendable, CaseIterable {
     case scrub
     /// The hand's path goes round (a knob: volume, circular scrolling).
     case circle
+    /// The hand's path draws a shape ('z', a check, a triangle, or one the user recorded).
+    case shape
 
     /// This kind's entry, built once (a `Set` literal allocates: not per call).
     public var traits: KindTraits { Self.table[self]! }
@@ -83,6 +85,12 @@ public enum GestureKind: String, Sendable, CaseIterable {
                               detect: { f in [GestureSpec(name: "circle-\(f)", kind: .circle, fingers: f...f,
                                                           simultaneousWith: ["swipe-\(f)"])] },
                               make: { spec, _ in CircleRecognizer(spec: spec) })
+        case .shape:
+            // Decided at the lift: no motion to arbitrate while the stroke is drawn (it
+            // holds up no pinch); a swipe for its fingers waits for it (`Arena`).
+            return KindTraits(discrete: true, fingers: 1...1, gate: .atLift,
+                              parameters: [.shape, .minScore], reports: [.shape],
+                              make: { spec, _ in ShapeRecognizer(spec: spec) })
         case .scrub:
             return KindTraits(discrete: true, fingers: 1...1, motion: .translation, gate: .atLift,
                               parameters: [.minDistance, .maxMovement],
@@ -117,9 +125,10 @@ public struct KindTraits: Sendable {
     public enum Parameter: Sendable, CaseIterable {
         case axis, taps, minDistance, minVelocity, maxAngle, maxMovement, maxDuration, maxInterval, minDuration
         case minScale, minRotation, minArc
+        case shape, minScore
     }
     /// The values that say what a gesture of this kind did (`replay` and `watch` lines).
-    public enum Report: Sendable { case location, duration, translation, velocity, scale, rotation }
+    public enum Report: Sendable { case location, duration, translation, velocity, scale, rotation, shape }
     /// What a stepped `update:` (`every:`) may count.
     public enum StepQuantity: Sendable { case distance, angle, scale }
     /// What a recognizer may know when it is built.

@@ -38,6 +38,10 @@ public struct GestureSpec: Sendable, Equatable {
     public var enabled: Bool
     /// Per-application: the focused apps it listens in (all by default).
     public var apps = AppFilter()
+    /// Shape: the shapes it takes (empty: any it knows), and the user's recorded
+    /// templates it knows besides the built-in ones (the config loader reads them).
+    public var shapes: [String] = []
+    public var shapeTemplates: [ShapeTemplate] = []
 
     public init(name: String, kind: GestureKind, fingers: ClosedRange<Int>,
                 directions: Set<Direction> = [], senses: Set<Sense> = [], axis: Axis? = nil, edges: Set<Edge> = [],
@@ -87,6 +91,8 @@ public struct Thresholds: Sendable, Equatable {
     public var minRotationDeg: Double?
     /// Circle: the arc the hand's path turns through before it begins, degrees.
     public var minArcDeg: Double?
+    /// Shape: the score a drawn shape needs, 0…1.
+    public var minScore: Double?
 
     public init(minDistanceMM: Double? = nil, minVelocityMMPerS: Double? = nil, maxAngleDeg: Double? = nil,
                 maxMovementMM: Double? = nil, maxTapDuration: Double? = nil, maxTapInterval: Double? = nil,

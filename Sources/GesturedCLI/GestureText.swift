@@ -15,6 +15,7 @@ enum GestureText {
             case .velocity: s += "  v(\(e.velocity.x.fixed(0)), \(e.velocity.y.fixed(0))) mm/s"
             case .scale: s += "  scale \(e.scale.fixed(3))"
             case .rotation: s += "  rotation \((e.rotation * 180 / .pi).fixed(1))°"
+            case .shape: if let shape = e.shape { s += "  '\(shape)' \((e.score ?? 0).fixed(2))" }
             }
         }
         if let device { s += "  [\(device.printable)]" }
@@ -38,6 +39,8 @@ enum GestureText {
             ("rotation_deg", JSON.number(e.rotation * 180 / .pi, 2)),
             ("rotation_velocity_deg_s", JSON.number(e.rotationVelocity * 180 / .pi, 1)),
             ("duration_s", JSON.number(e.duration, 3)),
+            ("shape", e.shape.map(JSON.string) ?? "null"),
+            ("score", e.score.map { JSON.number($0, 3) } ?? "null"),
             ("commands", "[" + commands.map(JSON.string).joined(separator: ", ") + "]"),
         ])
     }

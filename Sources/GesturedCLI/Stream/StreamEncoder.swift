@@ -131,6 +131,9 @@ struct StreamEncoder {
         out.key("rotation_deg"); out.number(e.rotation * 180 / .pi, 2)
         out.key("rotation_velocity_deg_s"); out.number(e.rotationVelocity * 180 / .pi, 1)
         out.key("duration_s"); out.number(e.duration, 3)
+        out.key("shape"); out.string(e.shape)
+        out.key("score")
+        if let score = e.score { out.number(score, 3) } else { out.null() }
         out.end()
     }
 
