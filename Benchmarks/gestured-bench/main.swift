@@ -2,6 +2,7 @@
 //
 //   gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N]
 //                  [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM]
+//                  [--stream-only | --shapes-only]
 //
 // Prints medians over repeated runs and ratios measured in the same run (these
 // machines are shared and noisy), and ends with the one-line summary `make bench`
@@ -27,6 +28,8 @@ struct Options {
     var replayRSS = false
     /// `--stream-only`: only the event stream's cost (StreamCost), then exit.
     var streamOnly = false
+    /// `--shapes-only`: only the shape accuracy (ShapeAccuracy), then exit.
+    var shapesOnly = false
 
     init(_ args: [String]) {
         var i = 0
@@ -50,6 +53,7 @@ struct Options {
             case "--idle-seconds": idleSeconds = number()
             case "--replay-rss": replayRSS = true
             case "--stream-only": streamOnly = true
+            case "--shapes-only": shapesOnly = true
             case "--profile":
                 let v = value().split(separator: ":")
                 guard v.count == 2, let stage = Stage.allCases.first(where: { "\($0)" == v[0] }), let n = Int(v[1]), (0...2).contains(n)
@@ -82,6 +86,10 @@ guard MemoryLayout<InputEvent>.size == MemoryLayout<bench_event>.size,
 say("== machine")
 say("cpu: \(Machine.cpuModel), \(Machine.onlineCPUs) online CPUs; kernel \(Machine.kernel)")
 say("bench: \(options.events) events per run, \(options.runs) runs, medians shown")
+if options.shapesOnly {
+    ShapeAccuracy.report(root: options.root)
+    exit(0)
+}
 
 // MARK: Config: the default config plus 18 gestures, 20 in all (the two 4-finger swipes
 // left and right stand where the default's two GNOME swipes were, so the workload stays comparable).
@@ -223,6 +231,10 @@ say("== how soon a swipe acts (replay --detect's gestures, engine time): after t
 for row in Responsiveness.swipes(recordings) {
     say("   " + pad(row.recording, 72) + pad("\(row.gesture)", 16) + "recognized \(row.afterMotionMS.fixed(0)) ms after motion start, \(row.beforeLiftMS.fixed(0)) ms before the lift")
 }
+
+// MARK: Shapes.
+say("")
+ShapeAccuracy.report(root: options.root)
 
 // MARK: Allocations.
 say("")

@@ -70,7 +70,7 @@ public enum ShapeFile {
                 return error(lineNumber, indent + 1, "more than \(maximumSamples) samples; a few (3–10) are plenty")
             }
             var points: [Point] = []
-            var column = indent + 1 + keyword.count
+            var column = indent + keyword.count
             var rest = trimmed.dropFirst(keyword.count)
             while !rest.isEmpty {
                 let spaces = rest.prefix { $0 == " " || $0 == "\t" }

@@ -14,7 +14,7 @@ let shapeMinSizeMM = 10.0
 let shapeMinBend = 0.2
 /// Mean match distance (in units of the shape's larger side) at which the score is 0;
 /// a score is 1 - distance / this.
-let shapeScoreScale = 0.25
+let shapeScoreScale = 0.4
 /// The path: a point kept each time the centroid has moved this far, mm …
 let shapePointSpacingMM = 0.5
 /// … in a buffer of this many, allocated once; when it is full every other point is

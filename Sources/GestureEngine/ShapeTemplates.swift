@@ -16,32 +16,30 @@ extension ShapeTemplate {
     /// The shapes gestured knows without any file, as drawn on the surface (+y down).
     /// Chosen to be told apart by a point cloud, which ignores the order and direction
     /// of drawing but not the orientation: no circle (`gesture: circle` has it), no
-    /// 'v' beside the check, no '2' beside the 'z'. Each has a second, differently
-    /// proportioned example: $Q takes the nearest one.
+    /// 'v' beside the check, no '2' beside the 'z'. Each has three differently
+    /// proportioned examples: $Q takes the nearest one.
     public static let builtInNames = ["z", "n", "s", "l", "check", "caret", "triangle", "w"]
 
     public static let builtIn: [ShapeTemplate] = {
         func t(_ name: String, _ xy: [(Double, Double)]) -> ShapeTemplate {
             ShapeTemplate(name: name, points: xy.map { Point(x: $0.0, y: $0.1) })
         }
-        return [
+        let shapes = [
             t("z", [(0, 0), (1, 0), (0, 1), (1, 1)]),
-            t("z", [(0, 0), (0.8, 0), (0, 1.2), (0.8, 1.2)]),
             t("n", [(0, 1), (0, 0), (1, 1), (1, 0)]),
-            t("n", [(0, 1.2), (0, 0), (0.8, 1.2), (0.8, 0)]),
-            ShapeTemplate(name: "s", points: sCurve(width: 1, height: 1.4)),
-            ShapeTemplate(name: "s", points: sCurve(width: 1, height: 1)),
-            t("l", [(0, 0), (0, 1), (0.7, 1)]),
-            t("l", [(0, 0), (0, 1), (1, 1)]),
-            t("check", [(0, 0.5), (0.35, 1), (1, 0)]),
-            t("check", [(0, 0.6), (0.3, 1), (1, 0.1)]),
+            ShapeTemplate(name: "s", points: sCurve(width: 1, height: 1.2)),
+            t("l", [(0, 0), (0, 1), (0.8, 1)]),
+            t("check", [(0, 0.55), (0.3, 1), (1, 0)]),
             t("caret", [(0, 1), (0.5, 0), (1, 1)]),
-            t("caret", [(0, 0.7), (0.5, 0), (1, 0.7)]),
             t("triangle", [(0.5, 0), (1, 0.87), (0, 0.87), (0.5, 0)]),
-            t("triangle", [(0, 0.87), (0.5, 0), (1, 0.87), (0, 0.87)]),
-            t("w", [(0, 0), (0.25, 1), (0.5, 0.2), (0.75, 1), (1, 0)]),
-            t("w", [(0, 0), (0.2, 0.7), (0.5, 0.1), (0.8, 0.7), (1, 0)]),
+            t("w", [(0, 0), (0.25, 1), (0.5, 0.15), (0.75, 1), (1, 0)]),
         ]
+        // Each as drawn wider and taller: hands stretch a 'z' more than they turn it.
+        return shapes.flatMap { shape in
+            [1, 0.75, 1.33].map { k in
+                ShapeTemplate(name: shape.name, points: shape.points.map { Point(x: $0.x * k, y: $0.y / k) })
+            }
+        }
     }()
 
     /// An 's' from its top right: round the top to the middle, then round the bottom

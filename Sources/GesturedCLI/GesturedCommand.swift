@@ -41,6 +41,8 @@ public enum GesturedCommand {
                        run: ReplayCommand.run, help: ReplayCommand.help),
             Subcommand(name: "record", summary: "record a device's events to a file for a bug report",
                        run: RecordCommand.run, help: RecordCommand.help),
+            Subcommand(name: "record-shape", summary: "record samples of a drawn shape for 'gesture: shape'",
+                       run: RecordShapeCommand.run, help: RecordShapeCommand.help),
             Subcommand(name: "status", summary: "what the running daemon is doing: config, devices, gestures, focused app",
                        run: ControlCommand.status, help: ControlCommand.statusHelp),
             Subcommand(name: "enable", summary: "enable a gesture in the running daemon",

@@ -43,7 +43,7 @@ private func config(_ yaml: String) throws -> Config {
             "GESTURE_DIRECTION=left", "GESTURE_X_MM=50.00", "GESTURE_Y_MM=30.00",
             "GESTURE_DX_MM=-31.26", "GESTURE_DY_MM=-2.50", "GESTURE_VELOCITY=5.0", "GESTURE_VX=3.0", "GESTURE_VY=4.0",
             "GESTURE_SCALE=1.000", "GESTURE_ROTATION_DEG=0.0", "GESTURE_DURATION_S=0.250",
-            "GESTURE_DEVICE=SynPS/2 Synaptics TouchPad", "GESTURE_DEVICE_KIND=touchpad",
+            "GESTURE_SHAPE=", "GESTURE_SCORE=", "GESTURE_DEVICE=SynPS/2 Synaptics TouchPad", "GESTURE_DEVICE_KIND=touchpad",
         ])
     }
 

@@ -96,6 +96,12 @@ import TouchModel
                 min-arc: 270deg
                 every: 30deg
                 update: echo knob
+              - name: zed
+                gesture: shape
+                fingers: 3
+                shape: [z, n]
+                min-score: 0.7
+                command: echo z
             grab:
               devices: [touchpad]
               device-names: "ELAN*"
@@ -155,6 +161,10 @@ import TouchModel
         #expect(c.specs[8] == scrub)
         #expect(c.specs[9] == GestureSpec(name: "knob", kind: .circle, fingers: 2...2, senses: [.clockwise],
                                           thresholds: Thresholds(minArcDeg: 270)))
+        var zed = GestureSpec(name: "zed", kind: .shape, fingers: 3...3)
+        zed.shapes = ["z", "n"]
+        zed.thresholds.minScore = 0.7
+        #expect(c.specs[10] == zed)
 
         // The test names every key of the schema, so a new key cannot go untested (the
         // desktop actions' keys: DesktopActionConfigTests.eachDesktopActionParses, every one).
@@ -237,7 +247,7 @@ import TouchModel
         #expect(config == nil)
         // 'pnch' is the 29th character of its line; its byte offset is 31 ('ö' and 'ß' are two bytes each).
         #expect(diagnostics.map(\.description) == [
-            "de.yaml:4:29: error: unknown gesture kind 'pnch', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle; did you mean 'pinch'?",
+            "de.yaml:4:29: error: unknown gesture kind 'pnch', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, shape; did you mean 'pinch'?",
         ])
         let ok = try #require(parse("gestures:\n  - {name: wischen-links-ü, gesture: swipe, fingers: 3, command: notify-send \"Arbeitsfläche →\"}\n"))
         #expect(ok.specs[0].name == "wischen-links-ü")
@@ -250,7 +260,7 @@ import TouchModel
         let a = ConfigLoader.parse(unix, file: "f.yaml").1.map(\.description)
         let b = ConfigLoader.parse(dos, file: "f.yaml").1.map(\.description)
         #expect(a == b)
-        #expect(a == ["f.yaml:9:14: error: unknown gesture kind 'swpie', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle; did you mean 'swipe'?"])
+        #expect(a == ["f.yaml:9:14: error: unknown gesture kind 'swpie', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, shape; did you mean 'swipe'?"])
         let good = String(unix.split(separator: "\n").prefix(7).joined(separator: "\n")) + "\n"
         let c = try #require(parse("\u{FEFF}" + good.replacingNewlines()))
         #expect(c.bindings[0].actions[.recognized] == "echo a\necho b\n")

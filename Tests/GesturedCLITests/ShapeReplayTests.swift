@@ -1,0 +1,59 @@
+import GestureTestSupport
+import Glibc
+import Testing
+
+/// `gesture: shape` from the command line: bound over every bundled recording it takes
+/// nothing that is no shape; `record-shape --from` makes a template `check` accepts
+/// and `replay` recognizes, with `kind`, `shape` and `score` in `--json`.
+@Suite struct ShapeReplayTests {
+    /// A shape of any kind bound for every finger count, beside the default config's
+    /// swipes: no bundled recording (taps, swipes, scrolls, drags, circles) fires one.
+    @Test(arguments: Recordings.all)
+    func aBoundShapeFiresNothingOnOrdinaryGestures(name: String, description: String?) throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", """
+        gestures:
+        \((1...5).map { "  - {name: shape-\($0), gesture: shape, fingers: \($0), command: \"true\"}" }.joined(separator: "\n"))
+        """)
+        let lines = try ReplayTests.replay(name, description, ["--config", config])
+        #expect(lines.isEmpty, "\(lines.map(\.text))")
+    }
+
+    /// The bcm5974's 1-finger circle recorded as a shape 'loop' (a user's own template
+    /// from a real pad), then bound: replaying the recording finds it, with its score.
+    @Test func aRecordedShapeIsRecognizedInTheRecordingItCameFrom() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", """
+        gestures:
+          - {name: loop, gesture: shape, fingers: 1, shape: loop, command: "echo $GESTURE_SHAPE $GESTURE_SCORE"}
+        """)
+        let recording = CommandLineTests.recordings + "/data_bcm5974.event"
+        let r = try Gestured.run(["record-shape", "loop", "--from", recording, "--config", config, "--samples", "3"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("wrote 3 samples of 'loop' to \(dir.path)/shapes/loop.shape"), "\(r.stdout)")
+        let check = try Gestured.run(["check", "--config", config])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let lines = try ReplayTests.replay("data_bcm5974.event", nil, ["--config", config])
+        let loops = lines.filter { $0["gesture"] == "loop" }
+        #expect(!loops.isEmpty, "\(lines.map(\.text))")
+        for l in loops {
+            #expect(l["kind"] == "shape" && l["shape"] == "loop" && l["phase"] == "recognized")
+            #expect((l["score"].flatMap(Double.init) ?? 0) >= 0.8, "\(l.text)")
+        }
+        let shown = try Gestured.run(["replay", recording, "--config", config])
+        #expect(shown.stdout.contains("GESTURE_SHAPE=loop"), "\(shown.stdout)")
+    }
+
+    /// A broken template file: `check` fails and names the file, line and column.
+    @Test func checkReportsABrokenShapeFile() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", "gestures:\n  - {name: q, gesture: shape, shape: q, command: x}\n")
+        let shapes = dir.path + "/shapes"
+        _ = shapes.withCString { mkdir($0, 0o755) }
+        _ = dir.write("shapes/q.shape", "gestured-shape 1\nsample 0,0 5,5 9,x\n")
+        let r = try Gestured.run(["check", "--config", config])
+        #expect(r.status == 3)
+        #expect((r.stdout + r.stderr).contains("\(shapes)/q.shape:2:16: error: expected a point 'x,y' (two numbers, mm), found '9,x'"),
+                "\(r.stdout)\(r.stderr)")
+    }
+}
