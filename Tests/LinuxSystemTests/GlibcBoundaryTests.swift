@@ -24,6 +24,7 @@ import Testing
         "Sources/GesturedCLI/GesturedCommand.swift": "exit(3)",
         "Sources/GesturedCLI/ImportCommand.swift": "open(2) flags and the S_IFREG mode bits of the file it reads, EEXIST of its link(2)",
         "Sources/GesturedCLI/RecordCommand.swift": "open(2) flags of the output file, signal numbers",
+        "Sources/GesturedCLI/RecordShapeCommand.swift": "open(2) flags of the shape file, signal numbers",
         "Sources/GesturedCLI/UI/ConfigEditing.swift": "open(2) flags, uid_t",
         "Sources/GesturedCLI/UI/UIProcess.swift": "signal numbers, pid_t, and close(2) of a pidfd the loop's handler owns",
     ]
