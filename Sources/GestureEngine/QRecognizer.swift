@@ -61,16 +61,20 @@ public enum QRecognizer {
         /// $Q builds the candidate's too, once per recognition, for the bound of the
         /// match the other way round.
         public mutating func buildTable() {
-            let g = QRecognizer.grid
-            for row in 0..<g {
-                for col in 0..<g {
-                    var best = 0, bestD = Double.infinity
-                    for i in 0..<QRecognizer.count {
-                        let dx = QRecognizer.onGrid(xs[i]) - Double(col), dy = QRecognizer.onGrid(ys[i]) - Double(row)
-                        let d = dx * dx + dy * dy
-                        if d < bestD { bestD = d; best = i }
+            let g = QRecognizer.grid, n = QRecognizer.count
+            // The points on the grid once, on the stack (no allocation at the lift).
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * n) { at in
+                for i in 0..<n { at[2 * i] = QRecognizer.onGrid(xs[i]); at[2 * i + 1] = QRecognizer.onGrid(ys[i]) }
+                for row in 0..<g {
+                    for col in 0..<g {
+                        var best = 0, bestD = Double.infinity
+                        for i in 0..<n {
+                            let dx = at[2 * i] - Double(col), dy = at[2 * i + 1] - Double(row)
+                            let d = dx * dx + dy * dy
+                            if d < bestD { bestD = d; best = i }
+                        }
+                        lut[row * g + col] = UInt8(best)
                     }
-                    lut[row * g + col] = UInt8(best)
                 }
             }
         }

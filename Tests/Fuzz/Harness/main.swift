@@ -11,7 +11,8 @@ import GestureInput
 /// `libinput record` YAML (so both readers see every device), config/default.yaml and
 /// the configs in Tests/Fuzz/configs (taken from the test suites), and the other tools'
 /// configs `gestured import` reads (Tests/Imports: libinput-gestures' lines, fusuma's
-/// YAML, touchegg's XML; each imported to a file, as a user would). Each case mutates
+/// YAML, touchegg's XML; each imported to a file, as a user would), and a shape file
+/// (docs/SHAPES.md) checked beside a config that names it. Each case mutates
 /// one of them (Mutator.swift) with its own generator, derived from the seed and the
 /// case number, so `--seed S --case N` re-runs exactly one case. Cases run as child
 /// processes (Runner.swift); a crash or a hang is recorded and its input kept.
@@ -139,22 +140,36 @@ func corpus(root: String) -> (recordings: [Seed], configs: [Seed], imports: [See
 /// What one case runs: a mutated recording replayed, a mutated config checked, or a
 /// mutated config driving the replay of a recording that has gestures.
 struct Case {
-    enum Target: String { case replay, check, configReplay = "config-replay", importFile = "import" }
+    enum Target: String { case replay, check, configReplay = "config-replay", importFile = "import", shapeFile = "shape" }
     var target: Target
     var seed: String
     var mutations: [Mutator.Kind]
     var file: String
     var argv: [String]
+    /// A second file the case wrote (a shape case's config).
+    var extra: String? = nil
 }
+
+/// A user's shape file (docs/SHAPES.md) to mutate: `check` of a config that names it.
+let shapeSeed = Seed(name: "shape", kind: .config, bytes: Array("""
+    gestured-shape 1
+    # a hook, three samples
+    sample 0.00,0.00 10.00,0.00 10.00,10.00 0.00,10.00 0.00,0.00 10.00,20.00
+    sample 0.00,0.00 11.00,1.00 10.00,12.00 0.00,10.00 1.00,0.00 10.00,21.00
+    \tsample 0,0 9.5,0.5 10,9 0.5,10 0,0.5 9,19
+
+    """.utf8), description: nil)
 
 func makeCase(_ index: Int, options: Options, corpus: (recordings: [Seed], configs: [Seed], imports: [Seed]), dir: String, root: String) -> Case {
     var m = Mutator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03)
     let roll = m.int(100)
-    let target: Case.Target = roll < 55 ? .replay : roll < 75 ? .check : roll < 85 ? .configReplay : .importFile
-    let seed = target == .replay ? m.pick(corpus.recordings) : target == .importFile ? m.pick(corpus.imports) : m.pick(corpus.configs)
+    let target: Case.Target = roll < 55 ? .replay : roll < 75 ? .check : roll < 85 ? .configReplay : roll < 95 ? .importFile : .shapeFile
+    let seed = target == .replay ? m.pick(corpus.recordings) : target == .importFile ? m.pick(corpus.imports)
+        : target == .shapeFile ? shapeSeed : m.pick(corpus.configs)
     let text = seed.kind == .config || seed.kind == .importSource
     let (bytes, kinds) = m.mutate(seed.bytes, config: text)
-    let file = dir + "/case-\(index)." + (seed.kind == .config ? "yaml" : seed.kind == .evemu ? "events" : seed.kind == .importSource ? "conf" : "yml")
+    let file = target == .shapeFile ? dir + "/shapes/case-\(index).shape"
+        : dir + "/case-\(index)." + (seed.kind == .config ? "yaml" : seed.kind == .evemu ? "events" : seed.kind == .importSource ? "conf" : "yml")
     writeFile(file, bytes)
     var argv: [String]
     switch target {
@@ -166,6 +181,10 @@ func makeCase(_ index: Int, options: Options, corpus: (recordings: [Seed], confi
         argv = ["replay", root + "/Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events", "--config", file]
     case .importFile:
         argv = ["import", file, "-o", file + ".yaml", "--force"]
+    case .shapeFile:
+        let config = dir + "/case-\(index).yaml"
+        writeFile(config, Array("gestures:\n  - {name: s, gesture: shape, shape: case-\(index), command: x}\n".utf8))
+        return Case(target: target, seed: seed.name, mutations: kinds, file: file, argv: ["check", "--config", config], extra: config)
     }
     return Case(target: target, seed: seed.name, mutations: kinds, file: file, argv: argv)
 }
@@ -181,6 +200,7 @@ let seeds = corpus(root: root)
 guard !seeds.recordings.isEmpty, !seeds.configs.isEmpty, !seeds.imports.isEmpty else { usage("no recordings, configs or imports under \(root)") }
 let workDir = "/tmp/gestured-fuzz-\(getpid())"
 mkdir(workDir, 0o700)
+mkdir(workDir + "/shapes", 0o700)  // a shape case's file, beside its config
 let keepDir = options.keep ?? root + "/.build/fuzz-findings"
 
 var cases: [Int: Case] = [:]
@@ -216,14 +236,16 @@ runner.run(indices.count, argv: { i in
         unlink(c.file)
     }
     unlink(c.file + ".yaml")  // what an import case wrote
+    if let extra = c.extra { unlink(extra) }
 })
+rmdir(workDir + "/shapes")
 rmdir(workDir)
 let seconds = Double(clinux_monotonic_ns() - t0) / 1e9
 let rssMB = Double(maxRSS) / 1024
 let rssOver = maxRSS > options.maxRSSMB * 1024
 func f1(_ v: Double) -> String { String(Int((v * 10).rounded()) / 10) + "." + String(Int((v * 10).rounded()) % 10) }
 print("fuzz: \(indices.count) cases (\(counts[.replay] ?? 0) recordings replayed, \(counts[.check] ?? 0) configs checked, "
-      + "\(counts[.configReplay] ?? 0) configs replayed, \(counts[.importFile] ?? 0) imported), \(crashes) crashes, \(hangs) hangs > \(f1(options.timeout)) s, "
+      + "\(counts[.configReplay] ?? 0) configs replayed, \(counts[.importFile] ?? 0) imported, \(counts[.shapeFile] ?? 0) shape files checked), \(crashes) crashes, \(hangs) hangs > \(f1(options.timeout)) s, "
       + "max RSS \(f1(rssMB)) MB (case \(maxRSSCase))\(rssOver ? " OVER \(options.maxRSSMB) MB" : ""), "
       + "slowest \(f1(slowest)) s (case \(slowestCase)), \(f1(seconds)) s in all, \(options.jobs) jobs, seed \(options.seed)")
 exit(crashes + hangs > 0 || rssOver ? 1 : 0)
