@@ -88,18 +88,27 @@ enum ShapeAccuracy {
 
     /// The recognizer's verdict on one path: its best shape and score, nil when the
     /// path failed before any match (too small or too straight); and the lift's time.
+    /// Allocations counted while strokes were drawn (frames, not lifts) and in the
+    /// lifts' decisions, over all samples.
+    nonisolated(unsafe) static var drawingAllocations: UInt64 = 0
+    nonisolated(unsafe) static var liftAllocations: UInt64 = 0
+
     static func recognize(_ recognizer: ShapeRecognizer, _ path: [Point]) -> (shape: String?, score: Double, ns: Int64) {
         var t = TouchSnapshot(time: Timestamp(microseconds: 1_000_000))
         t.fingers = 1; t.currentFingers = 1; t.maxFingers = 1; t.isSettled = true; t.isLifted = false
-        for (i, p) in path.enumerated() {
+        let before = mallocs()
+        for i in path.indices {
             t.time = Timestamp(microseconds: 1_000_000 + Int64(i) * 5000)
-            t.location = p
+            t.location = path[i]
             _ = recognizer.evaluate(t, .touches, state: .possible)
         }
+        drawingAllocations += mallocs() - before
         t.isLifted = true
+        let lift = mallocs()
         let start = nowNS()
         let verdict = recognizer.evaluate(t, .lifted, state: .possible)
         let ns = nowNS() - start
+        liftAllocations += mallocs() - lift
         var event = GestureEvent(name: "s", index: 0, kind: .shape, phase: .recognized, time: t.time, fingers: 1)
         recognizer.annotate(&event, t)
         recognizer.reset()
@@ -141,7 +150,8 @@ enum ShapeAccuracy {
         for r in names.indices { for c in names.indices where c != r { wrong += matrix[r][c] } }
         say("   all: \(correct) of \(names.count * samplesPerShape) correct (\((Double(correct) / Double(names.count * samplesPerShape) * 100).fixed(1)) %), \(wrong) taken for another shape, the rest none")
         say("   score against their own shape: p5 \(percentile(own, 5).fixed(2)), p25 \(percentile(own, 25).fixed(2)), p50 \(median(own).fixed(2)), min \((own.min() ?? 0).fixed(2))")
-        say("   time per recognition (the lift: resample, table, \(ShapeTemplate.builtIn.count) templates): median \((median(times) / 1000).fixed(1)) µs, p99 \((percentile(times, 99) / 1000).fixed(1)) µs")
+        say("   allocations: \(drawingAllocations) over the \(points.reduce(0, +)) frames of drawing, \(liftAllocations) in the \(points.count) decisions at the lift")
+        say("   time per recognition (the lift: resample, bend, $Q against \(ShapeTemplate.builtIn.count) templates): median \((median(times) / 1000).fixed(1)) µs, p99 \((percentile(times, 99) / 1000).fixed(1)) µs")
         recordings(root: root)
     }
 
@@ -179,7 +189,7 @@ enum ShapeAccuracy {
             }
         }
         say("== shapes over the bundled recordings' ordinary gestures (a shape of any kind bound for 1–5 fingers)")
-        say("   \(strokes) touch sequences; \(bends.count) failed as too straight (bend \((bends.min() ?? 0).fixed(2))–\((bends.max() ?? 0).fixed(2)), needs \(0.2.fixed(2))), \(compared.count) compared with the templates, scoring at most \((compared.max() ?? 0).fixed(2)) (\(closest))")
+        say("   \(strokes) touch sequences; \(bends.count) failed as too straight (bend \((bends.min() ?? 0).fixed(2))–\((bends.max() ?? 0).fixed(2)), needs \(shapeMinBend.fixed(2))), \(compared.count) compared with the templates, scoring at most \((compared.max() ?? 0).fixed(2)) (\(closest))")
         say("   false positives at min-score \(defaultShapeMinScore.fixed(2)): \(fired.count) of \(strokes) (\((Double(fired.count) / Double(max(1, strokes)) * 100).fixed(1)) %)" + (fired.isEmpty ? "" : ": " + fired.joined(separator: "; ")))
     }
 }

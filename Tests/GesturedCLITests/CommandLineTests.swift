@@ -20,6 +20,7 @@ import Testing
           list-devices  show touchpads and touchscreens, and why other devices are not used
           replay        feed a recording through the pipeline
           record        record a device's events to a file for a bug report
+          record-shape  record samples of a drawn shape for 'gesture: shape'
           status        what the running daemon is doing: config, devices, gestures, focused app
           enable        enable a gesture in the running daemon
           disable       disable a gesture in the running daemon
