@@ -424,21 +424,25 @@ final class Arena {
     }
 
     /// What member `i`, in `state`, makes of `t`, and its deadline: its motion gate's
-    /// verdict while it has not begun (`MotionGate.verdict`), else its recognizer's.
+    /// verdict while it has not begun (`gateVerdict`), else its recognizer's.
     @inline(__always)
     private func evaluate(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                           _ state: RecognizerState) -> (Evaluation, Timestamp?) {
-        if !state.isActive, let shut = gates[i].verdict(t, input) {
-            guard case .fail(.fingersMovedTogether) = shut, !t.hasUntrackedFingers else { return (shut, recognizer(i) { $0.deadline }) }
-            // Issue 24: a pinch or rotation waits while a gesture for fingers moving
-            // together could still win; a rival that has failed, or cannot take the way
-            // the hand moves, holds up nothing. At the lift nothing can begin: the
-            // reason stays the motion's.
-            if input == .lifted || rivalCouldWin(i, t) {
-                return (input == .lifted ? shut : .undecided, recognizer(i) { $0.deadline })
-            }
-        }
-        return recognizer(i) { ($0.evaluate(t, input, state: state), $0.deadline) }
+        let evaluation = gateVerdict(i, t, input, state) ?? recognizer(i) { $0.evaluate(t, input, state: state) }
+        return (evaluation, recognizer(i) { $0.deadline })
+    }
+
+    /// Member `i`'s motion gate (`MotionGate.verdict`), nil when it lets the recognizer
+    /// decide. Issue 24: a pinch or rotation whose fingers moved together waits while a
+    /// gesture for fingers moving together could still win; a rival that has failed,
+    /// or cannot take the way the hand moves, holds up nothing. At the lift nothing
+    /// can begin: the reason stays the motion's.
+    @inline(__always)
+    private func gateVerdict(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
+                             _ state: RecognizerState) -> Evaluation? {
+        guard !state.isActive, let shut = gates[i].verdict(t, input) else { return nil }
+        guard case .fail(.fingersMovedTogether) = shut, !t.hasUntrackedFingers, input != .lifted else { return shut }
+        return rivalCouldWin(i, t) ? .undecided : nil
     }
 
     /// Whether one of `i`'s rivals (`rivals`) is still in play for this finger count
