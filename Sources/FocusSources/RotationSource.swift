@@ -37,10 +37,10 @@ public struct OutputRotation: Sendable, Equatable {
 }
 
 /// Where the screen's rotation comes from, told by events on the daemon's loop, never
-/// polled: the compositor's outputs (Wayland's `wl_output`, sway's IPC), or
-/// iio-sensor-proxy's accelerometer.
+/// polled: the compositor's outputs (Wayland's `wl_output`, sway's IPC, X11's RandR),
+/// or iio-sensor-proxy's accelerometer.
 public protocol RotationSource: AnyObject {
-    /// "sway", "iio-sensor-proxy": for the log and `gestured status`.
+    /// "wayland", "sway", "randr", "iio-sensor-proxy": for the log and `gestured status`.
     var name: String { get }
     /// Where it connects (a socket path, a bus).
     var endpoint: String { get }
@@ -64,12 +64,16 @@ public enum RotationDetection {
     /// Wayland first: every compositor tells its clients how each output is turned, and
     /// sway 1.7's IPC sends no event for it. sway's IPC where only it is in the
     /// environment (a service that imported SWAYSOCK alone): its outputs at connect,
-    /// and on the `output` events sway 1.8 and later send.
+    /// and on the `output` events sway 1.8 and later send. Else an X server's RandR
+    /// (`DISPLAY` without a Wayland display: Xwayland's RandR would be its own, not the
+    /// compositor's).
     public static func detect(_ env: [String: String]) -> Outcome {
         if let socket = WaylandOutputSource.socket(env) { return .source(WaylandOutputSource(socket: socket)) }
         if let path = env["SWAYSOCK"], !path.isEmpty { return .source(SwayOutputSource(socketPath: path)) }
+        let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
+        if let display = env["DISPLAY"], !display.isEmpty, !wayland { return .source(RandROutputSource(display: display)) }
         let desktop = env["XDG_CURRENT_DESKTOP"].flatMap { $0.isEmpty ? nil : $0 } ?? "this desktop"
-        return .none("\(desktop) does not tell gestured how its screen is turned (no WAYLAND_DISPLAY or SWAYSOCK: X11, or a service without the session's environment)")
+        return .none("\(desktop) does not tell gestured how its screen is turned (no WAYLAND_DISPLAY, SWAYSOCK or DISPLAY: a service without the session's environment)")
     }
 }
 

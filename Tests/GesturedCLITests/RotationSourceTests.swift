@@ -92,6 +92,33 @@ extension RealDesktops {
             #expect(ipc.swipe() == .some(.right))
         }
 
+        /// X11: Xvfb's RandR. Xvfb cannot turn its one CRTC (it offers only RR_Rotate_0, and
+        /// refuses `xrandr --output screen --rotate left`), so this proves the event path:
+        /// the output put out and lit again with `xrandr` is heard from RRNotify, never
+        /// polled, and the next swipe follows: the config's 180 while no output is on, the
+        /// output's normal after. The rotation bits are read in RotationOutputTests.
+        @Test(Requires.programs([("Xvfb", "xvfb"), ("xrandr", "x11-xserver-utils")]))
+        func randrOutputChangesTurnTheNextGesture() throws {
+            let (xvfb, display) = try CompositorFocusTests.xvfb(nil)
+            defer { withExtendedLifetime(xvfb) {} }  // Xvfb runs until the test ends
+            let rig = try Rig(TempDir(), config: "rotation:\n  orientation: 180\n" + Self.config, environment: ["DISPLAY": display])
+            try #require(rig.waitFor(.normal, from: "randr output screen"), "\(String(describing: rig.session.rotation))")
+            #expect(rig.swipe() == .some(.down))
+            #expect(rig.daemon.statusText().contains("screen rotation: randr (screen normal); else 180"), "\(rig.daemon.statusText())")
+
+            func xrandr(_ args: String...) throws {
+                let r = try Gestured.Process(["-display", display] + args, executable: "/usr/bin/xrandr")
+                #expect(r.wait() == 0, "xrandr \(args): \(r.stderr)")
+            }
+            try xrandr("--output", "screen", "--off", "--fb", "800x600")
+            #expect(rig.waitFor(.half, from: "config (randr: no output is on)"), "\(String(describing: rig.session.rotation))")
+            #expect(rig.swipe() == .some(.up))
+            #expect(rig.daemon.statusText().contains("screen rotation: randr (no output is on); else 180"), "\(rig.daemon.statusText())")
+            try xrandr("--output", "screen", "--mode", "800x600")
+            #expect(rig.waitFor(.normal, from: "randr output screen"), "lit again: heard")
+            #expect(rig.swipe() == .some(.down))
+        }
+
         static let dbusmock = ConditionTrait.disabled(if: access("/usr/lib/python3/dist-packages/dbusmock/templates/iio-sensors-proxy.py", R_OK) != 0,
                                                       "missing python3-dbusmock (apt-get install python3-dbusmock)")
 

@@ -84,6 +84,22 @@ import TouchModel
         #expect(ScreenRotation.output([Self.panel], named: "DP-9") == nil)
     }
 
+    /// With no output of its own, the touchscreen takes the fallback, and the log and
+    /// status say why and what to write.
+    @Test func whyNoOutputWasChosenIsSaid() {
+        let hdmi = OutputRotation(output: "HDMI-A-1", degrees: 0)
+        #expect(ScreenRotation.unmapped([Self.external, hdmi], named: nil) == "DP-2, HDMI-A-1, none built in: name the touchscreen's in rotation: output:")
+        #expect(ScreenRotation.unmapped([Self.panel], named: "DP-9") == "no output DP-9 (it has eDP-1)")
+        #expect(ScreenRotation.unmapped([], named: nil) == "no output is on")
+    }
+
+    /// RandR's rotation bits: RR_Rotate_90 (`xrandr --rotate left`) is wl_output's 90; a
+    /// reflection beside a turn counts as the turn.
+    @Test(arguments: [(1, 0), (2, 90), (4, 180), (8, 270), (2 | 16, 90), (1 | 32, 0), (0, 0)] as [(UInt16, Int)])
+    func randrRotationsReadInWaylandsSense(bits: UInt16, degrees: Int) {
+        #expect(RandROutputSource.degrees(ofRandRRotation: bits) == degrees)
+    }
+
     /// sway turns the picture clockwise: its `90` is wl_output's (and gestured's) 270.
     @Test func swaysOutputsReadInWaylandsSense() throws {
         let json = try #require(JSONValue.parse(Array(#"[{"name":"eDP-1","active":true,"transform":"90"},{"name":"DP-2","active":false,"transform":"180"},{"name":"DP-3","transform":"flipped-270"},{"name":"DP-4","transform":"sideways"}]"#.utf8)))

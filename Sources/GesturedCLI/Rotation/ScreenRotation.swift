@@ -3,10 +3,10 @@ import GestureConfig
 import TouchModel
 
 /// The screen's rotation for the daemon's devices (docs/INPUT.md, "Screen rotation"),
-/// from the first that answers: the compositor's output transform (sway), else
-/// iio-sensor-proxy when `rotation: sensor: true`, else `rotation: orientation:`. Its
-/// one hook into the daemon is `onChange`, after which the daemon asks each session's
-/// orientation again.
+/// from the first that answers: the compositor's output transform (wl_output, sway,
+/// RandR), else iio-sensor-proxy when `rotation: sensor: true`, else `rotation:
+/// orientation:`. Its one hook into the daemon is `onChange`, after which the daemon
+/// asks each session's orientation again.
 final class ScreenRotation {
     /// The compositor's source, or why this desktop has none.
     let compositor: (any RotationSource)?
@@ -21,7 +21,8 @@ final class ScreenRotation {
     /// Where one device's rotation comes from, for the log and `gestured status`.
     struct Choice: Equatable {
         var orientation: Orientation
-        /// "wayland output eDP-1", "sway output eDP-1", "iio-sensor-proxy", "config".
+        /// "wayland output eDP-1", "randr output eDP-1", "iio-sensor-proxy", "config",
+        /// "config (wayland: DP-1, DP-2, none built in: …)".
         var source: String
 
         /// Nothing says the screen is turned: not worth a word per device in status.
@@ -77,17 +78,21 @@ final class ScreenRotation {
         s.start(on: loop, onChange: { [unowned self] _ in self.onChange() }, log: { logger.info($0) })
     }
 
-    /// The rotation `device` takes now; nil when it does not follow the screen.
+    /// The rotation `device` takes now; nil when it does not follow the screen. When the
+    /// compositor answered but no output is the touchscreen's, the fallback says why.
     func choice(for device: DeviceInfo) -> Choice? {
         guard settings.follows(device) else { return nil }
-        if let name = compositor?.name, let o = Self.output(compositor?.outputs ?? [], named: settings.output),
-           let orientation = Orientation(rawValue: o.degrees) {
-            return Choice(orientation: orientation, source: "\(name) output \(o.output)")
+        var unmapped: String?
+        if let compositor, let outputs = compositor.outputs {
+            if let o = Self.output(outputs, named: settings.output), let orientation = Orientation(rawValue: o.degrees) {
+                return Choice(orientation: orientation, source: "\(compositor.name) output \(o.output)")
+            }
+            unmapped = "\(compositor.name): " + Self.unmapped(outputs, named: settings.output)
         }
         if let o = sensor?.outputs?.first, let orientation = Orientation(rawValue: o.degrees) {
             return Choice(orientation: orientation, source: "iio-sensor-proxy")
         }
-        return Choice(orientation: settings.orientation, source: "config")
+        return Choice(orientation: settings.orientation, source: unmapped.map { "config (\($0))" } ?? "config")
     }
 
     /// The output a touchscreen shows on: the one named, else the built-in panel, else
@@ -97,11 +102,19 @@ final class ScreenRotation {
         return outputs.first(where: \.isBuiltIn) ?? (outputs.count == 1 ? outputs[0] : nil)
     }
 
+    /// Why `output` found none, for the log and status: what to write in the config.
+    static func unmapped(_ outputs: [OutputRotation], named name: String?) -> String {
+        let names = outputs.map(\.output).joined(separator: ", ")
+        if outputs.isEmpty { return "no output is on" }
+        if let name { return "no output \(name) (it has \(names))" }
+        return "\(names), none built in: name the touchscreen's in rotation: output:"
+    }
+
     /// For `gestured status`: where the rotation comes from.
     var statusLine: String {
         var parts: [String] = []
         if let compositor {
-            let outs = compositor.outputs.map { $0.map { "\($0.output) \(Orientation(rawValue: $0.degrees)?.description ?? "?")" }.joined(separator: ", ") }
+            let outs = compositor.outputs.map { $0.isEmpty ? "no output is on" : $0.map { "\($0.output) \(Orientation(rawValue: $0.degrees)?.description ?? "?")" }.joined(separator: ", ") }
             parts.append("\(compositor.name) (\(outs ?? "not answered yet"))")
         } else {
             parts.append("compositor: \(unavailable ?? "none")")
