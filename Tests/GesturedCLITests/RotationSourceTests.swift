@@ -8,6 +8,14 @@ import Testing
 import TouchModel
 @testable import GesturedCLI
 
+extension String {
+    /// What follows `marker`, up to the next `'`: a quoted name in gdbus's output.
+    func quoted(after marker: String) -> String? {
+        let parts = split(separator: marker, maxSplits: 1, omittingEmptySubsequences: false)
+        return parts.count == 2 ? String(parts[1].prefix { $0 != "'" }) : nil
+    }
+}
+
 extension RealDesktops {
     /// The screen's rotation from real sources while the daemon runs: a real headless
     /// sway whose output is turned with `swaymsg`, and iio-sensor-proxy as python3-dbusmock
@@ -117,6 +125,38 @@ extension RealDesktops {
             try xrandr("--output", "screen", "--mode", "800x600")
             #expect(rig.waitFor(.normal, from: "randr output screen"), "lit again: heard")
             #expect(rig.swipe() == .some(.down))
+        }
+
+        /// GNOME: a real headless GNOME Shell 43 whose virtual monitor is turned through
+        /// Mutter's `org.gnome.Mutter.DisplayConfig` (GetCurrentState, then
+        /// ApplyMonitorsConfig, method 1: temporary), as GNOME's display settings and its
+        /// own auto-rotation do. Mutter tells its Wayland clients in wl_output's `geometry`
+        /// and `done`; Mutter 43's wl_output has no `name` (version 4), so the output is
+        /// known by its global's number, and as the only output it is the touchscreen's.
+        @Test(GNOMESession.programs, GNOMESession.dbusmock)
+        func mutterTurningItsMonitorTurnsTheNextGesture() throws {
+            let session = try GNOMESession(enabled: [])
+            let rig = try Rig(TempDir(), environment: ["WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": session.dir.path,
+                                                       "XDG_CURRENT_DESKTOP": "GNOME"])
+            try #require(rig.waitFor(.normal, from: "wayland output wl_output-"), "\(String(describing: rig.session.rotation)): \(session.log)")
+            #expect(rig.swipe() == .some(.down))
+
+            let displayConfig = ["--dest", "org.gnome.Mutter.DisplayConfig", "--object-path", "/org/gnome/Mutter/DisplayConfig",
+                                 "--method"]
+            // Mutter's transforms count as wl_output's: 1 is the picture a quarter counter-clockwise.
+            for (transform, orientation, direction) in [(1, Orientation.quarter, Direction.left), (2, .half, .up),
+                                                        (3, .threeQuarters, .right), (0, .normal, .down)] {
+                // (serial, [((connector, …), [(mode id, …)…], …)], …)
+                let state = try #require(try session.gdbus(["call"] + displayConfig + ["org.gnome.Mutter.DisplayConfig.GetCurrentState"]))
+                let serial = try #require(state.split(separator: ",").first?.split(separator: " ").last)
+                let connector = try #require(state.quoted(after: "[(('"))
+                let mode = try #require(state.quoted(after: "), [('"))
+                let logical = "[(0, 0, 1.0, uint32 \(transform), true, [('\(connector)', '\(mode)', @a{sv} {})])]"
+                try session.gdbus(["call"] + displayConfig + ["org.gnome.Mutter.DisplayConfig.ApplyMonitorsConfig",
+                                                               String(serial), "1", logical, "@a{sv} {}"])
+                #expect(rig.waitFor(orientation, from: "wayland output wl_output-"), "transform \(transform) heard from wl_output")
+                #expect(rig.swipe() == .some(direction), "after Mutter's transform \(transform)")
+            }
         }
 
         static let dbusmock = ConditionTrait.disabled(if: access("/usr/lib/python3/dist-packages/dbusmock/templates/iio-sensors-proxy.py", R_OK) != 0,
