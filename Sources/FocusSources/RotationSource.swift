@@ -37,10 +37,11 @@ public struct OutputRotation: Sendable, Equatable {
 }
 
 /// Where the screen's rotation comes from, told by events on the daemon's loop, never
-/// polled: the compositor's outputs (Wayland's `wl_output`, sway's IPC, X11's RandR),
+/// polled: the compositor's outputs (Mutter's DisplayConfig, Wayland's `wl_output`, sway's
+/// IPC, X11's RandR),
 /// or iio-sensor-proxy's accelerometer.
 public protocol RotationSource: AnyObject {
-    /// "wayland", "sway", "randr", "iio-sensor-proxy": for the log and `gestured status`.
+    /// "mutter", "wayland", "sway", "randr", "iio-sensor-proxy": for the log and `gestured status`.
     var name: String { get }
     /// Where it connects (a socket path, a bus).
     var endpoint: String { get }
@@ -67,7 +68,12 @@ public enum RotationDetection {
     /// and on the `output` events sway 1.8 and later send. Else an X server's RandR
     /// (`DISPLAY` without a Wayland display: Xwayland's RandR would be its own, not the
     /// compositor's).
+    /// GNOME before all: Mutter's DisplayConfig names each output's connector, which its
+    /// wl_output (GNOME 43) does not.
     public static func detect(_ env: [String: String]) -> Outcome {
+        if (env["XDG_CURRENT_DESKTOP"] ?? "").contains("GNOME"), let bus = SessionBus.address(env) {
+            return .source(MutterDisplayConfigSource(busAddress: bus))
+        }
         if let socket = WaylandOutputSource.socket(env) { return .source(WaylandOutputSource(socket: socket)) }
         if let path = env["SWAYSOCK"], !path.isEmpty { return .source(SwayOutputSource(socketPath: path)) }
         let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty

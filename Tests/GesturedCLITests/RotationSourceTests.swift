@@ -130,16 +130,22 @@ extension RealDesktops {
         /// GNOME: a real headless GNOME Shell 43 whose virtual monitor is turned through
         /// Mutter's `org.gnome.Mutter.DisplayConfig` (GetCurrentState, then
         /// ApplyMonitorsConfig, method 1: temporary), as GNOME's display settings and its
-        /// own auto-rotation do. Mutter tells its Wayland clients in wl_output's `geometry`
-        /// and `done`; Mutter 43's wl_output has no `name` (version 4), so the output is
-        /// known by its global's number, and as the only output it is the touchscreen's.
+        /// own auto-rotation do. Two daemons hear it: one in GNOME's environment, from
+        /// DisplayConfig's MonitorsChanged (the connector named, `Meta-0`), and one with only
+        /// the Wayland display, from wl_output's `geometry` and `done` (Mutter 43's
+        /// wl_output has no `name`: the output is known by its global's number, and as the
+        /// only one it is the touchscreen's).
         @Test(GNOMESession.programs, GNOMESession.dbusmock)
         func mutterTurningItsMonitorTurnsTheNextGesture() throws {
             let session = try GNOMESession(enabled: [])
-            let rig = try Rig(TempDir(), environment: ["WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": session.dir.path,
-                                                       "XDG_CURRENT_DESKTOP": "GNOME"])
-            try #require(rig.waitFor(.normal, from: "wayland output wl_output-"), "\(String(describing: rig.session.rotation)): \(session.log)")
-            #expect(rig.swipe() == .some(.down))
+            let wayland = ["WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": session.dir.path]
+            let rigs = [("mutter output Meta-0", try Rig(TempDir(), environment: wayland.merging(["XDG_CURRENT_DESKTOP": "GNOME",
+                                                                                                  "DBUS_SESSION_BUS_ADDRESS": session.address]) { $1 })),
+                        ("wayland output wl_output-", try Rig(TempDir(), environment: wayland))]
+            for (source, rig) in rigs {
+                try #require(rig.waitFor(.normal, from: source), "\(String(describing: rig.session.rotation)): \(session.log)")
+                #expect(rig.swipe() == .some(.down))
+            }
 
             let displayConfig = ["--dest", "org.gnome.Mutter.DisplayConfig", "--object-path", "/org/gnome/Mutter/DisplayConfig",
                                  "--method"]
@@ -154,9 +160,13 @@ extension RealDesktops {
                 let logical = "[(0, 0, 1.0, uint32 \(transform), true, [('\(connector)', '\(mode)', @a{sv} {})])]"
                 try session.gdbus(["call"] + displayConfig + ["org.gnome.Mutter.DisplayConfig.ApplyMonitorsConfig",
                                                                String(serial), "1", logical, "@a{sv} {}"])
-                #expect(rig.waitFor(orientation, from: "wayland output wl_output-"), "transform \(transform) heard from wl_output")
-                #expect(rig.swipe() == .some(direction), "after Mutter's transform \(transform)")
+                for (source, rig) in rigs {
+                    #expect(rig.waitFor(orientation, from: source), "transform \(transform) heard from \(source)")
+                    #expect(rig.swipe() == .some(direction), "after Mutter's transform \(transform), from \(source)")
+                }
             }
+            let status = rigs[0].1.daemon.statusText()
+            #expect(status.contains("screen rotation: mutter (Meta-0 normal)"), "\(status)")
         }
 
         static let dbusmock = ConditionTrait.disabled(if: access("/usr/lib/python3/dist-packages/dbusmock/templates/iio-sensors-proxy.py", R_OK) != 0,

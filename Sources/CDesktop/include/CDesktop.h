@@ -48,6 +48,8 @@ const char *gd_load_xcb(void);
     FUNCTION(int, sd_bus_message_is_method_error, (sd_bus_message *m, const char *name), (m, name)) \
     FUNCTION(int, sd_bus_message_read_basic, (sd_bus_message *m, char type, void *p), (m, type, p)) \
     FUNCTION(int, sd_bus_message_enter_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents)) \
+    FUNCTION(int, sd_bus_message_exit_container, (sd_bus_message *m), (m)) \
+    FUNCTION(int, sd_bus_message_skip, (sd_bus_message *m, const char *types), (m, types)) \
     FUNCTION(const sd_bus_error *, sd_bus_message_get_error, (sd_bus_message *m), (m))
 
 #define GD_XCB_FUNCTIONS(FUNCTION) \
