@@ -137,6 +137,27 @@ import TouchModel
         #expect(try #require(Self.parse("rotation:\n  devices: []\ngestures: []\n").0).rotation.kinds.isEmpty)
     }
 
+    /// `output:` per device: a second touchscreen on an external monitor.
+    @Test func eachDeviceMayNameItsOutput() throws {
+        let c = try #require(Self.parse("""
+        rotation:
+          output:
+            'ELAN*': eDP-1
+            'Wacom*': DP-2
+        gestures: []
+        """).0)
+        let size = Size(width: 300, height: 200)
+        #expect(c.rotation.output(for: DeviceInfo(name: "ELAN9008:00 04F3:2C82", kind: .touchscreen, size: size)) == "eDP-1")
+        #expect(c.rotation.output(for: DeviceInfo(name: "Wacom Cintiq 16 Touch", kind: .touchscreen, size: size)) == "DP-2")
+        #expect(c.rotation.output(for: DeviceInfo(name: "Goodix Capacitive TouchScreen", kind: .touchscreen, size: size)) == nil,
+                "no glob matches: the built-in panel")
+        #expect(try #require(Self.parse("rotation:\n  output: HDMI-A-1\ngestures: []\n").0).rotation
+            .output(for: DeviceInfo(name: "any", kind: .touchscreen, size: size)) == "HDMI-A-1")
+        let (bad, d) = Self.parse("rotation:\n  output:\n    'ELAN*': [eDP-1]\ngestures: []\n")
+        #expect(bad == nil)
+        #expect(d.contains { $0.description.contains("config.yaml:3:14: error: expected text for the output of 'ELAN*'") }, "\(d.map(\.description))")
+    }
+
     @Test(arguments: [("rotation:\n  orientation: sideways\n", "config.yaml:2:16: error: unknown orientation 'sideways', expected one of: normal, 90, 180, 270"),
                       ("rotation:\n  sensor: yes\n", "config.yaml:2:11: error: 'sensor' takes true or false"),
                       ("rotation:\n  orientaton: 90\n", "did you mean 'orientation'?")])

@@ -84,10 +84,11 @@ final class ScreenRotation {
         guard settings.follows(device) else { return nil }
         var unmapped: String?
         if let compositor, let outputs = compositor.outputs {
-            if let o = Self.output(outputs, named: settings.output), let orientation = Orientation(rawValue: o.degrees) {
+            let named = settings.output(for: device)
+            if let o = Self.output(outputs, named: named), let orientation = Orientation(rawValue: o.degrees) {
                 return Choice(orientation: orientation, source: "\(compositor.name) output \(o.output)")
             }
-            unmapped = "\(compositor.name): " + Self.unmapped(outputs, named: settings.output)
+            unmapped = "\(compositor.name): " + Self.unmapped(outputs, named: named)
         }
         if let o = sensor?.outputs?.first, let orientation = Orientation(rawValue: o.degrees) {
             return Choice(orientation: orientation, source: "iio-sensor-proxy")
