@@ -54,30 +54,37 @@ public protocol RotationSource: AnyObject {
     func stop()
 }
 
-/// Which compositor rotation source the session offers, from its environment.
+/// Which compositor rotation sources the session offers, from its environment, in the
+/// order they are believed: the first that has answered speaks for the screen.
 public enum RotationDetection {
     public enum Outcome {
-        case source(any RotationSource)
+        case sources([any RotationSource])
         /// This desktop does not tell gestured its rotation: why, for the log and status.
         case none(String)
     }
 
-    /// Wayland first: every compositor tells its clients how each output is turned, and
-    /// sway 1.7's IPC sends no event for it. sway's IPC where only it is in the
-    /// environment (a service that imported SWAYSOCK alone): its outputs at connect,
-    /// and on the `output` events sway 1.8 and later send. Else an X server's RandR
-    /// (`DISPLAY` without a Wayland display: Xwayland's RandR would be its own, not the
-    /// compositor's).
-    /// GNOME before all: Mutter's DisplayConfig names each output's connector, which its
-    /// wl_output (GNOME 43) does not.
+    /// GNOME first: Mutter's DisplayConfig names each output's connector, which its
+    /// wl_output (GNOME 43) does not; its wl_output stands in if DisplayConfig does not
+    /// answer. Wayland next: every compositor tells its clients how each output is
+    /// turned, and sway 1.7's IPC sends no event for it. sway's IPC where only it is in
+    /// the environment (a service that imported SWAYSOCK alone): its outputs at connect,
+    /// and on the `output` events sway 1.8 and later send. An X server's RandR where
+    /// there is no Wayland display (Xwayland's RandR would be its own, not the
+    /// compositor's); on GNOME on X11, after DisplayConfig.
     public static func detect(_ env: [String: String]) -> Outcome {
+        var found: [any RotationSource] = []
         if (env["XDG_CURRENT_DESKTOP"] ?? "").contains("GNOME"), let bus = SessionBus.address(env) {
-            return .source(MutterDisplayConfigSource(busAddress: bus))
+            found.append(MutterDisplayConfigSource(busAddress: bus))
         }
-        if let socket = WaylandOutputSource.socket(env) { return .source(WaylandOutputSource(socket: socket)) }
-        if let path = env["SWAYSOCK"], !path.isEmpty { return .source(SwayOutputSource(socketPath: path)) }
         let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
-        if let display = env["DISPLAY"], !display.isEmpty, !wayland { return .source(RandROutputSource(display: display)) }
+        if let socket = WaylandOutputSource.socket(env) {
+            found.append(WaylandOutputSource(socket: socket))
+        } else if let path = env["SWAYSOCK"], !path.isEmpty {
+            found.append(SwayOutputSource(socketPath: path))
+        } else if let display = env["DISPLAY"], !display.isEmpty, !wayland {
+            found.append(RandROutputSource(display: display))
+        }
+        if !found.isEmpty { return .sources(found) }
         let desktop = env["XDG_CURRENT_DESKTOP"].flatMap { $0.isEmpty ? nil : $0 } ?? "this desktop"
         return .none("\(desktop) does not tell gestured how its screen is turned (no WAYLAND_DISPLAY, SWAYSOCK or DISPLAY: a service without the session's environment)")
     }

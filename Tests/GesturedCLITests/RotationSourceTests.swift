@@ -131,8 +131,8 @@ extension RealDesktops {
         /// Mutter's `org.gnome.Mutter.DisplayConfig` (GetCurrentState, then
         /// ApplyMonitorsConfig, method 1: temporary), as GNOME's display settings and its
         /// own auto-rotation do. Two daemons hear it: one in GNOME's environment, from
-        /// DisplayConfig's MonitorsChanged (the connector named, `Meta-0`), and one with only
-        /// the Wayland display, from wl_output's `geometry` and `done` (Mutter 43's
+        /// DisplayConfig's MonitorsChanged (the connector named, `Meta-0`), and one whose
+        /// session bus has no Mutter, from wl_output's `geometry` and `done` (Mutter 43's
         /// wl_output has no `name`: the output is known by its global's number, and as the
         /// only one it is the touchscreen's).
         @Test(GNOMESession.programs, GNOMESession.dbusmock)
@@ -141,7 +141,9 @@ extension RealDesktops {
             let wayland = ["WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": session.dir.path]
             let rigs = [("mutter output Meta-0", try Rig(TempDir(), environment: wayland.merging(["XDG_CURRENT_DESKTOP": "GNOME",
                                                                                                   "DBUS_SESSION_BUS_ADDRESS": session.address]) { $1 })),
-                        ("wayland output wl_output-", try Rig(TempDir(), environment: wayland))]
+                        // GNOME's environment, but a bus without Mutter: its wl_output stands in.
+                        ("wayland output wl_output-", try Rig(TempDir(), environment: wayland.merging(["XDG_CURRENT_DESKTOP": "GNOME",
+                                                                                                       "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(session.dir.path)/none"]) { $1 }))]
             for (source, rig) in rigs {
                 try #require(rig.waitFor(.normal, from: source), "\(String(describing: rig.session.rotation)): \(session.log)")
                 #expect(rig.swipe() == .some(.down))

@@ -93,6 +93,23 @@ import TouchModel
         #expect(ScreenRotation.unmapped([], named: nil) == "no output is on")
     }
 
+    /// Which sources each session gets, in the order they are believed.
+    @Test(arguments: [
+        (["XDG_CURRENT_DESKTOP": "ubuntu:GNOME", "WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": "/run/user/1000"], ["mutter", "wayland"]),
+        (["XDG_CURRENT_DESKTOP": "GNOME", "DISPLAY": ":0", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"], ["mutter", "randr"]),
+        (["WAYLAND_DISPLAY": "wayland-1", "XDG_RUNTIME_DIR": "/run/user/1000", "SWAYSOCK": "/run/s", "DISPLAY": ":0"], ["wayland"]),
+        (["SWAYSOCK": "/run/s"], ["sway"]),
+        (["DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "XFCE"], ["randr"]),
+        (["DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"], []),  // Xwayland's RandR is not the compositor's
+        ([:], []),
+    ] as [([String: String], [String])])
+    func eachSessionHasItsSources(environment: [String: String], names: [String]) {
+        switch RotationDetection.detect(environment) {
+        case .sources(let s): #expect(s.map(\.name) == names)
+        case .none(let why): #expect(names.isEmpty, "\(why)")
+        }
+    }
+
     /// RandR's rotation bits: RR_Rotate_90 (`xrandr --rotate left`) is wl_output's 90; a
     /// reflection beside a turn counts as the turn.
     @Test(arguments: [(1, 0), (2, 90), (4, 180), (8, 270), (2 | 16, 90), (1 | 32, 0), (0, 0)] as [(UInt16, Int)])

@@ -8,8 +8,9 @@ import TouchModel
 /// orientation:`. Its one hook into the daemon is `onChange`, after which the daemon
 /// asks each session's orientation again.
 final class ScreenRotation {
-    /// The compositor's source, or why this desktop has none.
-    let compositor: (any RotationSource)?
+    /// The compositor's sources, the first that has answered believed; or why this
+    /// desktop has none.
+    let compositors: [any RotationSource]
     let unavailable: String?
     private(set) var settings: RotationSettings
     private var sensor: SensorProxySource?
@@ -33,11 +34,11 @@ final class ScreenRotation {
         self.environment = environment
         self.settings = settings
         switch RotationDetection.detect(environment) {
-        case .source(let s):
-            compositor = s
+        case .sources(let s):
+            compositors = s
             unavailable = nil
         case .none(let why):
-            compositor = nil
+            compositors = []
             unavailable = why
         }
     }
@@ -46,12 +47,11 @@ final class ScreenRotation {
         self.loop = loop
         self.logger = logger
         self.onChange = onChange
-        if let compositor {
-            logger.notice("screen rotation from \(compositor.name) at \(compositor.endpoint)")
-            compositor.start(on: loop, onChange: { [unowned self] _ in self.onChange() }, log: { logger.info($0) })
-        } else {
-            logger.info("screen rotation: \(unavailable ?? "")")
+        for c in compositors {
+            logger.notice("screen rotation from \(c.name) at \(c.endpoint)")
+            c.start(on: loop, onChange: { [unowned self] _ in self.onChange() }, log: { logger.info($0) })
         }
+        if let unavailable { logger.info("screen rotation: \(unavailable)") }
         startSensor()
     }
 
@@ -66,7 +66,7 @@ final class ScreenRotation {
     }
 
     func stop() {
-        compositor?.stop()
+        for c in compositors { c.stop() }
         sensor?.stop()
     }
 
@@ -83,7 +83,7 @@ final class ScreenRotation {
     func choice(for device: DeviceInfo) -> Choice? {
         guard settings.follows(device) else { return nil }
         var unmapped: String?
-        if let compositor, let outputs = compositor.outputs {
+        if let compositor = compositors.first(where: { $0.outputs != nil }), let outputs = compositor.outputs {
             let named = settings.output(for: device)
             if let o = Self.output(outputs, named: named), let orientation = Orientation(rawValue: o.degrees) {
                 return Choice(orientation: orientation, source: "\(compositor.name) output \(o.output)")
@@ -114,12 +114,11 @@ final class ScreenRotation {
     /// For `gestured status`: where the rotation comes from.
     var statusLine: String {
         var parts: [String] = []
-        if let compositor {
+        for compositor in compositors {
             let outs = compositor.outputs.map { $0.isEmpty ? "no output is on" : $0.map { "\($0.output) \(Orientation(rawValue: $0.degrees)?.description ?? "?")" }.joined(separator: ", ") }
             parts.append("\(compositor.name) (\(outs ?? "not answered yet"))")
-        } else {
-            parts.append("compositor: \(unavailable ?? "none")")
         }
+        if let unavailable { parts.append("compositor: \(unavailable)") }
         if let sensor { parts.append("iio-sensor-proxy (\(sensor.outputs?.first.flatMap { Orientation(rawValue: $0.degrees) }?.description ?? "not answered yet"))") }
         parts.append("else \(settings.orientation)")
         return "screen rotation: " + parts.joined(separator: "; ")
