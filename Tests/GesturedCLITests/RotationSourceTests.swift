@@ -104,10 +104,11 @@ extension RealDesktops {
         /// refuses `xrandr --output screen --rotate left`), so this proves the event path:
         /// the output put out and lit again with `xrandr` is heard from RRNotify, never
         /// polled, and the next swipe follows: the config's 180 while no output is on, the
-        /// output's normal after. The rotation bits are read in RotationOutputTests.
+        /// output's normal after; and after the X server restarts. The rotation bits are
+        /// read in RotationOutputTests.
         @Test(Requires.programs([("Xvfb", "xvfb"), ("xrandr", "x11-xserver-utils")]))
         func randrOutputChangesTurnTheNextGesture() throws {
-            let (xvfb, display) = try CompositorFocusTests.xvfb(nil)
+            var (xvfb, display) = try CompositorFocusTests.xvfb(nil)
             defer { withExtendedLifetime(xvfb) {} }  // Xvfb runs until the test ends
             let rig = try Rig(TempDir(), config: "rotation:\n  orientation: 180\n" + Self.config, environment: ["DISPLAY": display])
             try #require(rig.waitFor(.normal, from: "randr output screen"), "\(String(describing: rig.session.rotation))")
@@ -125,6 +126,14 @@ extension RealDesktops {
             try xrandr("--output", "screen", "--mode", "800x600")
             #expect(rig.waitFor(.normal, from: "randr output screen"), "lit again: heard")
             #expect(rig.swipe() == .some(.down))
+
+            // The X server restarts on the same display, its output lit: the source finds it again.
+            try xrandr("--output", "screen", "--off", "--fb", "800x600")
+            #expect(rig.waitFor(.half, from: "config (randr: no output is on)"))
+            kill(xvfb.pid, SIGTERM)
+            _ = xvfb.wait()
+            (xvfb, _) = try CompositorFocusTests.xvfb(display)
+            #expect(rig.waitFor(.normal, from: "randr output screen"), "reconnected: \(String(describing: rig.session.rotation))")
         }
 
         /// GNOME: a real headless GNOME Shell 43 whose virtual monitor is turned through
