@@ -8,14 +8,6 @@ import Testing
 import TouchModel
 @testable import GesturedCLI
 
-extension String {
-    /// What follows `marker`, up to the next `'`: a quoted name in gdbus's output.
-    func quoted(after marker: String) -> String? {
-        let parts = split(separator: marker, maxSplits: 1, omittingEmptySubsequences: false)
-        return parts.count == 2 ? String(parts[1].prefix { $0 != "'" }) : nil
-    }
-}
-
 extension RealDesktops {
     /// The screen's rotation from real sources while the daemon runs: a real headless
     /// sway whose output is turned with `swaymsg`, and iio-sensor-proxy as python3-dbusmock
@@ -158,19 +150,9 @@ extension RealDesktops {
                 #expect(rig.swipe() == .some(.down))
             }
 
-            let displayConfig = ["--dest", "org.gnome.Mutter.DisplayConfig", "--object-path", "/org/gnome/Mutter/DisplayConfig",
-                                 "--method"]
-            // Mutter's transforms count as wl_output's: 1 is the picture a quarter counter-clockwise.
             for (transform, orientation, direction) in [(1, Orientation.quarter, Direction.left), (2, .half, .up),
                                                         (3, .threeQuarters, .right), (0, .normal, .down)] {
-                // (serial, [((connector, …), [(mode id, …)…], …)], …)
-                let state = try #require(try session.gdbus(["call"] + displayConfig + ["org.gnome.Mutter.DisplayConfig.GetCurrentState"]))
-                let serial = try #require(state.split(separator: ",").first?.split(separator: " ").last)
-                let connector = try #require(state.quoted(after: "[(('"))
-                let mode = try #require(state.quoted(after: "), [('"))
-                let logical = "[(0, 0, 1.0, uint32 \(transform), true, [('\(connector)', '\(mode)', @a{sv} {})])]"
-                try session.gdbus(["call"] + displayConfig + ["org.gnome.Mutter.DisplayConfig.ApplyMonitorsConfig",
-                                                               String(serial), "1", logical, "@a{sv} {}"])
+                try session.turnMonitors([transform])
                 for (source, rig) in rigs {
                     #expect(rig.waitFor(orientation, from: source), "transform \(transform) heard from \(source)")
                     #expect(rig.swipe() == .some(direction), "after Mutter's transform \(transform), from \(source)")
@@ -178,6 +160,29 @@ extension RealDesktops {
             }
             let status = rigs[0].1.daemon.statusText()
             #expect(status.contains("screen rotation: mutter (Meta-0 normal)"), "\(status)")
+        }
+
+        /// Two monitors, neither built in (Mutter's virtual ones), turned differently: a
+        /// touchscreen the config maps to Meta-1 follows Meta-1's turn, not Meta-0's; one
+        /// not mapped keeps the config's orientation and says why.
+        @Test(GNOMESession.programs, GNOMESession.dbusmock)
+        func withTwoMonitorsTheTouchscreenFollowsItsOwn() throws {
+            let session = try GNOMESession(enabled: [], monitors: ["1280x800", "1024x768"])
+            let env = ["WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": session.dir.path, "XDG_CURRENT_DESKTOP": "GNOME",
+                       "DBUS_SESSION_BUS_ADDRESS": session.address]
+            let unmapped = try Rig(TempDir(), environment: env)
+            // The recording's device is "Atmel maXTouch Touchscreen".
+            let mapped = try Rig(TempDir(), config: "rotation:\n  output: {'Atmel*': Meta-1}\n" + Self.config, environment: env)
+            try #require(mapped.waitFor(.normal, from: "mutter output Meta-1"), "\(String(describing: mapped.session.rotation)): \(session.log)")
+            try #require(unmapped.waitFor(.normal, from: "config (mutter: Meta-0, Meta-1, none built in"),
+                         "\(String(describing: unmapped.session.rotation))")
+
+            try session.turnMonitors([2, 1])
+            #expect(mapped.waitFor(.quarter, from: "mutter output Meta-1"), "\(String(describing: mapped.session.rotation))")
+            #expect(mapped.swipe() == .some(.left))
+            #expect(LiveDeviceTests.spin(unmapped.daemon, seconds: 20) { unmapped.daemon.statusText().contains("screen rotation: mutter (Meta-0 180, Meta-1 90)") },
+                    "\(unmapped.daemon.statusText())")
+            #expect(unmapped.swipe() == .some(.down))
         }
 
         static let dbusmock = ConditionTrait.disabled(if: access("/usr/lib/python3/dist-packages/dbusmock/templates/iio-sensors-proxy.py", R_OK) != 0,
