@@ -150,7 +150,14 @@ struct ConfigParser {
                 }
                 rotation.orientation = o
             case .output:
-                rotation.output = text(value, key.rawValue)
+                guard case .mapping(let pairs) = value.value else {
+                    rotation.output = text(value, key.rawValue)
+                    continue
+                }
+                rotation.deviceOutputs = pairs.compactMap { device, output in
+                    guard let glob = text(device, "a device name or glob"), let name = text(output, "the output of '\(glob)'") else { return nil }
+                    return (glob, name)
+                }
             }
         }
     }

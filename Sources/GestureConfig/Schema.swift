@@ -164,8 +164,8 @@ enum RotationKey: String, CaseIterable {
             return .init(key: rawValue, type: "`normal`, `90`, `180`, `270`", appliesTo: "", defaultValue: "`normal`",
                          summary: "The rotation when neither the compositor nor the sensor says: `90`: the device turned a quarter clockwise, the picture a quarter counter-clockwise (Wayland's, GNOME's and iio-sensor-proxy's sense; sway's `transform 270`).")
         case .output:
-            return .init(key: rawValue, type: "output name", appliesTo: "", defaultValue: "the built-in panel",
-                         summary: "The compositor's output the touchscreen shows on (`eDP-1`, as `swaymsg -t get_outputs` names it); by default the built-in panel (`eDP`, `LVDS`, `DSI`), else the only output.")
+            return .init(key: rawValue, type: "output name, or a map of device name (glob) to output name", appliesTo: "", defaultValue: "the built-in panel",
+                         summary: "The compositor's output the touchscreen shows on (`eDP-1`, as `xrandr`, `swaymsg -t get_outputs` or GNOME's display settings name its connector); or, per device, `{'ELAN*': eDP-1, 'Wacom*': DP-2}` (the first glob that matches; a device none matches takes the built-in panel). By default the built-in panel (`eDP`, `LVDS`, `DSI`), else the only output.")
         }
     }
 }
