@@ -17,6 +17,10 @@ public enum GestureKind: String, Sendable, CaseIterable {
     case scrub
     /// The hand's path goes round (a knob: volume, circular scrolling).
     case circle
+    /// One finger rests, others tap beside it (BetterTouchTool's TipTap) or swipe
+    /// while it rests (TipSwipe).
+    case tipTap = "tip-tap"
+    case tipSwipe = "tip-swipe"
 
     /// This kind's entry, built once (a `Set` literal allocates: not per call).
     public var traits: KindTraits { Self.table[self]! }
@@ -83,6 +87,15 @@ public enum GestureKind: String, Sendable, CaseIterable {
                               detect: { f in [GestureSpec(name: "circle-\(f)", kind: .circle, fingers: f...f,
                                                           simultaneousWith: ["swipe-\(f)"])] },
                               make: { spec, _ in CircleRecognizer(spec: spec) })
+        case .tipTap:
+            return KindTraits(discrete: true, fingers: 1...1, parameters: [.side, .maxMovement, .maxDuration, .minDuration],
+                              reports: [.location],
+                              make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
+        case .tipSwipe:
+            return KindTraits(discrete: true, fingers: 1...1, directions: .compass,
+                              parameters: [.side, .maxMovement, .minDuration, .minDistance, .maxAngle],
+                              reports: [.location, .translation],
+                              make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
         case .scrub:
             return KindTraits(discrete: true, fingers: 1...1, motion: .translation, gate: .atLift,
                               parameters: [.minDistance, .maxMovement],
@@ -116,7 +129,7 @@ public struct KindTraits: Sendable {
     /// The kind-specific settings of a `GestureSpec` (the config's keys of the same names).
     public enum Parameter: Sendable, CaseIterable {
         case axis, taps, minDistance, minVelocity, maxAngle, maxMovement, maxDuration, maxInterval, minDuration
-        case minScale, minRotation, minArc
+        case minScale, minRotation, minArc, side
     }
     /// The values that say what a gesture of this kind did (`replay` and `watch` lines).
     public enum Report: Sendable { case location, duration, translation, velocity, scale, rotation }

@@ -98,6 +98,9 @@ final class TouchTracker {
     /// Most fingers since the count last settled: while fewer are down, fingers are
     /// lifting and the centroid of the rest would wander, so `location` holds.
     @exclusivity(unchecked) private var peak = 0
+    /// The finger down longest and the others' centroid, as of the last frame
+    /// (`TouchSnapshot.firstFingerID`).
+    @exclusivity(unchecked) private var first = (id: Int32(-1), at: Point.zero, travel: 0.0, others: Point.zero)
 
     @exclusivity(unchecked) private var pairA: Int32 = -1
     @exclusivity(unchecked) private var pairB: Int32 = -1
@@ -132,10 +135,22 @@ final class TouchTracker {
         // has not dropped since it settled).
         var thumbs = 0
         var fingerSum = Point.zero
+        var firstIndex = -1
         for i in 0..<contactCount {
-            if contacts[i].isThumb { thumbs += 1 } else { fingerSum = fingerSum + contacts[i].last }
+            if contacts[i].isThumb { thumbs += 1 } else {
+                fingerSum = fingerSum + contacts[i].last
+                if firstIndex < 0 { firstIndex = i }
+            }
         }
         let fingersTracked = contactCount - thumbs
+        // Contacts are kept in the order they landed: the first finger is the oldest.
+        if firstIndex >= 0 {
+            let c = contacts[firstIndex]
+            let others = fingersTracked > 1 ? (fingerSum - c.last) / Double(fingersTracked - 1) : c.last
+            first = (c.id, c.last, c.travel, others)
+        } else {
+            first = (-1, .zero, 0, .zero)
+        }
         let reported = frame.pointee.fingerCount
         let newCount = max(0, max(reported, contactCount) - thumbs)
         semiMT = reported > contactCount
@@ -215,7 +230,8 @@ final class TouchTracker {
             scale: anchor.scale > 0 ? acc.scale / anchor.scale : 1, scaleVelocity: scaleVelocity,
             rotation: acc.rotation - anchor.rotation, rotationVelocity: rotationVelocity,
             moved: frameMoved && now == lastFrameTime, motion: classifier.decision, travel: maxTravel,
-            landing: landing, landingNormalized: landingNormalized, hasUntrackedFingers: semiMT)
+            landing: landing, landingNormalized: landingNormalized, hasUntrackedFingers: semiMT,
+            firstFingerID: first.id, firstFinger: first.at, firstFingerTravel: first.travel, otherFingers: first.others)
     }
 
     // MARK: Contacts
