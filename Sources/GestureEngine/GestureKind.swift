@@ -53,7 +53,7 @@ public enum GestureKind: String, Sendable, CaseIterable {
                               parameters: [.minDistance, .minVelocity, .maxAngle],
                               reports: [.translation, .velocity],
                               detect: { f in [GestureSpec(name: "swipe-\(f)", kind: .swipe, fingers: f...f, directions: Set(Direction.allCases))] },
-                              make: { spec, _ in SwipeRecognizer(spec: spec) })
+                              make: { spec, c in SwipeRecognizer(spec: spec, sooner: c.soonerDistanceMM) })
         case .pinch:
             return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation,
                               gate: .settled(needs: .deformation), directions: .pinch,
@@ -138,6 +138,10 @@ public struct KindTraits: Sendable {
     /// What a recognizer may know when it is built.
     public struct Context: Sendable {
         public var device: DeviceInfo
+        /// A swipe with no `min-distance` of its own may act at this distance, mm: no
+        /// other gesture bound for its fingers needs more to be told apart
+        /// (`GestureEngine.soonerSwipeDistance`); nil: its own.
+        public var soonerDistanceMM: Double? = nil
     }
     /// What the arena checks of a gesture that has not begun before it asks the
     /// recognizer (`MotionGate`): the fingers are the spec's (at least `minFingers`).
