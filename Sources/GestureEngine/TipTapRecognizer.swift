@@ -117,7 +117,7 @@ public final class TipTapRecognizer: RecognizerBase, GestureRecognizer {
                 phase = .lifted(at: t.time, most: most)
                 return .undecided
             }
-            if others != most && others > most {
+            if others > most {
                 // Another of them landed: their centroid jumps, so measure afresh.
                 phase = .tapping(since: since, anchor: t.otherFingers - moved, most: others)
                 return checkTapping(t, since: since, most: others)
