@@ -245,6 +245,8 @@ struct ConfigParser {
             if let set = list(v, Edge.self, "edge") { d.spec.edges = Set(set) }
         case .taps:
             if let n = count(v, 1...5, k) { d.spec.taps = n }
+        case .side:
+            if let set = list(v, Side.self, "side") { d.spec.sides = Set(set) }
         case .device:
             if let s = text(v, k) {
                 if s == "any" { d.spec.devices.kind = nil }

@@ -114,6 +114,11 @@ final class Arena {
     /// its gate lets through (`GestureEngine.competesWithTranslation` on the specs').
     /// Only those that could still win hold it up (`rivalCouldWin`).
     private let rivals: MemberRows
+    /// `takesMore[f, w]`: the members that take more than `f` fingers in all (a
+    /// tip-tap's resting finger counted; f ≥ `gateTop`: none), so a count of `f` that
+    /// none of them still in play could grow into need not wait out its settle window
+    /// (`someoneTakesMore`).
+    private let takesMore: MemberRows
     /// Members that have won: began, changed or recognized (kept by `move`).
     private let won: MemberBits
     @exclusivity(unchecked) private(set) var log: DecisionLog
@@ -220,6 +225,10 @@ final class Arena {
             members[i].gate.decides && r != i && !compatible[i * n + r] && members[r].kind.traits.takesTranslation
                 && members[r].gate.fingers.overlaps(members[i].gate.fingers)
         }
+        takesMore = MemberRows(rows: top + 1, members: n) { f, i in
+            let kind = members[i].kind
+            return specs[members[i].specIndex].fingers.upperBound + (kind == .tipTap || kind == .tipSwipe ? 1 : 0) > f
+        }
         won = MemberBits(count: n)
         touchFilters = members.map {
             let spec = specs[$0.specIndex]
@@ -237,6 +246,14 @@ final class Arena {
         }
         log = DecisionLog(members: n)
         failureTable = MemberTable(repeating: Failure(member: 0, time: Timestamp(microseconds: 0), decision: 0), count: 2 * n + 8)
+    }
+
+    /// Whether a member still in play (not finished, enabled) takes more than `f`
+    /// fingers: then more fingers may yet land for it, and a count of `f` must settle.
+    func someoneTakesMore(than f: Int) -> Bool {
+        let row = min(max(f, 0), gateTop)
+        for w in 0..<wordCount where live.words[w] & enabled.words[w] & takesMore[row, w] != 0 { return true }
+        return false
     }
 
     /// Each member's state, in member order (`watch`).

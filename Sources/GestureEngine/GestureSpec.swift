@@ -38,6 +38,8 @@ public struct GestureSpec: Sendable, Equatable {
     public var enabled: Bool
     /// Per-application: the focused apps it listens in (all by default).
     public var apps = AppFilter()
+    /// Tip-tap, tip-swipe: the sides of the resting finger it accepts (empty = either).
+    public var sides: Set<Side> = []
 
     public init(name: String, kind: GestureKind, fingers: ClosedRange<Int>,
                 directions: Set<Direction> = [], senses: Set<Sense> = [], axis: Axis? = nil, edges: Set<Edge> = [],
