@@ -35,8 +35,9 @@ MODULESLOADDIR ?= $(SYSCONFDIR)/modules-load.d
 SWIFT ?= swift
 # libstdc++-12-dev: the release build links the Swift runtime statically, which needs it.
 DEB_PACKAGES := pkg-config libevdev-dev libudev-dev libmtdev-dev libyaml-dev libstdc++-12-dev
-# The headers of the libraries the X11 and KWin focus sources dlopen (CDesktop).
-DEB_PACKAGES += libxcb1-dev libsystemd-dev
+# The headers of the libraries the X11 and KWin focus sources and the X11 rotation
+# source dlopen (CDesktop).
+DEB_PACKAGES += libxcb1-dev libxcb-randr0-dev libsystemd-dev
 # libmicrohttpd's header: the HTTP server of `gestured ui` (CMicrohttpd), which the ui
 # loads with dlopen (libmicrohttpd12 at run time, needed by `gestured ui` only). The
 # binary links libevdev2, libudev1, libmtdev1 and libyaml-0-2: a package's Depends.
@@ -47,8 +48,9 @@ test: DEB_PACKAGES += sway foot xvfb i3-wm xterm util-linux dbus-daemon
 test: DEB_PACKAGES += socat
 # The package part: make deb-lint (dpkg-dev is build-essential's).
 test: DEB_PACKAGES += debhelper lintian
-# ... and openbox with xprop (x11-utils) for the EWMH desktop actions (DesktopActionsCompositorTests).
-test: DEB_PACKAGES += openbox x11-utils
+# ... and openbox with xprop (x11-utils) for the EWMH desktop actions (DesktopActionsCompositorTests),
+# xrandr (x11-xserver-utils) for the X11 rotation source's (RotationSourceTests).
+test: DEB_PACKAGES += openbox x11-utils x11-xserver-utils
 # ... and a headless GNOME Shell 43 with a fake logind (GNOMEShellTests, as nobody too).
 test: DEB_PACKAGES += gnome-shell python3-dbusmock libglib2.0-bin
 # Only what the tests use: gnome-shell's Recommends would bring gdm3 and gnome-control-center.

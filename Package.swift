@@ -50,8 +50,9 @@ let package = Package(
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
         // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
-        // sd-bus and libxcb, loaded with dlopen by the sources that need them (headers
-        // from libsystemd-dev and libxcb1-dev).
+        // sd-bus, libxcb (and libxcb-randr) and libwayland-client, loaded with dlopen by
+        // the sources that need them (headers from libsystemd-dev, libxcb1-dev and
+        // libxcb-randr0-dev).
         .target(name: "CDesktop", dependencies: ["CLinux"]),
         .target(name: "FocusSources", dependencies: ["CLinux", "CDesktop", "LinuxSystem"]),
         // libmicrohttpd, the HTTP server of `gestured ui`: loaded with dlopen when the ui

@@ -3,6 +3,7 @@ import FocusSources
 import GestureActions
 import GestureConfig
 import Glibc
+import LinuxSystem
 
 /// From handing the SYN_REPORT that completes a gesture to the decoder, to its
 /// `{workspace: next}` request written on sway's IPC socket: decoder → engine →
@@ -125,8 +126,8 @@ final class DesktopLatency {
 final class PollLoop: FocusLoop {
     private var handlers: [Int32: () -> Void] = [:]
 
-    func watch(_ fd: Int32, _ handler: @escaping () -> Void) throws { handlers[fd] = handler }
-    func unwatch(_ fd: Int32) { handlers[fd] = nil }
+    func watch(_ descriptor: FileDescriptor, _ handler: @escaping () -> Void) throws { handlers[descriptor.rawValue] = handler }
+    func unwatch(_ descriptor: FileDescriptor) { handlers[descriptor.rawValue] = nil }
 
     /// Runs handlers until no watched descriptor is readable within 100 ms.
     func runUntilIdle() {

@@ -14,6 +14,16 @@ import TouchModel
 enum Responsiveness {
     static let motionStartMM = 1.0
 
+    /// A desktop's workspace swipes: 3 and 4 fingers, four directions each, with a
+    /// 2- and 3-finger tap and a 4-finger hold beside them. Nothing takes five fingers
+    /// and nothing but swipes, taps and holds competes: a swipe may act sooner (issue
+    /// 24, "sooner").
+    static let workspaceSwipes: [GestureSpec] =
+        [3, 4].flatMap { f in [Direction.left, .right, .up, .down].map {
+            GestureSpec(name: "swipe-\(f)-\($0.rawValue)", kind: .swipe, fingers: f...f, directions: [$0])
+        } } + [GestureSpec(name: "tap-2", kind: .tap, fingers: 2...2), GestureSpec(name: "tap-3", kind: .tap, fingers: 3...3),
+               GestureSpec(name: "hold-4", kind: .hold, fingers: 4...4)]
+
     struct Row {
         var recording: String
         var gesture: String
@@ -21,11 +31,13 @@ enum Responsiveness {
         var beforeLiftMS: Double
     }
 
-    static func swipes(_ workloads: [Workload]) -> [Row] {
+    /// `specs`: the gestures bound (default: `replay --detect`'s, every kind at every
+    /// finger count, where nothing can act sooner than the settle window and 20 mm).
+    static func swipes(_ workloads: [Workload], specs: [GestureSpec] = KindTraits.detectCatalogue) -> [Row] {
         var rows: [Row] = []
         for w in workloads {
             let decoder = w.makeDecoder()
-            let engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: w.device.name), specs: KindTraits.detectCatalogue)
+            let engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: w.device.name), specs: specs)
             var events: [GestureEvent] = []
             var landed: [Int32: Point] = [:]
             var motionStart: Timestamp?

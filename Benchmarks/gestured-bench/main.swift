@@ -2,6 +2,7 @@
 //
 //   gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N]
 //                  [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM]
+//                  [--stream-only] [--responsiveness-only]
 //                  [--stream-only | --shapes-only]
 //
 // Prints medians over repeated runs and ratios measured in the same run (these
@@ -28,6 +29,8 @@ struct Options {
     var replayRSS = false
     /// `--stream-only`: only the event stream's cost (StreamCost), then exit.
     var streamOnly = false
+    /// `--responsiveness-only`: only "how soon a swipe acts", then exit.
+    var responsivenessOnly = false
     /// `--shapes-only`: only the shape accuracy (ShapeAccuracy), then exit.
     var shapesOnly = false
 
@@ -53,6 +56,7 @@ struct Options {
             case "--idle-seconds": idleSeconds = number()
             case "--replay-rss": replayRSS = true
             case "--stream-only": streamOnly = true
+            case "--responsiveness-only": responsivenessOnly = true
             case "--shapes-only": shapesOnly = true
             case "--profile":
                 let v = value().split(separator: ":")
@@ -112,6 +116,26 @@ if options.replayRSS {
     rmdir(tmp)
     ReplayMemory.child(config: config, recordings: recordings, step: options.events)
 }
+// MARK: How soon a gesture acts.
+/// Engine time, identical in every run: `--responsiveness-only` runs just this.
+func howSoon() {
+    say("")
+    say("== how soon a swipe acts (engine time): after the fingers start moving, and before they lift")
+    for (label, specs) in [("replay --detect's gestures", KindTraits.detectCatalogue),
+                           ("workspace swipes, 3 and 4 fingers (nothing takes 5)", Responsiveness.workspaceSwipes)] {
+        say("-- \(label)")
+        for row in Responsiveness.swipes(recordings, specs: specs) {
+            say("   " + pad(row.recording, 72) + pad("\(row.gesture)", 16) + "recognized \(row.afterMotionMS.fixed(0)) ms after motion start, \(row.beforeLiftMS.fixed(0)) ms before the lift")
+        }
+    }
+}
+if options.responsivenessOnly {
+    howSoon()
+    unlink(benchConfigPath)
+    rmdir(tmp)
+    exit(0)
+}
+
 let synthetic = Workloads.tenFingers()
 let protocolB = recordings.filter { $0.capabilities.touchProtocol != .anonymous }
 // The headline is today's devices (issue 15): the protocol-B recordings (≥ 10 M
@@ -225,12 +249,7 @@ let headline = figures[streams[0].name]!
 let protocolBFigures = figures[streams[1].name]!, tenFingerFigures = figures[streams[2].name]!
 say("headline, decoder + engine with 20 gestures: protocol B \((protocolBFigures.eventsPerSecond[.pipeline]! / 1e6).fixed(1)) M events/s, \(protocolBFigures.nsPerFrame[.pipeline]!.fixed(0)) ns/frame, \(protocolBFigures.vsC[.pipeline]!.fixed(2))× C; 10 fingers \((tenFingerFigures.eventsPerSecond[.pipeline]! / 1e6).fixed(1)) M events/s, \(tenFingerFigures.nsPerFrame[.pipeline]!.fixed(0)) ns/frame, \(tenFingerFigures.vsC[.pipeline]!.fixed(2))× C")
 
-// MARK: How soon a gesture acts.
-say("")
-say("== how soon a swipe acts (replay --detect's gestures, engine time): after the fingers start moving, and before they lift")
-for row in Responsiveness.swipes(recordings) {
-    say("   " + pad(row.recording, 72) + pad("\(row.gesture)", 16) + "recognized \(row.afterMotionMS.fixed(0)) ms after motion start, \(row.beforeLiftMS.fixed(0)) ms before the lift")
-}
+howSoon()
 
 // MARK: Shapes.
 say("")

@@ -6,12 +6,16 @@ GD_SDBUS_FUNCTIONS(GD_POINTER)
 GD_XCB_FUNCTIONS(GD_POINTER)
 GD_POINTER(void, xcb_disconnect, , )
 GD_POINTER(void, xcb_screen_next, , )
+GD_POINTER(const xcb_query_extension_reply_t *, xcb_get_extension_data, , )
+GD_XCB_RANDR_FUNCTIONS(GD_POINTER)
+static xcb_extension_t *p_xcb_randr_id;
 GD_POINTER(int, sd_bus_call_method_async, , )
 GD_POINTER(int, sd_bus_reply_method_return, , )
 
 #define GD_FORWARD(type, name, parameters, arguments) type gd_##name parameters { return p_##name arguments; }
 GD_SDBUS_FUNCTIONS(GD_FORWARD)
 GD_XCB_FUNCTIONS(GD_FORWARD)
+GD_XCB_RANDR_FUNCTIONS(GD_FORWARD)
 void gd_xcb_disconnect(xcb_connection_t *c) { p_xcb_disconnect(c); }
 void gd_xcb_screen_next(xcb_screen_iterator_t *i) { p_xcb_screen_next(i); }
 
@@ -39,6 +43,11 @@ static const struct clinux_symbol xcb_symbols[] = {
     GD_XCB_FUNCTIONS(GD_SYMBOL)
     GD_SYMBOL(void, xcb_disconnect, , )
     GD_SYMBOL(void, xcb_screen_next, , )
+    GD_SYMBOL(void, xcb_get_extension_data, , )
+};
+static const struct clinux_symbol xcb_randr_symbols[] = {
+    GD_XCB_RANDR_FUNCTIONS(GD_SYMBOL)
+    { "xcb_randr_id", (void **)&p_xcb_randr_id },
 };
 
 const char *gd_load_sdbus(void) {
@@ -49,6 +58,16 @@ const char *gd_load_sdbus(void) {
 const char *gd_load_xcb(void) {
     static void *loaded;
     return clinux_load_library("libxcb.so.1", xcb_symbols, sizeof xcb_symbols / sizeof *xcb_symbols, &loaded);
+}
+
+const char *gd_load_xcb_randr(void) {
+    static void *loaded;
+    return clinux_load_library("libxcb-randr.so.0", xcb_randr_symbols, sizeof xcb_randr_symbols / sizeof *xcb_randr_symbols, &loaded);
+}
+
+int gd_xcb_randr_first_event(xcb_connection_t *c) {
+    const xcb_query_extension_reply_t *randr = p_xcb_get_extension_data(c, p_xcb_randr_id);
+    return randr && randr->present ? randr->first_event : -1;
 }
 
 // libwayland-client: the pointers, their loading, and the two requests that marshal.

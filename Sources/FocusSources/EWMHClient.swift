@@ -1,5 +1,6 @@
 import CDesktop
 import Glibc
+import LinuxSystem
 
 /// Desktop actions on an X11 window manager that follows EWMH (openbox, xfwm4, i3,
 /// fluxbox…): client messages to the root window, as pagers send them. Through libxcb
@@ -71,7 +72,7 @@ public final class EWMHClient {
         }
         let fd = gd_xcb_get_file_descriptor(c)
         do {
-            try loop.watch(fd) { [weak self] in self?.readable() }
+            try loop.watch(FileDescriptor(rawValue: fd)) { [weak self] in self?.readable() }
         } catch {
             gd_xcb_disconnect(c)
             return "cannot watch the X server's socket"
@@ -139,7 +140,7 @@ public final class EWMHClient {
     }
 
     private func disconnect() {
-        if fd >= 0 { loop?.unwatch(fd) }
+        if fd >= 0 { loop?.unwatch(FileDescriptor(rawValue: fd)) }
         fd = -1
         if let c = connection { gd_xcb_disconnect(c) }
         connection = nil

@@ -1,3 +1,5 @@
+import LinuxSystem
+
 /// The application that has the keyboard focus, as a compositor names it: sway's
 /// `app_id`, an X11 window's `WM_CLASS` class, Hyprland's and KWin's window class.
 public struct FocusedApp: Sendable, Equatable, CustomStringConvertible {
@@ -31,8 +33,8 @@ public struct FocusedApp: Sendable, Equatable, CustomStringConvertible {
 /// and no timeout: a source is woken only when its compositor says something, or
 /// when its own reconnect timer (a timerfd, also on the loop) expires.
 public protocol FocusLoop: AnyObject {
-    func watch(_ fd: Int32, _ handler: @escaping () -> Void) throws
-    func unwatch(_ fd: Int32)
+    func watch(_ descriptor: FileDescriptor, _ handler: @escaping () -> Void) throws
+    func unwatch(_ descriptor: FileDescriptor)
 }
 
 /// One compositor's focused-window source, a state machine over non-blocking

@@ -104,7 +104,7 @@ package final class OneShotQuery {
         do {
             let socket = try StreamSocket.connect(to: path)
             try socket.sendAll(request)
-            try loop.watch(socket.descriptor.rawValue) { [weak self] in self?.readable() }
+            try loop.watch(socket.descriptor) { [weak self] in self?.readable() }
             self.socket = consume socket
         } catch {
             finish(nil)
@@ -132,8 +132,8 @@ package final class OneShotQuery {
     }
 
     private func closeSocket() {
-        guard let fd = socket?.descriptor.rawValue else { return }
-        loop?.unwatch(fd)
+        guard let descriptor = socket?.descriptor else { return }
+        loop?.unwatch(descriptor)
         socket = nil
     }
 }

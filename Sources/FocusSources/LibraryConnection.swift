@@ -1,3 +1,5 @@
+import LinuxSystem
+
 /// The bookkeeping of a connection that a library owns (libxcb, sd-bus): the
 /// descriptor it hands us on the loop, the retry timer, a failure said once, and
 /// what the source has reported since it connected.
@@ -36,7 +38,7 @@ final class LibraryConnection {
     func opened(_ fd: Int32, readable: @escaping () -> Void) -> Bool {
         guard let loop else { return false }
         do {
-            try loop.watch(fd, readable)
+            try loop.watch(FileDescriptor(rawValue: fd), readable)
         } catch {
             retryLater()
             return false
@@ -57,7 +59,7 @@ final class LibraryConnection {
 
     /// The source is closing the library's connection: stop watching its descriptor.
     func closed() {
-        if fd >= 0 { loop?.unwatch(fd) }
+        if fd >= 0 { loop?.unwatch(FileDescriptor(rawValue: fd)) }
         fd = -1
     }
 

@@ -39,12 +39,12 @@ final class ReconnectTimer {
         connectedAt = nil
         guard var timer = try? MonotonicTimer() else { return }
         timer.arm(atNanoseconds: monotonicNanoseconds() + Int64(delay * 1e9))
-        let fd = timer.descriptor.rawValue
+        let descriptor = timer.descriptor
         self.timer = consume timer
         self.loop = loop
         delay = min(delay * 2, maximum)
         do {
-            try loop.watch(fd) { [weak self] in
+            try loop.watch(descriptor) { [weak self] in
                 self?.cancel()
                 fire()
             }
@@ -54,8 +54,8 @@ final class ReconnectTimer {
     }
 
     func cancel() {
-        guard let fd = timer?.descriptor.rawValue else { return }
-        loop?.unwatch(fd)
+        guard let descriptor = timer?.descriptor else { return }
+        loop?.unwatch(descriptor)
         timer = nil
     }
 }

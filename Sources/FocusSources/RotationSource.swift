@@ -37,10 +37,11 @@ public struct OutputRotation: Sendable, Equatable {
 }
 
 /// Where the screen's rotation comes from, told by events on the daemon's loop, never
-/// polled: the compositor's outputs (Wayland's `wl_output`, sway's IPC), or
-/// iio-sensor-proxy's accelerometer.
+/// polled: the compositor's outputs (Mutter's DisplayConfig, Wayland's `wl_output`, sway's
+/// IPC, X11's RandR),
+/// or iio-sensor-proxy's accelerometer.
 public protocol RotationSource: AnyObject {
-    /// "sway", "iio-sensor-proxy": for the log and `gestured status`.
+    /// "mutter", "wayland", "sway", "randr", "iio-sensor-proxy": for the log and `gestured status`.
     var name: String { get }
     /// Where it connects (a socket path, a bus).
     var endpoint: String { get }
@@ -53,23 +54,39 @@ public protocol RotationSource: AnyObject {
     func stop()
 }
 
-/// Which compositor rotation source the session offers, from its environment.
+/// Which compositor rotation sources the session offers, from its environment, in the
+/// order they are believed: the first that has answered speaks for the screen.
 public enum RotationDetection {
     public enum Outcome {
-        case source(any RotationSource)
+        case sources([any RotationSource])
         /// This desktop does not tell gestured its rotation: why, for the log and status.
         case none(String)
     }
 
-    /// Wayland first: every compositor tells its clients how each output is turned, and
-    /// sway 1.7's IPC sends no event for it. sway's IPC where only it is in the
-    /// environment (a service that imported SWAYSOCK alone): its outputs at connect,
-    /// and on the `output` events sway 1.8 and later send.
+    /// GNOME first: Mutter's DisplayConfig names each output's connector, which its
+    /// wl_output (GNOME 43) does not; its wl_output stands in if DisplayConfig does not
+    /// answer. Wayland next: every compositor tells its clients how each output is
+    /// turned, and sway 1.7's IPC sends no event for it. sway's IPC where only it is in
+    /// the environment (a service that imported SWAYSOCK alone): its outputs at connect,
+    /// and on the `output` events sway 1.8 and later send. An X server's RandR where
+    /// there is no Wayland display (Xwayland's RandR would be its own, not the
+    /// compositor's); on GNOME on X11, after DisplayConfig.
     public static func detect(_ env: [String: String]) -> Outcome {
-        if let socket = WaylandOutputSource.socket(env) { return .source(WaylandOutputSource(socket: socket)) }
-        if let path = env["SWAYSOCK"], !path.isEmpty { return .source(SwayOutputSource(socketPath: path)) }
+        var found: [any RotationSource] = []
+        if (env["XDG_CURRENT_DESKTOP"] ?? "").contains("GNOME"), let bus = SessionBus.address(env) {
+            found.append(MutterDisplayConfigSource(busAddress: bus))
+        }
+        let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
+        if let socket = WaylandOutputSource.socket(env) {
+            found.append(WaylandOutputSource(socket: socket))
+        } else if let path = env["SWAYSOCK"], !path.isEmpty {
+            found.append(SwayOutputSource(socketPath: path))
+        } else if let display = env["DISPLAY"], !display.isEmpty, !wayland {
+            found.append(RandROutputSource(display: display))
+        }
+        if !found.isEmpty { return .sources(found) }
         let desktop = env["XDG_CURRENT_DESKTOP"].flatMap { $0.isEmpty ? nil : $0 } ?? "this desktop"
-        return .none("\(desktop) does not tell gestured how its screen is turned (no WAYLAND_DISPLAY or SWAYSOCK: X11, or a service without the session's environment)")
+        return .none("\(desktop) does not tell gestured how its screen is turned (no WAYLAND_DISPLAY, SWAYSOCK or DISPLAY: a service without the session's environment)")
     }
 }
 

@@ -62,7 +62,7 @@ package final class SessionBusCaller {
         }
         let fd = gd_sd_bus_get_fd(b)
         do {
-            try loop.watch(fd) { [weak self] in self?.process() }
+            try loop.watch(FileDescriptor(rawValue: fd)) { [weak self] in self?.process() }
         } catch {
             gd_sd_bus_close_unref(b)
             done("cannot watch the session bus")
@@ -81,7 +81,7 @@ package final class SessionBusCaller {
     }
 
     private func disconnect() {
-        if fd >= 0 { loop?.unwatch(fd) }
+        if fd >= 0 { loop?.unwatch(FileDescriptor(rawValue: fd)) }
         fd = -1
         if let b = bus { gd_sd_bus_close_unref(b) }
         bus = nil

@@ -75,7 +75,7 @@ final class StreamConnection {
             return wait()
         }
         do {
-            try loop.watch(connected.descriptor.rawValue) { [weak self] in self?.readable() }
+            try loop.watch(connected.descriptor) { [weak self] in self?.readable() }
         } catch {
             return wait()
         }
@@ -133,8 +133,8 @@ final class StreamConnection {
     }
 
     private func closeSocket() {
-        guard let fd else { return }
-        loop?.unwatch(fd)
+        guard let descriptor = socket?.descriptor else { return }
+        loop?.unwatch(descriptor)
         socket = nil
         if buffer.capacity > Self.keptCapacity {
             buffer = []

@@ -156,6 +156,7 @@ public struct ActionMapper {
             ("GESTURE_DEVICE", device?.name ?? ""),
             ("GESTURE_DEVICE_KIND", device?.kind.rawValue ?? ""),
         ]
+        if let side = e.side { env.append(("GESTURE_SIDE", side.rawValue)) }
         if let step {
             env.append(("GESTURE_STEP", String(step.sign)))
             env.append(("GESTURE_STEP_SIGN", step.sign > 0 ? "+" : "-"))

@@ -85,11 +85,24 @@ public struct RotationSettings: Sendable, Equatable {
     public var orientation = Orientation.normal
     /// The output the touchscreens show on; nil: the built-in panel.
     public var output: String?
+    /// The output of each device whose name matches a glob (`output:` as a mapping), in
+    /// the file's order: a second touchscreen on an external monitor.
+    public var deviceOutputs: [(glob: String, output: String)] = []
 
     public init() {}
 
     public func follows(_ device: DeviceInfo) -> Bool {
         kinds.contains(device.kind) || nameGlobs.contains { Glob.matches($0, device.name) }
+    }
+
+    /// The output `device` shows on: the first glob its name matches, else `output`.
+    public func output(for device: DeviceInfo) -> String? {
+        deviceOutputs.first { Glob.matches($0.glob, device.name) }?.output ?? output
+    }
+
+    public static func == (a: RotationSettings, b: RotationSettings) -> Bool {
+        a.kinds == b.kinds && a.nameGlobs == b.nameGlobs && a.sensor == b.sensor && a.orientation == b.orientation
+            && a.output == b.output && a.deviceOutputs.elementsEqual(b.deviceOutputs) { $0 == $1 }
     }
 }
 

@@ -156,7 +156,14 @@ struct ConfigParser {
                 }
                 rotation.orientation = o
             case .output:
-                rotation.output = text(value, key.rawValue)
+                guard case .mapping(let pairs) = value.value else {
+                    rotation.output = text(value, key.rawValue)
+                    continue
+                }
+                rotation.deviceOutputs = pairs.compactMap { device, output in
+                    guard let glob = text(device, "a device name or glob"), let name = text(output, "the output of '\(glob)'") else { return nil }
+                    return (glob, name)
+                }
             }
         }
     }
@@ -244,6 +251,8 @@ struct ConfigParser {
             if let set = list(v, Edge.self, "edge") { d.spec.edges = Set(set) }
         case .taps:
             if let n = count(v, 1...5, k) { d.spec.taps = n }
+        case .side:
+            if let set = list(v, Side.self, "side") { d.spec.sides = Set(set) }
         case .device:
             if let s = text(v, k) {
                 if s == "any" { d.spec.devices.kind = nil }

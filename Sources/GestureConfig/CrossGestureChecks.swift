@@ -134,6 +134,7 @@ extension ConfigParser {
               a.directions.isEmpty || (!b.directions.isEmpty && b.directions.isSubset(of: a.directions)),
               a.senses.isEmpty || (!b.senses.isEmpty && b.senses.isSubset(of: a.senses)),
               a.edges.isEmpty || (!b.edges.isEmpty && b.edges.isSubset(of: a.edges)),
+              a.sides.isEmpty || (!b.sides.isEmpty && b.sides.isSubset(of: a.sides)),
               a.shapes.isEmpty || (!b.shapes.isEmpty && Set(b.shapes).isSubset(of: a.shapes)) else { return false }
         let related = a.simultaneousWith.contains(b.name) || b.simultaneousWith.contains(a.name)
             || b.requiresFailureOf.contains(a.name) || a.requiresFailureOf.contains(b.name)

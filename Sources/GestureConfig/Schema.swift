@@ -164,8 +164,8 @@ enum RotationKey: String, CaseIterable {
             return .init(key: rawValue, type: "`normal`, `90`, `180`, `270`", appliesTo: "", defaultValue: "`normal`",
                          summary: "The rotation when neither the compositor nor the sensor says: `90`: the device turned a quarter clockwise, the picture a quarter counter-clockwise (Wayland's, GNOME's and iio-sensor-proxy's sense; sway's `transform 270`).")
         case .output:
-            return .init(key: rawValue, type: "output name", appliesTo: "", defaultValue: "the built-in panel",
-                         summary: "The compositor's output the touchscreen shows on (`eDP-1`, as `swaymsg -t get_outputs` names it); by default the built-in panel (`eDP`, `LVDS`, `DSI`), else the only output.")
+            return .init(key: rawValue, type: "output name, or a map of device name (glob) to output name", appliesTo: "", defaultValue: "the built-in panel",
+                         summary: "The compositor's output the touchscreen shows on (`eDP-1`, as `xrandr`, `swaymsg -t get_outputs` or GNOME's display settings name its connector); or, per device, `{'ELAN*': eDP-1, 'Wacom*': DP-2}` (the first glob that matches; a device none matches takes the built-in panel). By default the built-in panel (`eDP`, `LVDS`, `DSI`), else the only output.")
         }
     }
 }
@@ -183,6 +183,7 @@ enum RegionKey: String, CaseIterable {
 /// The keys of one gesture.
 enum GestureKey: String, CaseIterable {
     case name, gesture, fingers, direction, axis, edge, taps
+    case side
     case device
     case deviceName = "device-name"
     case region
@@ -221,6 +222,7 @@ enum GestureKey: String, CaseIterable {
         case .minScale: return .minScale
         case .minRotation: return .minRotation
         case .minArc: return .minArc
+        case .side: return .side
         case .shape: return .shape
         case .minScore: return .minScore
         case .name, .gesture, .fingers, .direction, .device, .deviceName, .region, .simultaneousWith,
@@ -286,16 +288,17 @@ enum GestureKey: String, CaseIterable {
         case .axis: return e("`horizontal` or `vertical`", "free", "Lock a pan to one axis; also the axis a distance `every:` measures.")
         case .edge: return e("edge or list", "any", "`top`, `bottom`, `left`, `right`: the edges an edge pan starts from; for other gestures, only touches that begin at one of these edges.")
         case .taps: return e("count 1–5", "`1`", "Tap: taps in a row. Hold: counts the press itself, so `1` is a plain press and `2` a tap, then press.")
+        case .side: return e("`left`, `right` or a list", "either", "The side of the resting finger the other fingers land on (`fingers:` counts those, not the resting one).")
         case .device: return e("`touchpad`, `touchscreen` or `any`", "`any` (edgepan, or with `region:`: `touchscreen`)", "Which kind of device the gesture listens to.")
         case .deviceName: return e("glob", "any", "Only devices whose name matches this shell glob, as fnmatch(3) reads it: `*`, `?`, `[a-z]`, `[!…]`, `[[:digit:]]`, `\\*`; see `gestured list-devices`.")
         case .region: return e("mapping", "whole screen", "Only touches that begin inside this rectangle of a touchscreen (see `region:` below); implies `device: touchscreen`.")
         case .minDistance: return e("distance", "recognizer's", "Distance the fingers travel before the gesture counts (scrub: each stroke).")
         case .minVelocity: return e("speed", "recognizer's", "Slowest swipe that counts, e.g. `100mm/s`.")
         case .maxAngle: return e("angle", "recognizer's", "Swipe: largest angle off its direction. Pan with `axis:`: largest angle off the axis as it starts.")
-        case .maxMovement: return e("distance", "recognizer's", "Most a finger may move and still tap or hold (scrub: most the stroke may drift up or down).")
+        case .maxMovement: return e("distance", "recognizer's", "Most a finger may move and still tap or hold (scrub: most the stroke may drift up or down; tip-tap, tip-swipe: the resting finger too).")
         case .maxDuration: return e("duration", "recognizer's", "Longest touch that still counts as a tap (hold: each tap before the press).")
         case .maxInterval: return e("duration", "recognizer's", "Longest pause between taps (hold: between the taps and the press).")
-        case .minDuration: return e("duration", "`0.5s` (UIKit)", "How long to hold before the hold begins.")
+        case .minDuration: return e("duration", "`0.5s` (UIKit); tip-tap, tip-swipe: `150ms`", "How long to hold before the hold begins (tip-tap, tip-swipe: how long the resting finger is down alone before the others land).")
         case .edgeZone: return e("distance", "recognizer's", "Width of the band along an edge where the touch must begin (with `edge:`).")
         case .minScale: return e("scale", "recognizer's", "Pinch scale before the gesture begins, e.g. `1.1x` (10 %).")
         case .minRotation: return e("angle", "recognizer's", "Rotation before the gesture begins.")

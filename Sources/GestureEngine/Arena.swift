@@ -114,6 +114,11 @@ final class Arena {
     /// its gate lets through (`GestureEngine.competesWithTranslation` on the specs').
     /// Only those that could still win hold it up (`rivalCouldWin`).
     private let rivals: MemberRows
+    /// `takesMore[f, w]`: the members that take more than `f` fingers in all (a
+    /// tip-tap's resting finger counted; f ≥ `gateTop`: none), so a count of `f` that
+    /// none of them still in play could grow into need not wait out its settle window
+    /// (`someoneTakesMore`).
+    private let takesMore: MemberRows
     /// Members that have won: began, changed or recognized (kept by `move`).
     private let won: MemberBits
     @exclusivity(unchecked) private(set) var log: DecisionLog
@@ -232,6 +237,10 @@ final class Arena {
             members[i].gate.decides && r != i && !compatible[i * n + r] && members[r].kind.traits.takesTranslation
                 && members[r].gate.fingers.overlaps(members[i].gate.fingers)
         }
+        takesMore = MemberRows(rows: top + 1, members: n) { f, i in
+            let kind = members[i].kind
+            return specs[members[i].specIndex].fingers.upperBound + (kind == .tipTap || kind == .tipSwipe ? 1 : 0) > f
+        }
         won = MemberBits(count: n)
         touchFilters = members.map {
             let spec = specs[$0.specIndex]
@@ -249,6 +258,14 @@ final class Arena {
         }
         log = DecisionLog(members: n)
         failureTable = MemberTable(repeating: Failure(member: 0, time: Timestamp(microseconds: 0), decision: 0), count: 2 * n + 8)
+    }
+
+    /// Whether a member still in play (not finished, enabled) takes more than `f`
+    /// fingers: then more fingers may yet land for it, and a count of `f` must settle.
+    func someoneTakesMore(than f: Int) -> Bool {
+        let row = min(max(f, 0), gateTop)
+        for w in 0..<wordCount where live.words[w] & enabled.words[w] & takesMore[row, w] != 0 { return true }
+        return false
     }
 
     /// Each member's state, in member order (`watch`).
@@ -436,21 +453,25 @@ final class Arena {
     }
 
     /// What member `i`, in `state`, makes of `t`, and its deadline: its motion gate's
-    /// verdict while it has not begun (`MotionGate.verdict`), else its recognizer's.
+    /// verdict while it has not begun (`gateVerdict`), else its recognizer's.
     @inline(__always)
     private func evaluate(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                           _ state: RecognizerState) -> (Evaluation, Timestamp?) {
-        if !state.isActive, let shut = gates[i].verdict(t, input) {
-            guard case .fail(.fingersMovedTogether) = shut, !t.hasUntrackedFingers else { return (shut, recognizer(i) { $0.deadline }) }
-            // Issue 24: a pinch or rotation waits while a gesture for fingers moving
-            // together could still win; a rival that has failed, or cannot take the way
-            // the hand moves, holds up nothing. At the lift nothing can begin: the
-            // reason stays the motion's.
-            if input == .lifted || rivalCouldWin(i, t) {
-                return (input == .lifted ? shut : .undecided, recognizer(i) { $0.deadline })
-            }
-        }
-        return recognizer(i) { ($0.evaluate(t, input, state: state), $0.deadline) }
+        let evaluation = gateVerdict(i, t, input, state) ?? recognizer(i) { $0.evaluate(t, input, state: state) }
+        return (evaluation, recognizer(i) { $0.deadline })
+    }
+
+    /// Member `i`'s motion gate (`MotionGate.verdict`), nil when it lets the recognizer
+    /// decide. Issue 24: a pinch or rotation whose fingers moved together waits while a
+    /// gesture for fingers moving together could still win; a rival that has failed,
+    /// or cannot take the way the hand moves, holds up nothing. At the lift nothing
+    /// can begin: the reason stays the motion's.
+    @inline(__always)
+    private func gateVerdict(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
+                             _ state: RecognizerState) -> Evaluation? {
+        guard !state.isActive, let shut = gates[i].verdict(t, input) else { return nil }
+        guard case .fail(.fingersMovedTogether) = shut, !t.hasUntrackedFingers, input != .lifted else { return shut }
+        return rivalCouldWin(i, t) ? .undecided : nil
     }
 
     /// Whether one of `i`'s rivals (`rivals`) is still in play for this finger count

@@ -35,6 +35,18 @@ public enum FailureReason: Sendable, Equatable {
     /// Circle: the path turned back on itself by this much from one segment to the
     /// next, degrees (a stroke that reverses is no circle).
     case doubledBack(degrees: Double)
+    /// Tip-tap: the resting finger was down this long before the others landed, s.
+    case restedTooShort(seconds: Double, needsSeconds: Double)
+    /// Tip-tap: the resting finger moved this far, mm.
+    case restMoved(mm: Double, limitMM: Double)
+    /// Tip-tap: the resting finger lifted with the others or before them (a plain tap).
+    case restLifted
+    /// Tip-tap: the others landed on this side, which it does not accept.
+    case wrongSide(tapped: Side)
+    /// Tip-tap: no finger tapped or swiped beside the resting one.
+    case noTipTap
+    /// Tip-tap: the pad reports a box around the fingers, not each one.
+    case fingersNotTracked
     /// Shape: the path's larger side, mm, was under the least a shape takes.
     case shapeTooSmall(mm: Double, needsMM: Double)
     /// Shape: the path bent this little off a straight line (a swipe's stroke).
@@ -98,6 +110,13 @@ public enum FailureReason: Sendable, Equatable {
         case let .tooLittleRotation(deg, needs): return "turned \(deg.formatted1)°, needs \(needs.formatted1)°"
         case let .tooLittleArc(deg, needs): return "went \(deg.formatted1)° round, needs \(needs.formatted1)°"
         case let .doubledBack(deg): return "the path turned back by \(deg.formatted1)°, not round"
+        case let .restedTooShort(s, needs):
+            return "the first finger rested \((s * 1000).fixed(0)) ms before the others landed, needs \((needs * 1000).fixed(0)) ms"
+        case let .restMoved(mm, limit): return "the resting finger moved \(mm.formatted1) mm, allows \(limit.formatted1) mm"
+        case .restLifted: return "the resting finger lifted with the others, or before them (a plain tap of them all)"
+        case let .wrongSide(side): return "tapped to the \(side.rawValue), which it does not accept"
+        case .noTipTap: return "no finger tapped beside the resting one"
+        case .fingersNotTracked: return "this pad reports a box around the fingers, not each finger"
         case let .shapeTooSmall(mm, needs): return "drew \(mm.formatted1) mm across, a shape needs \(needs.formatted1) mm"
         case let .tooStraight(bend, needs): return "the stroke was straight (bend \(bend.formatted2), a shape needs \(needs.formatted2)): a swipe's"
         case let .unlikeShape(best, score, needs, taken):

@@ -39,7 +39,8 @@ public final class GestureEngine {
             let edges = traits.startsAtEdge ? (spec.thresholds.edgeZoneMM ?? defaultEdgeZoneMM, spec.edges, device) : nil
             let gate = MotionGate(traits.gate, fingers: fingerRange(of: spec, atLeast: traits.gate.fewestFingers),
                                   decides: Self.competesWithTranslation(index, here, specs), edges: edges)
-            members.append(Arena.Member(recognizer: traits.make(spec, KindTraits.Context(device: device)), specIndex: index,
+            let context = KindTraits.Context(device: device, soonerDistanceMM: Self.soonerSwipeDistance(index, here, specs, device))
+            members.append(Arena.Member(recognizer: traits.make(spec, context), specIndex: index,
                                         name: spec.name, kind: spec.kind, enabledAtStart: spec.enabled,
                                         sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow, gate: gate))
         }
@@ -57,6 +58,38 @@ public final class GestureEngine {
             return j != i && other.kind.traits.takesTranslation && other.fingers.overlaps(spec.fingers)
                 && !spec.simultaneousWith.contains(other.name) && !other.simultaneousWith.contains(spec.name)
         }
+    }
+
+    /// Issue 24, "sooner": the distance swipe `i` may act at, when it has no
+    /// `min-distance` of its own and every other gesture bound on the device for
+    /// fingers it takes (and not simultaneous with it) is told apart from it in less:
+    /// other swipes (by direction; with no longer `min-distance`), taps, tip-taps and
+    /// holds (which fail past their `max-movement`). Anything else — a pan, an edge
+    /// pan, a pinch, rotation or transform that waits while a swipe could win, a
+    /// circle, a scrub, a tip-swipe — needs the swipe's full distance to tell it
+    /// apart, and then nil: the swipe's own.
+    static func soonerSwipeDistance(_ i: Int, _ here: [Int], _ specs: [GestureSpec], _ device: DeviceInfo) -> Double? {
+        let spec = specs[i]
+        guard spec.kind == .swipe, spec.thresholds.minDistanceMM == nil else { return nil }
+        let floor = soonerSwipeMinDistanceMM
+        for j in here where j != i {
+            let other = specs[j]
+            let resting = other.kind == .tipTap || other.kind == .tipSwipe ? 1 : 0
+            let fingers = (other.fingers.lowerBound + resting)...(other.fingers.upperBound + resting)
+            guard fingers.overlaps(spec.fingers), !spec.simultaneousWith.contains(other.name),
+                  !other.simultaneousWith.contains(spec.name) else { continue }
+            switch other.kind {
+            case .swipe:
+                if let d = other.thresholds.minDistanceMM, d > floor { return nil }
+            case .tap, .tipTap:
+                if (other.thresholds.maxMovementMM ?? defaultTapMaxMovementMM) > floor { return nil }
+            case .hold:
+                if (other.thresholds.maxMovementMM ?? defaultHoldAllowableMovementMM[device.kind] ?? 5) > floor { return nil }
+            case .pan, .pinch, .rotate, .edgePan, .transform, .scrub, .circle, .tipSwipe, .shape:
+                return nil
+            }
+        }
+        return floor
     }
 
     /// Feeds one frame; appends the resulting events to `events` (the caller reuses the
@@ -96,8 +129,13 @@ public final class GestureEngine {
         case .began:
             let t = tracker.snapshot(at: time)
             arena.beginSequence(t, device: device, into: &events)
-            arena.step(t, .touches, into: &events)
+            if settleEarlyIfUnrivalled(time) {
+                arena.step(tracker.snapshot(at: time), .touches, into: &events)
+            } else {
+                arena.step(t, .touches, into: &events)
+            }
         case .touching:
+            settleEarlyIfUnrivalled(time)
             arena.step(tracker.snapshot(at: time), .touches, into: &events)
         case .lifted:
             arena.step(tracker.snapshot(at: time), .lifted, into: &events)
@@ -130,8 +168,20 @@ public final class GestureEngine {
         clock = max(clock, time)
         guard !poisoned else { return }
         tracker.advance(to: time)
+        settleEarlyIfUnrivalled(time)
         arena.step(tracker.snapshot(at: time), .timer, into: &events)
         if !tracker.inSequence { arena.resetFinished(into: &events) }
+    }
+
+    /// Issue 24, "sooner": a finger count still settling on the way up is committed at
+    /// once when no gesture still in play takes more fingers (none bound for more, or
+    /// those failed already): no finger still to land could change what the touches
+    /// are, so the 100 ms window would only delay. Returns whether it did.
+    @discardableResult @inline(__always)
+    private func settleEarlyIfUnrivalled(_ time: Timestamp) -> Bool {
+        guard tracker.isSettlingUp(at: time), !arena.someoneTakesMore(than: tracker.fingersDown) else { return false }
+        tracker.settleEarly()
+        return true
     }
 
     /// Cancels everything in flight (device gone, config swapped) and resets. Fingers

@@ -20,6 +20,9 @@ public enum Sense: String, Sendable, CaseIterable {
     case clockwise, counterclockwise
 }
 
+/// Tip-tap: which side of the resting finger the others landed on.
+public enum Side: String, Sendable, CaseIterable { case left, right }
+
 public enum Axis: String, Sendable, CaseIterable { case horizontal, vertical }
 
 /// Touchscreen edges, for edge pans and edge filters.
@@ -55,6 +58,8 @@ public struct GestureEvent: Sendable, Equatable {
     public var rotationVelocity: Double
     /// Hold: seconds since the press began.
     public var duration: Double
+    /// Tip-tap and tip-swipe: the side of the resting finger the others landed on.
+    public var side: Side? = nil
     /// Shape: the shape drawn and its score, 0…1 (nil for other kinds).
     public var shape: String?
     public var score: Double?

@@ -17,6 +17,10 @@ public enum GestureKind: String, Sendable, CaseIterable {
     case scrub
     /// The hand's path goes round (a knob: volume, circular scrolling).
     case circle
+    /// One finger rests, others tap beside it (BetterTouchTool's TipTap) or swipe
+    /// while it rests (TipSwipe).
+    case tipTap = "tip-tap"
+    case tipSwipe = "tip-swipe"
     /// The hand's path draws a shape ('z', a check, a triangle, or one the user recorded).
     case shape
 
@@ -51,7 +55,7 @@ public enum GestureKind: String, Sendable, CaseIterable {
                               parameters: [.minDistance, .minVelocity, .maxAngle],
                               reports: [.translation, .velocity],
                               detect: { f in [GestureSpec(name: "swipe-\(f)", kind: .swipe, fingers: f...f, directions: Set(Direction.allCases))] },
-                              make: { spec, _ in SwipeRecognizer(spec: spec) })
+                              make: { spec, c in SwipeRecognizer(spec: spec, sooner: c.soonerDistanceMM) })
         case .pinch:
             return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation,
                               gate: .settled(needs: .deformation), directions: .pinch,
@@ -85,6 +89,15 @@ public enum GestureKind: String, Sendable, CaseIterable {
                               detect: { f in [GestureSpec(name: "circle-\(f)", kind: .circle, fingers: f...f,
                                                           simultaneousWith: ["swipe-\(f)"])] },
                               make: { spec, _ in CircleRecognizer(spec: spec) })
+        case .tipTap:
+            return KindTraits(discrete: true, fingers: 1...1, parameters: [.side, .maxMovement, .maxDuration, .minDuration],
+                              reports: [.location],
+                              make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
+        case .tipSwipe:
+            return KindTraits(discrete: true, fingers: 1...1, directions: .compass,
+                              parameters: [.side, .maxMovement, .minDuration, .minDistance, .maxAngle],
+                              reports: [.location, .translation],
+                              make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
         case .shape:
             // Decided at the lift: no motion to arbitrate while the stroke is drawn (it
             // holds up no pinch); a swipe for its fingers waits for it (`Arena`).
@@ -124,7 +137,7 @@ public struct KindTraits: Sendable {
     /// The kind-specific settings of a `GestureSpec` (the config's keys of the same names).
     public enum Parameter: Sendable, CaseIterable {
         case axis, taps, minDistance, minVelocity, maxAngle, maxMovement, maxDuration, maxInterval, minDuration
-        case minScale, minRotation, minArc
+        case minScale, minRotation, minArc, side
         case shape, minScore
     }
     /// The values that say what a gesture of this kind did (`replay` and `watch` lines).
@@ -134,6 +147,10 @@ public struct KindTraits: Sendable {
     /// What a recognizer may know when it is built.
     public struct Context: Sendable {
         public var device: DeviceInfo
+        /// A swipe with no `min-distance` of its own may act at this distance, mm: no
+        /// other gesture bound for its fingers needs more to be told apart
+        /// (`GestureEngine.soonerSwipeDistance`); nil: its own.
+        public var soonerDistanceMM: Double? = nil
     }
     /// What the arena checks of a gesture that has not begun before it asks the
     /// recognizer (`MotionGate`): the fingers are the spec's (at least `minFingers`).

@@ -38,6 +38,8 @@ public struct GestureSpec: Sendable, Equatable {
     public var enabled: Bool
     /// Per-application: the focused apps it listens in (all by default).
     public var apps = AppFilter()
+    /// Tip-tap, tip-swipe: the sides of the resting finger it accepts (empty = either).
+    public var sides: Set<Side> = []
     /// Shape: the shapes it takes (empty: any it knows), and the user's recorded
     /// templates it knows besides the built-in ones (the config loader reads them).
     public var shapes: [String] = []

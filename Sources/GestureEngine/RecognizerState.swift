@@ -14,7 +14,12 @@ public enum RecognizerState: String, Sendable, CaseIterable, CustomStringConvert
     public var description: String { rawValue }
 
     /// Began or changed: a continuous gesture in flight.
-    public var isActive: Bool { self == .began || self == .changed }
+    @inlinable public var isActive: Bool {
+        switch self {
+        case .began, .changed: return true
+        case .possible, .waiting, .ended, .cancelled, .recognized, .failed: return false
+        }
+    }
     /// Nothing more will happen until the recognizer is reset.
     public var isTerminal: Bool {
         switch self {

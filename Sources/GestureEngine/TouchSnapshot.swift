@@ -68,6 +68,13 @@ public struct TouchSnapshot: Sendable, Equatable {
     /// its slots', as on a semi-MT or 2-slot pad): only the tracked contacts' motion is
     /// known. Not `DeviceInfo.isSemiMT`, the device's property.
     public var hasUntrackedFingers: Bool
+    /// The finger down longest (a tip-tap's resting finger, `TipTapRecognizer`): its
+    /// contact id (-1: no finger down), where it is and how far it has moved from where
+    /// it landed, mm; and the centroid of the other fingers down (its own place alone).
+    public var firstFingerID: Int32
+    public var firstFinger: Point
+    public var firstFingerTravel: Double
+    public var otherFingers: Point
 }
 
 extension TouchSnapshot {
@@ -86,5 +93,6 @@ extension TouchSnapshot {
         travel = 0
         landing = .zero; landingNormalized = .zero
         hasUntrackedFingers = false
+        firstFingerID = -1; firstFinger = .zero; firstFingerTravel = 0; otherFingers = .zero
     }
 }

@@ -80,6 +80,9 @@ final class TouchTracker {
     @exclusivity(unchecked) private var liftedAt = Timestamp(microseconds: 0)
     @exclusivity(unchecked) private(set) var lastFrameTime = Timestamp(microseconds: 0)
     @exclusivity(unchecked) private var pendingSince: Timestamp?
+    /// The count was committed before its settle window ran out (`settleEarly`): no
+    /// gesture bound on the device takes more fingers.
+    @exclusivity(unchecked) private var settledEarly = false
     @exclusivity(unchecked) private var pendingAnchor = Accumulated()
     @exclusivity(unchecked) private var acc = Accumulated()
     @exclusivity(unchecked) private var anchor = Accumulated()
@@ -98,6 +101,9 @@ final class TouchTracker {
     /// Most fingers since the count last settled: while fewer are down, fingers are
     /// lifting and the centroid of the rest would wander, so `location` holds.
     @exclusivity(unchecked) private var peak = 0
+    /// The finger down longest and the others' centroid, as of the last frame
+    /// (`TouchSnapshot.firstFingerID`).
+    @exclusivity(unchecked) private var first = (id: Int32(-1), at: Point.zero, travel: 0.0, others: Point.zero)
 
     @exclusivity(unchecked) private var pairA: Int32 = -1
     @exclusivity(unchecked) private var pairB: Int32 = -1
@@ -132,10 +138,22 @@ final class TouchTracker {
         // has not dropped since it settled).
         var thumbs = 0
         var fingerSum = Point.zero
+        var firstIndex = -1
         for i in 0..<contactCount {
-            if contacts[i].isThumb { thumbs += 1 } else { fingerSum = fingerSum + contacts[i].last }
+            if contacts[i].isThumb { thumbs += 1 } else {
+                fingerSum = fingerSum + contacts[i].last
+                if firstIndex < 0 { firstIndex = i }
+            }
         }
         let fingersTracked = contactCount - thumbs
+        // Contacts are kept in the order they landed: the first finger is the oldest.
+        if firstIndex >= 0 {
+            let c = contacts[firstIndex]
+            let others = fingersTracked > 1 ? (fingerSum - c.last) / Double(fingersTracked - 1) : c.last
+            first = (c.id, c.last, c.travel, others)
+        } else {
+            first = (-1, .zero, 0, .zero)
+        }
         let reported = frame.pointee.fingerCount
         let newCount = max(0, max(reported, contactCount) - thumbs)
         semiMT = reported > contactCount
@@ -191,7 +209,7 @@ final class TouchTracker {
         // Settling ends (a pending count applies, or a new count becomes committable);
         // the classifier's grace period runs out. The engine drops the stale ones.
         let settle = (pendingSince ?? countChangedAt).adding(seconds: fingerCountSettleWindow)
-        var d: Timestamp? = settle > time ? settle : nil
+        var d: Timestamp? = settle > time && !(settledEarly && pendingSince == nil) ? settle : nil
         if let c = classifier.deadline, c > time, d == nil || c < d! { d = c }
         return d
     }
@@ -209,13 +227,15 @@ final class TouchTracker {
         // even though their count never had time to settle.
         return TouchSnapshot(
             time: now, fingers: inSequence ? settled : peak, currentFingers: counted, maxFingers: maxCounted,
-            isSettled: inSequence && pendingSince == nil && now >= countChangedAt.adding(seconds: fingerCountSettleWindow),
+            isSettled: inSequence && pendingSince == nil
+                && (settledEarly || now >= countChangedAt.adding(seconds: fingerCountSettleWindow)),
             countChangedAt: countChangedAt, sequenceStart: sequenceStart, liftedAt: liftedAt, isLifted: !inSequence,
             location: location, translation: acc.translation - anchor.translation, velocity: velocity,
             scale: anchor.scale > 0 ? acc.scale / anchor.scale : 1, scaleVelocity: scaleVelocity,
             rotation: acc.rotation - anchor.rotation, rotationVelocity: rotationVelocity,
             moved: frameMoved && now == lastFrameTime, motion: classifier.decision, travel: maxTravel,
-            landing: landing, landingNormalized: landingNormalized, hasUntrackedFingers: semiMT)
+            landing: landing, landingNormalized: landingNormalized, hasUntrackedFingers: semiMT,
+            firstFingerID: first.id, firstFinger: first.at, firstFingerTravel: first.travel, otherFingers: first.others)
     }
 
     // MARK: Contacts
@@ -327,6 +347,7 @@ final class TouchTracker {
 
     private func startSequence(at now: Timestamp, count: Int, fingersTracked: Int) {
         inSequence = true
+        settledEarly = false
         counted = count
         settled = count
         maxCounted = count
@@ -355,6 +376,7 @@ final class TouchTracker {
     private func countChanged(to newCount: Int, at now: Timestamp) {
         guard newCount != counted else { return }
         counted = newCount
+        settledEarly = false
         maxCounted = max(maxCounted, newCount)
         peak = max(peak, newCount)
         countChangedAt = now
@@ -366,8 +388,31 @@ final class TouchTracker {
         }
     }
 
+    /// The fingers down now, settled or not.
+    var fingersDown: Int { counted }
+
+    /// The count is still settling and has not gone down (fingers are landing, or the
+    /// first one has just landed): `settleEarly` may commit it.
+    func isSettlingUp(at now: Timestamp) -> Bool {
+        inSequence && !settledEarly && counted >= settled
+            && (pendingSince != nil || now < countChangedAt.adding(seconds: fingerCountSettleWindow))
+    }
+
+    /// Commits the count now, before its settle window has run out: the engine calls
+    /// it when no gesture still in play takes more fingers than are down
+    /// (`GestureEngine.settleEarlyIfUnrivalled`), so no finger still to land could make
+    /// the touches another gesture. A count going down (fingers lifting) still settles.
+    func settleEarly() {
+        if pendingSince != nil { applyPending() }
+        settledEarly = true
+    }
+
     private func settleIfDue(_ now: Timestamp) {
         guard let p = pendingSince, now >= p.adding(seconds: fingerCountSettleWindow) else { return }
+        applyPending()
+    }
+
+    private func applyPending() {
         settled = counted
         peak = counted
         anchor = pendingAnchor

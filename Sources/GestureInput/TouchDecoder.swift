@@ -66,12 +66,14 @@ public final class TouchDecoder {
     /// Why the device's `LIBINPUT_CALIBRATION_MATRIX` was not used (not six numbers, or
     /// flat), for the caller to log; nil when it was, or there is none.
     public let calibrationProblem: String?
-    public private(set) var orientation = Orientation.normal
-    public private(set) var transform: ContactTransform
+    // Unchecked, as the slots' state above: read on every frame, and a checked class
+    // property costs a dynamic access (swift_beginAccess) each time (callgrind).
+    @exclusivity(unchecked) public private(set) var orientation = Orientation.normal
+    @exclusivity(unchecked) public private(set) var transform: ContactTransform
     /// Counts the transforms taken: a session rebuilds its engine (whose device size
     /// follows the transform) when it changes.
     public private(set) var transformGeneration = 0
-    private var pendingOrientation: Orientation?
+    @exclusivity(unchecked) private var pendingOrientation: Orientation?
     /// Not the identity: the identity keeps the plain division, byte for byte.
     @exclusivity(unchecked) private var transformed = false
     @exclusivity(unchecked) private var screenSize: Size

@@ -38,7 +38,7 @@ final class Daemon {
         var controlSocket: String?
         /// Devices the caller opened, used from the start beside the ones found (the
         /// browser tests' daemon fed by the fake device: GesturedCommand.runDaemon).
-        var adopted: [EvdevDevice] = []
+        var adopted: [any TouchSource] = []
         /// How a grab's watchdog child is started (`run`: this binary); nil: grabs
         /// without one (tests, whose fake devices a child could not reach).
         var grabWatchdog: GrabWatchdog.Launcher?

@@ -23,7 +23,7 @@ public final class DaemonHarness {
         guard daemon.startControl() else { throw Failure(description: "cannot claim \(controlSocket)") }
     }
 
-    public func adopt(_ device: EvdevDevice) { daemon.adopt(device, announce: false) }
+    public func adopt(_ device: any TouchSource) { daemon.adopt(device, announce: false) }
 
     /// One `epoll_wait` and its handlers; false when nothing was ready.
     @discardableResult

@@ -7,6 +7,7 @@ enum GestureText {
     static func line(_ e: GestureEvent, device: String? = nil) -> String {
         var s = "\(e.name)  \(e.kind.rawValue) \(e.phase.rawValue)  \(e.fingers) finger\(e.fingers == 1 ? "" : "s")"
         if let d = e.directionWord { s += "  \(d)" }
+        if let side = e.side { s += "  \(side.rawValue)" }
         for value in e.kind.traits.reports {
             switch value {
             case .location: s += "  at (\(e.location.x.fixed(1)), \(e.location.y.fixed(1))) mm"
@@ -32,6 +33,7 @@ enum GestureText {
             ("phase", JSON.string(e.phase.rawValue)),
             ("fingers", String(e.fingers)),
             ("direction", e.directionWord.map(JSON.string) ?? "null"),
+            ("side", e.side.map { JSON.string($0.rawValue) } ?? "null"),
             ("x_mm", JSON.number(e.location.x, 2)), ("y_mm", JSON.number(e.location.y, 2)),
             ("dx_mm", JSON.number(e.translation.x, 2)), ("dy_mm", JSON.number(e.translation.y, 2)),
             ("vx_mm_s", JSON.number(e.velocity.x, 1)), ("vy_mm_s", JSON.number(e.velocity.y, 1)),

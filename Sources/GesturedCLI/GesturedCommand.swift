@@ -84,7 +84,7 @@ public enum GesturedCommand {
     /// `gestured run ARGS` with `devices`, opened by the caller, used beside the ones
     /// found: how the browser tests feed a real daemon from the in-process fake device
     /// (Tests/Browser/FakeDaemon), which no other process can open.
-    public static func runDaemon(_ args: [String], adopting devices: [EvdevDevice]) -> ExitCode {
+    public static func runDaemon(_ args: [String], adopting devices: [any TouchSource]) -> ExitCode {
         do {
             return try RunCommand.run(args[...], adopting: devices)
         } catch {

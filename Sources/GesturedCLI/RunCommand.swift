@@ -35,7 +35,7 @@ enum RunCommand {
                                      short: ["v": "verbose", "q": "quiet"])
 
     /// `adopting`: devices opened by the caller, used beside the ones found.
-    static func run(_ args: ArraySlice<String>, adopting devices: [EvdevDevice] = []) throws -> GesturedCommand.ExitCode {
+    static func run(_ args: ArraySlice<String>, adopting devices: [any TouchSource] = []) throws -> GesturedCommand.ExitCode {
         let a = try Arguments(args, spec: spec)
         guard a.positionals.isEmpty else { throw UsageError("unexpected argument '\(a.positionals[0])'") }
         let environment = Logger.environment()

@@ -47,6 +47,19 @@ private func config(_ yaml: String) throws -> Config {
         ])
     }
 
+    /// A tip-tap's command sees the side it tapped on; other gestures have no GESTURE_SIDE.
+    @Test func aTipTapsCommandSeesItsSide() throws {
+        let c = try config("gestures:\n  - {name: tip, gesture: tip-tap, side: left, command: echo tip}\n")
+        var mapper = ActionMapper(config: c)
+        var out: [Invocation] = []
+        var e = event(0, .tipTap, .recognized, name: "tip")
+        e.side = .left
+        mapper.map(e, device: touchpad, into: &out)
+        let env = try #require(out.first).environment.map { "\($0.name)=\($0.value)" }
+        #expect(env.contains("GESTURE_SIDE=left") && env.contains("GESTURE_KIND=tip-tap"), "\(env)")
+        #expect(c.specs[0].sides == [.left])
+    }
+
     @Test(arguments: [GesturePhase.began, .changed, .ended, .cancelled])
     func continuousPhasesRunTheirCommands(_ phase: GesturePhase) throws {
         let c = try config("""

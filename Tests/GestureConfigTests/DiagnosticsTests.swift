@@ -56,7 +56,7 @@ import Testing
         #expect(diagnostics.map(\.description) == [
             "broken.yaml:2:3: error: unknown key 'command-timout' in settings; did you mean 'command-timeout'?",
             "broken.yaml:3:17: error: 'max-children' must be from 1 to 64, found 100",
-            "broken.yaml:6:14: error: unknown gesture kind 'swpie', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, shape; did you mean 'swipe'?",
+            "broken.yaml:6:14: error: unknown gesture kind 'swpie', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, tip-tap, tip-swipe, shape; did you mean 'swipe'?",
             "broken.yaml:8:16: error: unknown direction 'lfet', expected one of: up, down, left, right, up-left, up-right, down-left, down-right; did you mean 'left'?",
             "broken.yaml:12:14: error: a swipe takes one finger count, found the range '2-4'; ranges are for pan and transform",
             "broken.yaml:13:24: error: unknown direction 'up-rigth', expected one of: up, down, left, right, up-left, up-right, down-left, down-right; did you mean 'up-right'?",
@@ -122,8 +122,8 @@ import Testing
         ("gestures:\n  - {name: a, gesture: hold, command: x, begin: y}\n", "config.yaml:2:49: error: 'command:' and 'begin:' both run when a hold begins; keep one"),
         ("gestures:\n  - {name: a, gesture: tap, command: ''}\n", "config.yaml:2:38: error: a command is empty"),
         ("gestures:\n  - {name: a, gesture: tap, command: [x]}\n", "config.yaml:2:38: error: expected a command, or a built-in action like {keys: super+Page_Down}, found a list"),
-        ("gestures:\n  - {name: a, command: x}\n", "config.yaml:2:5: error: this gesture has no 'gesture:' key (the recognizer: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, shape)"),
-        ("gestures:\n  - {name: a, gesture: swipe, wibble: 1, command: x}\n", "config.yaml:2:31: error: unknown key 'wibble' in a gesture; expected one of: name, gesture, fingers, direction, axis, edge, taps, device, device-name, region, min-distance, min-velocity, max-angle, max-movement, max-duration, max-interval, min-duration, edge-zone, min-scale, min-rotation, min-arc, shape, min-score, simultaneous-with, requires-failure-of, after, within, enabled, apps, except-apps, command, begin, update, end, cancel, every, hold, desktop"),
+        ("gestures:\n  - {name: a, command: x}\n", "config.yaml:2:5: error: this gesture has no 'gesture:' key (the recognizer: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, tip-tap, tip-swipe, shape)"),
+        ("gestures:\n  - {name: a, gesture: swipe, wibble: 1, command: x}\n", "config.yaml:2:31: error: unknown key 'wibble' in a gesture; expected one of: name, gesture, fingers, direction, axis, edge, taps, side, device, device-name, region, min-distance, min-velocity, max-angle, max-movement, max-duration, max-interval, min-duration, edge-zone, min-scale, min-rotation, min-arc, shape, min-score, simultaneous-with, requires-failure-of, after, within, enabled, apps, except-apps, command, begin, update, end, cancel, every, hold, desktop"),
         ("gestures:\n  - {name: a, gesture: swipe, min-distance: 3 furlongs, command: x}\n", "config.yaml:2:45: error: 'min-distance': unknown unit 'furlongs' for a distance; expected mm or cm, like 20mm"),
         ("gestures:\n  - {name: a, gesture: swipe, min-distance: far, command: x}\n", "config.yaml:2:45: error: 'min-distance': 'far' is not a distance; expected a number with a unit, like 20mm"),
     ])

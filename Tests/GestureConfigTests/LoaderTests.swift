@@ -28,7 +28,7 @@ private let valid = "gestures:\n  - {name: t, gesture: tap, fingers: 3, command:
         let f = TempFile(valid + "  - {name: u, gesture: tapp, command: x}\n")
         let (config, diagnostics) = ConfigLoader.load(path: f.path)
         #expect(config == nil)
-        #expect(diagnostics.map(\.description) == ["\(f.path):3:24: error: unknown gesture kind 'tapp', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, shape; did you mean 'tap'?"])
+        #expect(diagnostics.map(\.description) == ["\(f.path):3:24: error: unknown gesture kind 'tapp', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, tip-tap, tip-swipe, shape; did you mean 'tap'?"])
         let ok = TempFile(valid)
         let (c, d) = ConfigLoader.load(path: ok.path)
         #expect(d.isEmpty)

@@ -96,6 +96,11 @@ import TouchModel
                 min-arc: 270deg
                 every: 30deg
                 update: echo knob
+              - name: tip
+                gesture: tip-tap
+                side: [left]
+                min-duration: 200ms
+                command: echo tip
               - name: zed
                 gesture: shape
                 fingers: 3
@@ -161,10 +166,13 @@ import TouchModel
         #expect(c.specs[8] == scrub)
         #expect(c.specs[9] == GestureSpec(name: "knob", kind: .circle, fingers: 2...2, senses: [.clockwise],
                                           thresholds: Thresholds(minArcDeg: 270)))
+        var tip = GestureSpec(name: "tip", kind: .tipTap, fingers: 1...1, thresholds: Thresholds(minDuration: 0.2))
+        tip.sides = [.left]
+        #expect(c.specs[10] == tip)
         var zed = GestureSpec(name: "zed", kind: .shape, fingers: 3...3)
         zed.shapes = ["z", "n"]
         zed.thresholds.minScore = 0.7
-        #expect(c.specs[10] == zed)
+        #expect(c.specs[11] == zed)
 
         // The test names every key of the schema, so a new key cannot go untested (the
         // desktop actions' keys: DesktopActionConfigTests.eachDesktopActionParses, every one).
@@ -247,7 +255,7 @@ import TouchModel
         #expect(config == nil)
         // 'pnch' is the 29th character of its line; its byte offset is 31 ('ö' and 'ß' are two bytes each).
         #expect(diagnostics.map(\.description) == [
-            "de.yaml:4:29: error: unknown gesture kind 'pnch', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, shape; did you mean 'pinch'?",
+            "de.yaml:4:29: error: unknown gesture kind 'pnch', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, tip-tap, tip-swipe, shape; did you mean 'pinch'?",
         ])
         let ok = try #require(parse("gestures:\n  - {name: wischen-links-ü, gesture: swipe, fingers: 3, command: notify-send \"Arbeitsfläche →\"}\n"))
         #expect(ok.specs[0].name == "wischen-links-ü")
@@ -260,7 +268,7 @@ import TouchModel
         let a = ConfigLoader.parse(unix, file: "f.yaml").1.map(\.description)
         let b = ConfigLoader.parse(dos, file: "f.yaml").1.map(\.description)
         #expect(a == b)
-        #expect(a == ["f.yaml:9:14: error: unknown gesture kind 'swpie', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, shape; did you mean 'swipe'?"])
+        #expect(a == ["f.yaml:9:14: error: unknown gesture kind 'swpie', expected one of: tap, hold, pan, swipe, pinch, rotate, edgepan, transform, scrub, circle, tip-tap, tip-swipe, shape; did you mean 'swipe'?"])
         let good = String(unix.split(separator: "\n").prefix(7).joined(separator: "\n")) + "\n"
         let c = try #require(parse("\u{FEFF}" + good.replacingNewlines()))
         #expect(c.bindings[0].actions[.recognized] == "echo a\necho b\n")
@@ -338,10 +346,10 @@ extension String {
         ("{name: a, gesture: pinch, direction: clockwise, command: x}", "config.yaml:2:42: error: a pinch goes in or out, not 'clockwise'"),
         ("{name: a, gesture: rotate, direction: out, command: x}", "config.yaml:2:43: error: a rotate goes clockwise or counterclockwise, not 'out'"),
         ("{name: a, gesture: pinch, direction: left, command: x}", "config.yaml:2:42: error: unknown direction 'left', expected one of: in, out, clockwise, counterclockwise"),
-        ("{name: a, gesture: tap, direction: in, command: x}", "config.yaml:2:29: error: 'direction' does not apply to a tap gesture; it applies to: pan, swipe, pinch, rotate, circle"),
+        ("{name: a, gesture: tap, direction: in, command: x}", "config.yaml:2:29: error: 'direction' does not apply to a tap gesture; it applies to: pan, swipe, pinch, rotate, circle, tip-swipe"),
         // By decision (docs/ENGINE.md, "Transform has no direction"): pinch + rotate instead.
         ("{name: a, gesture: transform, direction: in, command: x}",
-         "config.yaml:2:35: error: 'direction' does not apply to a transform gesture; it applies to: pan, swipe, pinch, rotate, circle"),
+         "config.yaml:2:35: error: 'direction' does not apply to a transform gesture; it applies to: pan, swipe, pinch, rotate, circle, tip-swipe"),
     ])
     func wrongWordsAreErrors(gesture: String, message: String) {
         #expect(check("gestures:\n  - \(gesture)\n") == [message])

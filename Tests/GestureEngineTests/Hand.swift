@@ -281,6 +281,15 @@ enum Spec {
     static func circle(_ fingers: Int, _ senses: Set<Sense> = [], name: String? = nil) -> GestureSpec {
         GestureSpec(name: name ?? "circle-\(fingers)", kind: .circle, fingers: fingers...fingers, senses: senses)
     }
+    /// A tip-tap (or, `swipe: true`, a tip-swipe) of `fingers` beside one resting finger.
+    static func tipTap(_ fingers: Int = 1, _ sides: Set<Side> = [], swipe directions: Set<Direction>? = nil,
+                       name: String? = nil) -> GestureSpec {
+        var spec = GestureSpec(name: name ?? (directions == nil ? "tip-tap" : "tip-swipe") + (sides.count == 1 ? "-\(sides.first!.rawValue)" : ""),
+                               kind: directions == nil ? .tipTap : .tipSwipe, fingers: fingers...fingers,
+                               directions: directions ?? [])
+        spec.sides = sides
+        return spec
+    }
     static func scrub(_ fingers: Int = 1, name: String? = nil) -> GestureSpec {
         GestureSpec(name: name ?? "scrub", kind: .scrub, fingers: fingers...fingers)
     }

@@ -48,7 +48,8 @@ import Testing
         return [single, Spec.tap(1, taps: 2, name: "double"), region, Spec.tap(3), Spec.hold(3, name: "hold-3"),
                 Spec.hold(1, taps: 2, name: "tap-hold"), swipeAfterHold, Spec.swipe(2, name: "swipe-2"),
                 Spec.swipe(4, [.left], name: "swipe-4-left"), pan2, panV,
-                pinch, rotate, Spec.pinch(3), edgeLeft, Spec.transform(4...5), scrub]
+                pinch, rotate, Spec.pinch(3), edgeLeft, Spec.transform(4...5), scrub,
+                Spec.tipTap(name: "tip-tap"), Spec.tipTap(2, swipe: [], name: "tip-swipe-2")]
     }
 
     /// A small deterministic PRNG (SplitMix64) so failures replay.

@@ -97,7 +97,9 @@ import Testing
         hand.move(by: Point(x: 40, y: 0), over: 0.2)  // 200 mm/s
         hand.lift()
         let e = try! #require(hand.events.first)
-        #expect(e.translation.x >= 20 && e.translation.x <= 25)   // recognized as soon as it qualifies
+        // Recognized as soon as it qualifies: at 15 mm, with nothing else bound that needs
+        // the full 20 mm to tell it apart (issue 24, "sooner").
+        #expect(e.translation.x >= 15 && e.translation.x <= 18)
         #expect(abs(e.velocity.x - 200) < 1)
     }
 }

@@ -237,7 +237,7 @@ import Testing
         let hand = Hand(.touchpad, [Spec.swipe(3, name: "swipe"), Spec.hold(3, name: "hold"), Spec.tap(3)])
         hand.down(3)
         hand.wait(0.12)
-        hand.move(by: Point(x: 15, y: 0), over: 0.1)
+        hand.move(by: Point(x: 12, y: 0), over: 0.1)  // short of the 15 mm it may act at
         hand.resync()
         hand.move(by: Point(x: 15, y: 0), over: 0.05)
         hand.wait(1)

@@ -110,7 +110,7 @@ import Testing
         let sink = DesktopActions(detected: .desktop(.hyprland(socket: server.path)), loop: loop, log: { lines.append($1) })
         // One connection per request, each a new client.
         func serve(_ reply: String) -> String? {
-            let deadline = clinux_monotonic_ns() + 5_000_000_000
+            let deadline = clinux_monotonic_ns() + 30_000_000_000
             while clinux_monotonic_ns() < deadline {
                 server.pump()
                 if let fd = server.clients.last, let got = server.received[fd], !got.isEmpty {
@@ -145,7 +145,7 @@ import Testing
         let loop = try EventLoop()
         let sink = DesktopActions(detected: .desktop(.i3IPC(name: "sway", socket: server.path)), loop: loop, log: { lines.append($1) })
         sink.submit(Invocation(gesture: "w", trigger: "command", action: .desktop(.workspace(.number(2))), environment: []))
-        let deadline = clinux_monotonic_ns() + 5_000_000_000
+        let deadline = clinux_monotonic_ns() + 30_000_000_000
         var request: [UInt8] = []
         while clinux_monotonic_ns() < deadline, request.count < 14 {
             server.pump()

@@ -54,7 +54,7 @@ import TouchModel
             daemon.startFocus()
         }
 
-        func spin(seconds: Double = 10, until done: () -> Bool) -> Bool { LiveDeviceTests.spin(daemon, seconds: seconds, until: done) }
+        func spin(seconds: Double = 30, until done: () -> Bool) -> Bool { LiveDeviceTests.spin(daemon, seconds: seconds, until: done) }
 
         /// Subscribes and waits for `ok` and `hello`.
         func subscribe(_ request: String = "subscribe rate=1000") throws -> Client {

@@ -92,7 +92,7 @@ final class SourceHarness {
 
     /// Turns the loop (and `serve`) until `done`, for at most `seconds`.
     @discardableResult
-    func spin(seconds: Double = 5, serve: () -> Void = {}, until done: () -> Bool) -> Bool {
+    func spin(seconds: Double = 30, serve: () -> Void = {}, until done: () -> Bool) -> Bool {
         let deadline = clinux_monotonic_ns() + Int64(seconds * 1e9)
         while clinux_monotonic_ns() < deadline {
             serve()

@@ -29,8 +29,9 @@ final class GNOMESession {
     private var shell: Gestured.Process!
     private var windows: [Gestured.Process] = []
 
-    /// Starts GNOME Shell with `enabled` extensions on, and waits until it has started.
-    init(enabled: [String]) throws {
+    /// Starts GNOME Shell with `enabled` extensions on and a virtual monitor of each of
+    /// `monitors`' sizes (`Meta-0`, `Meta-1`…), and waits until it has started.
+    init(enabled: [String], monitors: [String] = ["1280x800"]) throws {
         chmod(dir.path, 0o700)
         let make = try Gestured.Process(["-s", "-C", Self.root, "install-gnome-extension", "PREFIX=\(dir.path)/usr"],
                                         executable: "/usr/bin/make")
@@ -41,7 +42,8 @@ final class GNOMESession {
         try #require(copy.wait() == 0, "the harness extension copied: \(copy.stderr)")
         try Unprivileged.own(dir.path)
         shell = try Unprivileged.spawn([Self.root + "/Tests/gnome/session", dir.path] + enabled,
-                                       environment: ["XDG_DATA_DIRS=\(dir.path)/usr/share:/usr/share"], ownSession: true)
+                                       environment: ["XDG_DATA_DIRS=\(dir.path)/usr/share:/usr/share",
+                                                     "GESTURED_GNOME_MONITORS=\(monitors.joined(separator: " "))"], ownSession: true)
         // main.js logs this once start-up is complete (extensions enabled, overview left).
         try #require(shell.waitForLog("GNOME Shell started at", timeoutMS: 120_000),
                      "gnome-shell started: \(shell.poll().map { "exited \($0)" } ?? "running"): \(shell.stderr.suffix(3000))")
@@ -91,6 +93,28 @@ final class GNOMESession {
         return String(out.dropFirst(8).dropLast(2))
     }
 
+    /// Turns the monitors as GNOME's display settings do: Mutter's DisplayConfig
+    /// GetCurrentState, then ApplyMonitorsConfig (method 1: temporary) with each monitor
+    /// in its current mode and `transforms[i]` (Mutter's numbers, wl_output's: 1 is the
+    /// picture a quarter counter-clockwise), laid out left to right from Meta-0.
+    func turnMonitors(_ transforms: [Int]) throws {
+        let displayConfig = ["call", "--dest", "org.gnome.Mutter.DisplayConfig", "--object-path", "/org/gnome/Mutter/DisplayConfig",
+                             "--method", "org.gnome.Mutter.DisplayConfig."]
+        // (serial, [((connector, …), [(mode id, width, height, …)…], …)…], …)
+        let state = try #require(try gdbus(displayConfig.dropLast() + [displayConfig.last! + "GetCurrentState"]))
+        let serial = try #require(state.split(separator: ",").first?.split(separator: " ").last)
+        var x = 0
+        var logical: [String] = []
+        for (i, transform) in transforms.enumerated() {
+            let mode = try #require(state.quoted(after: "(('Meta-\(i)'", "), [('"), "Meta-\(i)'s mode in \(state)")
+            logical.append("(\(x), 0, 1.0, uint32 \(transform), \(i == 0), [('Meta-\(i)', '\(mode)', @a{sv} {})])")
+            let size = mode.prefix { $0 != "@" }.split(separator: "x").compactMap { Int($0) }
+            x += transform % 2 == 1 ? size.last ?? 0 : size.first ?? 0
+        }
+        try gdbus(displayConfig.dropLast() + [displayConfig.last! + "ApplyMonitorsConfig", String(serial), "1",
+                                              "[" + logical.joined(separator: ", ") + "]", "@a{sv} {}"])
+    }
+
     /// Focuses the window of `appID` as GNOME does when it is clicked.
     func focus(appID: String) throws {
         let js = "Main.activateWindow(global.get_window_actors().map(a => a.meta_window).find(w => w.get_wm_class() === '\(appID)'))"
@@ -108,5 +132,17 @@ final class GNOMESession {
 }
 
 extension String {
+    /// What follows the markers, found one after the other, up to the next `'`: a quoted
+    /// name in gdbus's output.
+    func quoted(after markers: String...) -> String? {
+        var rest = Substring(self)
+        for marker in markers {
+            let parts = rest.split(separator: marker, maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            rest = parts[1]
+        }
+        return String(rest.prefix { $0 != "'" })
+    }
+
     func trimmingSuffix(_ s: String) -> String { hasSuffix(s) ? String(dropLast(s.count)) : self }
 }

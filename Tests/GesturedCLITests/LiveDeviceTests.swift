@@ -64,7 +64,7 @@ import TouchModel
     }
 
     /// Runs the daemon's loop until `done` (bounded by `seconds`).
-    static func spin(_ daemon: Daemon, seconds: Double = 5, until done: () -> Bool) -> Bool {
+    static func spin(_ daemon: Daemon, seconds: Double = 30, until done: () -> Bool) -> Bool {
         let deadline = clinux_monotonic_ns() + Int64(seconds * 1e9)
         while !done() && clinux_monotonic_ns() < deadline { daemon.runOnce(timeoutMS: 20) }
         return done()

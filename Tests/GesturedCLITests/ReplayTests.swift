@@ -70,6 +70,59 @@ import Testing
         #expect(steps.count == 26 && steps.allSatisfy { $0.hasSuffix("GESTURE_STEP=-1") }, "\(steps.count) steps")
     }
 
+    /// Tip-taps and tip-swipes bound for one and two fingers, beside the plain taps,
+    /// swipes and scrolls the recordings hold: no recording holds a tip-tap, and none
+    /// fires (0 spurious), while the plain two-finger taps they hold still fire.
+    @Test(arguments: recordings)
+    func tipTapsBoundFireNothingOnTheRecordingsAndStealNoPlainTap(name: String, description: String?) throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", """
+        gestures:
+          - {name: tip-1, gesture: tip-tap, command: "true"}
+          - {name: tip-2, gesture: tip-tap, fingers: 2, command: "true"}
+          - {name: tip-swipe-1, gesture: tip-swipe, command: "true"}
+          - {name: tip-swipe-2, gesture: tip-swipe, fingers: 2, command: "true"}
+        """)
+        let lines = try Self.replay(name, description, ["--config", config])
+        #expect(lines.isEmpty, "\(lines.map(\.text))")
+        let plain = dir.write("plain.yaml", """
+        gestures:
+          - {name: tip-1, gesture: tip-tap, command: "true"}
+          - {name: tip-swipe-1, gesture: tip-swipe, command: "true"}
+          - {name: tap-2, gesture: tap, fingers: 2, command: "true"}
+        """)
+        let taps = try Self.replay(name, description, ["--config", plain])
+        #expect(taps.allSatisfy { $0["gesture"] == "tap-2" }, "\(taps.map(\.text))")
+        let detected = try Self.replay(name, description, ["--detect"]).filter { $0["gesture"] == "tap-2" }
+        #expect(taps.count == detected.count)
+    }
+
+    /// `replay --json` names a tip-tap's kind and side: the Atmel touchscreen's own
+    /// header, and events written here (no recording holds a tip-tap): a finger rests
+    /// 300 ms, a second taps 80 ms to its right (or left), the first stays 320 ms more.
+    @Test(arguments: [(400, "right"), (200, "left")])
+    func aTipTapsJSONHasItsKindAndSide(x: Int, side: String) throws {
+        let atmel = CommandLineTests.recordings + "/touchscreens_Atmel_maXTouch_Touchscreen.1-finger-fast-taps.events"
+        let header = HostileDeviceTests.readAll(atmel).split(separator: "\n").filter { !$0.hasPrefix("E:") }
+        func frame(_ t: String, _ events: [(String, String, Int)]) -> [String] {
+            (events + [("0000", "0000", 0)]).map { "E: \(t) \($0.0) \($0.1) \($0.2)" }
+        }
+        let events = frame("1.000000", [("0003", "002f", 0), ("0003", "0039", 1), ("0003", "0035", 300), ("0003", "0036", 240), ("0001", "014a", 1)])
+            + frame("1.300000", [("0003", "002f", 1), ("0003", "0039", 2), ("0003", "0035", x), ("0003", "0036", 240)])
+            + frame("1.380000", [("0003", "0039", -1)])
+            + frame("1.700000", [("0003", "002f", 0), ("0003", "0039", -1), ("0001", "014a", 0)])
+        let dir = TempDir()
+        let recording = dir.write("tip-tap.events", (header.map(String.init) + events).joined(separator: "\n") + "\n")
+        let config = dir.write("config.yaml", "gestures:\n  - {name: tip, gesture: tip-tap, command: \"true\"}\n  - {name: tap-2, gesture: tap, fingers: 2, command: \"true\"}\n")
+        let r = try Gestured.run(["replay", recording, "--json", "--config", config])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map { JSONLine(String($0)) }
+        #expect(lines.map(\.text).count == 1, "\(r.stdout)")
+        #expect(lines.first?["kind"] == "tip-tap" && lines.first?["side"] == side && lines.first?["phase"] == "recognized")
+        // Recognized 100 ms after the tap lifted (1.380 s), the resting finger still down.
+        #expect(lines.first?["time"].flatMap(Double.init).map { abs($0 - 0.480) < 0.002 } == true, "\(lines.first?.text ?? "")")
+    }
+
     @Test func nineFastTapsReadAsDoubleTapsAndATap() throws {
         let lines = try Self.replay("touchscreens_Atmel_maXTouch_Touchscreen.1-finger-fast-taps.events", nil, ["--detect"])
         #expect(lines.map(\.summary) == Array(repeating: "double-tap-1 recognized 1 -", count: 4) + ["tap-1 recognized 1 -"])

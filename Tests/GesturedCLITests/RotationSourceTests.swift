@@ -92,6 +92,99 @@ extension RealDesktops {
             #expect(ipc.swipe() == .some(.right))
         }
 
+        /// X11: Xvfb's RandR. Xvfb cannot turn its one CRTC (it offers only RR_Rotate_0, and
+        /// refuses `xrandr --output screen --rotate left`), so this proves the event path:
+        /// the output put out and lit again with `xrandr` is heard from RRNotify, never
+        /// polled, and the next swipe follows: the config's 180 while no output is on, the
+        /// output's normal after; and after the X server restarts. The rotation bits are
+        /// read in RotationOutputTests.
+        @Test(Requires.programs([("Xvfb", "xvfb"), ("xrandr", "x11-xserver-utils")]))
+        func randrOutputChangesTurnTheNextGesture() throws {
+            var (xvfb, display) = try CompositorFocusTests.xvfb(nil)
+            defer { withExtendedLifetime(xvfb) {} }  // Xvfb runs until the test ends
+            let rig = try Rig(TempDir(), config: "rotation:\n  orientation: 180\n" + Self.config, environment: ["DISPLAY": display])
+            try #require(rig.waitFor(.normal, from: "randr output screen"), "\(String(describing: rig.session.rotation))")
+            #expect(rig.swipe() == .some(.down))
+            #expect(rig.daemon.statusText().contains("screen rotation: randr (screen normal); else 180"), "\(rig.daemon.statusText())")
+
+            func xrandr(_ args: String...) throws {
+                let r = try Gestured.Process(["-display", display] + args, executable: "/usr/bin/xrandr")
+                #expect(r.wait() == 0, "xrandr \(args): \(r.stderr)")
+            }
+            try xrandr("--output", "screen", "--off", "--fb", "800x600")
+            #expect(rig.waitFor(.half, from: "config (randr: no output is on)"), "\(String(describing: rig.session.rotation))")
+            #expect(rig.swipe() == .some(.up))
+            #expect(rig.daemon.statusText().contains("screen rotation: randr (no output is on); else 180"), "\(rig.daemon.statusText())")
+            try xrandr("--output", "screen", "--mode", "800x600")
+            #expect(rig.waitFor(.normal, from: "randr output screen"), "lit again: heard")
+            #expect(rig.swipe() == .some(.down))
+
+            // The X server restarts on the same display, its output lit: the source finds it again.
+            try xrandr("--output", "screen", "--off", "--fb", "800x600")
+            #expect(rig.waitFor(.half, from: "config (randr: no output is on)"))
+            kill(xvfb.pid, SIGTERM)
+            _ = xvfb.wait()
+            (xvfb, _) = try CompositorFocusTests.xvfb(display)
+            #expect(rig.waitFor(.normal, from: "randr output screen"), "reconnected: \(String(describing: rig.session.rotation))")
+        }
+
+        /// GNOME: a real headless GNOME Shell 43 whose virtual monitor is turned through
+        /// Mutter's `org.gnome.Mutter.DisplayConfig` (GetCurrentState, then
+        /// ApplyMonitorsConfig, method 1: temporary), as GNOME's display settings and its
+        /// own auto-rotation do. Two daemons hear it: one in GNOME's environment, from
+        /// DisplayConfig's MonitorsChanged (the connector named, `Meta-0`), and one whose
+        /// session bus has no Mutter, from wl_output's `geometry` and `done` (Mutter 43's
+        /// wl_output has no `name`: the output is known by its global's number, and as the
+        /// only one it is the touchscreen's).
+        @Test(GNOMESession.programs, GNOMESession.dbusmock)
+        func mutterTurningItsMonitorTurnsTheNextGesture() throws {
+            let session = try GNOMESession(enabled: [])
+            let wayland = ["WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": session.dir.path]
+            let rigs = [("mutter output Meta-0", try Rig(TempDir(), environment: wayland.merging(["XDG_CURRENT_DESKTOP": "GNOME",
+                                                                                                  "DBUS_SESSION_BUS_ADDRESS": session.address]) { $1 })),
+                        // GNOME's environment, but a bus without Mutter: its wl_output stands in.
+                        ("wayland output wl_output-", try Rig(TempDir(), environment: wayland.merging(["XDG_CURRENT_DESKTOP": "GNOME",
+                                                                                                       "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(session.dir.path)/none"]) { $1 }))]
+            for (source, rig) in rigs {
+                try #require(rig.waitFor(.normal, from: source), "\(String(describing: rig.session.rotation)): \(session.log)")
+                #expect(rig.swipe() == .some(.down))
+            }
+
+            for (transform, orientation, direction) in [(1, Orientation.quarter, Direction.left), (2, .half, .up),
+                                                        (3, .threeQuarters, .right), (0, .normal, .down)] {
+                try session.turnMonitors([transform])
+                for (source, rig) in rigs {
+                    #expect(rig.waitFor(orientation, from: source), "transform \(transform) heard from \(source)")
+                    #expect(rig.swipe() == .some(direction), "after Mutter's transform \(transform), from \(source)")
+                }
+            }
+            let status = rigs[0].1.daemon.statusText()
+            #expect(status.contains("screen rotation: mutter (Meta-0 normal)"), "\(status)")
+        }
+
+        /// Two monitors, neither built in (Mutter's virtual ones), turned differently: a
+        /// touchscreen the config maps to Meta-1 follows Meta-1's turn, not Meta-0's; one
+        /// not mapped keeps the config's orientation and says why.
+        @Test(GNOMESession.programs, GNOMESession.dbusmock)
+        func withTwoMonitorsTheTouchscreenFollowsItsOwn() throws {
+            let session = try GNOMESession(enabled: [], monitors: ["1280x800", "1024x768"])
+            let env = ["WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": session.dir.path, "XDG_CURRENT_DESKTOP": "GNOME",
+                       "DBUS_SESSION_BUS_ADDRESS": session.address]
+            let unmapped = try Rig(TempDir(), environment: env)
+            // The recording's device is "Atmel maXTouch Touchscreen".
+            let mapped = try Rig(TempDir(), config: "rotation:\n  output: {'Atmel*': Meta-1}\n" + Self.config, environment: env)
+            try #require(mapped.waitFor(.normal, from: "mutter output Meta-1"), "\(String(describing: mapped.session.rotation)): \(session.log)")
+            try #require(unmapped.waitFor(.normal, from: "config (mutter: Meta-0, Meta-1, none built in"),
+                         "\(String(describing: unmapped.session.rotation))")
+
+            try session.turnMonitors([2, 1])
+            #expect(mapped.waitFor(.quarter, from: "mutter output Meta-1"), "\(String(describing: mapped.session.rotation))")
+            #expect(mapped.swipe() == .some(.left))
+            #expect(LiveDeviceTests.spin(unmapped.daemon, seconds: 20) { unmapped.daemon.statusText().contains("screen rotation: mutter (Meta-0 180, Meta-1 90)") },
+                    "\(unmapped.daemon.statusText())")
+            #expect(unmapped.swipe() == .some(.down))
+        }
+
         static let dbusmock = ConditionTrait.disabled(if: access("/usr/lib/python3/dist-packages/dbusmock/templates/iio-sensors-proxy.py", R_OK) != 0,
                                                       "missing python3-dbusmock (apt-get install python3-dbusmock)")
 

@@ -84,6 +84,39 @@ import TouchModel
         #expect(ScreenRotation.output([Self.panel], named: "DP-9") == nil)
     }
 
+    /// With no output of its own, the touchscreen takes the fallback, and the log and
+    /// status say why and what to write.
+    @Test func whyNoOutputWasChosenIsSaid() {
+        let hdmi = OutputRotation(output: "HDMI-A-1", degrees: 0)
+        #expect(ScreenRotation.unmapped([Self.external, hdmi], named: nil) == "DP-2, HDMI-A-1, none built in: name the touchscreen's in rotation: output:")
+        #expect(ScreenRotation.unmapped([Self.panel], named: "DP-9") == "no output DP-9 (it has eDP-1)")
+        #expect(ScreenRotation.unmapped([], named: nil) == "no output is on")
+    }
+
+    /// Which sources each session gets, in the order they are believed.
+    @Test(arguments: [
+        (["XDG_CURRENT_DESKTOP": "ubuntu:GNOME", "WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": "/run/user/1000"], ["mutter", "wayland"]),
+        (["XDG_CURRENT_DESKTOP": "GNOME", "DISPLAY": ":0", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"], ["mutter", "randr"]),
+        (["WAYLAND_DISPLAY": "wayland-1", "XDG_RUNTIME_DIR": "/run/user/1000", "SWAYSOCK": "/run/s", "DISPLAY": ":0"], ["wayland"]),
+        (["SWAYSOCK": "/run/s"], ["sway"]),
+        (["DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "XFCE"], ["randr"]),
+        (["DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"], []),  // Xwayland's RandR is not the compositor's
+        ([:], []),
+    ] as [([String: String], [String])])
+    func eachSessionHasItsSources(environment: [String: String], names: [String]) {
+        switch RotationDetection.detect(environment) {
+        case .sources(let s): #expect(s.map(\.name) == names)
+        case .none(let why): #expect(names.isEmpty, "\(why)")
+        }
+    }
+
+    /// RandR's rotation bits: RR_Rotate_90 (`xrandr --rotate left`) is wl_output's 90; a
+    /// reflection beside a turn counts as the turn.
+    @Test(arguments: [(1, 0), (2, 90), (4, 180), (8, 270), (2 | 16, 90), (1 | 32, 0), (0, 0)] as [(UInt16, Int)])
+    func randrRotationsReadInWaylandsSense(bits: UInt16, degrees: Int) {
+        #expect(RandROutputSource.degrees(ofRandRRotation: bits) == degrees)
+    }
+
     /// sway turns the picture clockwise: its `90` is wl_output's (and gestured's) 270.
     @Test func swaysOutputsReadInWaylandsSense() throws {
         let json = try #require(JSONValue.parse(Array(#"[{"name":"eDP-1","active":true,"transform":"90"},{"name":"DP-2","active":false,"transform":"180"},{"name":"DP-3","transform":"flipped-270"},{"name":"DP-4","transform":"sideways"}]"#.utf8)))
@@ -119,6 +152,27 @@ import TouchModel
         #expect(c.rotation.orientation == .threeQuarters)
         #expect(c.rotation.output == "eDP-1")
         #expect(try #require(Self.parse("rotation:\n  devices: []\ngestures: []\n").0).rotation.kinds.isEmpty)
+    }
+
+    /// `output:` per device: a second touchscreen on an external monitor.
+    @Test func eachDeviceMayNameItsOutput() throws {
+        let c = try #require(Self.parse("""
+        rotation:
+          output:
+            'ELAN*': eDP-1
+            'Wacom*': DP-2
+        gestures: []
+        """).0)
+        let size = Size(width: 300, height: 200)
+        #expect(c.rotation.output(for: DeviceInfo(name: "ELAN9008:00 04F3:2C82", kind: .touchscreen, size: size)) == "eDP-1")
+        #expect(c.rotation.output(for: DeviceInfo(name: "Wacom Cintiq 16 Touch", kind: .touchscreen, size: size)) == "DP-2")
+        #expect(c.rotation.output(for: DeviceInfo(name: "Goodix Capacitive TouchScreen", kind: .touchscreen, size: size)) == nil,
+                "no glob matches: the built-in panel")
+        #expect(try #require(Self.parse("rotation:\n  output: HDMI-A-1\ngestures: []\n").0).rotation
+            .output(for: DeviceInfo(name: "any", kind: .touchscreen, size: size)) == "HDMI-A-1")
+        let (bad, d) = Self.parse("rotation:\n  output:\n    'ELAN*': [eDP-1]\ngestures: []\n")
+        #expect(bad == nil)
+        #expect(d.contains { $0.description.contains("config.yaml:3:14: error: expected text for the output of 'ELAN*'") }, "\(d.map(\.description))")
     }
 
     @Test(arguments: [("rotation:\n  orientation: sideways\n", "config.yaml:2:16: error: unknown orientation 'sideways', expected one of: normal, 90, 180, 270"),

@@ -12,6 +12,7 @@ import Testing
     static let allowed: [String: String] = [
         "Sources/FocusSources/EWMHClient.swift": "free(3) of the replies libxcb allocates",
         "Sources/FocusSources/X11Source.swift": "free(3) of the events and replies libxcb allocates",
+        "Sources/FocusSources/RandROutputSource.swift": "free(3) of the events and replies libxcb allocates",
         "Sources/GestureActions/ActionMapper.swift": "log(3) (libm) for a pinch's scale in steps",
         "Sources/GestureActions/CommandRunner.swift": "signal numbers (SIGTERM, SIGKILL) and pid_t; the kill and reap are LinuxSystem.Process",
         "Sources/GestureActions/CommandSpawner.swift": "signal numbers and pid_t; the spawn is LinuxSystem.Process",

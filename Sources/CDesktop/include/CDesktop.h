@@ -1,5 +1,5 @@
 // libsystemd (sd-bus, for the KWin and GNOME focus sources and desktop actions) and libxcb (for the
-// X11 one and EWMH desktop actions), loaded
+// X11 one and EWMH desktop actions; with libxcb-randr, the X11 screen-rotation source), loaded
 // with dlopen when such a source starts, not linked: a daemon on sway or Hyprland
 // never maps them, nor what libsystemd pulls in (libgcrypt, libzstd, liblzma,
 // liblz4: about 1 MB of resident memory, a tenth of the budget).
@@ -16,6 +16,7 @@
 #include <systemd/sd-bus.h>
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
+#include <xcb/randr.h>
 
 /// NULL once loaded (again: at once), or why not (dlerror's text; valid until the next call).
 const char *gd_load_sdbus(void);
@@ -47,6 +48,8 @@ const char *gd_load_xcb(void);
     FUNCTION(int, sd_bus_message_is_method_error, (sd_bus_message *m, const char *name), (m, name)) \
     FUNCTION(int, sd_bus_message_read_basic, (sd_bus_message *m, char type, void *p), (m, type, p)) \
     FUNCTION(int, sd_bus_message_enter_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents)) \
+    FUNCTION(int, sd_bus_message_exit_container, (sd_bus_message *m), (m)) \
+    FUNCTION(int, sd_bus_message_skip, (sd_bus_message *m, const char *types), (m, types)) \
     FUNCTION(const sd_bus_error *, sd_bus_message_get_error, (sd_bus_message *m), (m))
 
 #define GD_XCB_FUNCTIONS(FUNCTION) \
@@ -121,5 +124,33 @@ void gd_wl_proxy_destroy(struct wl_proxy *p);
 /// wl_display.get_registry and wl_registry.bind(wl_output): the protocol's variadic marshalling.
 struct wl_proxy *gd_wl_get_registry(struct wl_display *d);
 struct wl_proxy *gd_wl_bind_output(struct wl_proxy *registry, uint32_t name, uint32_t version);
+
+// libxcb-randr (the outputs' rotations on X11), loaded the same way, after gd_load_xcb:
+// only an X11 session's rotation source maps it (Debian: libxcb-randr0; header from
+// libxcb-randr0-dev).
+const char *gd_load_xcb_randr(void);
+
+#define GD_XCB_RANDR_FUNCTIONS(FUNCTION) \
+    FUNCTION(xcb_randr_query_version_cookie_t, xcb_randr_query_version, (xcb_connection_t *c, uint32_t major_version, uint32_t minor_version), \
+             (c, major_version, minor_version)) \
+    FUNCTION(xcb_void_cookie_t, xcb_randr_select_input, (xcb_connection_t *c, xcb_window_t window, uint16_t enable), (c, window, enable)) \
+    FUNCTION(xcb_randr_get_screen_resources_current_cookie_t, xcb_randr_get_screen_resources_current, (xcb_connection_t *c, xcb_window_t window), \
+             (c, window)) \
+    FUNCTION(xcb_randr_output_t *, xcb_randr_get_screen_resources_current_outputs, (const xcb_randr_get_screen_resources_current_reply_t *R), (R)) \
+    FUNCTION(int, xcb_randr_get_screen_resources_current_outputs_length, (const xcb_randr_get_screen_resources_current_reply_t *R), (R)) \
+    FUNCTION(xcb_randr_get_output_info_cookie_t, xcb_randr_get_output_info, (xcb_connection_t *c, xcb_randr_output_t output, \
+             xcb_timestamp_t config_timestamp), (c, output, config_timestamp)) \
+    FUNCTION(uint8_t *, xcb_randr_get_output_info_name, (const xcb_randr_get_output_info_reply_t *R), (R)) \
+    FUNCTION(int, xcb_randr_get_output_info_name_length, (const xcb_randr_get_output_info_reply_t *R), (R)) \
+    FUNCTION(xcb_randr_get_crtc_info_cookie_t, xcb_randr_get_crtc_info, (xcb_connection_t *c, xcb_randr_crtc_t crtc, \
+             xcb_timestamp_t config_timestamp), (c, crtc, config_timestamp))
+
+#define GD_DECLARE(type, name, parameters, arguments) type gd_##name parameters;
+GD_XCB_RANDR_FUNCTIONS(GD_DECLARE)
+#undef GD_DECLARE
+/// RandR's first event number on `c` (its ScreenChangeNotify; RRNotify is the next), or
+/// -1 when the server has no RandR. Waits for the server's answer, once per connection
+/// (xcb_get_extension_data: the requests need RandR's opcode before they can be sent).
+int gd_xcb_randr_first_event(xcb_connection_t *c);
 
 #endif

@@ -2,8 +2,8 @@ import FocusSources
 import LinuxSystem
 
 extension EventLoop: FocusLoop {
-    func watch(_ fd: Int32, _ handler: @escaping () -> Void) throws { try add(FileDescriptor(rawValue: fd)) { _ in handler() } }
-    func unwatch(_ fd: Int32) { remove(FileDescriptor(rawValue: fd)) }
+    func watch(_ descriptor: FileDescriptor, _ handler: @escaping () -> Void) throws { try add(descriptor) { _ in handler() } }
+    func unwatch(_ descriptor: FileDescriptor) { remove(descriptor) }
 }
 
 /// The daemon's view of the focused application: the source the session offers (or

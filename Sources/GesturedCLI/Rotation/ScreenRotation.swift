@@ -3,13 +3,14 @@ import GestureConfig
 import TouchModel
 
 /// The screen's rotation for the daemon's devices (docs/INPUT.md, "Screen rotation"),
-/// from the first that answers: the compositor's output transform (sway), else
-/// iio-sensor-proxy when `rotation: sensor: true`, else `rotation: orientation:`. Its
-/// one hook into the daemon is `onChange`, after which the daemon asks each session's
-/// orientation again.
+/// from the first that answers: the compositor's output transform (wl_output, sway,
+/// RandR), else iio-sensor-proxy when `rotation: sensor: true`, else `rotation:
+/// orientation:`. Its one hook into the daemon is `onChange`, after which the daemon
+/// asks each session's orientation again.
 final class ScreenRotation {
-    /// The compositor's source, or why this desktop has none.
-    let compositor: (any RotationSource)?
+    /// The compositor's sources, the first that has answered believed; or why this
+    /// desktop has none.
+    let compositors: [any RotationSource]
     let unavailable: String?
     private(set) var settings: RotationSettings
     private var sensor: SensorProxySource?
@@ -21,7 +22,8 @@ final class ScreenRotation {
     /// Where one device's rotation comes from, for the log and `gestured status`.
     struct Choice: Equatable {
         var orientation: Orientation
-        /// "wayland output eDP-1", "sway output eDP-1", "iio-sensor-proxy", "config".
+        /// "wayland output eDP-1", "randr output eDP-1", "iio-sensor-proxy", "config",
+        /// "config (wayland: DP-1, DP-2, none built in: …)".
         var source: String
 
         /// Nothing says the screen is turned: not worth a word per device in status.
@@ -32,11 +34,11 @@ final class ScreenRotation {
         self.environment = environment
         self.settings = settings
         switch RotationDetection.detect(environment) {
-        case .source(let s):
-            compositor = s
+        case .sources(let s):
+            compositors = s
             unavailable = nil
         case .none(let why):
-            compositor = nil
+            compositors = []
             unavailable = why
         }
     }
@@ -45,12 +47,11 @@ final class ScreenRotation {
         self.loop = loop
         self.logger = logger
         self.onChange = onChange
-        if let compositor {
-            logger.notice("screen rotation from \(compositor.name) at \(compositor.endpoint)")
-            compositor.start(on: loop, onChange: { [unowned self] _ in self.onChange() }, log: { logger.info($0) })
-        } else {
-            logger.info("screen rotation: \(unavailable ?? "")")
+        for c in compositors {
+            logger.notice("screen rotation from \(c.name) at \(c.endpoint)")
+            c.start(on: loop, onChange: { [unowned self] _ in self.onChange() }, log: { logger.info($0) })
         }
+        if let unavailable { logger.info("screen rotation: \(unavailable)") }
         startSensor()
     }
 
@@ -65,7 +66,7 @@ final class ScreenRotation {
     }
 
     func stop() {
-        compositor?.stop()
+        for c in compositors { c.stop() }
         sensor?.stop()
     }
 
@@ -77,17 +78,22 @@ final class ScreenRotation {
         s.start(on: loop, onChange: { [unowned self] _ in self.onChange() }, log: { logger.info($0) })
     }
 
-    /// The rotation `device` takes now; nil when it does not follow the screen.
+    /// The rotation `device` takes now; nil when it does not follow the screen. When the
+    /// compositor answered but no output is the touchscreen's, the fallback says why.
     func choice(for device: DeviceInfo) -> Choice? {
         guard settings.follows(device) else { return nil }
-        if let name = compositor?.name, let o = Self.output(compositor?.outputs ?? [], named: settings.output),
-           let orientation = Orientation(rawValue: o.degrees) {
-            return Choice(orientation: orientation, source: "\(name) output \(o.output)")
+        var unmapped: String?
+        if let compositor = compositors.first(where: { $0.outputs != nil }), let outputs = compositor.outputs {
+            let named = settings.output(for: device)
+            if let o = Self.output(outputs, named: named), let orientation = Orientation(rawValue: o.degrees) {
+                return Choice(orientation: orientation, source: "\(compositor.name) output \(o.output)")
+            }
+            unmapped = "\(compositor.name): " + Self.unmapped(outputs, named: named)
         }
         if let o = sensor?.outputs?.first, let orientation = Orientation(rawValue: o.degrees) {
             return Choice(orientation: orientation, source: "iio-sensor-proxy")
         }
-        return Choice(orientation: settings.orientation, source: "config")
+        return Choice(orientation: settings.orientation, source: unmapped.map { "config (\($0))" } ?? "config")
     }
 
     /// The output a touchscreen shows on: the one named, else the built-in panel, else
@@ -97,15 +103,22 @@ final class ScreenRotation {
         return outputs.first(where: \.isBuiltIn) ?? (outputs.count == 1 ? outputs[0] : nil)
     }
 
+    /// Why `output` found none, for the log and status: what to write in the config.
+    static func unmapped(_ outputs: [OutputRotation], named name: String?) -> String {
+        let names = outputs.map(\.output).joined(separator: ", ")
+        if outputs.isEmpty { return "no output is on" }
+        if let name { return "no output \(name) (it has \(names))" }
+        return "\(names), none built in: name the touchscreen's in rotation: output:"
+    }
+
     /// For `gestured status`: where the rotation comes from.
     var statusLine: String {
         var parts: [String] = []
-        if let compositor {
-            let outs = compositor.outputs.map { $0.map { "\($0.output) \(Orientation(rawValue: $0.degrees)?.description ?? "?")" }.joined(separator: ", ") }
+        for compositor in compositors {
+            let outs = compositor.outputs.map { $0.isEmpty ? "no output is on" : $0.map { "\($0.output) \(Orientation(rawValue: $0.degrees)?.description ?? "?")" }.joined(separator: ", ") }
             parts.append("\(compositor.name) (\(outs ?? "not answered yet"))")
-        } else {
-            parts.append("compositor: \(unavailable ?? "none")")
         }
+        if let unavailable { parts.append("compositor: \(unavailable)") }
         if let sensor { parts.append("iio-sensor-proxy (\(sensor.outputs?.first.flatMap { Orientation(rawValue: $0.degrees) }?.description ?? "not answered yet"))") }
         parts.append("else \(settings.orientation)")
         return "screen rotation: " + parts.joined(separator: "; ")

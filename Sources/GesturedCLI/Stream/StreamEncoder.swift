@@ -120,6 +120,7 @@ struct StreamEncoder {
         if let steps { out.int(ActionMapper.wholeSteps(steps)) } else { out.null() }
         out.key("fingers"); out.int(e.fingers)
         out.key("direction"); out.string(e.directionWord)
+        out.key("side"); out.string(e.side?.rawValue)
         out.key("x_mm"); out.number(e.location.x, 2)
         out.key("y_mm"); out.number(e.location.y, 2)
         out.key("dx_mm"); out.number(e.translation.x, 2)
