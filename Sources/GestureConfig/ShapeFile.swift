@@ -25,12 +25,12 @@ public enum ShapeFile {
     /// The file's extension.
     public static let suffix = ".shape"
 
-    /// Where the shapes of the config file `configFile` live: `shapes/` beside it; nil
-    /// for a config that is no file (the built-in one).
+    /// Where the shapes of the config file `configFile` live: `shapes/` beside it (a
+    /// relative path: beside it from the working directory); nil for a config that
+    /// is no file (the built-in one).
     public static func directory(besideConfig configFile: String) -> String? {
-        guard configFile.hasPrefix("/") || configFile.hasPrefix("."), let slash = configFile.lastIndex(of: "/") else {
-            return nil
-        }
+        guard !configFile.isEmpty, configFile != ConfigLoader.builtInName else { return nil }
+        guard let slash = configFile.lastIndex(of: "/") else { return "shapes" }
         return String(configFile[..<slash]) + "/shapes"
     }
 

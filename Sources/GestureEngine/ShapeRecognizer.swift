@@ -143,7 +143,7 @@ public final class ShapeRecognizer: RecognizerBase, GestureRecognizer {
 
     /// The spread of a cloud's points across their main axis over the spread along it
     /// (square roots of the covariance's eigenvalues): 0 for a line.
-    static func bend(_ c: QRecognizer.Cloud) -> Double {
+    public static func bend(_ c: QRecognizer.Cloud) -> Double {
         var sxx = 0.0, syy = 0.0, sxy = 0.0
         for k in 0..<QRecognizer.count {  // centred already
             sxx += c.xs[k] * c.xs[k]; syy += c.ys[k] * c.ys[k]; sxy += c.xs[k] * c.ys[k]

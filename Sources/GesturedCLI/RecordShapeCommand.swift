@@ -44,7 +44,7 @@ enum RecordShapeCommand {
         let directory: String
         let environment = Logger.environment()
         if let config = a.option("config") {
-            guard let d = ShapeFile.directory(besideConfig: config.hasPrefix("/") ? config : "./" + config) else {
+            guard let d = ShapeFile.directory(besideConfig: config) else {
                 throw UsageError("--config \(config): not a file path")
             }
             directory = d
@@ -54,8 +54,8 @@ enum RecordShapeCommand {
             Output.err("gestured record-shape: neither HOME nor XDG_CONFIG_HOME says where the config lives; pass --config")
             return .failure
         }
-        let samples: [[Point]]
-        var source: String
+        var samples: [[Point]]
+        let source: String
         if let from = a.option("from") {
             guard a.positionals.count == 1 else { throw UsageError("takes a DEVICE or --from RECORDING, not both") }
             let recording: Recording
@@ -67,7 +67,7 @@ enum RecordShapeCommand {
             var strokes = StrokeCollector()
             var found: [[Point]] = []
             pipeline.run(onFrame: { f in if let s = strokes.add(f) { found.append(s) } }, onEvents: { _ in })
-            samples = Array(found.prefix(limit ?? ShapeFile.maximumSamples))
+            samples = found
             source = "from \(from)"
         } else {
             guard a.positionals.count == 2 else { throw UsageError("needs a DEVICE (/dev/input/eventN) to draw on, or --from RECORDING") }
@@ -75,8 +75,14 @@ enum RecordShapeCommand {
             samples = drawn
             source = "drawn on \(a.positionals[1])"
         }
+        // A stroke a shape gesture would fail before comparing it is no sample.
+        let straight = samples.filter { !Self.bendsEnough($0) }.count
+        if straight > 0 {
+            Output.err("skipped \(straight) stroke\(straight == 1 ? "" : "s") too straight to be a shape (a swipe's: bend under \(shapeMinBend.fixed(2)))")
+        }
+        samples = Array(samples.filter(Self.bendsEnough).prefix(limit ?? ShapeFile.maximumSamples))
         guard !samples.isEmpty else {
-            Output.err("gestured record-shape: no stroke of 10 mm or more \(source); nothing written")
+            Output.err("gestured record-shape: no stroke \(source) is a shape (10 mm or more across, and not straight); nothing written")
             return .failure
         }
         if !FileSystem.exists(directory) {
@@ -96,6 +102,11 @@ enum RecordShapeCommand {
         }
         Output.out("wrote \(samples.count) sample\(samples.count == 1 ? "" : "s") of '\(name)' to \(path); bind it with 'gesture: shape' and 'shape: \(name)'")
         return .success
+    }
+
+    static func bendsEnough(_ stroke: [Point]) -> Bool {
+        guard let cloud = QRecognizer.Cloud(stroke) else { return false }
+        return ShapeRecognizer.bend(cloud) >= shapeMinBend
     }
 
     /// Strokes drawn on a live device until `count` are in or Ctrl-C.
@@ -119,6 +130,10 @@ enum RecordShapeCommand {
             for event in events[0..<n] where event.data == 1 { break reading }
             let result = device.readRaw { e in
                 guard decoder.feed(e), let s = strokes.add(decoder.frame) else { return }
+                guard bendsEnough(s) else {
+                    Output.err("that stroke was too straight to be a shape (a swipe's); draw it again")
+                    return
+                }
                 found.append(s)
                 Output.err("sample \(found.count) of \(count): \(s.count) points")
             }

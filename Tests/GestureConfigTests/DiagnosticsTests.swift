@@ -104,7 +104,7 @@ import Testing
         ("gestures:\n  - {name: a, gesture: circle, min-arc: 2000deg, begin: x}\n", "config.yaml:2:41: error: 'min-arc' must be at most 1080deg, found '2000deg'"),
         ("gestures:\n  - {name: a, gesture: swipe, min-arc: 90deg, command: x}\n", "config.yaml:2:31: error: 'min-arc' does not apply to a swipe gesture; it applies to: circle"),
         ("gestures:\n  - {name: a, gesture: circle, every: 10mm, update: x}\n", "config.yaml:2:32: error: a distance step does not fit a circle gesture; expected an angle like 15deg"),
-        ("gestures:\n  - {name: a, gesture: shape, shape: [z, zz], command: x}\n", "config.yaml:2:42: error: unknown shape 'zz': the built-in shapes are z, n, s, l, check, caret, triangle, w; did you mean 'z'?"),
+        ("gestures:\n  - {name: a, gesture: shape, shape: [z, zz], command: x}\n", "config.yaml:2:42: error: unknown shape 'zz': the built-in shapes are z, n, s, l, check, caret, triangle, w, and there is no shapes/zz.shape (record it with 'gestured record-shape zz'); did you mean 'z'?"),
         ("gestures:\n  - {name: a, gesture: shape, min-score: 1.5, command: x}\n", "config.yaml:2:42: error: 'min-score' takes a fraction from 0 to 1 (or 0% to 100%), found '1.5'"),
         ("gestures:\n  - {name: a, gesture: swipe, shape: z, command: x}\n", "config.yaml:2:31: error: 'shape' does not apply to a swipe gesture; it applies to: shape"),
         ("settings: {command-timeout: 1e30s}\n", "config.yaml:1:29: error: 'command-timeout' must be at most 86400s, found '1e30s'"),

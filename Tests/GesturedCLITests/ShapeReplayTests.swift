@@ -44,6 +44,18 @@ import Testing
         #expect(shown.stdout.contains("GESTURE_SHAPE=loop"), "\(shown.stdout)")
     }
 
+    /// A recording of straight strokes makes no shape: they are a swipe's, which a
+    /// shape gesture would fail before comparing.
+    @Test func straightStrokesAreNoSamples() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", "gestures: []\n")
+        let r = try Gestured.run(["record-shape", "drag", "--config", config, "--from",
+                                  CommandLineTests.recordings + "/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("skipped 1 stroke too straight to be a shape (a swipe's: bend under 0.20)"), "\(r.stderr)")
+        #expect(r.stderr.contains("nothing written"))
+    }
+
     /// A broken template file: `check` fails and names the file, line and column.
     @Test func checkReportsABrokenShapeFile() throws {
         let dir = TempDir()
