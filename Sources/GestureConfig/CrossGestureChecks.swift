@@ -44,6 +44,7 @@ extension ConfigParser {
             log.warning(d.mark, "gesture '\(d.spec.name)' runs no command; add 'command:' (or 'begin:'/'update:'/'end:')")
         }
         warnShadowed()
+        warnSwipesWaitingForShapes()
     }
 
     /// Unknown gesture names that get a did-you-mean.

@@ -112,6 +112,19 @@ private final class ShapeDir {
         #expect(errors.map(\.description) == ["\(config):2:38: error: unknown shape 'trinagle': the built-in shapes are z, n, s, l, check, caret, triangle, w, and there is no \(d.dir)/shapes/trinagle.shape (record it with 'gestured record-shape trinagle'); did you mean 'triangle'?"])
     }
 
+    /// A swipe bound beside a shape for the same fingers is told it acts at the lift;
+    /// one for other fingers, or simultaneous with the shape, is not.
+    @Test func aSwipeBesideAShapeIsToldItWaits() {
+        let (_, d) = ConfigLoader.parse("""
+        gestures:
+          - {name: zed, gesture: shape, fingers: 3, shape: z, command: x}
+          - {name: left, gesture: swipe, fingers: 3, direction: left, command: x}
+          - {name: up, gesture: swipe, fingers: 4, direction: up, command: x}
+          - {name: down, gesture: swipe, fingers: 3, direction: down, simultaneous-with: zed, command: x}
+        """, file: "c.yaml")
+        #expect(d.map(\.description) == ["c.yaml:3:5: warning: swipe 'left' waits for shape 'zed' (line 2), bound for the same fingers: it fires when the fingers lift, not as it crosses its distance; bind the shape for other fingers to keep the swipe early"])
+    }
+
     /// Two shape gestures for different shapes do not shadow each other; the same
     /// shapes twice do.
     @Test func differentShapesAreDifferentGestures() {
