@@ -29,8 +29,9 @@ enum LibinputGesturesImport {
     static func translate(_ bytes: [UInt8], file: String) throws(ImportError) -> ImportedConfig {
         var out = ImportedConfig(format: .libinputGestures)
         out.notes = [
-            "libinput-gestures acts when the fingers lift; gestured acts as soon as a swipe or pinch",
-            "is recognized, while the fingers still move. Commands run through /bin/sh -c here.",
+            "libinput-gestures acts when the fingers lift; gestured acts as soon as a swipe is",
+            "recognized, while the fingers still move, and on a pinch at the lift, as libinput-gestures.",
+            "Commands run through /bin/sh -c here.",
         ]
         var lines: [Line] = []
         var device: String?

@@ -363,6 +363,15 @@ struct ConfigParser {
         if d.within != nil, d.spec.after == nil {
             log.error(d.marks[.within] ?? line, "'within:' needs 'after:' (the gesture this one must follow)")
         }
+        // Issue 24: a pinch or rotation bound with `command:` alone fires once, at the
+        // lift, on its net change (`KindTraits.commandAtLift`): its command becomes the
+        // recognized one's, as a discrete gesture's is.
+        if kind.traits.commandAtLift, d.marks[.command] != nil,
+           [GestureKey.begin, .update, .end, .cancel, .every, .hold].allSatisfy({ d.marks[$0] == nil }),
+           let action = d.binding.actions.removeValue(forKey: .began) {
+            d.spec.decidesAtLift = true
+            d.binding.actions[.recognized] = action
+        }
         if d.spec.region != nil, d.marks[.device] == nil { d.spec.devices.kind = .touchscreen }
         if kind.traits.touchscreenOnly, d.spec.devices.kind != .touchscreen {
             let why = kind.traits.startsAtEdge ? "an edge pan starts at a screen edge" : "a \(kind.rawValue) works on touchscreens only"

@@ -58,14 +58,14 @@ public enum GestureKind: String, Sendable, CaseIterable {
                               make: { spec, c in SwipeRecognizer(spec: spec, sooner: c.soonerDistanceMM) })
         case .pinch:
             return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation,
-                              gate: .settled(needs: .deformation), directions: .pinch,
+                              gate: .settled(needs: .deformation), directions: .pinch, commandAtLift: true,
                               parameters: [.minScale], steps: [.scale],
                               reports: [.scale],
                               detect: { f in [GestureSpec(name: "pinch-\(f)", kind: .pinch, fingers: f...f, simultaneousWith: ["rotate-\(f)"])] },
                               make: { spec, _ in PinchRecognizer(spec: spec) })
         case .rotate:
             return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation,
-                              gate: .settled(needs: .deformation), directions: .rotation,
+                              gate: .settled(needs: .deformation), directions: .rotation, commandAtLift: true,
                               parameters: [.minRotation], steps: [.angle],
                               reports: [.rotation],
                               detect: { f in [GestureSpec(name: "rotate-\(f)", kind: .rotate, fingers: f...f, simultaneousWith: ["pinch-\(f)"])] },
@@ -194,6 +194,11 @@ public struct KindTraits: Sendable {
     /// scrolls (pan, swipe): the config check warns about the clash.
     public var movesPointer: Bool
     public var directions: Directions
+    /// Bound with `command:` alone (no `begin`/`update`/`end`/`cancel`), it fires once,
+    /// at the lift, on the net change its direction names (issue 24: a pinch that closed
+    /// while the fingers settled and then spread is an `out`), not as it crosses its
+    /// threshold mid-gesture (`GestureSpec.decidesAtLift`).
+    public var commandAtLift: Bool
     public var parameters: Set<Parameter>
     public var steps: [StepQuantity]
     public var reports: [Report]
@@ -203,7 +208,7 @@ public struct KindTraits: Sendable {
 
     init(discrete: Bool, fingers: ClosedRange<Int>, minFingers: Int = 1, takesRange: Bool = false,
          touchscreenOnly: Bool = false, startsAtEdge: Bool = false, motion: Motion = .none, gate: Gate = .none,
-         movesPointer: Bool = false, directions: Directions = .none,
+         movesPointer: Bool = false, directions: Directions = .none, commandAtLift: Bool = false,
          parameters: Set<Parameter> = [], steps: [StepQuantity] = [], reports: [Report],
          detect: @escaping @Sendable (Int) -> [GestureSpec] = { _ in [] },
          make: @escaping @Sendable (GestureSpec, Context) -> any GestureRecognizer) {
@@ -217,6 +222,7 @@ public struct KindTraits: Sendable {
         self.gate = gate
         self.movesPointer = movesPointer
         self.directions = directions
+        self.commandAtLift = commandAtLift
         self.parameters = parameters
         self.steps = steps
         self.reports = reports

@@ -44,6 +44,10 @@ public struct GestureSpec: Sendable, Equatable {
     /// templates it knows besides the built-in ones (the config loader reads them).
     public var shapes: [String] = []
     public var shapeTemplates: [ShapeTemplate] = []
+    /// A pinch or rotation bound with `command:` alone (`KindTraits.commandAtLift`; the
+    /// config parser sets it): recognized once, at the lift, when its net change passed
+    /// the threshold in a direction it takes, instead of beginning as it crosses.
+    public var decidesAtLift = false
 
     public init(name: String, kind: GestureKind, fingers: ClosedRange<Int>,
                 directions: Set<Direction> = [], senses: Set<Sense> = [], axis: Axis? = nil, edges: Set<Edge> = [],

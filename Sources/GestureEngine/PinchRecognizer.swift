@@ -15,12 +15,21 @@ let defaultPinchMinScale = 1.1
 /// had when it crossed its distance. A binding for the other direction fails then
 /// ("pinched in, which it does not accept"). Its `ended` (or `cancelled`) event says
 /// the net direction, the one its scale shows.
+///
+/// Bound with `command:` alone (`GestureSpec.decidesAtLift`) it is discrete instead:
+/// nothing happens while the fingers move, and at the lift it is recognized when the
+/// net scale, the last one with the spec's fingers down, passed the threshold in a
+/// direction it takes (issue 24: a pinch that closed to 0.89 as the fingers settled
+/// and ended spread to 1.94 fires `direction: out`, not `in`).
 public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
     private let minScale: Double
     private let accepts: (in: Bool, out: Bool)
+    private let atLift: Bool
     @exclusivity(unchecked) private var matched: Sense?
+    /// With `atLift`: the scale on the last frame with the count settled in the fingers.
+    @exclusivity(unchecked) private var lastScale = 1.0
     /// The pinch so far while possible, as `amount` below (1: none) (`progress`).
     @exclusivity(unchecked) private var pinched = 1.0
 
@@ -29,20 +38,24 @@ public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
         fingers = fingerRange(of: spec, atLeast: 2)
         minScale = max(1.0001, spec.thresholds.minScale ?? defaultPinchMinScale)
         accepts = (spec.senses.isEmpty || spec.senses.contains(.in), spec.senses.isEmpty || spec.senses.contains(.out))
+        atLift = spec.decidesAtLift
     }
 
     public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         if state.isActive { return continueActive(t, input, fingers: fingers) }
+        if atLift && input != .lifted && t.isSettled && fingers.contains(t.fingers) { lastScale = t.scale }
+        let scale = atLift ? lastScale : t.scale
         // Spreading by 1.1 and closing to 1/1.1 are the same amount of pinch.
-        let amount = t.scale >= 1 ? t.scale : 1 / max(t.scale, 0.0001)
+        let amount = scale >= 1 ? scale : 1 / max(scale, 0.0001)
         pinched = amount
+        if atLift && input != .lifted { return .undecided }
         guard amount >= minScale else {
-            return input == .lifted ? .fail(.tooLittleScale(scale: t.scale, needs: minScale)) : .undecided
+            return input == .lifted ? .fail(.tooLittleScale(scale: scale, needs: minScale)) : .undecided
         }
-        let sense: Sense = t.scale >= 1 ? .out : .in
+        let sense: Sense = scale >= 1 ? .out : .in
         guard sense == .in ? accepts.in : accepts.out else { return .fail(.wrongSense(moved: sense)) }
         matched = sense
-        return .begin
+        return atLift ? .recognize : .begin
     }
 
     /// The sense it began with, but at the end the net one (issue 24): an `ended` event's
@@ -50,7 +63,10 @@ public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
     public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         switch event.phase {
         case .ended, .cancelled: event.sense = t.scale >= 1 ? .out : .in
-        case .began, .changed, .recognized: event.sense = matched
+        case .recognized:
+            event.sense = matched
+            event.scale = lastScale  // the net change it was decided on, not the lift's
+        case .began, .changed: event.sense = matched
         }
     }
 
@@ -60,5 +76,6 @@ public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
     public override func reset() {
         matched = nil
         pinched = 1
+        lastScale = 1
     }
 }

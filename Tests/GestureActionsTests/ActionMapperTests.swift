@@ -208,8 +208,9 @@ private func config(_ yaml: String) throws -> Config {
     }
 }
 
-/// A pinch or rotation bound with `command:` alone runs once, when it begins, and
-/// its command sees which way it went.
+/// A pinch or rotation bound with `command:` alone runs once, when it is recognized
+/// at the lift (issue 24: on its net change), and its command sees which way it went;
+/// the events of a pinch that began and ran (another binding's) run nothing of it.
 @Suite struct PinchDirectionMapperTests {
     @Test(arguments: [Sense.in, .out, .clockwise, .counterclockwise])
     func gestureDirectionSaysWhichWay(sense: Sense) throws {
@@ -220,7 +221,7 @@ private func config(_ yaml: String) throws -> Config {
             """)
         var mapper = ActionMapper(config: c)
         var out: [Invocation] = []
-        for phase in [GesturePhase.began, .changed, .changed, .ended] {
+        for phase in [GesturePhase.began, .changed, .changed, .ended, .recognized] {
             var e = event(0, kind, phase)
             e.sense = sense
             mapper.map(e, device: touchpad, into: &out)

@@ -342,6 +342,26 @@ extension String {
             """) == [], "pinch in does not hide pinch out")
     }
 
+    /// Issue 24, item 5: `command:` alone on a pinch or rotation is decided at the lift
+    /// on the net change, and runs as a recognized gesture's command; any of `begin`,
+    /// `update`, `end`, `cancel`, `every` or `hold` keeps it continuous, acting as it
+    /// crosses its threshold. Other kinds are untouched.
+    @Test func aCommandAloneOnAPinchOrRotationIsDecidedAtTheLift() throws {
+        let c = try #require(parse("""
+            gestures:
+              - {name: zoom-out, gesture: pinch, fingers: 4, direction: out, command: "true"}
+              - {name: turn, gesture: rotate, command: "true"}
+              - {name: zoom, gesture: pinch, command: "true", end: "true"}
+              - {name: knob, gesture: rotate, every: 15deg, update: "true"}
+              - {name: held, gesture: pinch, fingers: 3, command: "true", hold: alt}
+              - {name: pan, gesture: pan, command: "true"}
+            """))
+        #expect(c.specs.map(\.decidesAtLift) == [true, true, false, false, false, false])
+        #expect(c.bindings[0].actions[.recognized] != nil && c.bindings[0].actions[.began] == nil)
+        #expect(c.bindings[2].actions[.began] != nil && c.bindings[2].actions[.recognized] == nil)
+        #expect(c.bindings[5].actions[.began] != nil)
+    }
+
     @Test(arguments: [
         ("{name: a, gesture: pinch, direction: clockwise, command: x}", "config.yaml:2:42: error: a pinch goes in or out, not 'clockwise'"),
         ("{name: a, gesture: rotate, direction: out, command: x}", "config.yaml:2:43: error: a rotate goes clockwise or counterclockwise, not 'out'"),

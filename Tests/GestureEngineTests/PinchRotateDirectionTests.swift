@@ -57,6 +57,56 @@ import Testing
         #expect(hand.explanations == ["pinch-2-out: pinched in, which it does not accept"])
     }
 
+    /// Issue 24, item 5: bound with `command:` alone (`decidesAtLift`, which the config
+    /// sets), a pinch is decided at the lift on its net change. The issue's touchscreen
+    /// pinch closed to 0.89 while its four fingers settled and ended spread to 1.94: the
+    /// `out` binding fires, once, at the lift, with the scale it was decided on; `in` not.
+    @Test(arguments: TestDevice.allCases)
+    func aCommandOnlyPinchFiresOnItsNetChangeAtTheLift(device: TestDevice) throws {
+        var pinchIn = Spec.pinch(4, [.in]), pinchOut = Spec.pinch(4, [.out])
+        pinchIn.decidesAtLift = true
+        pinchOut.decidesAtLift = true
+        let hand = Hand(device, [pinchIn, pinchOut])
+        hand.down(4, spacing: 15, apart: 0.005)
+        hand.wait(0.15)
+        hand.pinch(to: 0.89, over: 0.15)
+        hand.pinch(to: 1.94 / 0.89, over: 0.4)
+        #expect(hand.events.isEmpty, "nothing fires while the fingers move: \(hand.events.map(\.name))")
+        hand.lift()
+        #expect(hand.recognized == ["pinch-4-out"])
+        let e = try #require(hand.last("pinch-4-out"))
+        #expect(e.phase == .recognized && e.sense == .out && e.directionWord == "out")
+        #expect(abs(e.scale - 1.94) < 0.1, "the net scale: \(e.scale)")
+        #expect(hand.explanations.contains("pinch-4-in: pinched out, which it does not accept"), "\(hand.explanations)")
+    }
+
+    /// The same for a rotation: 15° counterclockwise, then 55° clockwise, is a net 40°
+    /// clockwise turn; a net change under the threshold fires nothing and says so.
+    @Test(arguments: TestDevice.allCases)
+    func aCommandOnlyRotationFiresOnItsNetTurnAtTheLift(device: TestDevice) throws {
+        var cw = Spec.rotate(2, [.clockwise]), ccw = Spec.rotate(2, [.counterclockwise])
+        cw.decidesAtLift = true
+        ccw.decidesAtLift = true
+        let hand = Hand(device, [ccw, cw])
+        hand.down(2, spacing: 40)
+        hand.wait(0.15)
+        hand.rotate(by: -15, over: 0.15)
+        hand.rotate(by: 55, over: 0.4)
+        #expect(hand.events.isEmpty)
+        hand.lift()
+        #expect(hand.recognized == ["rotate-2-clockwise"])
+        #expect(try #require(hand.last("rotate-2-clockwise")).sense == .clockwise)
+
+        let back = Hand(device, [ccw, cw])
+        back.down(2, spacing: 40)
+        back.wait(0.15)
+        back.rotate(by: 30, over: 0.2)
+        back.rotate(by: -25, over: 0.2)
+        back.lift()
+        #expect(back.recognized.isEmpty, "a net 5° turn is no rotation")
+        #expect(back.explanations.contains { $0.hasPrefix("rotate-2-clockwise: turned 5") }, "\(back.explanations)")
+    }
+
     /// Item 6 of issue 15: a hand drifts 25 mm, then turns 90°. With only the rotation
     /// bound it is a rotation (UIKit's has no "moved together" failure); with a swipe
     /// bound for the same fingers, the early decision picks the swipe, as before.
