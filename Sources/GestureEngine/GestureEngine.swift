@@ -31,8 +31,8 @@ public final class GestureEngine {
     public init(device: DeviceInfo, specs: [GestureSpec], explains: Bool = true) {
         self.device = device
         self.specs = specs
-        tracker = TouchTracker(device: device)
         let here = specs.indices.filter { specs[$0].devices.admits(device) }
+        tracker = TouchTracker(device: device, followsRestingFinger: here.contains { specs[$0].kind.traits.restsAFinger })
         var members: [Arena.Member] = []
         for index in here {
             let spec = specs[index], traits = spec.kind.traits
@@ -74,7 +74,7 @@ public final class GestureEngine {
         let floor = soonerSwipeMinDistanceMM
         for j in here where j != i {
             let other = specs[j]
-            let resting = other.kind == .tipTap || other.kind == .tipSwipe ? 1 : 0
+            let resting = other.kind.traits.restsAFinger ? 1 : 0
             let fingers = (other.fingers.lowerBound + resting)...(other.fingers.upperBound + resting)
             guard fingers.overlaps(spec.fingers), !spec.simultaneousWith.contains(other.name),
                   !other.simultaneousWith.contains(spec.name) else { continue }

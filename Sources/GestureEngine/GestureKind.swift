@@ -90,11 +90,11 @@ public enum GestureKind: String, Sendable, CaseIterable {
                                                           simultaneousWith: ["swipe-\(f)"])] },
                               make: { spec, _ in CircleRecognizer(spec: spec) })
         case .tipTap:
-            return KindTraits(discrete: true, fingers: 1...1, parameters: [.side, .maxMovement, .maxDuration, .minDuration],
+            return KindTraits(discrete: true, fingers: 1...1, restsAFinger: true, parameters: [.side, .maxMovement, .maxDuration, .minDuration],
                               reports: [.location],
                               make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
         case .tipSwipe:
-            return KindTraits(discrete: true, fingers: 1...1, directions: .compass,
+            return KindTraits(discrete: true, fingers: 1...1, directions: .compass, restsAFinger: true,
                               parameters: [.side, .maxMovement, .minDuration, .minDistance, .maxAngle],
                               reports: [.location, .translation],
                               make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
@@ -199,6 +199,9 @@ public struct KindTraits: Sendable {
     /// while the fingers settled and then spread is an `out`), not as it crosses its
     /// threshold mid-gesture (`GestureSpec.decidesAtLift`).
     public var commandAtLift: Bool
+    /// One finger rests while the others act (tip-tap, tip-swipe): the tracker follows
+    /// the finger down longest only on a device where such a kind is bound.
+    public var restsAFinger: Bool
     public var parameters: Set<Parameter>
     public var steps: [StepQuantity]
     public var reports: [Report]
@@ -208,7 +211,7 @@ public struct KindTraits: Sendable {
 
     init(discrete: Bool, fingers: ClosedRange<Int>, minFingers: Int = 1, takesRange: Bool = false,
          touchscreenOnly: Bool = false, startsAtEdge: Bool = false, motion: Motion = .none, gate: Gate = .none,
-         movesPointer: Bool = false, directions: Directions = .none, commandAtLift: Bool = false,
+         movesPointer: Bool = false, directions: Directions = .none, commandAtLift: Bool = false, restsAFinger: Bool = false,
          parameters: Set<Parameter> = [], steps: [StepQuantity] = [], reports: [Report],
          detect: @escaping @Sendable (Int) -> [GestureSpec] = { _ in [] },
          make: @escaping @Sendable (GestureSpec, Context) -> any GestureRecognizer) {
@@ -223,6 +226,7 @@ public struct KindTraits: Sendable {
         self.movesPointer = movesPointer
         self.directions = directions
         self.commandAtLift = commandAtLift
+        self.restsAFinger = restsAFinger
         self.parameters = parameters
         self.steps = steps
         self.reports = reports

@@ -55,6 +55,10 @@ public final class ShapeRecognizer: RecognizerBase, GestureRecognizer {
     /// The fingers the path is drawn with: a count that grows starts the path over,
     /// one that shrinks (fingers lifting) stops it.
     @exclusivity(unchecked) private var pathFingers = 0
+    /// More fingers down than it takes: not its stroke; it fails then, not at the lift,
+    /// and the arena asks it nothing more for the sequence (a 1-finger shape was asked
+    /// on every frame of every 2- to 5-finger gesture; callgrind, docs/PERFORMANCE.md).
+    private let mostFingers: Int
     @exclusivity(unchecked) private var candidate = QRecognizer.Cloud()
     @exclusivity(unchecked) private var scratch = QRecognizer.Scratch()
     /// The decision: the template it looked most like and its score.
@@ -63,6 +67,7 @@ public final class ShapeRecognizer: RecognizerBase, GestureRecognizer {
 
     public init(spec: GestureSpec) {
         self.spec = spec
+        mostFingers = spec.fingers.upperBound
         minScore = spec.thresholds.minScore ?? defaultShapeMinScore
         let templates = ShapeTemplate.library(user: spec.shapeTemplates)
         var clouds: [QRecognizer.Cloud] = [], names: [String] = [], takes: [Bool] = []
@@ -82,7 +87,10 @@ public final class ShapeRecognizer: RecognizerBase, GestureRecognizer {
 
     public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         switch input {
-        case .touches: follow(t); return .undecided
+        case .touches:
+            if t.currentFingers > mostFingers { return .fail(.fingers(have: t.currentFingers, need: spec.fingers)) }
+            follow(t)
+            return .undecided
         case .timer: return .undecided
         case .lifted: return decide()
         }

@@ -123,7 +123,14 @@ final class TouchTracker {
 
     @exclusivity(unchecked) private var history = VelocityHistory()
 
-    init(device: DeviceInfo) { self.device = device }
+    /// Whether a gesture bound on the device rests a finger (`KindTraits.restsAFinger`):
+    /// only then is the finger down longest followed (`first`), a cost every frame.
+    let followsRestingFinger: Bool
+
+    init(device: DeviceInfo, followsRestingFinger: Bool = true) {
+        self.device = device
+        self.followsRestingFinger = followsRestingFinger
+    }
 
     // MARK: Frames
 
@@ -147,12 +154,14 @@ final class TouchTracker {
         }
         let fingersTracked = contactCount - thumbs
         // Contacts are kept in the order they landed: the first finger is the oldest.
-        if firstIndex >= 0 {
-            let c = contacts[firstIndex]
-            let others = fingersTracked > 1 ? (fingerSum - c.last) / Double(fingersTracked - 1) : c.last
-            first = (c.id, c.last, c.travel, others)
-        } else {
-            first = (-1, .zero, 0, .zero)
+        if followsRestingFinger {
+            if firstIndex >= 0 {
+                let c = contacts[firstIndex]
+                let others = fingersTracked > 1 ? (fingerSum - c.last) / Double(fingersTracked - 1) : c.last
+                first = (c.id, c.last, c.travel, others)
+            } else {
+                first = (-1, .zero, 0, .zero)
+            }
         }
         let reported = frame.pointee.fingerCount
         let newCount = max(0, max(reported, contactCount) - thumbs)
