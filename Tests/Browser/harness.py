@@ -342,15 +342,30 @@ class FakePad:
         lands `gap_mm` to its `side` and lifts `tap_s` later, where it landed (a tap's
         bounds: 300 ms, 3 mm), and the resting finger lifts `after_s` after that (the
         tip-tap's settle window is 100 ms); stamped to end 0.1 s ago."""
+        self._rest_then(side, gap_mm, rest_s, tap_s, after_s, moved_mm=(0, 0))
+
+    def rest_then_swipe(self, side='left', gap_mm=20, moved_mm=(0, 25), rest_s=0.2, swipe_s=0.2, after_s=0.1):
+        """A tip-swipe: as rest_then_tap, but the second finger moves `moved_mm` ((dx,
+        dy), +y down; its path centred on the resting finger's height) in 10 even steps
+        over `swipe_s` before it lifts."""
+        self._rest_then(side, gap_mm, rest_s, swipe_s, after_s, moved_mm)
+
+    def _rest_then(self, side, gap_mm, rest_s, other_s, after_s, moved_mm, steps=10):
         rest = (40, 30)
-        tap = (rest[0] + (gap_mm if side == 'right' else -gap_mm), rest[1])
-        s = self.Stamped(ago=rest_s + tap_s + after_s + 0.1)
+        other = (rest[0] + (gap_mm if side == 'right' else -gap_mm), rest[1] - moved_mm[1] / 2)
+        s = self.Stamped(ago=rest_s + other_s + after_s + 0.1)
         s.land(0, *rest)
         s.tool(0, 1)
         s.frame(rest_s)
-        s.land(1, *tap)
+        s.land(1, *other)
         s.tool(1, 2)
-        s.frame(tap_s)
+        if moved_mm == (0, 0):
+            s.frame(other_s)
+        else:
+            s.frame(other_s / steps)
+            for k in range(1, steps + 1):
+                s.move(1, other[0] + moved_mm[0] * k / steps, other[1] + moved_mm[1] * k / steps)
+                s.frame(other_s / steps)
         s.lift(1)
         s.tool(2, 1)
         s.frame(after_s)

@@ -1,8 +1,8 @@
 """The page on the live stream of a real daemon fed by the fake touchpad
 (gestured-fake-daemon): the fingers on the device, the swipe's card and the command
-it ran, and the reason the other swipe failed, in the daemon's own words; a Z drawn
-and a tip-tap, each card with the values only its kind has (the shape and its score,
-the side), as the daemon reported them."""
+it ran, and the reason the other swipe failed, in the daemon's own words; a Z drawn,
+a tip-tap and a tip-swipe, each card with the values only its kind has (the shape and
+its score, the side), as the daemon gave them to its command."""
 import os
 import re
 import unittest
@@ -137,8 +137,9 @@ class LivePageTests(DaemonPageTest):
 
 
 class ShapeAndTipTapPageTests(DaemonPageTest):
-    """Tests/Browser/configs/shape-tiptap.yaml: `draw-z` (a shape, one finger) and
-    `tip-right` (a tip-tap to the right of the resting finger)."""
+    """Tests/Browser/configs/shape-tiptap.yaml: `draw-z` (a shape, one finger),
+    `tip-right` (a tip-tap to the right of the resting finger) and `tip-swipe-left`
+    (a swipe down to its left)."""
     ui_name = 'ui-shape-tiptap'
     # A Z about 30 mm across, as the built-in one is drawn (docs/SHAPES.md): right,
     # down-left, right; in mm on the 100 × 60 mm pad, +y down.
@@ -196,6 +197,15 @@ class ShapeAndTipTapPageTests(DaemonPageTest):
         self.assertEqual(self.daemon_saw('tip-right'), 'right', 'the side its command was given (GESTURE_SIDE)')
         self.assertNotIn('Shape', self.card_values(card), 'a tip-tap has no shape')
         self.assertEqual(self.card('draw-z').get_attribute('data-state'), 'failed', 'a resting finger and a tap are no shape')
+
+    def test_a_tip_swipe_to_the_left_shows_its_side_and_direction_on_its_card(self):
+        self.daemon.pad.rest_then_swipe(side='left', moved_mm=(0, 25))
+        card = self.recognized('tip-swipe-left')
+        self.wait(lambda b: 'Side' in self.card_values(card), 'the Side row shown')
+        values = self.card_values(card)
+        self.assertEqual((values['Side'], values.get('Direction')), ('left', 'down'), values)
+        self.assertEqual(self.daemon_saw('tip-swipe-left'), 'left down', 'its command was given GESTURE_SIDE, GESTURE_DIRECTION')
+        self.assertEqual(self.card('tip-right').get_attribute('data-state'), 'failed', 'a swipe is no tip-tap, nor on its side')
 
 
 load_tests = per_browser(globals())
