@@ -234,10 +234,17 @@ class Daemon(Process):
 
 class FakePad:
     """Writes kernel input events (24-byte `struct input_event`s) into the fake
-    touchpad of a gestured-fake-daemon: 100 × 60 mm, 10 units per mm."""
+    touchpad of a gestured-fake-daemon: 100 × 60 mm, 10 units per mm.
+
+    Each stroke is written in one go and stamped in the past (`Stamped`), as
+    LiveDeviceTests.swipe does: no engine deadline of it lies in the future (a tip-tap
+    is recognized 100 ms after its tap lifted: the daemon's timer fires at once), yet
+    all of it inside the daemon's 1 s bound past which a frame is a stall's backlog and
+    dropped (Daemon.staleFrameAge)."""
     EV_SYN, EV_KEY, EV_ABS = 0, 1, 3
     ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID = 0x2f, 0x35, 0x36, 0x39
-    BTN_TOUCH, BTN_TOOL_TRIPLETAP = 0x14a, 0x14e
+    BTN_TOUCH, BTN_TOOL_FINGER, BTN_TOOL_DOUBLETAP, BTN_TOOL_TRIPLETAP = 0x14a, 0x145, 0x14d, 0x14e
+    UNITS_PER_MM = 10
 
     def __init__(self, path):
         self.fd = os.open(path, os.O_WRONLY)
@@ -245,40 +252,127 @@ class FakePad:
     def close(self):
         os.close(self.fd)
 
+    class Stamped:
+        """Events stamped from `ago` seconds before now (CLOCK_MONOTONIC), `t` on as
+        the stroke advances it."""
+
+        def __init__(self, ago):
+            self.t = time.clock_gettime(time.CLOCK_MONOTONIC) - ago
+            self.events = []
+
+        def send(self, kind, code, value):
+            self.events.append(struct.pack('qqHHi', int(self.t), int((self.t - int(self.t)) * 1e6), kind, code, value))
+
+        def move(self, slot, x_mm, y_mm):
+            self.send(FakePad.EV_ABS, FakePad.ABS_MT_SLOT, slot)
+            self.send(FakePad.EV_ABS, FakePad.ABS_MT_POSITION_X, round(x_mm * FakePad.UNITS_PER_MM))
+            self.send(FakePad.EV_ABS, FakePad.ABS_MT_POSITION_Y, round(y_mm * FakePad.UNITS_PER_MM))
+
+        def land(self, slot, x_mm, y_mm):
+            self.send(FakePad.EV_ABS, FakePad.ABS_MT_SLOT, slot)
+            self.send(FakePad.EV_ABS, FakePad.ABS_MT_TRACKING_ID, 100 + slot)
+            self.move(slot, x_mm, y_mm)
+
+        def lift(self, slot):
+            self.send(FakePad.EV_ABS, FakePad.ABS_MT_SLOT, slot)
+            self.send(FakePad.EV_ABS, FakePad.ABS_MT_TRACKING_ID, -1)
+
+        def tool(self, before, after):
+            """BTN_TOUCH and BTN_TOOL_* for a finger count going from `before` to `after`."""
+            tools = {1: FakePad.BTN_TOOL_FINGER, 2: FakePad.BTN_TOOL_DOUBLETAP, 3: FakePad.BTN_TOOL_TRIPLETAP}
+            if before in tools:
+                self.send(FakePad.EV_KEY, tools[before], 0)
+            if after in tools:
+                self.send(FakePad.EV_KEY, tools[after], 1)
+            if (before == 0) != (after == 0):
+                self.send(FakePad.EV_KEY, FakePad.BTN_TOUCH, int(after > 0))
+
+        def frame(self, then_s):
+            """Ends the frame (SYN_REPORT); the next is `then_s` later."""
+            self.send(FakePad.EV_SYN, 0, 0)
+            self.t += then_s
+
+    def write(self, stamped):
+        os.write(self.fd, b''.join(stamped.events))
+
     def three_fingers(self, dx_mm, lift=True):
         """Three fingers down at y = 30 mm, moved dx_mm sideways in 20 steps of 10 ms,
-        then lifted; stamped 0.5 s in the past, as LiveDeviceTests.swipe does, so no
-        engine deadline lies in the future, yet inside the daemon's 1 s bound past which
-        a frame is a stall's backlog and dropped (Daemon.staleFrameAge)."""
-        t = time.clock_gettime(time.CLOCK_MONOTONIC) - 0.5
-        events = []
-
-        def send(kind, code, value):
-            events.append(struct.pack('qqHHi', int(t), int((t - int(t)) * 1e6), kind, code, value))
-        xs = [300, 400, 500]
+        then lifted; stamped 0.5 s in the past."""
+        s = self.Stamped(ago=0.5)
+        xs = [30, 40, 50]
         for slot, x in enumerate(xs):
-            send(self.EV_ABS, self.ABS_MT_SLOT, slot)
-            send(self.EV_ABS, self.ABS_MT_TRACKING_ID, 100 + slot)
-            send(self.EV_ABS, self.ABS_MT_POSITION_X, x)
-            send(self.EV_ABS, self.ABS_MT_POSITION_Y, 300)
-        send(self.EV_KEY, self.BTN_TOUCH, 1)
-        send(self.EV_KEY, self.BTN_TOOL_TRIPLETAP, 1)
-        send(self.EV_SYN, 0, 0)
+            s.land(slot, x, 30)
+        s.tool(0, 3)
+        s.frame(0.01)
         for step in range(1, 21):
-            t += 0.01
             for slot, x in enumerate(xs):
-                send(self.EV_ABS, self.ABS_MT_SLOT, slot)
-                send(self.EV_ABS, self.ABS_MT_POSITION_X, x + int(dx_mm * 10) * step // 20)
-            send(self.EV_SYN, 0, 0)
+                s.send(self.EV_ABS, self.ABS_MT_SLOT, slot)
+                s.send(self.EV_ABS, self.ABS_MT_POSITION_X, x * 10 + int(dx_mm * 10) * step // 20)
+            s.frame(0.01)
         if lift:
-            t += 0.01
             for slot in range(3):
-                send(self.EV_ABS, self.ABS_MT_SLOT, slot)
-                send(self.EV_ABS, self.ABS_MT_TRACKING_ID, -1)
-            send(self.EV_KEY, self.BTN_TOUCH, 0)
-            send(self.EV_KEY, self.BTN_TOOL_TRIPLETAP, 0)
-            send(self.EV_SYN, 0, 0)
-        os.write(self.fd, b''.join(events))
+                s.lift(slot)
+            s.tool(3, 0)
+            s.frame(0)
+        self.write(s)
+
+    def one_finger_path(self, points_mm, seconds=0.4, hz=100):
+        """One finger down at the first of `points_mm` ((x, y) in mm, +y down), drawn
+        straight through each of the others at an even speed in `seconds`, `hz` frames a
+        second (every corner a frame of its own), then lifted; stamped to end 0.2 s ago."""
+        legs = [(a, b, ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5) for a, b in zip(points_mm, points_mm[1:])]
+        total = sum(length for _, _, length in legs)
+        frames = max(len(legs), round(seconds * hz))
+        s = self.Stamped(ago=seconds + 0.2)
+        s.land(0, *points_mm[0])
+        s.tool(0, 1)
+        s.frame(1 / hz)
+        for a, b, length in legs:
+            steps = max(1, round(frames * length / total))
+            for k in range(1, steps + 1):
+                s.move(0, a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
+                s.frame(1 / hz)
+        s.lift(0)
+        s.tool(1, 0)
+        s.frame(0)
+        self.write(s)
+
+    def rest_then_tap(self, side='right', gap_mm=20, rest_s=0.2, tap_s=0.1, after_s=0.15):
+        """A tip-tap: one finger down at (40, 30) mm and still for `rest_s`, a second
+        lands `gap_mm` to its `side` and lifts `tap_s` later, where it landed (a tap's
+        bounds: 300 ms, 3 mm), and the resting finger lifts `after_s` after that (the
+        tip-tap's settle window is 100 ms); stamped to end 0.1 s ago."""
+        self._rest_then(side, gap_mm, rest_s, tap_s, after_s, moved_mm=(0, 0))
+
+    def rest_then_swipe(self, side='left', gap_mm=20, moved_mm=(0, 25), rest_s=0.2, swipe_s=0.2, after_s=0.1):
+        """A tip-swipe: as rest_then_tap, but the second finger moves `moved_mm` ((dx,
+        dy), +y down; its path centred on the resting finger's height) in 10 even steps
+        over `swipe_s` before it lifts."""
+        self._rest_then(side, gap_mm, rest_s, swipe_s, after_s, moved_mm)
+
+    def _rest_then(self, side, gap_mm, rest_s, other_s, after_s, moved_mm, steps=10):
+        rest = (40, 30)
+        other = (rest[0] + (gap_mm if side == 'right' else -gap_mm), rest[1] - moved_mm[1] / 2)
+        s = self.Stamped(ago=rest_s + other_s + after_s + 0.1)
+        s.land(0, *rest)
+        s.tool(0, 1)
+        s.frame(rest_s)
+        s.land(1, *other)
+        s.tool(1, 2)
+        if moved_mm == (0, 0):
+            s.frame(other_s)
+        else:
+            s.frame(other_s / steps)
+            for k in range(1, steps + 1):
+                s.move(1, other[0] + moved_mm[0] * k / steps, other[1] + moved_mm[1] * k / steps)
+                s.frame(other_s / steps)
+        s.lift(1)
+        s.tool(2, 1)
+        s.frame(after_s)
+        s.lift(0)
+        s.tool(1, 0)
+        s.frame(0)
+        self.write(s)
 
 
 def chromium(logs):
@@ -440,6 +534,12 @@ class PageTest(unittest.TestCase):
 
     def card(self, name):
         return self.element(f'#cards article.card[data-gesture="{name}"]')
+
+    def card_values(self, card):
+        """A card's values as a person reads them: each row's name (Translation, Shape,
+        Side…) and its text."""
+        names = [e.text for e in card.find_elements(By.CSS_SELECTOR, '.values dt')]
+        return dict(zip(names, [e.text for e in card.find_elements(By.CSS_SELECTOR, '.values dd')]))
 
     def screenshot(self, name):
         self.browser.save_screenshot(os.path.join(self.logs, f'{name}.png'))

@@ -1,10 +1,13 @@
 """The page on the live stream of a real daemon fed by the fake touchpad
 (gestured-fake-daemon): the fingers on the device, the swipe's card and the command
-it ran, and the reason the other swipe failed, in the daemon's own words."""
+it ran, and the reason the other swipe failed, in the daemon's own words; a Z drawn,
+a tip-tap and a tip-swipe, each card with the values only its kind has (the shape and
+its score, the side), as the daemon gave them to its command."""
+import os
 import re
 import unittest
 
-from harness import Daemon, DaemonPageTest, TimeoutException, per_browser, wait_until
+from harness import CONFIGS, Daemon, DaemonPageTest, TimeoutException, per_browser, wait_until
 
 CONFIG = """gestures:
   - name: next
@@ -131,6 +134,78 @@ class LivePageTests(DaemonPageTest):
         self.assertTrue(reason)
         wait_until(lambda: f'previous failed: {reason}' in self.daemon.log_text(), 'the daemon logged the same reason (--explain)')
         self.daemon.pad.three_fingers(dx_mm=0)
+
+
+class ShapeAndTipTapPageTests(DaemonPageTest):
+    """Tests/Browser/configs/shape-tiptap.yaml: `draw-z` (a shape, one finger),
+    `tip-right` (a tip-tap to the right of the resting finger) and `tip-swipe-left`
+    (a swipe down to its left)."""
+    ui_name = 'ui-shape-tiptap'
+    # A Z about 30 mm across, as the built-in one is drawn (docs/SHAPES.md): right,
+    # down-left, right; in mm on the 100 × 60 mm pad, +y down.
+    Z = [(30, 15), (60, 15), (30, 45), (60, 45)]
+
+    @classmethod
+    def start_daemon(cls):
+        with open(os.path.join(CONFIGS, 'shape-tiptap.yaml')) as f:
+            daemon = Daemon(f.read(), fake_pad=True, extra=['--explain'], logs=cls.logs)
+        cls.ui_args = ('--config', daemon.config)
+        return daemon
+
+    def setUp(self):
+        super().setUp()
+        self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
+        self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
+
+    def daemon_saw(self, name):
+        """What the binding's command wrote (the config's commands write their gesture's
+        GESTURE_* into the daemon's HOME), once it has run."""
+        path = os.path.join(self.daemon.env['HOME'], name)
+
+        def written():
+            if os.path.exists(path):
+                with open(path) as f:
+                    text = f.read()
+                return text.strip() if text.endswith('\n') else None
+        return wait_until(written, f'the command of {name} ran')
+
+    def recognized(self, name):
+        card = self.card(name)
+        try:
+            self.wait(lambda b: card.get_attribute('data-state') == 'recognized', f'{name} recognized')
+        except TimeoutException:
+            raise AssertionError(f'{name}: {card.text!r}; the daemon: {self.daemon.log_text()[-2000:]}')
+        return card
+
+    def test_a_drawn_z_shows_its_shape_and_score_on_its_card(self):
+        self.daemon.pad.one_finger_path(self.Z)
+        card = self.recognized('draw-z')
+        self.wait(lambda b: 'Shape' in self.card_values(card), 'the Shape row shown')
+        shape = self.card_values(card)['Shape']
+        m = re.fullmatch(r'(\S+) \((\d\.\d\d)\)', shape)
+        self.assertTrue(m, f'the Shape row reads "NAME (SCORE)": {shape!r}')
+        self.assertEqual(m[1], 'z', shape)
+        self.assertGreaterEqual(float(m[2]), 0.80, f'a Z drawn as the built-in one scores its min-score: {shape}')
+        self.assertEqual(self.daemon_saw('draw-z'), f'z {m[2]}', 'the shape and score its command was given (GESTURE_SHAPE, GESTURE_SCORE)')
+        self.assertNotIn('Side', self.card_values(card), 'a shape has no side')
+
+    def test_a_tip_tap_to_the_right_shows_its_side_on_its_card(self):
+        self.daemon.pad.rest_then_tap(side='right')
+        card = self.recognized('tip-right')
+        self.wait(lambda b: 'Side' in self.card_values(card), 'the Side row shown')
+        self.assertEqual(self.card_values(card)['Side'], 'right')
+        self.assertEqual(self.daemon_saw('tip-right'), 'right', 'the side its command was given (GESTURE_SIDE)')
+        self.assertNotIn('Shape', self.card_values(card), 'a tip-tap has no shape')
+        self.assertEqual(self.card('draw-z').get_attribute('data-state'), 'failed', 'a resting finger and a tap are no shape')
+
+    def test_a_tip_swipe_to_the_left_shows_its_side_and_direction_on_its_card(self):
+        self.daemon.pad.rest_then_swipe(side='left', moved_mm=(0, 25))
+        card = self.recognized('tip-swipe-left')
+        self.wait(lambda b: 'Side' in self.card_values(card), 'the Side row shown')
+        values = self.card_values(card)
+        self.assertEqual((values['Side'], values.get('Direction')), ('left', 'down'), values)
+        self.assertEqual(self.daemon_saw('tip-swipe-left'), 'left down', 'its command was given GESTURE_SIDE, GESTURE_DIRECTION')
+        self.assertEqual(self.card('tip-right').get_attribute('data-state'), 'failed', 'a swipe is no tip-tap, nor on its side')
 
 
 load_tests = per_browser(globals())

@@ -386,7 +386,7 @@ function setCardState(card, state, reason) {
 
 /// The values a kind moves: translation and velocity for every kind, scale for
 /// pinch and transform, rotation for rotate and transform, the step when stepped,
-/// the shape drawn and its score.
+/// the shape drawn and its score, the side a tip-tap or tip-swipe landed on.
 function valueRows(kind, v) {
   const rows = [
     ['Translation', `(${num(v.dx_mm, 1)}, ${num(v.dy_mm, 1)}) mm`],
@@ -396,6 +396,7 @@ function valueRows(kind, v) {
   if (kind === 'rotate' || kind === 'transform') rows.push(['Rotation', `${num(v.rotation_deg, 1)}°`]);
   if (v.step !== null && v.step !== undefined) rows.push(['Step', String(v.step)]);
   if (kind === 'shape' && typeof v.shape === 'string') rows.push(['Shape', `${v.shape} (${num(v.score, 2)})`]);
+  if ((kind === 'tip-tap' || kind === 'tip-swipe') && typeof v.side === 'string') rows.push(['Side', v.side]);
   // A tap or swipe is recognized at an instant: its duration says nothing.
   if (typeof v.duration_s === 'number' && kind !== 'tap' && kind !== 'swipe') rows.push(['Duration', `${num(v.duration_s, 2)} s`]);
   if (v.direction) rows.push(['Direction', v.direction]);
