@@ -188,6 +188,7 @@ class ShapeAndTipTapPageTests(DaemonPageTest):
         self.assertGreaterEqual(float(m[2]), 0.80, f'a Z drawn as the built-in one scores its min-score: {shape}')
         self.assertEqual(self.daemon_saw('draw-z'), f'z {m[2]}', 'the shape and score its command was given (GESTURE_SHAPE, GESTURE_SCORE)')
         self.assertNotIn('Side', self.card_values(card), 'a shape has no side')
+        self.assertNotIn('Duration', self.card_values(card), 'a discrete gesture shows no duration')
 
     def test_a_tip_tap_to_the_right_shows_its_side_on_its_card(self):
         self.daemon.pad.rest_then_tap(side='right')
@@ -196,6 +197,7 @@ class ShapeAndTipTapPageTests(DaemonPageTest):
         self.assertEqual(self.card_values(card)['Side'], 'right')
         self.assertEqual(self.daemon_saw('tip-right'), 'right', 'the side its command was given (GESTURE_SIDE)')
         self.assertNotIn('Shape', self.card_values(card), 'a tip-tap has no shape')
+        self.assertNotIn('Duration', self.card_values(card), 'a discrete gesture shows no duration')
         self.assertEqual(self.card('draw-z').get_attribute('data-state'), 'failed', 'a resting finger and a tap are no shape')
 
     def test_a_tip_swipe_to_the_left_shows_its_side_and_direction_on_its_card(self):

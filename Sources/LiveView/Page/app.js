@@ -398,7 +398,10 @@ function valueRows(kind, v) {
   if (kind === 'shape' && typeof v.shape === 'string') rows.push(['Shape', `${v.shape} (${num(v.score, 2)})`]);
   if ((kind === 'tip-tap' || kind === 'tip-swipe') && typeof v.side === 'string') rows.push(['Side', v.side]);
   // A tap or swipe is recognized at an instant: its duration says nothing.
-  if (typeof v.duration_s === 'number' && kind !== 'tap' && kind !== 'swipe') rows.push(['Duration', `${num(v.duration_s, 2)} s`]);
+  // A duration means something for a hold and the continuous kinds, not a discrete one.
+  if (typeof v.duration_s === 'number' && !['tap', 'swipe', 'shape', 'tip-tap', 'tip-swipe', 'scrub'].includes(kind)) {
+    rows.push(['Duration', `${num(v.duration_s, 2)} s`]);
+  }
   if (v.direction) rows.push(['Direction', v.direction]);
   return rows;
 }
