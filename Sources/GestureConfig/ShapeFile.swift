@@ -117,7 +117,14 @@ extension ConfigParser {
     /// `shape:` — names of built-in shapes or of files in the shape directory; each
     /// file is read (once per config) and its errors reported where they are.
     mutating func shapes(_ v: YAMLNode, into d: inout Draft) {
-        let list = names(v, "shape")
+        let list = names(v, "shape").filter { name, mark in
+            // A shape's name travels inline in each event (`ShapeName`).
+            guard name.utf8.count <= ShapeName.capacity else {
+                log.error(mark, "a shape's name is at most \(ShapeName.capacity) bytes, found \(name.utf8.count)")
+                return false
+            }
+            return true
+        }
         for (name, mark) in list where !loadedShapes.contains(name) {
             let path = shapeDirectory.map { $0 + "/" + name + ShapeFile.suffix }
             if let path, FileSystem.exists(path) {

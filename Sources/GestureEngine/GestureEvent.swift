@@ -61,8 +61,14 @@ public struct GestureEvent: Sendable, Equatable {
     /// Tip-tap and tip-swipe: the side of the resting finger the others landed on.
     public var side: Side? = nil
     /// Shape: the shape drawn and its score, 0…1 (nil for other kinds).
-    public var shape: String?
+    public var shapeName: ShapeName?
     public var score: Double?
+    /// `shapeName` as text; a name longer than `ShapeName.capacity` (which the config
+    /// refuses) is not kept.
+    public var shape: String? {
+        get { shapeName?.string }
+        set { shapeName = newValue.flatMap(ShapeName.init) }
+    }
 
     public init(name: String, index: Int, kind: GestureKind, phase: GesturePhase, time: Timestamp,
                 fingers: Int, direction: Direction? = nil, sense: Sense? = nil, location: Point = .zero,

@@ -29,10 +29,10 @@ enum RecordShapeCommand {
     static func run(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
         let a = try Arguments(args, spec: .init(flags: [], options: ["from", "description", "samples", "config"]))
         guard let name = a.positionals.first else { throw UsageError("needs the shape's NAME, e.g. gestured record-shape hook") }
-        guard !name.isEmpty, name.count <= 64, name.unicodeScalars.allSatisfy({ c in
+        guard !name.isEmpty, name.utf8.count <= ShapeName.capacity, name.unicodeScalars.allSatisfy({ c in
             c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "_" || c == "."
         }), !name.hasPrefix(".") else {
-            throw UsageError("'\(name)' is not a usable shape name; expected letters, digits, '-', '_' or '.'")
+            throw UsageError("'\(name)' is not a usable shape name; expected at most \(ShapeName.capacity) letters, digits, '-', '_' or '.'")
         }
         var limit: Int?
         if let s = a.option("samples") {

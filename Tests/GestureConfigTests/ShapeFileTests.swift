@@ -73,6 +73,22 @@ private final class ShapeDir {
     }
 
     /// The bounds: size, samples and points per sample.
+    /// A shape's name travels inline in every event (`ShapeName`, 31 bytes): a longer
+    /// one is an error at its place, and a name that fits comes back whole.
+    @Test func aShapesNameFitsInItsEvent() throws {
+        let long = String(repeating: "s", count: ShapeName.capacity + 1)
+        #expect(check("gestures:\n  - {name: a, gesture: shape, shape: \(long), command: x}\n")
+                == ["config.yaml:2:38: error: a shape's name is at most 31 bytes, found 32"])
+        for name in ["z", "check", "ünïcode-shape", String(repeating: "w", count: ShapeName.capacity)] {
+            #expect(try #require(ShapeName(name)).string == name)
+        }
+        #expect(ShapeName(long) == nil)
+        var e = GestureEvent(name: "a", index: 0, kind: .shape, phase: .recognized, time: Timestamp(microseconds: 0), fingers: 1)
+        e.shape = "triangle"
+        #expect(e.shape == "triangle" && e.shapeName == ShapeName("triangle"))
+        #expect(ShapeName("n") != ShapeName("z"))
+    }
+
     @Test func aHugeFileIsRefused() {
         let many = "gestured-shape 1\n" + String(repeating: "sample 0,0 1,1\n", count: ShapeFile.maximumSamples + 1)
         #expect(ShapeFile.parse(Array(many.utf8), name: "f", file: "f").1.first?.description
