@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "GestureInputTests",
                     dependencies: ["GestureInput", "TouchModel", "GestureTestSupport", "CFakeEvdevDevice", "CEvdev"]),
-        .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel"]),
+        .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel", "GestureTestSupport"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "ConfigImportTests", dependencies: ["ConfigImport", "GestureConfig", "GestureEngine"]),
         .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem",

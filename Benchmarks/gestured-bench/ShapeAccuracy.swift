@@ -1,5 +1,6 @@
 import GestureEngine
 import GestureInput
+import GestureTestSupport
 import TouchModel
 
 /// How well `gesture: shape` tells its built-in shapes apart, how long a decision
@@ -18,22 +19,6 @@ import TouchModel
 /// of any kind bound for 1–5 fingers, `min-score: 0`: what each ordinary stroke that
 /// passes the size and bend rules scores, and how many reach the default.
 enum ShapeAccuracy {
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-            lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
-        }
-        /// A normal deviate (sum of 12 uniforms, minus 6).
-        mutating func normal() -> Double { (0..<12).reduce(0.0) { s, _ in s + uniform(0, 1) } - 6 }
-    }
-
     /// The shapes as a hand draws them: corners in a unit box (+y down).
     static let drawn: [(String, [Point])] = {
         func p(_ xy: [(Double, Double)]) -> [Point] { xy.map { Point(x: $0.0, y: $0.1) } }
@@ -55,7 +40,7 @@ enum ShapeAccuracy {
     }()
 
     /// One synthetic sample of `corners`, mm, as the centroid's positions frame by frame.
-    static func sample(_ corners: [Point], _ rng: inout Rng) -> [Point] {
+    static func sample(_ corners: [Point], _ rng: inout SplitMix64) -> [Point] {
         let size = rng.uniform(15, 60)
         let stretch = rng.uniform(0.8, 1.25)
         let turn = rng.uniform(-15, 15) * .pi / 180
@@ -122,7 +107,7 @@ enum ShapeAccuracy {
         let recognizer = ShapeRecognizer(spec: spec)
         let names = drawn.map(\.0)
         let columns = names + ["none"]
-        var rng = Rng(state: seed)
+        var rng = SplitMix64(seed: seed)
         var times: [Double] = []
         var own: [Double] = []
         var matrix = [[Int]](repeating: [Int](repeating: 0, count: columns.count), count: names.count)
@@ -192,4 +177,12 @@ enum ShapeAccuracy {
         say("   \(strokes) touch sequences; \(bends.count) failed as too straight (bend \((bends.min() ?? 0).fixed(2))–\((bends.max() ?? 0).fixed(2)), needs \(shapeMinBend.fixed(2))), \(compared.count) compared with the templates, scoring at most \((compared.max() ?? 0).fixed(2)) (\(closest))")
         say("   false positives at min-score \(defaultShapeMinScore.fixed(2)): \(fired.count) of \(strokes) (\((Double(fired.count) / Double(max(1, strokes)) * 100).fixed(1)) %)" + (fired.isEmpty ? "" : ": " + fired.joined(separator: "; ")))
     }
+}
+
+extension SplitMix64 {
+    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
+        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
+    }
+    /// A normal deviate (sum of 12 uniforms, minus 6).
+    mutating func normal() -> Double { (0..<12).reduce(0.0) { s, _ in s + uniform(0, 1) } - 6 }
 }

@@ -54,7 +54,7 @@ struct ConfigParser {
         for i in drafts.indices where drafts[i].spec.after != nil {
             drafts[i].spec.sequenceWindow = drafts[i].within ?? settings.sequenceWindow
         }
-        for i in drafts.indices where drafts[i].spec.kind == .shape { drafts[i].spec.shapeTemplates = userShapes }
+        for i in drafts.indices where drafts[i].spec.kind.traits.parameters.contains(.shape) { drafts[i].spec.shapeTemplates = userShapes }
         var config = Config(file: log.file, settings: settings, grab: grab, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))
         config.rotation = rotation
         return config

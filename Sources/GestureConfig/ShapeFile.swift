@@ -152,16 +152,18 @@ extension ConfigParser {
     /// arena's rule, docs/ENGINE.md "Shape"), so it fires at the lift: said once per
     /// swipe, naming the first such shape.
     mutating func warnSwipesWaitingForShapes() {
-        let shapes = drafts.indices.filter { drafts[$0].valid && drafts[$0].spec.kind == .shape && drafts[$0].spec.enabled }
+        let shapes = drafts.indices.filter { drafts[$0].valid && drafts[$0].spec.kind.traits.swipesWaitForIt && drafts[$0].spec.enabled }
         guard !shapes.isEmpty else { return }
-        for w in drafts where w.valid && w.spec.kind == .swipe {
+        // The ones that would act mid-stroke (a swipe; a scrub decides at the lift anyway).
+        for w in drafts where w.valid && w.spec.kind.traits.discrete && w.spec.kind.traits.takesTranslation
+            && w.spec.kind.traits.gate != .atLift {
             guard let s = shapes.first(where: { i in
                 let shape = drafts[i].spec
                 return shape.fingers.overlaps(w.spec.fingers)
                     && (shape.devices.kind == nil || w.spec.devices.kind == nil || shape.devices.kind == w.spec.devices.kind)
                     && !shape.simultaneousWith.contains(w.spec.name) && !w.spec.simultaneousWith.contains(shape.name)
             }) else { continue }
-            log.warning(w.mark, "swipe '\(w.spec.name)' waits for shape '\(drafts[s].spec.name)' (line \(drafts[s].mark.line)), bound for the same fingers: it fires when the fingers lift, not as it crosses its distance; bind the shape for other fingers to keep the swipe early")
+            log.warning(w.mark, "\(w.spec.kind.rawValue) '\(w.spec.name)' waits for shape '\(drafts[s].spec.name)' (line \(drafts[s].mark.line)), bound for the same fingers: it fires when the fingers lift, not as it crosses its distance; bind the shape for other fingers to keep the swipe early")
         }
     }
 }

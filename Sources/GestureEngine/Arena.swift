@@ -192,7 +192,7 @@ final class Arena {
         // fails the shape at the lift and the swipe fires then. Not where the shape
         // already waits for the swipe.
         for i in 0..<n where members[i].kind.traits.discrete && members[i].kind.traits.takesTranslation {
-            for r in 0..<n where members[r].kind == .shape && !compatible[i * n + r]
+            for r in 0..<n where members[r].kind.traits.swipesWaitForIt && !compatible[i * n + r]
                 && members[r].gate.fingers.overlaps(members[i].gate.fingers)
                 && !members[i].requires.contains(r) && !Arena.waits(r, for: i, in: members) {
                 members[i].requires.append(r)
@@ -238,8 +238,7 @@ final class Arena {
                 && members[r].gate.fingers.overlaps(members[i].gate.fingers)
         }
         takesMore = MemberRows(rows: top + 1, members: n) { f, i in
-            let kind = members[i].kind
-            return specs[members[i].specIndex].fingers.upperBound + (kind == .tipTap || kind == .tipSwipe ? 1 : 0) > f
+            specs[members[i].specIndex].fingers.upperBound + (members[i].kind.traits.restsAFinger ? 1 : 0) > f
         }
         won = MemberBits(count: n)
         touchFilters = members.map {

@@ -101,7 +101,7 @@ public enum GestureKind: String, Sendable, CaseIterable {
         case .shape:
             // Decided at the lift: no motion to arbitrate while the stroke is drawn (it
             // holds up no pinch); a swipe for its fingers waits for it (`Arena`).
-            return KindTraits(discrete: true, fingers: 1...1, gate: .atLift,
+            return KindTraits(discrete: true, fingers: 1...1, gate: .atLift, swipesWaitForIt: true,
                               parameters: [.shape, .minScore], reports: [.shape],
                               make: { spec, _ in ShapeRecognizer(spec: spec) })
         case .scrub:
@@ -202,6 +202,10 @@ public struct KindTraits: Sendable {
     /// One finger rests while the others act (tip-tap, tip-swipe): the tracker follows
     /// the finger down longest only on a device where such a kind is bound.
     public var restsAFinger: Bool
+    /// Decided at the lift from the path the hand drew (a shape): a discrete gesture for
+    /// fingers moving together (a swipe, a scrub) for the same fingers waits for it to
+    /// fail (`Arena.init`), and `check` says so.
+    public var swipesWaitForIt: Bool
     public var parameters: Set<Parameter>
     public var steps: [StepQuantity]
     public var reports: [Report]
@@ -212,6 +216,7 @@ public struct KindTraits: Sendable {
     init(discrete: Bool, fingers: ClosedRange<Int>, minFingers: Int = 1, takesRange: Bool = false,
          touchscreenOnly: Bool = false, startsAtEdge: Bool = false, motion: Motion = .none, gate: Gate = .none,
          movesPointer: Bool = false, directions: Directions = .none, commandAtLift: Bool = false, restsAFinger: Bool = false,
+         swipesWaitForIt: Bool = false,
          parameters: Set<Parameter> = [], steps: [StepQuantity] = [], reports: [Report],
          detect: @escaping @Sendable (Int) -> [GestureSpec] = { _ in [] },
          make: @escaping @Sendable (GestureSpec, Context) -> any GestureRecognizer) {
@@ -227,6 +232,7 @@ public struct KindTraits: Sendable {
         self.directions = directions
         self.commandAtLift = commandAtLift
         self.restsAFinger = restsAFinger
+        self.swipesWaitForIt = swipesWaitForIt
         self.parameters = parameters
         self.steps = steps
         self.reports = reports

@@ -1,4 +1,5 @@
 import GestureEngine
+import GestureTestSupport
 import TouchModel
 import Testing
 
@@ -52,21 +53,9 @@ import Testing
                 Spec.tipTap(name: "tip-tap"), Spec.tipTap(2, swipe: [], name: "tip-swipe-2")]
     }
 
-    /// A small deterministic PRNG (SplitMix64) so failures replay.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// One random hand doing random things, `steps` times.
     static func randomTimeline(_ hand: Hand, seed: UInt64, steps: Int) {
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix64(seed: seed)
         let size = hand.device.size
         func point() -> Point {
             Point(x: Double.random(in: 0...size.width, using: &rng), y: Double.random(in: 0...size.height, using: &rng))
