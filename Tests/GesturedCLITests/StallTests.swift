@@ -266,7 +266,7 @@ import TouchModel
             stderr = try OwnedFileDescriptor(opening: dir.path + "/watchdog.log", O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
             options.grabWatchdog = GrabWatchdog.Launcher(program: Gestured.path, environment: [], log: stderr.descriptor)
             daemon = try LiveDeviceTests.makeDaemon(dir, config: GrabTests.config(dir.path + "/out", grab: "grab: {devices: touchpad}"),
-                                                    options: options, logger: log.logger)
+                                                    options: options, logger: log.logger, daemonsStaleBound: true)
             pad = try FakeTouchpad()
             daemon.adopt(pad.device, announce: true)
         }
