@@ -22,7 +22,7 @@ public final class GNOMEShellSource: FocusSource {
     public var endpoint: String { link.endpoint }
     public var connected: Bool { bus != nil && link.focus.told }
     /// Why the focus is not known (GNOME Shell not on the bus, the extension off), with the fix.
-    public private(set) var problem: String?
+    public var problem: String? { link.problem }
 
     public static let extensionUUID = "gestured@gestured.github.io"
     public static let enableCommand = "gnome-extensions enable \(extensionUUID)"
@@ -70,9 +70,8 @@ public final class GNOMEShellSource: FocusSource {
     }
 
     private func connect() {
-        guard let b = SessionBus.open(link) else { return }
+        guard let b = SessionBus.connect(link, readable: { [weak self] in self?.process() }) else { return }
         bus = b
-        guard link.opened(gd_sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
         var unique: UnsafePointer<CChar>?
         if gd_sd_bus_get_unique_name(b, &unique) >= 0, let unique { uniqueName = String(cString: unique) }
         // The bus handles requests in order: both rules are in place before the owner is asked.
@@ -159,15 +158,10 @@ public final class GNOMEShellSource: FocusSource {
     }
 
     /// Logs a change of problem once, not on every signal.
-    private func say(_ new: String?) {
-        guard new != problem else { return }
-        if let new { link.log(new) } else if problem != nil { link.log("the gestured extension in GNOME Shell reports the focus") }
-        problem = new
-    }
+    private func say(_ new: String?) { link.say(new, recovered: "the gestured extension in GNOME Shell reports the focus") }
 
     private func disconnect() {
-        link.closed()
-        if let b = bus { gd_sd_bus_close_unref(b) }
+        SessionBus.close(bus, link)
         bus = nil
         owner = nil
     }

@@ -75,9 +75,8 @@ public final class KWinSource: FocusSource {
     }
 
     private func connect() {
-        guard let b = SessionBus.open(link) else { return }
+        guard let b = SessionBus.connect(link, readable: { [weak self] in self?.process() }) else { return }
         bus = b
-        guard link.opened(gd_sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
         gd_sd_bus_add_object(b, nil, Self.objectPath, { m, ud, _ in KWinSource.source(ud).methodCall(m) }, me)
         gd_sd_bus_match_signal_async(b, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                   "NameOwnerChanged", { m, ud, _ in KWinSource.source(ud).ownerChanged(m) }, nil, me)
@@ -149,8 +148,7 @@ public final class KWinSource: FocusSource {
     // MARK: Helpers
 
     private func disconnect() {
-        link.closed()
-        if let b = bus { gd_sd_bus_close_unref(b) }
+        SessionBus.close(bus, link)
         bus = nil
     }
 }

@@ -1,8 +1,9 @@
 import LinuxSystem
 
 /// The bookkeeping of a connection that a library owns (libxcb, sd-bus): the
-/// descriptor it hands us on the loop, the retry timer, a failure said once, and
-/// what the source has reported since it connected.
+/// descriptor it hands us on the loop, the retry timer, a failure said once, what keeps
+/// the source from reporting (said when it changes), and what the source has reported
+/// since it connected.
 final class LibraryConnection {
     let endpoint: String
     private(set) var fd: Int32 = -1
@@ -11,6 +12,8 @@ final class LibraryConnection {
     var focus = FocusReport()
     private let retry: ReconnectTimer
     private var quietFailures = false
+    /// What keeps the source from reporting (the peer is missing, answers wrongly); nil: nothing.
+    private(set) var problem: String?
     /// Set by the source: opens the library's connection, then calls `opened` or `failed`.
     var connect: () -> Void = {}
 
@@ -61,6 +64,14 @@ final class LibraryConnection {
     func closed() {
         if fd >= 0 { loop?.unwatch(FileDescriptor(rawValue: fd)) }
         fd = -1
+    }
+
+    /// Logs a change of `problem` once, not on every signal or answer; `recovered` is
+    /// said when a problem goes away.
+    func say(_ new: String?, recovered: String? = nil) {
+        guard new != problem else { return }
+        if let new { log(new) } else if problem != nil, let recovered { log(recovered) }
+        problem = new
     }
 
     func cancel() { retry.cancel() }

@@ -26,7 +26,6 @@ public final class MutterDisplayConfigSource: RotationSource {
     private var bus: OpaquePointer?
     private let link: LibraryConnection
     private let report = RotationReport()
-    private var problem: String?
 
     public init(busAddress: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
         link = LibraryConnection(endpoint: busAddress, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
@@ -52,9 +51,8 @@ public final class MutterDisplayConfigSource: RotationSource {
     }
 
     private func connect() {
-        guard let b = SessionBus.open(link) else { return }
+        guard let b = SessionBus.connect(link, readable: { [weak self] in self?.process() }) else { return }
         bus = b
-        guard link.opened(gd_sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
         gd_sd_bus_add_match_async(b, nil, Self.changedRule, { _, ud, _ in MutterDisplayConfigSource.source(ud).ask() }, nil, me)
         gd_sd_bus_add_match_async(b, nil, Self.ownerRule, { _, ud, _ in MutterDisplayConfigSource.source(ud).ask() }, nil, me)
         ask()
@@ -75,14 +73,14 @@ public final class MutterDisplayConfigSource: RotationSource {
 
     private func answered(_ m: OpaquePointer?) -> Int32 {
         if let why = SessionBus.error(m) {
-            say("cannot read GNOME's monitors (\(why)); is this GNOME Shell?")
+            link.say("cannot read GNOME's monitors (\(why)); is this GNOME Shell?")
             return 0
         }
         guard let m, let outputs = Self.outputs(m) else {
-            say("GNOME's monitors (GetCurrentState) are not in the form Mutter 3.26 and later send")
+            link.say("GNOME's monitors (GetCurrentState) are not in the form Mutter 3.26 and later send")
             return 0
         }
-        say(nil)
+        link.say(nil)
         report.report(outputs.sorted { $0.output < $1.output })
         return 0
     }
@@ -121,15 +119,8 @@ public final class MutterDisplayConfigSource: RotationSource {
         gd_sd_bus_message_read_basic(m, CChar(type.asciiValue!), &value) > 0
     }
 
-    private func say(_ new: String?) {
-        guard new != problem else { return }
-        if let new { link.log(new) }
-        problem = new
-    }
-
     private func disconnect() {
-        link.closed()
-        if let b = bus { gd_sd_bus_close_unref(b) }
+        SessionBus.close(bus, link)
         bus = nil
     }
 }

@@ -28,8 +28,6 @@ public final class SensorProxySource: RotationSource {
     private var bus: OpaquePointer?
     private let link: LibraryConnection
     private let report = RotationReport()
-    /// Why there is no orientation, said once.
-    private var problem: String?
 
     /// The system bus: `DBUS_SYSTEM_BUS_ADDRESS`, else its standard socket.
     public static func systemBus(_ env: [String: String]) -> String {
@@ -61,9 +59,8 @@ public final class SensorProxySource: RotationSource {
     }
 
     private func connect() {
-        guard let b = SessionBus.open(link) else { return }
+        guard let b = SessionBus.connect(link, readable: { [weak self] in self?.process() }) else { return }
         bus = b
-        guard link.opened(gd_sd_bus_get_fd(b), readable: { [weak self] in self?.process() }) else { return disconnect() }
         gd_sd_bus_add_match_async(b, nil, Self.propertiesRule, { _, ud, _ in SensorProxySource.source(ud).askOrientation() }, nil, me)
         gd_sd_bus_add_match_async(b, nil, Self.ownerRule, { m, ud, _ in SensorProxySource.source(ud).ownerChanged(m) }, nil, me)
         claim()
@@ -82,7 +79,7 @@ public final class SensorProxySource: RotationSource {
 
     private func claimed(_ m: OpaquePointer?) -> Int32 {
         if let why = SessionBus.error(m) {
-            say("cannot claim the accelerometer (\(why)); is iio-sensor-proxy installed and running?")
+            link.say("cannot claim the accelerometer (\(why)); is iio-sensor-proxy installed and running?")
             return 0
         }
         return askOrientation()
@@ -101,10 +98,10 @@ public final class SensorProxySource: RotationSource {
         guard let m, SessionBus.error(m) == nil, gd_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "v")), "s") > 0,
               let word = SessionBus.readString(m) else { return 0 }
         guard let degrees = Self.degrees(word) else {
-            say("the accelerometer says '\(word.prefix(40))' (no sensor, or the device lies flat); keeping the last rotation")
+            link.say("the accelerometer says '\(word.prefix(40))' (no sensor, or the device lies flat); keeping the last rotation")
             return 0
         }
-        say(nil)
+        link.say(nil)
         report.report([OutputRotation(output: "", degrees: degrees)])
         return 0
     }
@@ -124,7 +121,7 @@ public final class SensorProxySource: RotationSource {
         guard let m, SessionBus.readString(m) == Self.service, SessionBus.readString(m) != nil,
               let new = SessionBus.readString(m) else { return 0 }
         if new.isEmpty {
-            say("iio-sensor-proxy left the system bus; keeping the last rotation")
+            link.say("iio-sensor-proxy left the system bus; keeping the last rotation")
         } else {
             link.log("iio-sensor-proxy (re)started; claiming the accelerometer")
             claim()
@@ -132,15 +129,8 @@ public final class SensorProxySource: RotationSource {
         return 0
     }
 
-    private func say(_ new: String?) {
-        guard new != problem else { return }
-        if let new { link.log(new) }
-        problem = new
-    }
-
     private func disconnect() {
-        link.closed()
-        if let b = bus { gd_sd_bus_close_unref(b) }
+        SessionBus.close(bus, link)
         bus = nil
     }
 }

@@ -17,6 +17,24 @@ package enum SessionBus {
         return b
     }
 
+    /// `open`, then its descriptor watched on the loop (`link.opened`), reading with
+    /// `readable`: the connection, or nil (closed again if the loop refused it; `link`
+    /// was told and tries again later).
+    static func connect(_ link: LibraryConnection, readable: @escaping () -> Void) -> OpaquePointer? {
+        guard let b = open(link) else { return nil }
+        guard link.opened(gd_sd_bus_get_fd(b), readable: readable) else {
+            close(b, link)
+            return nil
+        }
+        return b
+    }
+
+    /// Stops watching `bus` (`link.closed`) and closes it.
+    static func close(_ bus: OpaquePointer?, _ link: LibraryConnection) {
+        link.closed()
+        if let bus { gd_sd_bus_close_unref(bus) }
+    }
+
     /// A started client connection to `address`, or why there is none.
     static func open(address: String) -> (OpaquePointer?, String?) {
         if let why = gd_load_sdbus() { return (nil, "cannot load sd-bus (Debian: libsystemd0): \(String(cString: why))") }
