@@ -2,8 +2,7 @@
 //
 //   gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N]
 //                  [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM]
-//                  [--stream-only] [--responsiveness-only]
-//                  [--stream-only | --shapes-only]
+//                  [--stream-only | --responsiveness-only | --shapes-only | --throughput-only]
 //
 // Prints medians over repeated runs and ratios measured in the same run (these
 // machines are shared and noisy), and ends with the one-line summary `make bench`
@@ -33,6 +32,8 @@ struct Options {
     var responsivenessOnly = false
     /// `--shapes-only`: only the shape accuracy (ShapeAccuracy), then exit.
     var shapesOnly = false
+    /// `--throughput-only`: only the throughput table and its ratios to the C floor, then exit.
+    var throughputOnly = false
 
     init(_ args: [String]) {
         var i = 0
@@ -58,13 +59,14 @@ struct Options {
             case "--stream-only": streamOnly = true
             case "--responsiveness-only": responsivenessOnly = true
             case "--shapes-only": shapesOnly = true
+            case "--throughput-only": throughputOnly = true
             case "--profile":
                 let v = value().split(separator: ":")
                 guard v.count == 2, let stage = Stage.allCases.first(where: { "\($0)" == v[0] }), let n = Int(v[1]), (0...2).contains(n)
                 else { fail("--profile STAGE:STREAM, STAGE one of \(Stage.allCases.map { "\($0)" }), STREAM 0…2") }
                 profile = (stage, n)
             case "-h", "--help":
-                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S]")
+                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM] [--stream-only | --responsiveness-only | --shapes-only | --throughput-only]")
                 exit(0)
             default: fail("unknown argument \(args[i])")
             }
@@ -161,6 +163,21 @@ let throughput = Throughput(config: config)
 if let (stage, n) = options.profile {
     let r = throughput.run(stage, streams[n])
     say("\(stage.rawValue) over \(streams[n].name): \(r.events) events, \(r.frames) frames, \(r.nsPerEvent.short) ns/event")
+    unlink(benchConfigPath)
+    rmdir(tmp)
+    exit(0)
+}
+
+if options.throughputOnly {
+    // The headline ratio alone (protocol B, decoder + engine over the C floor), each
+    // run paired with the floor's run just before it, as in the full table.
+    var ratios: [Double] = []
+    for _ in 0..<options.runs {
+        let floor = throughput.run(.cFloor, streams[1]), ours = throughput.run(.pipeline, streams[1])
+        ratios.append(ours.nsPerEvent / floor.nsPerEvent)
+        if getenv("BENCH_VERBOSE") != nil { say("   C floor \(floor.nsPerEvent.fixed(2)) ns/event, pipeline \(ours.nsPerEvent.fixed(2)) ns/event") }
+    }
+    say("pipeline_b_vs_c over \(options.runs) runs: \(ratios.map { $0.fixed(2) }.joined(separator: " ")), median \(median(ratios).fixed(2))")
     unlink(benchConfigPath)
     rmdir(tmp)
     exit(0)
