@@ -226,9 +226,11 @@ final class TouchTracker {
     func snapshot(at now: Timestamp) -> TouchSnapshot {
         var velocity = Point.zero, scaleVelocity = 0.0, rotationVelocity = 0.0
         if let (old, dt) = history.base(at: now), dt > 0 {
-            velocity = (acc.translation - old.translation) / dt
-            scaleVelocity = (acc.scale - old.scale) / (anchor.scale > 0 ? anchor.scale : 1) / dt
-            rotationVelocity = (acc.rotation - old.rotation) / dt
+            // One division for the three rates (each a frame's slowest instruction).
+            let perSecond = 1 / dt
+            velocity = (acc.translation - old.translation) * perSecond
+            scaleVelocity = (acc.scale - old.scale) / (anchor.scale > 0 ? anchor.scale : 1) * perSecond
+            rotationVelocity = (acc.rotation - old.rotation) * perSecond
         }
         // Once every finger is up, the gesture had as many fingers as were down at
         // once since the count last settled: a finger that lifted a few ms early does

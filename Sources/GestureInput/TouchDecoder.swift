@@ -48,9 +48,12 @@ public final class TouchDecoder {
     @usableFromInline @exclusivity(unchecked) var dropping = false
     @usableFromInline @exclusivity(unchecked) var resyncPending = false
     @exclusivity(unchecked) private var nextContactID: Int32 = 0
-    private let xMin: Double, yMin: Double, xPerMM: Double, yPerMM: Double
-    private let xSpan: Double, ySpan: Double
-    private let majorPerMM: Double
+    /// Each axis's scale as a factor (mm per unit, the panel's share per unit): a
+    /// contact is made at every frame, and three divisions a contact were the frame's
+    /// slowest instructions.
+    private let xMin: Double, yMin: Double, xMMPerUnit: Double, yMMPerUnit: Double
+    private let xPerUnitOfSpan: Double, yPerUnitOfSpan: Double
+    private let majorMMPerUnit: Double
     @usableFromInline let mtdev: MtdevAdapter?
     /// Bit n: the device declares `EV_ABS` code n with its absinfo (codes stop at 0x3f).
     @usableFromInline let declaredAbs: UInt64
@@ -86,12 +89,12 @@ public final class TouchDecoder {
         current.initialize(to: TouchFrame(time: Timestamp(microseconds: 0)))
         xMin = Double(capabilities.xAxis.minimum)
         yMin = Double(capabilities.yAxis.minimum)
-        xPerMM = capabilities.xUnitsPerMM
-        yPerMM = capabilities.yUnitsPerMM
-        xSpan = Double(Int64(capabilities.xAxis.maximum) - Int64(capabilities.xAxis.minimum))
-        ySpan = Double(Int64(capabilities.yAxis.maximum) - Int64(capabilities.yAxis.minimum))
+        xMMPerUnit = 1 / capabilities.xUnitsPerMM
+        yMMPerUnit = 1 / capabilities.yUnitsPerMM
+        xPerUnitOfSpan = 1 / Double(Int64(capabilities.xAxis.maximum) - Int64(capabilities.xAxis.minimum))
+        yPerUnitOfSpan = 1 / Double(Int64(capabilities.yAxis.maximum) - Int64(capabilities.yAxis.minimum))
         let majorRes = description.absinfo[AbsCode.mtTouchMajor]?.resolution ?? 0
-        majorPerMM = majorRes > 0 ? Double(majorRes) : capabilities.xUnitsPerMM
+        majorMMPerUnit = 1 / (majorRes > 0 ? Double(majorRes) : capabilities.xUnitsPerMM)
         mtdev = capabilities.touchProtocol == .anonymous ? MtdevAdapter(description: description) : nil
         declaredAbs = description.acceptedAbsMask
         declaredKeys = description.acceptedKeyWords
@@ -368,17 +371,17 @@ public final class TouchDecoder {
         let dx = Double(s.x) - xMin, dy = Double(s.y) - yMin
         if transformed { return transformedContact(s, slot: slot, dx: dx, dy: dy) }
         return Contact(id: s.contactID, slot: Int32(slot),
-                       position: Point(x: dx / xPerMM, y: dy / yPerMM),
-                       normalized: Point(x: min(max(dx / xSpan, 0), 1), y: min(max(dy / ySpan, 0), 1)),
-                       majorMM: Double(s.major) / majorPerMM)
+                       position: Point(x: dx * xMMPerUnit, y: dy * yMMPerUnit),
+                       normalized: Point(x: min(max(dx * xPerUnitOfSpan, 0), 1), y: min(max(dy * yPerUnitOfSpan, 0), 1)),
+                       majorMM: Double(s.major) * majorMMPerUnit)
     }
 
     /// Through `transform`: normalized on the panel, mapped, then mm on the screen.
     private func transformedContact(_ s: Slot, slot: Int, dx: Double, dy: Double) -> Contact {
-        let n = transform.apply(Point(x: dx / xSpan, y: dy / ySpan))
+        let n = transform.apply(Point(x: dx * xPerUnitOfSpan, y: dy * yPerUnitOfSpan))
         return Contact(id: s.contactID, slot: Int32(slot),
                        position: Point(x: n.x * screenSize.width, y: n.y * screenSize.height),
                        normalized: Point(x: min(max(n.x, 0), 1), y: min(max(n.y, 0), 1)),
-                       majorMM: Double(s.major) / majorPerMM)
+                       majorMM: Double(s.major) * majorMMPerUnit)
     }
 }
