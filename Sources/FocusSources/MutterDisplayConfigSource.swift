@@ -10,11 +10,7 @@ import CDesktop
 ///  connect ─→ match MonitorsChanged and NameOwnerChanged(org.gnome.Mutter.DisplayConfig) ─→ GetCurrentState ─→ report
 ///               ↑ MonitorsChanged (a monitor turned, plugged in, set up): ask again; NameOwnerChanged: gnome-shell (re)started
 /// ```
-public final class MutterDisplayConfigSource: RotationSource {
-    public let name = "mutter"
-    public var endpoint: String { link.endpoint }
-    public var outputs: [OutputRotation]? { report.outputs }
-
+public final class MutterDisplayConfigSource: BusRotationSource {
     static let service = "org.gnome.Mutter.DisplayConfig"
     static let objectPath = "/org/gnome/Mutter/DisplayConfig"
     static let changedRule = "type='signal',sender='\(service)',path='\(objectPath)',interface='\(service)',member='MonitorsChanged'"
@@ -23,44 +19,14 @@ public final class MutterDisplayConfigSource: RotationSource {
     /// Connectors read at most, as the other sources bound their outputs.
     static let maxOutputs = 32
 
-    private var bus: OpaquePointer?
-    private let link: LibraryConnection
-    private let report = RotationReport()
-
     public init(busAddress: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
-        link = LibraryConnection(endpoint: busAddress, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
+        super.init(name: "mutter", busAddress: busAddress, retryInitial: retryInitial, retryMaximum: retryMaximum)
     }
 
-    deinit { stop() }
-
-    public func start(on loop: FocusLoop, onChange: @escaping ([OutputRotation]?) -> Void, log: @escaping (String) -> Void) {
-        report.onChange = onChange
-        link.connect = { [unowned self] in connect() }
-        link.start(on: loop, onChange: { _ in }, log: log, prefix: "rotation from mutter")
-    }
-
-    public func stop() {
-        link.cancel()
-        disconnect()
-    }
-
-    private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-
-    private static func source(_ userdata: UnsafeMutableRawPointer?) -> MutterDisplayConfigSource {
-        Unmanaged<MutterDisplayConfigSource>.fromOpaque(userdata!).takeUnretainedValue()
-    }
-
-    private func connect() {
-        guard let b = SessionBus.connect(link, readable: { [weak self] in self?.process() }) else { return }
-        bus = b
+    override func connected(_ b: OpaquePointer) {
         gd_sd_bus_add_match_async(b, nil, Self.changedRule, { _, ud, _ in MutterDisplayConfigSource.source(ud).ask() }, nil, me)
         gd_sd_bus_add_match_async(b, nil, Self.ownerRule, { _, ud, _ in MutterDisplayConfigSource.source(ud).ask() }, nil, me)
         ask()
-        process()
-    }
-
-    private func process() {
-        if !SessionBus.process({ bus }, link) { disconnect() }
     }
 
     @discardableResult
@@ -117,10 +83,5 @@ public final class MutterDisplayConfigSource: RotationSource {
 
     private static func read(_ m: OpaquePointer, _ type: Character, _ value: inout UInt32) -> Bool {
         gd_sd_bus_message_read_basic(m, CChar(type.asciiValue!), &value) > 0
-    }
-
-    private func disconnect() {
-        SessionBus.close(bus, link)
-        bus = nil
     }
 }

@@ -13,21 +13,13 @@ import CDesktop
 /// The proxy reads the sensor only while someone holds a claim, and drops the claim
 /// when its holder leaves the bus: the claim lives as long as the connection.
 /// `undefined` (no sensor, or the device lies flat) tells nothing: the last turn stays.
-public final class SensorProxySource: RotationSource {
-    public let name = "iio-sensor-proxy"
-    public var endpoint: String { link.endpoint }
-    public var outputs: [OutputRotation]? { report.outputs }
-
+public final class SensorProxySource: BusRotationSource {
     static let service = "net.hadess.SensorProxy"
     static let objectPath = "/net/hadess/SensorProxy"
     static let propertiesRule = "type='signal',sender='\(service)',path='\(objectPath)',"
         + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
     static let ownerRule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
         + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(service)'"
-
-    private var bus: OpaquePointer?
-    private let link: LibraryConnection
-    private let report = RotationReport()
 
     /// The system bus: `DBUS_SYSTEM_BUS_ADDRESS`, else its standard socket.
     public static func systemBus(_ env: [String: String]) -> String {
@@ -36,39 +28,13 @@ public final class SensorProxySource: RotationSource {
     }
 
     public init(busAddress: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
-        link = LibraryConnection(endpoint: busAddress, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
+        super.init(name: "iio-sensor-proxy", busAddress: busAddress, retryInitial: retryInitial, retryMaximum: retryMaximum)
     }
 
-    deinit { stop() }
-
-    public func start(on loop: FocusLoop, onChange: @escaping ([OutputRotation]?) -> Void, log: @escaping (String) -> Void) {
-        report.onChange = onChange
-        link.connect = { [unowned self] in connect() }
-        link.start(on: loop, onChange: { _ in }, log: log, prefix: "rotation from iio-sensor-proxy")
-    }
-
-    public func stop() {
-        link.cancel()
-        disconnect()
-    }
-
-    private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-
-    private static func source(_ userdata: UnsafeMutableRawPointer?) -> SensorProxySource {
-        Unmanaged<SensorProxySource>.fromOpaque(userdata!).takeUnretainedValue()
-    }
-
-    private func connect() {
-        guard let b = SessionBus.connect(link, readable: { [weak self] in self?.process() }) else { return }
-        bus = b
+    override func connected(_ b: OpaquePointer) {
         gd_sd_bus_add_match_async(b, nil, Self.propertiesRule, { _, ud, _ in SensorProxySource.source(ud).askOrientation() }, nil, me)
         gd_sd_bus_add_match_async(b, nil, Self.ownerRule, { m, ud, _ in SensorProxySource.source(ud).ownerChanged(m) }, nil, me)
         claim()
-        process()
-    }
-
-    private func process() {
-        if !SessionBus.process({ bus }, link) { disconnect() }
     }
 
     private func claim() {
@@ -127,10 +93,5 @@ public final class SensorProxySource: RotationSource {
             claim()
         }
         return 0
-    }
-
-    private func disconnect() {
-        SessionBus.close(bus, link)
-        bus = nil
     }
 }
