@@ -124,6 +124,39 @@ struct Throughput {
     }
 }
 
+extension Throughput {
+    /// The checked C floor and decoder + engine over the same stream, a pass of one and
+    /// then a pass of the other in turn, each timed on its own: both sample the
+    /// machine's speed at the same moments, where a run of each (a second or so apart)
+    /// can land on a faster or slower stretch of a shared machine. Returns their time
+    /// per event over the whole stream.
+    func interleaved(_ stream: EventStream) -> (floor: Double, pipeline: Double) {
+        var axes = stream.workloads.map { $0.floorAxes() }
+        let floors = axes.indices.map { bench_floor_new(&axes[$0])! }
+        defer { floors.forEach { bench_floor_free($0) } }
+        var lanes = stream.workloads.map { Lane(workload: $0, config: config) }
+        var floorRun = Run(), ours = Run()
+        var floorNS: Int64 = 0, oursNS: Int64 = 0
+        for pass in 0..<stream.passes {
+            var start = nowNS()
+            for (w, workload) in stream.workloads.enumerated() {
+                let offset = Int64(pass) * workload.passSpan
+                workload.events.withUnsafeBufferPointer { buf in
+                    buf.withMemoryRebound(to: bench_event.self) { events in
+                        floorRun.frames += Int(bench_floor_feed(floors[w], events.baseAddress, events.count, offset, &floorRun.checksum))
+                    }
+                }
+            }
+            floorNS += nowNS() - start
+            start = nowNS()
+            for w in lanes.indices { lanes[w].replay(pass: pass, mapper: false, into: &ours) }
+            oursNS += nowNS() - start
+        }
+        let events = Double(stream.totalEvents)
+        return (Double(floorNS) / events, Double(oursNS) / events)
+    }
+}
+
 /// The same sum the C floor takes of each frame.
 @inline(__always)
 func frameChecksum(_ f: UnsafePointer<TouchFrame>) -> Double {

@@ -170,14 +170,20 @@ if let (stage, n) = options.profile {
 
 if options.throughputOnly {
     // The headline ratio alone (protocol B, decoder + engine over the C floor), each
-    // run paired with the floor's run just before it, as in the full table.
-    var ratios: [Double] = []
+    // run paired with the floor's run just before it, as in the full table; then the
+    // same with the two interleaved pass by pass (`Throughput.interleaved`).
+    var ratios: [Double] = [], interleaved: [Double] = []
     for _ in 0..<options.runs {
         let floor = throughput.run(.cFloor, streams[1]), ours = throughput.run(.pipeline, streams[1])
         ratios.append(ours.nsPerEvent / floor.nsPerEvent)
-        if getenv("BENCH_VERBOSE") != nil { say("   C floor \(floor.nsPerEvent.fixed(2)) ns/event, pipeline \(ours.nsPerEvent.fixed(2)) ns/event") }
+        let i = throughput.interleaved(streams[1])
+        interleaved.append(i.pipeline / i.floor)
+        if getenv("BENCH_VERBOSE") != nil {
+            say("   C floor \(floor.nsPerEvent.fixed(2)) ns/event, pipeline \(ours.nsPerEvent.fixed(2)); interleaved \(i.floor.fixed(2)), \(i.pipeline.fixed(2))")
+        }
     }
     say("pipeline_b_vs_c over \(options.runs) runs: \(ratios.map { $0.fixed(2) }.joined(separator: " ")), median \(median(ratios).fixed(2))")
+    say("interleaved pass by pass: \(interleaved.map { $0.fixed(2) }.joined(separator: " ")), median \(median(interleaved).fixed(2))")
     unlink(benchConfigPath)
     rmdir(tmp)
     exit(0)

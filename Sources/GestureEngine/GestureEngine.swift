@@ -157,7 +157,9 @@ public final class GestureEngine {
     @inline(__always)
     private func fireDeadlines(through limit: Timestamp, into events: inout [GestureEvent]) {
         var fired = 0
-        while let d = nextDeadline, d <= limit, fired < 1000 {
+        // Most frames have nothing due: the arena says so without its walk.
+        while fired < 1000, arena.mayHaveDeadline(through: limit) || tracker.deadline(after: clock).map({ $0 <= limit }) == true,
+              let d = nextDeadline, d <= limit {
             advance(to: d, into: &events)
             fired += 1
         }
