@@ -63,22 +63,10 @@ struct Throughput {
     }
 
     func cFloor(_ stream: EventStream, checked: Bool) -> Run {
-        var axes = stream.workloads.map { $0.floorAxes() }
-        let feed = checked ? bench_floor_feed : bench_floor_feed_unchecked
-        let floors = axes.indices.map { bench_floor_new(&axes[$0])! }
-        defer { floors.forEach { bench_floor_free($0) } }
+        let floors = Floors(stream)
         var r = Run()
         let start = nowNS()
-        for pass in 0..<stream.passes {
-            for (w, workload) in stream.workloads.enumerated() {
-                let offset = Int64(pass) * workload.passSpan
-                workload.events.withUnsafeBufferPointer { buf in
-                    buf.withMemoryRebound(to: bench_event.self) { events in
-                        r.frames += Int(feed(floors[w], events.baseAddress, events.count, offset, &r.checksum))
-                    }
-                }
-            }
-        }
+        for pass in 0..<stream.passes { floors.feed(pass: pass, checked: checked, into: &r) }
         r.ns = nowNS() - start
         r.events = stream.totalEvents
         return r
@@ -131,22 +119,13 @@ extension Throughput {
     /// can land on a faster or slower stretch of a shared machine. Returns their time
     /// per event over the whole stream.
     func interleaved(_ stream: EventStream) -> (floor: Double, pipeline: Double) {
-        var axes = stream.workloads.map { $0.floorAxes() }
-        let floors = axes.indices.map { bench_floor_new(&axes[$0])! }
-        defer { floors.forEach { bench_floor_free($0) } }
+        let floors = Floors(stream)
         var lanes = stream.workloads.map { Lane(workload: $0, config: config) }
         var floorRun = Run(), ours = Run()
         var floorNS: Int64 = 0, oursNS: Int64 = 0
         for pass in 0..<stream.passes {
             var start = nowNS()
-            for (w, workload) in stream.workloads.enumerated() {
-                let offset = Int64(pass) * workload.passSpan
-                workload.events.withUnsafeBufferPointer { buf in
-                    buf.withMemoryRebound(to: bench_event.self) { events in
-                        floorRun.frames += Int(bench_floor_feed(floors[w], events.baseAddress, events.count, offset, &floorRun.checksum))
-                    }
-                }
-            }
+            floors.feed(pass: pass, checked: true, into: &floorRun)
             floorNS += nowNS() - start
             start = nowNS()
             for w in lanes.indices { lanes[w].replay(pass: pass, mapper: false, into: &ours) }
@@ -154,6 +133,34 @@ extension Throughput {
         }
         let events = Double(stream.totalEvents)
         return (Double(floorNS) / events, Double(oursNS) / events)
+    }
+}
+
+/// One C floor per workload of a stream (floor.c), freed with it.
+final class Floors {
+    let stream: EventStream
+    private let floors: [OpaquePointer]
+
+    init(_ stream: EventStream) {
+        self.stream = stream
+        var axes = stream.workloads.map { $0.floorAxes() }
+        floors = axes.indices.map { bench_floor_new(&axes[$0])! }
+    }
+
+    deinit { floors.forEach { bench_floor_free($0) } }
+
+    /// Every workload's events once, as pass `pass` (its timestamps moved on by that
+    /// many pass spans), through the checked floor or the one without the check.
+    func feed(pass: Int, checked: Bool, into r: inout Run) {
+        let feed = checked ? bench_floor_feed : bench_floor_feed_unchecked
+        for (w, workload) in stream.workloads.enumerated() {
+            let offset = Int64(pass) * workload.passSpan
+            workload.events.withUnsafeBufferPointer { buf in
+                buf.withMemoryRebound(to: bench_event.self) { events in
+                    r.frames += Int(feed(floors[w], events.baseAddress, events.count, offset, &r.checksum))
+                }
+            }
+        }
     }
 }
 
