@@ -134,7 +134,9 @@ final class Arena {
     /// No member's deadline later than the last `deadline(after:)` walk's time is
     /// earlier than this (`mayHaveDeadline`).
     @exclusivity(unchecked) private var deadlineFloor = Timestamp(microseconds: .min)
-    @exclusivity(unchecked) private var lastSnapshot = TouchSnapshot(time: Timestamp(microseconds: 0))
+    /// The time of the last `step`: `cancelAll`'s caller reports the touches as they
+    /// were then (the engine asks its tracker, which has not changed since).
+    @exclusivity(unchecked) private(set) var lastStepTime = Timestamp(microseconds: 0)
     /// The current step is the lift: nothing continuous may begin from it.
     @exclusivity(unchecked) private var liftedInput = false
     /// Members in `waiting`, kept by `apply`.
@@ -395,12 +397,7 @@ final class Arena {
                 }
             }
         }
-        // `cancelAll` reports the last snapshot on the events of the members running
-        // then (began or changed: won and still live), and only a step can leave one so.
-        for w in 0..<wordCount where won.words[w] & live.words[w] != 0 {
-            lastSnapshot = t
-            break
-        }
+        lastStepTime = t.time
     }
 
     /// Every finger is up and the sequence is decided: members that are done go back
@@ -432,14 +429,19 @@ final class Arena {
     }
 
     /// Tears everything down: active members are cancelled, the rest fail, all reset.
-    func cancelAll(at time: Timestamp, reason: FailureReason, into events: inout [GestureEvent]) {
+    /// `last`: the touches as of the last `step` (`lastStepTime`), which the events of
+    /// the members running then report. Only a step can leave a member running, and
+    /// it was running at every step since it began, the last one included; a snapshot
+    /// kept at every such step cost a 250-byte copy a frame.
+    func cancelAll(at time: Timestamp, reason: FailureReason, last: @autoclosure () -> TouchSnapshot,
+                   into events: inout [GestureEvent]) {
         now = time
-        lastSnapshot.time = time
+        var t: TouchSnapshot?
         for i in 0..<memberCount {
             switch stateTable[i] {
             case .began, .changed:
-                let t = lastSnapshot
-                apply(i, .cancel, .attached, t, into: &events)
+                if t == nil { t = last(); t!.time = time }
+                apply(i, .cancel, .attached, t!, into: &events)
                 attach(reason)
             case .possible, .waiting:
                 move(i, .fail, .attached)

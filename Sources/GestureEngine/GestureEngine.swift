@@ -109,13 +109,13 @@ public final class GestureEngine {
         if !flags.isDisjoint(with: [.resynced, .stale]) {
             // A partial state or a stall's backlog: nothing fires from it, and the touches
             // down now belong to no gesture until every finger has lifted.
-            arena.cancelAll(at: time, reason: flags.contains(.resynced) ? .resynced : .stale, into: &events)
+            arena.cancelAll(at: time, reason: flags.contains(.resynced) ? .resynced : .stale, last: lastStep, into: &events)
             tracker.reset()
             poisoned = true
         } else if flags.contains(.buttonDown) && !poisoned {
             // A clickpad click is a pointer action, not a gesture: libinput cancels
             // gestures when the pad is clicked, and so do we, until the fingers lift.
-            arena.cancelAll(at: time, reason: .clicked, into: &events)
+            arena.cancelAll(at: time, reason: .clicked, last: lastStep, into: &events)
             poisoned = true
         }
         let outcome = tracker.update(frame)
@@ -142,6 +142,11 @@ public final class GestureEngine {
             arena.resetFinished(into: &events)
         }
     }
+
+    /// The touches as the arena's last step saw them: the tracker has not changed since
+    /// (every tracker update is followed by a step, unless the touches are ignored and
+    /// no member runs), so its snapshot at that instant is the one the step had.
+    private var lastStep: TouchSnapshot { tracker.snapshot(at: arena.lastStepTime) }
 
     /// The caller's timer fired: time has reached `now` with no new frame. Every
     /// deadline due at or before `now` fires, each at its own instant (not at `now`, so
@@ -189,7 +194,7 @@ public final class GestureEngine {
     /// Cancels everything in flight (device gone, config swapped) and resets. Fingers
     /// still down are ignored until they lift.
     public func cancelAll(at time: Timestamp, into events: inout [GestureEvent]) {
-        arena.cancelAll(at: time, reason: .cancelledByCaller, into: &events)
+        arena.cancelAll(at: time, reason: .cancelledByCaller, last: lastStep, into: &events)
         clock = max(clock, time)
         poisoned = tracker.inSequence
         tracker.reset()

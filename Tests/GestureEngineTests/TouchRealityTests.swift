@@ -280,6 +280,39 @@ import Testing
         #expect(hand.recognized == ["tap-2"])
     }
 
+    /// A gesture cancelled in flight reports where it had got to: the touches as the
+    /// last frame left them, at the instant of the cancel (the engine asks its tracker
+    /// then; it kept no copy of every frame's snapshot for it).
+    @Test func aCancelledGestureReportsWhereItHadGot() {
+        let hand = Hand(.touchpad, [Spec.pan(3...3, name: "pan")])
+        hand.down(3)
+        hand.wait(0.12)
+        hand.move(by: Point(x: 10, y: 0), over: 0.1)
+        let last = hand.events("pan").last!
+        #expect(last.phase == .changed && last.translation.x > 5)
+        hand.wait(0.05)
+        hand.buttonDown = true
+        let cancelled = hand.events("pan").last!
+        #expect(cancelled.phase == .cancelled)
+        #expect(cancelled.time == hand.now)
+        #expect(cancelled.translation == last.translation)
+        #expect(cancelled.location == last.location)
+        #expect(cancelled.fingers == 3)
+        hand.buttonDown = false
+        hand.lift()
+
+        let pinching = Hand(.touchscreen, [Spec.pinch(2, name: "pinch")])
+        pinching.down(2, spacing: 40)
+        pinching.wait(0.12)
+        pinching.pinch(to: 1.5, over: 0.1)
+        let pinched = pinching.events("pinch").last!
+        pinching.cancelAll()
+        let gone = pinching.events("pinch").last!
+        #expect(gone.phase == .cancelled)
+        #expect(gone.scale == pinched.scale && abs(gone.scale - 1.5) < 0.1)
+        #expect(gone.time == pinching.now)
+    }
+
     @Test func deviceGoneMidGestureCancels() {
         let hand = Hand(.touchscreen, [Spec.pinch(2, name: "pinch")])
         hand.down(2, spacing: 40)
