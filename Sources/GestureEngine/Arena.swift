@@ -83,6 +83,9 @@ final class Arena {
     private let deadlineBits: MemberBits
     /// Members another member requires to fail (`requires-failure-of`).
     private let required: MemberBits
+    /// Members whose kind sets deadlines (`KindTraits.keepsTime`): only theirs is read
+    /// after an evaluation (a pan's, a pinch's, a swipe's … is always nil).
+    private let timed: MemberBits
     /// `gatedOut[f, w]`: the members whose gate waits for a settled count
     /// (`KindTraits.Gate.settled`) and whose fingers exclude a settled count of `f`
     /// (f ≥ `gateTop` counts as `gateTop`); row `gateTop + 1`: every such member (an
@@ -217,6 +220,8 @@ final class Arena {
         enabled = MemberBits(count: n)
         waitingBits = MemberBits(count: n)
         deadlineBits = MemberBits(count: n)
+        timed = MemberBits(count: n)
+        for i in 0..<n where members[i].kind.traits.keepsTime { timed.insert(i) }
         required = MemberBits(count: n)
         for m in members { for r in m.requires { required.insert(r) } }
         for i in 0..<n {
@@ -387,7 +392,7 @@ final class Arena {
                 switch state {
                 case .possible, .began, .changed:
                     let (evaluation, deadline) = evaluate(i, t, input, state)
-                    setDeadline(i, deadline)
+                    noteDeadline(i, deadline)
                     if case .undecided = evaluation { continue }  // most of them: no call
                     handle(i, state, evaluation, t, into: &events)
                 case .waiting:
@@ -495,6 +500,12 @@ final class Arena {
         recognizers[i]._withUnsafeGuaranteedRef(body)
     }
 
+    /// Member `i`'s deadline after an evaluation: kept for the kinds that set one.
+    @inline(__always)
+    private func noteDeadline(_ i: Int, _ d: @autoclosure () -> Timestamp?) {
+        if timed.contains(i) { setDeadline(i, d()) } else { assert(d() == nil, "\(members[i].kind) set a deadline: give it KindTraits.keepsTime") }
+    }
+
     @inline(__always)
     private func setDeadline(_ i: Int, _ d: Timestamp?) {
         deadlines[i] = d
@@ -567,7 +578,7 @@ final class Arena {
                                       into events: inout [GestureEvent]) {
         guard pendingTransitions[i] == .begin else { return }
         let (evaluation, deadline) = evaluate(i, t, input, .waiting)
-        setDeadline(i, deadline)
+        noteDeadline(i, deadline)
         switch consume evaluation {
         case let .fail(reason): fail(i, given: reason, into: &events)
         case .end, .cancel: fail(i, .liftedBeforeItBegan, into: &events)

@@ -33,13 +33,14 @@ public enum GestureKind: String, Sendable, CaseIterable {
     private var entry: KindTraits {
         switch self {
         case .tap:
-            return KindTraits(discrete: true, fingers: 1...1, parameters: [.taps, .maxMovement, .maxDuration, .maxInterval],
+            return KindTraits(discrete: true, fingers: 1...1, keepsTime: true, parameters: [.taps, .maxMovement, .maxDuration, .maxInterval],
                               reports: [.location],
                               detect: { f in [GestureSpec(name: "tap-\(f)", kind: .tap, fingers: f...f, requiresFailureOf: ["double-tap-\(f)"]),
                                               GestureSpec(name: "double-tap-\(f)", kind: .tap, fingers: f...f, taps: 2)] },
                               make: { spec, _ in TapRecognizer(spec: spec) })
         case .hold:
-            return KindTraits(discrete: false, fingers: 1...1, parameters: [.taps, .maxMovement, .maxDuration, .maxInterval, .minDuration],
+            return KindTraits(discrete: false, fingers: 1...1, keepsTime: true,
+                              parameters: [.taps, .maxMovement, .maxDuration, .maxInterval, .minDuration],
                               reports: [.duration, .location],
                               detect: { f in [GestureSpec(name: "hold-\(f)", kind: .hold, fingers: f...f)] },
                               make: { spec, c in HoldRecognizer(spec: spec, device: c.device) })
@@ -90,11 +91,12 @@ public enum GestureKind: String, Sendable, CaseIterable {
                                                           simultaneousWith: ["swipe-\(f)"])] },
                               make: { spec, _ in CircleRecognizer(spec: spec) })
         case .tipTap:
-            return KindTraits(discrete: true, fingers: 1...1, restsAFinger: true, parameters: [.side, .maxMovement, .maxDuration, .minDuration],
+            return KindTraits(discrete: true, fingers: 1...1, restsAFinger: true, keepsTime: true,
+                              parameters: [.side, .maxMovement, .maxDuration, .minDuration],
                               reports: [.location],
                               make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
         case .tipSwipe:
-            return KindTraits(discrete: true, fingers: 1...1, directions: .compass, restsAFinger: true,
+            return KindTraits(discrete: true, fingers: 1...1, directions: .compass, restsAFinger: true, keepsTime: true,
                               parameters: [.side, .maxMovement, .minDuration, .minDistance, .maxAngle],
                               reports: [.location, .translation],
                               make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
@@ -206,6 +208,10 @@ public struct KindTraits: Sendable {
     /// fingers moving together (a swipe, a scrub) for the same fingers waits for it to
     /// fail (`Arena.init`), and `check` says so.
     public var swipesWaitForIt: Bool
+    /// Its recognizer sets deadlines (`RecognizerBase.deadline`: a tap's timeouts, a
+    /// hold's press): the arena reads a member's deadline after each evaluation only
+    /// for such kinds (the others' is always nil; debug builds check it).
+    public var keepsTime: Bool
     public var parameters: Set<Parameter>
     public var steps: [StepQuantity]
     public var reports: [Report]
@@ -216,7 +222,7 @@ public struct KindTraits: Sendable {
     init(discrete: Bool, fingers: ClosedRange<Int>, minFingers: Int = 1, takesRange: Bool = false,
          touchscreenOnly: Bool = false, startsAtEdge: Bool = false, motion: Motion = .none, gate: Gate = .none,
          movesPointer: Bool = false, directions: Directions = .none, commandAtLift: Bool = false, restsAFinger: Bool = false,
-         swipesWaitForIt: Bool = false,
+         swipesWaitForIt: Bool = false, keepsTime: Bool = false,
          parameters: Set<Parameter> = [], steps: [StepQuantity] = [], reports: [Report],
          detect: @escaping @Sendable (Int) -> [GestureSpec] = { _ in [] },
          make: @escaping @Sendable (GestureSpec, Context) -> any GestureRecognizer) {
@@ -233,6 +239,7 @@ public struct KindTraits: Sendable {
         self.commandAtLift = commandAtLift
         self.restsAFinger = restsAFinger
         self.swipesWaitForIt = swipesWaitForIt
+        self.keepsTime = keepsTime
         self.parameters = parameters
         self.steps = steps
         self.reports = reports

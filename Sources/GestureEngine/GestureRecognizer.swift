@@ -28,7 +28,7 @@ public enum Evaluation: Sendable, Equatable {
 /// To add a kind (see `ScrubRecognizer`, the worked example): subclass
 /// `RecognizerBase`, conform to this protocol, override what `RecognizerBase` lists
 /// (`evaluate` always), add a `GestureKind` case and its `traits` entry (the compiler
-/// asks for it). Keep what `evaluate` needs in stored `let`s (not `spec` read per
+/// asks for it; a kind that sets `deadline` declares `keepsTime`). Keep what `evaluate` needs in stored `let`s (not `spec` read per
 /// frame) and mark mutable state `@exclusivity(unchecked)` like the others
 /// (docs/ENGINE.md, "Performance").
 public protocol GestureRecognizer: RecognizerBase {
