@@ -94,6 +94,11 @@ final class Arena {
     /// do work); at the lift, those gated out of the final count fail unvisited.
     private let gatedOut: MemberRows
     private let gateTop: Int
+    /// The members whose gate also waits for the motion to be classified
+    /// (`MotionGate.waitsForMotion`): while a frame's motion is undecided their gate
+    /// would only wait, so, possible and enabled, they are not visited either (11,092
+    /// visits of the bench's protocol-B pass, each a gate's `undecided`).
+    private let awaitsMotion: MemberBits
     /// Each member's motion gate (`Member.gate`), so a frame copies no member.
     private let gates: MemberTable<MotionGate>
     /// Each member's spec's `fingers` (the reason a running member is cancelled by a
@@ -237,6 +242,8 @@ final class Arena {
             return f == top + 1 || !fingers.contains(f)
         }
         gateTop = top
+        awaitsMotion = MemberBits(count: n)
+        for i in 0..<n where members[i].gate.waitsForMotion { awaitsMotion.insert(i) }
         gates = MemberTable(members.map(\.gate))
         specFingers = MemberTable(members.map { specs[$0.specIndex].fingers })
         wordCount = words
@@ -358,8 +365,9 @@ final class Arena {
 
     /// Asks every member still in play what it makes of `t`, and arbitrates. Members are
     /// visited in config order; a word of `live` bits at a time, less the possible,
-    /// enabled members gated out of this finger count (their gate would only wait: see
-    /// `gatedOut`). Terminal members cannot come back during a
+    /// enabled members gated out of this finger count or, while the motion is still
+    /// unclassified, waiting for it (their gate would only wait: see `gatedOut` and
+    /// `awaitsMotion`). Terminal members cannot come back during a
     /// step and gated ones cannot leave `possible` but by failing, so the mask taken
     /// per word skips only members the state checks below would skip.
     func step(_ t: TouchSnapshot, _ input: RecognizerInput, into events: inout [GestureEvent]) {
@@ -368,9 +376,13 @@ final class Arena {
         let lifted = input == .lifted
         let fingerRow = min(max(t.fingers, 0), gateTop)
         let gateRow = lifted ? -1 : (t.isSettled ? fingerRow : gateTop + 1)
+        let motionUndecided = t.motion == .undecided
         for w in 0..<wordCount {
             var visit = live.words[w]
-            if gateRow >= 0 { visit &= ~(possible.words[w] & enabled.words[w] & gatedOut[gateRow, w]) }
+            if gateRow >= 0 {
+                let waits = gatedOut[gateRow, w] | (motionUndecided ? awaitsMotion.words[w] : 0)
+                visit &= ~(possible.words[w] & enabled.words[w] & waits)
+            }
             // At the lift, possible members gated out of the final count fail uncalled.
             let wrongFingers = lifted ? possible.words[w] & enabled.words[w] & gatedOut[fingerRow, w] : 0
             while visit != 0 {
