@@ -225,9 +225,9 @@ final class TouchTracker {
 
     func snapshot(at now: Timestamp) -> TouchSnapshot {
         var velocity = Point.zero, scaleVelocity = 0.0, rotationVelocity = 0.0
-        if let (old, dt) = history.base(at: now), dt > 0 {
+        if let (old, us) = history.base(at: now), us > 0 {
             // One division for the three rates (each a frame's slowest instruction).
-            let perSecond = 1 / dt
+            let perSecond = 1_000_000 / us
             velocity = (acc.translation - old.translation) * perSecond
             scaleVelocity = (acc.scale - old.scale) / (anchor.scale > 0 ? anchor.scale : 1) * perSecond
             rotationVelocity = (acc.rotation - old.rotation) * perSecond

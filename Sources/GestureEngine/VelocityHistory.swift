@@ -6,7 +6,8 @@ let velocityWindow = 0.050 // s
 /// Frames further apart than this while fingers move mean they rested in between:
 /// velocity then counts from one frame interval before the motion resumed, not from
 /// the start of the rest. Touch devices report at 60–250 Hz while fingers move.
-let maxMotionFrameGap = 0.025 // s
+let maxMotionFrameGapMicroseconds: Int64 = 25_000
+let maxMotionFrameGap = Double(maxMotionFrameGapMicroseconds) / 1_000_000 // s
 
 /// The last 16 frames' accumulated translation, scale and rotation, in a fixed ring
 /// (no allocation), and where a velocity should be measured from.
@@ -45,10 +46,11 @@ struct VelocityHistory {
         last = -1
     }
 
-    /// The values velocities at `now` are measured from, and the seconds since: the
+    /// The values velocities at `now` are measured from, and the microseconds since: the
     /// newest sample at least `velocityWindow` old (else the oldest kept). After a rest
     /// (a gap longer than `maxMotionFrameGap` before the next sample) the seconds count
-    /// from one frame interval before the motion resumed.
+    /// from one frame interval before the motion resumed. Microseconds, so that the
+    /// rate is one division (`1_000_000 / µs`), not two (seconds, then their inverse).
     ///
     /// `mutating` though it changes nothing but the search's start: Swift 6.3 copies
     /// the whole InlineArray for every element read through a borrowed `self`; through
@@ -66,14 +68,16 @@ struct VelocityHistory {
         while j < newest && times[(j &+ 1) & Self.mask] <= cutoff { j &+= 1 }
         last = j
         let oldTime = times[j & Self.mask], old = values[j & Self.mask]
-        guard j < newest else { return (old, now.seconds(since: oldTime)) }
+        guard j < newest else { return (old, Double(now.microseconds &- oldTime.microseconds)) }
         let nextTime = times[(j &+ 1) & Self.mask]
-        guard nextTime.seconds(since: oldTime) > maxMotionFrameGap else {
-            return (old, now.seconds(since: oldTime))
+        // In whole microseconds: the same test as in seconds (the gap is a whole number
+        // of them), without a division.
+        guard nextTime.microseconds &- oldTime.microseconds > maxMotionFrameGapMicroseconds else {
+            return (old, Double(now.microseconds &- oldTime.microseconds))
         }
         let k = total &- j  // how many samples back, the newest being 1
         let interval = k > 2 ? times[newest & Self.mask].seconds(since: nextTime) / Double(k - 2) : 0.01
         let resumed = nextTime.adding(seconds: -min(interval, maxMotionFrameGap))
-        return (old, now.seconds(since: resumed))
+        return (old, Double(now.microseconds &- resumed.microseconds))
     }
 }
