@@ -403,8 +403,8 @@ final class Arena {
                 }
                 switch state {
                 case .possible, .began, .changed:
-                    let (evaluation, deadline) = evaluate(i, t, input, state)
-                    noteDeadline(i, deadline)
+                    let evaluation = evaluate(i, t, input, state)
+                    noteDeadline(i)
                     if case .undecided = evaluation { continue }  // most of them: no call
                     handle(i, state, evaluation, t, into: &events)
                 case .waiting:
@@ -473,13 +473,12 @@ final class Arena {
         for i in 0..<memberCount where members[i].name == name { self.enabled.set(i, enabled) }
     }
 
-    /// What member `i`, in `state`, makes of `t`, and its deadline: its motion gate's
-    /// verdict while it has not begun (`gateVerdict`), else its recognizer's.
+    /// What member `i`, in `state`, makes of `t`: its motion gate's verdict while it
+    /// has not begun (`gateVerdict`), else its recognizer's (then `noteDeadline`).
     @inline(__always)
     private func evaluate(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
-                          _ state: RecognizerState) -> (Evaluation, Timestamp?) {
-        let evaluation = gateVerdict(i, t, input, state) ?? recognizer(i) { $0.evaluate(t, input, state: state) }
-        return (evaluation, recognizer(i) { $0.deadline })
+                          _ state: RecognizerState) -> Evaluation {
+        gateVerdict(i, t, input, state) ?? recognizer(i) { $0.evaluate(t, input, state: state) }
     }
 
     /// Member `i`'s motion gate (`MotionGate.verdict`), nil when it lets the recognizer
@@ -512,10 +511,15 @@ final class Arena {
         recognizers[i]._withUnsafeGuaranteedRef(body)
     }
 
-    /// Member `i`'s deadline after an evaluation: kept for the kinds that set one.
+    /// Member `i`'s deadline after an evaluation, read and kept only for the kinds that
+    /// set one (`timed`); debug builds check that the others' is nil.
     @inline(__always)
-    private func noteDeadline(_ i: Int, _ d: @autoclosure () -> Timestamp?) {
-        if timed.contains(i) { setDeadline(i, d()) } else { assert(d() == nil, "\(members[i].kind) set a deadline: give it KindTraits.keepsTime") }
+    private func noteDeadline(_ i: Int) {
+        if timed.contains(i) {
+            setDeadline(i, recognizer(i) { $0.deadline })
+        } else {
+            assert(recognizer(i) { $0.deadline } == nil, "\(members[i].kind) set a deadline: give it KindTraits.keepsTime")
+        }
     }
 
     @inline(__always)
@@ -589,8 +593,8 @@ final class Arena {
     private func stepWaiting(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                                       into events: inout [GestureEvent]) {
         guard pendingTransitions[i] == .begin else { return }
-        let (evaluation, deadline) = evaluate(i, t, input, .waiting)
-        noteDeadline(i, deadline)
+        let evaluation = evaluate(i, t, input, .waiting)
+        noteDeadline(i)
         switch consume evaluation {
         case let .fail(reason): fail(i, given: reason, into: &events)
         case .end, .cancel: fail(i, .liftedBeforeItBegan, into: &events)

@@ -139,12 +139,7 @@ struct MotionGate {
     /// Whether, on top of that, it waits for the fingers' motion to be classified
     /// (`needs` a motion class): while `TouchSnapshot.motion` is undecided its verdict
     /// is `undecided` but at the lift (`Arena.awaitsMotion`).
-    var waitsForMotion: Bool {
-        switch gate {
-        case let .settled(needs): edgeZone < 0 && needs != nil
-        case .none, .atLift: false
-        }
-    }
+    var waitsForMotion: Bool { waitsForSettledCount && gate != .settled(needs: nil) }
 
     /// nil: open, the recognizer decides. Otherwise what the member proposes without
     /// its recognizer being asked: `undecided` (not yet: keep watching) or `fail`.

@@ -48,7 +48,7 @@ struct VelocityHistory {
 
     /// The values velocities at `now` are measured from, and the microseconds since: the
     /// newest sample at least `velocityWindow` old (else the oldest kept). After a rest
-    /// (a gap longer than `maxMotionFrameGap` before the next sample) the seconds count
+    /// (a gap longer than `maxMotionFrameGap` before the next sample) the interval counts
     /// from one frame interval before the motion resumed. Microseconds, so that the
     /// rate is one division (`1_000_000 / µs`), not two (seconds, then their inverse).
     ///
