@@ -144,8 +144,9 @@ public final class GestureEngine {
     }
 
     /// The touches as the arena's last step saw them: the tracker has not changed since
-    /// (every tracker update is followed by a step, unless the touches are ignored and
-    /// no member runs), so its snapshot at that instant is the one the step had.
+    /// (every tracker update is followed by a step, but where no member can be running:
+    /// the touches ignored, or none down), so its snapshot at that instant is the one
+    /// the step had.
     private var lastStep: TouchSnapshot { tracker.snapshot(at: arena.lastStepTime) }
 
     /// The caller's timer fired: time has reached `now` with no new frame. Every
