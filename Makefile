@@ -2,8 +2,10 @@
 #   make run       debug build (.build/debug/gestured) in the foreground, default config
 #   make test      install missing Debian packages (as root), then run every test:
 #                  swift test, the systemd unit check, the live view in headless Chromium and Firefox,
-#                  the VM end-to-end scenarios, and the Debian package with lintian (make deb-lint),
+#                  the VM end-to-end scenarios, the Debian package with lintian (make deb-lint),
+#                  and today's desktops in cached Debian 13 and testing roots (make desktops),
 #                  quietly (logs in .build/test-logs); the last line sums it all up
+#   make desktops  that last part alone (Tests/roots/README.md; as root)
 #   make e2e       the VM scenarios alone (Tests/vm/README.md)
 #   make release   the release binary (static Swift stdlib), as yourself
 #   make install   release binary, unit, config, man pages (copies only after make release),
@@ -24,10 +26,13 @@ USERUNITDIR := $(PREFIX)/lib/systemd/user
 MANDIR := $(PREFIX)/share/man
 DOCDIR := $(PREFIX)/share/doc/gestured
 # gestured's GNOME Shell extension (gnome-extension/, docs/GNOME.md), where GNOME finds
-# system-wide extensions. GNOME_SHELL_SERIES: 43 (GNOME 43, 44), 45 (45 to 47), or auto:
-# the installed gnome-shell's form (45 when there is none).
+# system-wide extensions. GNOME_SHELL_SERIES: 43 (GNOME 43, 44), 45 (45 to 50), auto
+# (the installed gnome-shell's form; 45 when there is none), or both: each form in
+# GNOME_EXTENSION_FORMSDIR with gnome-extension/series, for a package whose postinst
+# links the one the installed GNOME loads (the Debian package's, debian/postinst).
 GNOME_EXTENSION_UUID := gestured@gestured.github.io
 GNOME_EXTENSIONDIR := $(PREFIX)/share/gnome-shell/extensions/$(GNOME_EXTENSION_UUID)
+GNOME_EXTENSION_FORMSDIR := $(PREFIX)/share/gestured/gnome-shell-extension
 GNOME_SHELL_SERIES ?= auto
 # /dev/uinput for the input group, and the module loaded at boot (keys:, button:, scroll:).
 UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
@@ -82,14 +87,19 @@ build: deps
 	$(SWIFT) build
 
 # The release binary is a file target: `make install` after `make release` (or
-# `sudo make install` after a user's build) copies files and runs no compiler.
+# `sudo make install` after a user's build) copies files and runs no compiler. It has
+# a build directory of its own, so a plain `swift build -c release` (whose binary needs
+# the toolchain's Swift runtime: a RUNPATH into it) can never stand in for it, and
+# scripts/check-static-binary refuses one that needs any Swift library.
 SOURCES := Package.swift $(shell find Sources -type f)
-RELEASE_BIN := .build/release/gestured
+RELEASE_BUILD := .build/static
+RELEASE_BIN := $(RELEASE_BUILD)/release/gestured
 # Only the shipped product: the test, bench and fuzz executables are not built here.
 release: $(RELEASE_BIN)
 $(RELEASE_BIN): $(SOURCES)
 	@$(MAKE) --no-print-directory deps
-	$(SWIFT) build -c release --static-swift-stdlib --product gestured
+	$(SWIFT) build -c release --static-swift-stdlib --product gestured --scratch-path $(RELEASE_BUILD)
+	scripts/check-static-binary $@
 	@touch $@
 
 run: build
@@ -98,12 +108,13 @@ run: build
 # Every part runs quietly into .build/test-logs/; one line each, then the summary.
 test: deps test-deps
 	@Tests/run-parts \
-	  "swift test" '$(SWIFT) test' \
+	  "swift test" '$(SWIFT) test --skip Todays' \
 	  "unit check" '$(MAKE) --no-print-directory check-unit' \
 	  "fuzz (short)" '$(MAKE) --no-print-directory fuzz-quick' \
 	  "browser" 'Tests/Browser/run' \
 	  "e2e (VM)" 'Tests/vm/scenarios' \
-	  "package" '$(MAKE) --no-print-directory deb-lint'
+	  "package" '$(MAKE) --no-print-directory deb-lint' \
+	  "desktops" 'Tests/roots/desktops'
 
 # What the tests use beyond the build (the VM's own packages: Tests/vm/prepare):
 # pgrep (procps), systemd-analyze (systemd), which checks the unit's man pages with man (man-db).
@@ -168,12 +179,18 @@ install: $(RELEASE_BIN) install-gnome-extension
 
 # Written from gnome-extension/gestured.js in the form the installed GNOME loads.
 install-gnome-extension:
+ifeq ($(GNOME_SHELL_SERIES),both)
+	gnome-extension/build 43 $(DESTDIR)$(GNOME_EXTENSION_FORMSDIR)/43
+	gnome-extension/build 45 $(DESTDIR)$(GNOME_EXTENSION_FORMSDIR)/45
+	install -Dm755 gnome-extension/series $(DESTDIR)$(GNOME_EXTENSION_FORMSDIR)/series
+else
 	gnome-extension/build $(GNOME_SHELL_SERIES) $(DESTDIR)$(GNOME_EXTENSIONDIR)
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(USERUNITDIR)/gestured.service
 	rm -f $(DESTDIR)$(MANDIR)/man1/gestured.1 $(DESTDIR)$(MANDIR)/man5/gestured.yaml.5
-	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(GNOME_EXTENSIONDIR)
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(GNOME_EXTENSION_FORMSDIR)
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-gestured-uinput.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
 	@echo "left $(SYSCONFDIR)/gestured/config.yaml in place (remove it by hand if you wish)"
 
@@ -209,6 +226,13 @@ deb-lint: deb
 # upgraded, removed and purged (Tests/deb/README.md). Needs root and fresh-machine.
 deb-check: deb-lint
 	Tests/deb/install-check $(DEB_OUT)
+
+# Today's desktops (GNOME 48 and 50, KWin, labwc, sway 1.12, Hyprland) in Debian roots
+# that Tests/roots/build makes once and caches (/var/cache/gestured-roots), with the
+# package make deb builds installed in them (Tests/roots/README.md). As root.
+.PHONY: desktops
+desktops:
+	Tests/roots/desktops
 
 # End-to-end scenarios in a VM (Tests/vm/README.md): the real daemon against uinput
 # devices on Debian's kernel. Says so and skips where qemu cannot run.

@@ -1,3 +1,8 @@
+// @uuid gestured@gestured.github.io
+// @name gestured
+// @class GesturedShell
+// @description Tells gestured (the touch gesture daemon) which window has the focus, for per-application gestures, and switches workspaces, moves windows and opens the overview for its gestures. D-Bus: io.github.gestured.Shell at /io/github/gestured/Shell on gnome-shell's connection.
+//
 // The logic of gestured's GNOME Shell extension, shared by both of its forms:
 // `build` wraps it in GNOME 43/44's imports.* header or GNOME 45+'s ES-module one,
 // which define Gio, GLib, Meta and Main before this text. Nothing here imports,

@@ -3,9 +3,9 @@ import Glibc
 import Testing
 
 /// A headless GNOME Shell session (Tests/gnome/session) with gestured's extension installed
-/// as `make install-gnome-extension` puts it and the test harness extension
-/// (Tests/gnome/harness@…: leaves the overview, focuses new windows, turns on Eval), run
-/// as nobody when we are root. Its session bus lets root connect, so the daemon under test
+/// as `make install-gnome-extension` puts it (here) or as the package does (in a
+/// `DebianRoot`), and the test harness extension (Tests/gnome/harness.js: leaves the
+/// overview, focuses new windows, turns on Eval), run as nobody when we are root. Its session bus lets root connect, so the daemon under test
 /// (in this process) and `gdbus` reach it; GNOME's own state is read with Eval.
 final class GNOMESession {
     static let extensionUUID = "gestured@gestured.github.io"
@@ -26,27 +26,60 @@ final class GNOMESession {
     let dir = TempDir()
     /// The session bus (root may connect).
     var address: String { "unix:path=\(dir.path)/session_bus" }
+    /// Where GNOME Shell runs: nil for this machine's (Debian 12's GNOME 43), else a root's.
+    let root: DebianRoot?
     private var shell: Gestured.Process!
     private var windows: [Gestured.Process] = []
 
     /// Starts GNOME Shell with `enabled` extensions on and a virtual monitor of each of
-    /// `monitors`' sizes (`Meta-0`, `Meta-1`…), and waits until it has started.
-    init(enabled: [String], monitors: [String] = ["1280x800"]) throws {
+    /// `monitors`' sizes (`Meta-0`, `Meta-1`…), and waits until it has started. Here,
+    /// gestured's extension is where `make install-gnome-extension` puts it; in `root`,
+    /// where the package puts it: `make deb`'s package is installed there first, and its
+    /// postinst links the form that root's GNOME loads.
+    init(enabled: [String], monitors: [String] = ["1280x800"], in root: DebianRoot? = nil) throws {
+        self.root = root
         chmod(dir.path, 0o700)
-        let make = try Gestured.Process(["-s", "-C", Self.root, "install-gnome-extension", "PREFIX=\(dir.path)/usr"],
-                                        executable: "/usr/bin/make")
-        try #require(make.wait(timeoutMS: 30_000) == 0, "make install-gnome-extension: \(make.stderr)")
-        let extensions = dir.path + "/home/.local/share/gnome-shell/extensions"
-        let copy = try Gestured.Process(["-c", "mkdir -p \"$1\" && cp -r \"$2\" \"$1/\"", "sh", extensions,
-                                         Self.root + "/Tests/gnome/" + Self.harnessUUID], executable: "/bin/sh")
-        try #require(copy.wait() == 0, "the harness extension copied: \(copy.stderr)")
+        let series: String
+        if root == nil {
+            let make = try Gestured.Process(["-s", "-C", Self.root, "install-gnome-extension", "PREFIX=\(dir.path)/usr"],
+                                            executable: "/usr/bin/make")
+            try #require(make.wait(timeoutMS: 30_000) == 0, "make install-gnome-extension: \(make.stderr)")
+            series = "auto"
+        } else {
+            series = "45"  // GNOME 48 and 50; the package's own choice is what the tests check
+        }
+        let harness = try Gestured.Process([series, dir.path + "/home/.local/share/gnome-shell/extensions/" + Self.harnessUUID,
+                                            Self.root + "/Tests/gnome/harness.js"], executable: Self.root + "/gnome-extension/build")
+        try #require(harness.wait() == 0, "the harness extension built: \(harness.stderr)")
+        let session = dir.path + "/session"
+        let copy = try Gestured.Process([Self.root + "/Tests/gnome/session", session], executable: "/bin/cp")
+        try #require(copy.wait() == 0, "the session script copied: \(copy.stderr)")
         try Unprivileged.own(dir.path)
-        shell = try Unprivileged.spawn([Self.root + "/Tests/gnome/session", dir.path] + enabled,
-                                       environment: ["XDG_DATA_DIRS=\(dir.path)/usr/share:/usr/share",
-                                                     "GESTURED_GNOME_MONITORS=\(monitors.joined(separator: " "))"], ownSession: true)
+        let environment = ["GESTURED_GNOME_MONITORS=\(monitors.joined(separator: " "))"]
+        let command = [session, dir.path] + enabled
+        if let root {
+            let asUser = "exec setpriv --reuid=\(Unprivileged.uid) --regid=\(Unprivileged.uid) --clear-groups "
+            let link = "/usr/share/gnome-shell/extensions/" + Self.extensionUUID
+            shell = try root.spawn(try DebianRoot.installPackage(in: dir.path) + "; readlink \(link) >\(dir.path)/extension-form; "
+                                   + "gnome-shell --version >&2; " + asUser
+                                   + command.map { "'\($0)'" }.joined(separator: " "),
+                                   sharing: dir.path, environment: environment + ["XDG_DATA_DIRS=/usr/share"])
+        } else {
+            shell = try Unprivileged.spawn(command, environment: environment + ["XDG_DATA_DIRS=\(dir.path)/usr/share:/usr/share"],
+                                           ownSession: true)
+        }
         // main.js logs this once start-up is complete (extensions enabled, overview left).
         try #require(shell.waitForLog("GNOME Shell started at", timeoutMS: 120_000),
                      "gnome-shell started: \(shell.poll().map { "exited \($0)" } ?? "running"): \(shell.stderr.suffix(3000))")
+    }
+
+    /// In a root: where the package's link to the extension points (the form it chose).
+    var extensionForm: String? { LiveDeviceTests.read(dir.path + "/extension-form")?.trimmingSuffix("\n") }
+
+    /// What `gnome-shell --version` said in the root ("GNOME Shell 48.7"), for the record.
+    var version: String? {
+        shell.pump(ms: 0)
+        return shell.stderr.split(separator: "\n").first { $0.hasPrefix("GNOME Shell ") }.map(String.init)
     }
 
     deinit {

@@ -17,8 +17,12 @@ extension RealDesktops {
 
         @Test(GNOMESession.programs, GNOMESession.dbusmock)
         func theFocusAsGNOMEHasItPicksTheBindingAndNothingElseCanSayIt() throws {
+            try Self.theFocusAsGNOMEHasItPicksTheBinding(in: nil)
+        }
+
+        static func theFocusAsGNOMEHasItPicksTheBinding(in root: DebianRoot?) throws {
             // The extension is installed but off until the user enables it.
-            let session = try GNOMESession(enabled: [GNOMESession.harnessUUID])
+            let session = try GNOMESession(enabled: [GNOMESession.harnessUUID], in: root)
             let source = Self.source(session)
             var heard: [FocusedApp?] = []
             let (daemon, pad, out) = try CompositorFocusTests.daemon(session.dir, source: source, onFocus: { heard.append($0) })
@@ -87,12 +91,13 @@ extension RealDesktops {
         }
 
         /// Both forms are the one file of logic with their own head, tail and GNOME versions,
-        /// so neither can drift from the other (only the 43 form runs here).
+        /// so neither can drift from the other (the 43 form runs on this host's GNOME 43;
+        /// the 45 form on GNOME 48 and 50 in TodaysGNOMETests).
         @Test(arguments: [("43", ["const {Gio, GLib, Meta} = imports.gi;", "const Main = imports.ui.main;", "function init() {"],
                            "\"shell-version\": [\"43\", \"44\"]", "import "),
                           ("45", ["import Gio from 'gi://Gio';", "import * as Main from 'resource:///org/gnome/shell/ui/main.js';",
-                                  "export default class GesturedExtension extends Extension {"],
-                           "\"shell-version\": [\"45\", \"46\", \"47\"]", "imports.")])
+                                  "export default class extends Extension {", "        this._logic = new GesturedShell();"],
+                           "\"shell-version\": [\"45\", \"46\", \"47\", \"48\", \"49\", \"50\"]", "imports.")])
         func bothFormsAreBuiltFromTheOneSource(series: String, forms: [String], versions: String, foreign: String) throws {
             let dir = TempDir()
             let build = try Gestured.Process([series, dir.path + "/ext"], executable: GNOMESession.root + "/gnome-extension/build")
@@ -104,6 +109,16 @@ extension RealDesktops {
             let metadata = HostileDeviceTests.readAll(dir.path + "/ext/metadata.json")
             #expect(metadata.contains(versions))
             #expect(metadata.contains("\"uuid\": \"gestured@gestured.github.io\""))
+        }
+
+        /// The form each GNOME loads, as `make install`, `build auto` and the package's
+        /// postinst (again at every gnome-shell upgrade, by its trigger) ask for it.
+        @Test(arguments: [("43.9", "43"), ("44", "43"), ("45.0", "45"), ("48.7", "45"), ("50.5", "45"), ("51.alpha", "45"),
+                          ("GNOME", "45")])
+        func eachGNOMEGetsTheFormItLoads(version: String, series: String) throws {
+            let p = try Gestured.Process([version], executable: GNOMESession.root + "/gnome-extension/series")
+            #expect(p.wait() == 0)
+            #expect(p.stdout == series + "\n", "GNOME Shell \(version)")
         }
 
         /// `{workspace: next}` and `{workspace: previous}` from a swipe on the fake touchpad,
@@ -133,7 +148,11 @@ extension RealDesktops {
 
         @Test(GNOMESession.programs, GNOMESession.dbusmock)
         func theExtensionsActionsChangeGNOMEsOwnState() throws {
-            let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID])
+            try Self.theExtensionsActionsChangeGNOMEsOwnState(in: nil)
+        }
+
+        static func theExtensionsActionsChangeGNOMEsOwnState(in root: DebianRoot?) throws {
+            let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID], in: root)
             // The extension's own signal says when each window is shown and focused.
             let h = try SourceHarness(Self.source(session))
             for id in ["one", "two"] {

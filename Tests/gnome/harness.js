@@ -1,7 +1,11 @@
-'use strict';
-// Tests only (Tests/GesturedCLITests/GNOMEShellTests.swift): leaves the overview and
-// focuses each new window once it is shown, as a click would; enables Eval.
-const Main = imports.ui.main;
+// @uuid harness@gestured.github.io
+// @name gestured's test harness
+// @class Harness
+// @description Tests only: does what a user's click would in a headless GNOME Shell, which starts in the overview and does not focus new windows; and turns on unsafe mode, so the tests can read GNOME's own state with org.gnome.Shell.Eval.
+//
+// Tests only (Tests/GesturedCLITests/GNOMESession.swift), built into either form by
+// gnome-extension/build like gestured's own: leaves the overview and focuses each new
+// window once it is shown, as a click would; enables Eval.
 
 class Harness {
     enable() {
@@ -24,9 +28,4 @@ class Harness {
         if (this._startup)
             Main.layoutManager.disconnect(this._startup);
     }
-}
-
-/* exported init */
-function init() {
-    return new Harness();
 }
