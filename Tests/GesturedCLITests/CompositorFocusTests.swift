@@ -43,8 +43,9 @@ extension RealDesktops {
         }
 
         /// The daemon, the fake pad, and the source under test, all on the daemon's loop.
-        static func daemon(_ dir: TempDir, source: any FocusSource,
-                           onFocus: ((FocusedApp?) -> Void)? = nil) throws -> (Daemon, FakeTouchpad, String) {
+        /// `beforeFocus` runs after the config is written and before the source starts.
+        static func daemon(_ dir: TempDir, source: any FocusSource, onFocus: ((FocusedApp?) -> Void)? = nil,
+                           beforeFocus: () -> Void = {}) throws -> (Daemon, FakeTouchpad, String) {
             let out = dir.path + "/ran"
             var options = Daemon.Options()
             options.focus = FocusMonitor(source: source)
@@ -52,22 +53,27 @@ extension RealDesktops {
             let daemon = try LiveDeviceTests.makeDaemon(dir, config: config.replacingOccurrences("OUT", out), options: options)
             let pad = try FakeTouchpad()
             daemon.adopt(pad.device, announce: true)
+            beforeFocus()
             daemon.startFocus()
             return (daemon, pad, out)
         }
 
         @Test(Requires.programs([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
         func swayFocusSwitchedOverIPCPicksTheBinding() throws {
+            try Self.swayFocusSwitchedOverIPCPicksTheBinding(in: nil)
+        }
+
+        static func swayFocusSwitchedOverIPCPicksTheBinding(in root: DebianRoot?) throws {
             let dir = TempDir()
-            let headless = try HeadlessSway(in: dir)
+            let headless = try HeadlessSway(in: dir, root: root)
             defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
-            let (sway, socket, env) = (headless.process, headless.socket, headless.environment)
+            let (socket, env) = (headless.socket, headless.environment)
             let source = I3IPCSource(name: "sway", socketPath: socket, retryInitial: 0.05, retryMaximum: 0.2)
             let (daemon, pad, out) = try Self.daemon(dir, source: source)
-            try #require(Self.waitForFocus(daemon, nil), "sway's IPC answered (\(sway.poll().map { "sway exited \($0)" } ?? "running"))")
+            try #require(Self.waitForFocus(daemon, nil), "sway's IPC answered (\(headless.state))")
 
             // Each new window takes the focus: the source hears of it from sway.
-            let display = ["WAYLAND_DISPLAY=wayland-1"] + env
+            let display = ["WAYLAND_DISPLAY=\(headless.display)"] + env
             var windows: [Gestured.Process] = []
             for id in ["one", "two"] {
                 windows.append(try Unprivileged.spawn(["foot", "--log-level=error", "--app-id=\(id)", "sleep", "60"], environment: display))
@@ -84,6 +90,7 @@ extension RealDesktops {
             let status = daemon.statusText()
             #expect(status.contains("focused app: one (foot) — from sway (\(socket))\n"), "\(status)")
             #expect(status.contains("back recognized on \"Fake Touchpad\" in one: echo back > \(out)"), "\(status)")
+            print("swayFocusSwitchedOverIPCPicksTheBinding: \(root.map(\.description) ?? "here"): \(headless.state.prefix(40))")
             _ = windows
         }
 

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import Testing
 
@@ -60,5 +61,64 @@ struct DebianRoot: Sendable, CustomStringConvertible {
         let cp = try Gestured.Process([deb, copy], executable: "/bin/cp")
         try #require(cp.wait() == 0, "cp \(deb): \(cp.stderr)")
         return "dpkg -i '\(copy)' >'\(dir)/dpkg.log' 2>&1 || { cat '\(dir)/dpkg.log' >&2; exit 3; }"
+    }
+}
+
+/// A desktop running in a `DebianRoot` (Tests/roots/session SUITE DESKTOP DIR: sway,
+/// labwc, kwin…), as the user the tests run desktops as (`Unprivileged.uid`), its sockets
+/// and buses in `dir` on this machine; started, and waited for until it answers on its
+/// own interface (Tests/roots/DESKTOP-session writes DIR/session.env then).
+final class RootSession {
+    let dir: TempDir
+    let root: DebianRoot
+    /// DIR/session.env: DESKTOP, VERSION, WAYLAND_DISPLAY (a path), and the desktop's own
+    /// SWAYSOCK or DBUS_SESSION_BUS_ADDRESS.
+    let env: [String: String]
+    private let process: Gestured.Process
+
+    init(_ desktop: String, in root: DebianRoot, dir: TempDir = TempDir()) throws {
+        self.dir = dir
+        self.root = root
+        var environment = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "GESTURED_ROOTS_UID=\(Unprivileged.uid)"]
+        if let cache = DebianRoot.environment["GESTURED_ROOTS"] { environment.append("GESTURED_ROOTS=\(cache)") }
+        process = try Gestured.Process([GNOMESession.root + "/Tests/roots/session", root.suite, desktop, dir.path],
+                                       environment: environment, executable: "/usr/bin/setsid")
+        let file = dir.path + "/session.env"
+        let deadline = clinux_monotonic_ns() + 90_000_000_000
+        while access(file, R_OK) != 0 && process.poll() == nil && clinux_monotonic_ns() < deadline { process.pump(ms: 50) }
+        let text = try #require(LiveDeviceTests.read(file), "\(desktop) in \(root) answered: \(process.stderr.suffix(3000))")
+        var env: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            env[String(line[..<eq])] = String(line[line.index(after: eq)...]).trimmingCharacters(in: "'")
+        }
+        self.env = env
+    }
+
+    deinit { Unprivileged.killGroup(process) }
+
+    /// "sway 1.12", "KWin 6.7.4": for the record.
+    var version: String { "\(env["DESKTOP"] ?? "?") \(env["VERSION"] ?? "?")" }
+
+    var log: String {
+        process.pump(ms: 0)
+        return String(process.stderr.suffix(3000))
+    }
+
+    /// A foot window of `appID` on this desktop: the root's own foot, as that user (Debian
+    /// 12's foot 1.13 dies of SIGFPE on KWin 6's virtual output). `Unprivileged.killGroup` closes it.
+    func openWindow(appID: String) throws -> Gestured.Process {
+        try root.spawn("exec setpriv --reuid=\(Unprivileged.uid) --regid=\(Unprivileged.uid) --clear-groups "
+                       + "foot --log-level=error --app-id='\(appID)' sleep 120", sharing: dir.path,
+                       environment: ["XDG_RUNTIME_DIR=\(dir.path)", "WAYLAND_DISPLAY=\(env["WAYLAND_DISPLAY"] ?? "")"])
+    }
+}
+
+extension String {
+    func trimmingCharacters(in c: Character) -> String {
+        var s = Substring(self)
+        while s.first == c { s = s.dropFirst() }
+        while s.last == c { s = s.dropLast() }
+        return String(s)
     }
 }

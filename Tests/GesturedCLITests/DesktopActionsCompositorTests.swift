@@ -43,8 +43,12 @@ extension RealDesktops {
 
         @Test(Requires.programs([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
         func swaySwitchesWorkspaceOverIPC() throws {
+            try Self.swaySwitchesWorkspaceOverIPC(in: nil)
+        }
+
+        static func swaySwitchesWorkspaceOverIPC(in root: DebianRoot?) throws {
             let dir = TempDir()
-            let headless = try HeadlessSway(in: dir)
+            let headless = try HeadlessSway(in: dir, root: root)
             defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
             let (socket, env) = (headless.socket, headless.environment)
             func msg(_ args: [String]) -> String { Self.output(["-s", socket] + args, executable: "/usr/bin/swaymsg") }
@@ -55,7 +59,7 @@ extension RealDesktops {
             let (daemon, pad) = try Self.daemon(dir, environment: ["SWAYSOCK": socket])
             #expect(Self.wait(daemon, for: "Workspace 1 (focused)", focused) == "Workspace 1 (focused)", "sway answers")
             // Two workspaces with a window each (an empty one goes when left).
-            let display = ["WAYLAND_DISPLAY=wayland-1"] + env
+            let display = ["WAYLAND_DISPLAY=\(headless.display)"] + env
             func mapped(_ id: String) -> String { msg(["-t", "get_tree"]).contains(#""app_id": "\#(id)""#) ? id : "" }
             var windows = [try Unprivileged.spawn(["foot", "--log-level=error", "--app-id=one", "sleep", "60"], environment: display)]
             #expect(Self.wait(daemon, for: "one", { mapped("one") }) == "one")

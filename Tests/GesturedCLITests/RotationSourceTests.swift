@@ -62,14 +62,18 @@ extension RealDesktops {
 
         @Test(Requires.programs([("sway", "sway"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
         func swaysOutputTransformTurnsTheNextGesture() throws {
+            try Self.swaysOutputTransformTurnsTheNextGesture(in: nil)
+        }
+
+        static func swaysOutputTransformTurnsTheNextGesture(in root: DebianRoot?) throws {
             let dir = TempDir()
-            let headless = try HeadlessSway(in: dir)
+            let headless = try HeadlessSway(in: dir, root: root)
             defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
-            let (sway, socket) = (headless.process, headless.socket)
+            let socket = headless.socket
             // As a session's service gets it: the Wayland display, the runtime directory, sway's socket.
-            let rig = try Rig(dir, environment: ["WAYLAND_DISPLAY": "wayland-1", "XDG_RUNTIME_DIR": dir.path, "SWAYSOCK": socket])
+            let rig = try Rig(dir, environment: ["WAYLAND_DISPLAY": headless.display, "XDG_RUNTIME_DIR": dir.path, "SWAYSOCK": socket])
             try #require(rig.waitFor(.normal, from: "wayland output HEADLESS-1"),
-                         "sway's wl_output answered (\(sway.poll().map { "sway exited \($0)" } ?? "running")); \(String(describing: rig.session.rotation))")
+                         "sway's wl_output answered (\(headless.state)); \(String(describing: rig.session.rotation))")
             #expect(rig.swipe() == .some(.down))
 
             // sway's `transform 90` turns the picture a quarter clockwise: the user has turned the

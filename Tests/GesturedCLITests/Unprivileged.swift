@@ -34,20 +34,44 @@ enum Unprivileged {
     }
 }
 
-/// sway 1.7 headless (one 800×600 output, HEADLESS-1) as that user, in `dir` (made its
-/// XDG_RUNTIME_DIR, mode 0700 and theirs), and the path of its IPC socket.
+/// sway headless as that user: here, Debian 12's sway 1.7 (one 800×600 output,
+/// HEADLESS-1) in `dir` (made its XDG_RUNTIME_DIR, mode 0700 and theirs); or in a
+/// `DebianRoot` (sway 1.10 in Debian 13, 1.12 in testing: Tests/roots/sway-session, one
+/// 1280×800 HEADLESS-1), its sockets in `dir` all the same.
 struct HeadlessSway {
-    let process: Gestured.Process
+    /// Its IPC socket.
     let socket: String
     /// sway's own environment (its clients, foot, need the same).
     let environment: [String]
+    /// WAYLAND_DISPLAY for its clients: a name in `dir`, or a path.
+    let display: String
+    private let process: Gestured.Process?
+    private let session: RootSession?
 
-    init(in dir: TempDir) throws {
+    init(in dir: TempDir, root: DebianRoot? = nil) throws {
+        if let root {
+            let session = try RootSession("sway", in: root, dir: dir)
+            self.session = session
+            process = nil
+            socket = try #require(session.env["SWAYSOCK"])
+            display = try #require(session.env["WAYLAND_DISPLAY"])
+            environment = ["XDG_RUNTIME_DIR=\(dir.path)"]
+            return
+        }
+        session = nil
         chown(dir.path, Unprivileged.uid, Unprivileged.uid)
         chmod(dir.path, 0o700)
         let config = dir.write("sway.conf", "output HEADLESS-1 resolution 800x600\n", mode: 0o644)
         environment = ["XDG_RUNTIME_DIR=\(dir.path)", "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1"]
-        process = try Unprivileged.spawn(["sway", "-c", config], environment: environment)
+        let process = try Unprivileged.spawn(["sway", "-c", config], environment: environment)
+        self.process = process
         socket = "\(dir.path)/sway-ipc.\(Unprivileged.uid).\(process.pid).sock"
+        display = "wayland-1"
+    }
+
+    /// Whether it still runs (for failure messages), and which sway.
+    var state: String {
+        if let session { return "\(session.version): \(session.log)" }
+        return process?.poll().map { "sway exited \($0)" } ?? "running"
     }
 }

@@ -160,3 +160,6 @@ int ioctl(int fd, unsigned long request, ...) {
     }
     return (int)syscall(SYS_ioctl, fd, request, arg);
 }
+
+#include <sys/fsuid.h>
+int cfake_setfsuid(unsigned uid) { return setfsuid(uid); }

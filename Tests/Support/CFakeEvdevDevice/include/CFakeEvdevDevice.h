@@ -45,4 +45,9 @@ int cfake_uinput_id(int fd, uint16_t *bustype, uint16_t *vendor, uint16_t *produ
 /// fake.c's ioctl calls this for 'U' requests; -2 when `fd` is not a fake.
 int cfake_uinput_ioctl(int fd, unsigned long request, void *arg);
 
+// Tests only: setfsuid(2) for the calling thread, so that the files the daemon under test
+// writes (KWin's focus script) belong to the user a real desktop runs as, as they would
+// when gestured runs as that user. Returns the previous fsuid.
+int cfake_setfsuid(unsigned uid);
+
 #endif
