@@ -10,6 +10,8 @@ public enum Desktop: Sendable, Equatable {
     case i3IPC(name: String, socket: String)
     /// Hyprland: its request socket (`.socket.sock`, the one `hyprctl` uses).
     case hyprland(socket: String)
+    /// niri: its IPC socket (`NIRI_SOCKET`), one JSON request line.
+    case niri(socket: String)
     /// KDE Plasma: kglobalaccel's shortcuts of the `kwin` component, on the session bus.
     case kde(bus: String)
     /// GNOME: gestured's Shell extension, on the session bus.
@@ -31,6 +33,7 @@ public enum Desktop: Sendable, Equatable {
             return .desktop(.hyprland(socket: HyprlandSource.directory(signature: sig, environment: env) + "/.socket.sock"))
         }
         if let path = env["I3SOCK"], !path.isEmpty { return .desktop(.i3IPC(name: "i3", socket: path)) }
+        if let path = env["NIRI_SOCKET"], !path.isEmpty { return .desktop(.niri(socket: path)) }
         let names = (env["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.uppercased() }
         for (name, make) in [("KDE", Desktop.kde), ("GNOME", Desktop.gnome)] where names.contains(name) {
             guard let bus = SessionBus.address(env) else {
@@ -40,7 +43,7 @@ public enum Desktop: Sendable, Equatable {
         }
         let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty || env["XDG_SESSION_TYPE"] == "wayland"
         if let display = env["DISPLAY"], !display.isEmpty, !wayland { return .desktop(.x11(display: display)) }
-        if wayland { return .none("this Wayland compositor (\(env["XDG_CURRENT_DESKTOP"] ?? "unknown")) has no interface gestured knows for desktop actions (sway, Hyprland, KDE Plasma, GNOME have)") }
+        if wayland { return .none("this Wayland compositor (\(env["XDG_CURRENT_DESKTOP"] ?? "unknown")) has no interface gestured knows for desktop actions (sway, Hyprland, niri, KDE Plasma, GNOME have)") }
         return .none("no desktop session in the environment (no SWAYSOCK, I3SOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP or DISPLAY)")
     }
 
@@ -49,6 +52,7 @@ public enum Desktop: Sendable, Equatable {
         switch self {
         case .i3IPC(let name, _): return name
         case .hyprland: return "Hyprland"
+        case .niri: return "niri"
         case .kde: return "KDE Plasma"
         case .gnome: return "GNOME"
         case .x11: return "the X11 window manager (EWMH)"
@@ -58,7 +62,7 @@ public enum Desktop: Sendable, Equatable {
     /// Where requests go, for the log.
     public var endpoint: String {
         switch self {
-        case .i3IPC(_, let s), .hyprland(let s): return s
+        case .i3IPC(_, let s), .hyprland(let s), .niri(let s): return s
         case .kde(let b), .gnome(let b): return b
         case .x11(let d): return d
         }
@@ -69,6 +73,7 @@ public enum Desktop: Sendable, Equatable {
         switch self {
         case .i3IPC(let name, _): return Self.i3(name, action)
         case .hyprland: return Self.hyprland(action)
+        case .niri: return Self.niri(action)
         case .kde: return Self.kde(action)
         case .gnome: return Self.gnome(action)
         case .x11: return Self.x11(action)
@@ -86,6 +91,8 @@ public enum Desktop: Sendable, Equatable {
         case i3Command(String)
         /// A request line on Hyprland's `.socket.sock`.
         case hyprland(String)
+        /// A JSON request line on niri's socket.
+        case niri(String)
         /// A method with one string argument on the session bus.
         case bus(destination: String, path: String, interface: String, member: String, argument: String)
         case ewmh(EWMHClient.Request)
@@ -127,6 +134,32 @@ public enum Desktop: Sendable, Equatable {
         case .showDesktop: return .unsupported("Hyprland has no \"show desktop\"")
         }
     }
+
+    /// niri's IPC actions (niri-ipc's `Action`, as `niri msg action` sends them). Its
+    /// workspaces are a column per screen, so next is down and previous up; numbers are
+    /// indexes from 1 on the focused screen. Its overview came in 25.05.
+    static func niri(_ a: DesktopAction) -> Request {
+        func action(_ name: String, _ fields: String = "") -> Request { .niri(#"{"Action":{""# + name + #"":{"# + fields + "}}}") }
+        switch a {
+        case .workspace(.next): return action("FocusWorkspaceDown")
+        case .workspace(.previous): return action("FocusWorkspaceUp")
+        case .workspace(.number(let n)):
+            return n <= niriWorkspaces ? action("FocusWorkspace", #""reference":{"Index":\#(n)}"#) : .unsupported(niriNumbers)
+        case .moveWindow(.next): return action("MoveWindowToWorkspaceDown", #""focus":true"#)
+        case .moveWindow(.previous): return action("MoveWindowToWorkspaceUp", #""focus":true"#)
+        case .moveWindow(.number(let n)):
+            return n <= niriWorkspaces
+                ? action("MoveWindowToWorkspace", #""window_id":null,"reference":{"Index":\#(n)},"focus":true"#) : .unsupported(niriNumbers)
+        case .overview(.toggle): return action("ToggleOverview")
+        case .overview(.on): return action("OpenOverview")
+        case .overview(.off): return action("CloseOverview")
+        case .showDesktop: return .unsupported("niri has no \"show desktop\"")
+        }
+    }
+
+    /// niri's workspace index is a `u8`.
+    static let niriWorkspaces = 255
+    static let niriNumbers = "niri numbers workspaces 1 to \(niriWorkspaces) only"
 
     /// KWin's own global shortcuts, by the names its System Settings page lists
     /// (kglobalaccel's `invokeShortcut`, what `qdbus … invokeShortcut` calls).

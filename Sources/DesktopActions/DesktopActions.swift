@@ -4,7 +4,7 @@ import GestureConfig
 
 /// The sink of desktop actions: each one becomes its desktop's request (`Desktop`'s
 /// table) and is sent through that desktop's own interface, on the daemon's loop, with
-/// no process spawned: sway/i3 IPC, Hyprland's request socket, kglobalaccel or the
+/// no process spawned: sway/i3 IPC, Hyprland's request socket, niri's IPC socket, kglobalaccel or the
 /// GNOME Shell extension over sd-bus, EWMH client messages through libxcb.
 ///
 /// An action the desktop cannot do, or one it refuses, is logged with the desktop's
@@ -61,6 +61,9 @@ public final class DesktopActions: InvocationSink {
         case .hyprland(let line):
             guard let loop, case .hyprland(let socket) = desktop else { return }
             keep(CompositorRequest.hyprland(socket: socket, request: line, loop: loop, done: done))
+        case .niri(let line):
+            guard let loop, case .niri(let socket) = desktop else { return }
+            keep(CompositorRequest.niri(socket: socket, request: line, loop: loop, done: done))
         case .bus(let destination, let path, let interface, let member, let argument):
             guard let caller = busCaller(desktop) else { return }
             caller.call(destination: destination, path: path, interface: interface, member: member, argument: argument, done: done)
@@ -81,7 +84,7 @@ public final class DesktopActions: InvocationSink {
         guard let loop else { return nil }
         switch desktop {
         case .kde(let address), .gnome(let address): bus = SessionBusCaller(address: address, loop: loop)
-        case .i3IPC, .hyprland, .x11: return nil
+        case .i3IPC, .hyprland, .niri, .x11: return nil
         }
         return bus
     }

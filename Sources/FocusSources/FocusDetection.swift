@@ -1,5 +1,5 @@
 /// Which focused-app source the session offers, from its environment. Each desktop
-/// announces itself there: sway and i3 export their IPC socket, Hyprland its instance
+/// announces itself there: sway, i3 and niri export their IPC socket, Hyprland its instance
 /// signature, Plasma and GNOME `XDG_CURRENT_DESKTOP`, X11 `DISPLAY`; any other Wayland
 /// compositor `WAYLAND_DISPLAY`, and is asked for wlr-foreign-toplevel-management.
 public enum FocusDetection {
@@ -15,6 +15,7 @@ public enum FocusDetection {
             return .source(HyprlandSource(directory: HyprlandSource.directory(signature: sig, environment: env)))
         }
         if let path = env["I3SOCK"], !path.isEmpty { return .source(I3IPCSource(name: "i3", socketPath: path)) }
+        if let path = env["NIRI_SOCKET"], !path.isEmpty { return .source(NiriSource(socketPath: path)) }
         let desktop = (env["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.uppercased() }
         let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty || env["XDG_SESSION_TYPE"] == "wayland"
         if wayland, desktop.contains("KDE") {
