@@ -38,7 +38,7 @@ public final class WlrForeignToplevelSource: FocusSource {
 
     private(set) var phase = Phase.listingGlobals
     /// The compositor's name for messages (`XDG_CURRENT_DESKTOP`), else its socket.
-    let compositor: String
+    public let compositor: String
     private let client: WaylandClient
     private var manager: OpaquePointer?
     /// The manager's global, by its registry name: its removal ends the connection.
@@ -95,7 +95,7 @@ public final class WlrForeignToplevelSource: FocusSource {
 
     public func stop() { client.stop() }
 
-    static let protocolName = "wlr-foreign-toplevel-management"
+    public static let protocolName = "wlr-foreign-toplevel-management"
 
     /// The problem said when the compositor offers no manager.
     var noManager: String { "this compositor (\(compositor)) offers no \(Self.protocolName); per-application gestures are off" }

@@ -220,5 +220,10 @@ import Testing
         #expect(gnome.stdout.contains("note: gestures with 'apps:' will not fire in this session: GNOME on Wayland, but no session bus"), "\(gnome.stdout)")
         let sway = try Gestured.run(["check", config], environment: ["SWAYSOCK=/run/user/1000/sway-ipc.sock"])
         #expect(!sway.stdout.contains("note:"))
+        // Another Wayland compositor: the window list it may or may not offer.
+        let labwc = try Gestured.run(["check", config], environment: ["XDG_CURRENT_DESKTOP=labwc:wlroots", "WAYLAND_DISPLAY=wayland-0",
+                                                                      "XDG_RUNTIME_DIR=/run/user/1000"])
+        #expect(labwc.stdout.contains("note: gestures with 'apps:' need this compositor (labwc:wlroots) to offer wlr-foreign-toplevel-management "
+                                      + "(labwc, wayfire, river and sway do); `gestured status` says whether it does"), "\(labwc.stdout)")
     }
 }
