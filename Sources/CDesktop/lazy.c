@@ -164,6 +164,58 @@ static const struct wl_interface gd_wlr_toplevel_handle_interface = {
     "zwlr_foreign_toplevel_handle_v1", 3, 10, gd_wlr_handle_requests, 8, gd_wlr_handle_events,
 };
 
+// ext-workspace-v1 (wayland-protocols, staging), version 1, written from the protocol's XML.
+static const struct wl_interface gd_ext_workspace_group_interface, gd_ext_workspace_interface;
+static const struct wl_interface *gd_group_types[] = { &gd_ext_workspace_group_interface };
+static const struct wl_interface *gd_workspace_types[] = { &gd_ext_workspace_interface };
+
+static const struct gd_wl_message gd_ext_manager_requests[] = {
+    { "commit", "", gd_no_types },
+    { "stop", "", gd_no_types },
+};
+static const struct gd_wl_message gd_ext_manager_events[] = {
+    { "workspace_group", "n", gd_group_types },
+    { "workspace", "n", gd_workspace_types },
+    { "done", "", gd_no_types },
+    { "finished", "", gd_no_types },
+};
+static const struct wl_interface gd_ext_workspace_manager_interface = {
+    "ext_workspace_manager_v1", 1, 2, gd_ext_manager_requests, 4, gd_ext_manager_events,
+};
+static const struct gd_wl_message gd_ext_group_requests[] = {
+    { "create_workspace", "s", gd_no_types },
+    { "destroy", "", gd_no_types },
+};
+static const struct gd_wl_message gd_ext_group_events[] = {
+    { "capabilities", "u", gd_no_types },
+    { "output_enter", "o", gd_output_types },
+    { "output_leave", "o", gd_output_types },
+    { "workspace_enter", "o", gd_workspace_types },
+    { "workspace_leave", "o", gd_workspace_types },
+    { "removed", "", gd_no_types },
+};
+static const struct wl_interface gd_ext_workspace_group_interface = {
+    "ext_workspace_group_handle_v1", 1, 2, gd_ext_group_requests, 6, gd_ext_group_events,
+};
+static const struct gd_wl_message gd_ext_workspace_requests[] = {
+    { "destroy", "", gd_no_types },
+    { "activate", "", gd_no_types },
+    { "deactivate", "", gd_no_types },
+    { "assign", "o", gd_group_types },
+    { "remove", "", gd_no_types },
+};
+static const struct gd_wl_message gd_ext_workspace_events[] = {
+    { "id", "s", gd_no_types },
+    { "name", "s", gd_no_types },
+    { "coordinates", "a", gd_no_types },
+    { "state", "u", gd_no_types },
+    { "capabilities", "u", gd_no_types },
+    { "removed", "", gd_no_types },
+};
+static const struct wl_interface gd_ext_workspace_interface = {
+    "ext_workspace_handle_v1", 1, 5, gd_ext_workspace_requests, 6, gd_ext_workspace_events,
+};
+
 const char *gd_load_wayland(void) {
     static void *loaded;
     const char *why = clinux_load_library("libwayland-client.so.0", wayland_symbols, sizeof wayland_symbols / sizeof *wayland_symbols, &loaded);
@@ -211,7 +263,23 @@ struct wl_proxy *gd_wl_bind_wlr_toplevel_manager(struct wl_proxy *registry, uint
 const char *gd_wlr_toplevel_manager_name(void) { return gd_wlr_toplevel_manager_interface.name; }
 
 // zwlr_foreign_toplevel_handle_v1.destroy is request 7 (a destructor: the proxy goes with it).
-void gd_wlr_toplevel_handle_destroy(struct wl_proxy *handle) {
-    enum { destroy = 7, marshal_flag_destroy = 1 << 0 };  // WL_MARSHAL_FLAG_DESTROY
-    p_wl_proxy_marshal_flags(handle, destroy, NULL, p_wl_proxy_get_version(handle), marshal_flag_destroy);
+
+struct wl_proxy *gd_wl_bind_ext_workspace_manager(struct wl_proxy *registry, uint32_t name, uint32_t version) {
+    return gd_wl_bind(registry, name, &gd_ext_workspace_manager_interface, version);
 }
+
+const char *gd_ext_workspace_manager_name(void) { return gd_ext_workspace_manager_interface.name; }
+
+static void gd_wl_request(struct wl_proxy *p, uint32_t opcode, uint32_t flags) {
+    p_wl_proxy_marshal_flags(p, opcode, NULL, p_wl_proxy_get_version(p), flags);
+}
+
+// Opcodes from ext-workspace-v1.xml: the manager's commit is request 0; a workspace's
+// destroy 0 and activate 1; a group's destroy 1.
+void gd_ext_workspace_manager_commit(struct wl_proxy *manager) { gd_wl_request(manager, 0, 0); }
+void gd_ext_workspace_activate(struct wl_proxy *workspace) { gd_wl_request(workspace, 1, 0); }
+void gd_ext_workspace_destroy(struct wl_proxy *workspace) { gd_wl_request(workspace, 0, 1 << 0 /* WL_MARSHAL_FLAG_DESTROY */); }
+void gd_ext_workspace_group_destroy(struct wl_proxy *group) { gd_wl_request(group, 1, 1 << 0 /* WL_MARSHAL_FLAG_DESTROY */); }
+
+// zwlr_foreign_toplevel_handle_v1.destroy is request 7.
+void gd_wlr_toplevel_handle_destroy(struct wl_proxy *handle) { gd_wl_request(handle, 7, 1 << 0 /* WL_MARSHAL_FLAG_DESTROY */); }

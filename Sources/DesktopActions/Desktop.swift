@@ -18,6 +18,8 @@ public enum Desktop: Sendable, Equatable {
     case gnome(bus: String)
     /// Any other X11 window manager: EWMH client messages on `display`.
     case x11(display: String)
+    /// Any other Wayland compositor: ext-workspace-v1 on its socket (labwc…), if it offers it.
+    case extWorkspace(socket: String, compositor: String)
 
     public enum Detected: Sendable, Equatable {
         case desktop(Desktop)
@@ -43,7 +45,13 @@ public enum Desktop: Sendable, Equatable {
         }
         let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty || env["XDG_SESSION_TYPE"] == "wayland"
         if let display = env["DISPLAY"], !display.isEmpty, !wayland { return .desktop(.x11(display: display)) }
-        if wayland { return .none("this Wayland compositor (\(env["XDG_CURRENT_DESKTOP"] ?? "unknown")) has no interface gestured knows for desktop actions (sway, Hyprland, niri, KDE Plasma, GNOME have)") }
+        if wayland {
+            let name = env["XDG_CURRENT_DESKTOP"].flatMap { $0.isEmpty ? nil : $0 } ?? "the Wayland compositor"
+            guard let socket = ExtWorkspaceClient.socket(env) else {
+                return .none("a Wayland session (\(name)), but no WAYLAND_DISPLAY and XDG_RUNTIME_DIR in the environment to reach the compositor at")
+            }
+            return .desktop(.extWorkspace(socket: socket, compositor: name))
+        }
         return .none("no desktop session in the environment (no SWAYSOCK, I3SOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP or DISPLAY)")
     }
 
@@ -56,6 +64,7 @@ public enum Desktop: Sendable, Equatable {
         case .kde: return "KDE Plasma"
         case .gnome: return "GNOME"
         case .x11: return "the X11 window manager (EWMH)"
+        case .extWorkspace(_, let compositor): return compositor
         }
     }
 
@@ -65,6 +74,7 @@ public enum Desktop: Sendable, Equatable {
         case .i3IPC(_, let s), .hyprland(let s), .niri(let s): return s
         case .kde(let b), .gnome(let b): return b
         case .x11(let d): return d
+        case .extWorkspace(let s, _): return s
         }
     }
 
@@ -77,6 +87,7 @@ public enum Desktop: Sendable, Equatable {
         case .kde: return Self.kde(action)
         case .gnome: return Self.gnome(action)
         case .x11: return Self.x11(action)
+        case .extWorkspace(_, let compositor): return Self.extWorkspace(compositor, action)
         }
     }
 
@@ -96,6 +107,8 @@ public enum Desktop: Sendable, Equatable {
         /// A method with one string argument on the session bus.
         case bus(destination: String, path: String, interface: String, member: String, argument: String)
         case ewmh(EWMHClient.Request)
+        /// A workspace activated through ext-workspace-v1.
+        case extWorkspace(ExtWorkspaceClient.Target)
         case unsupported(String)
     }
 
@@ -197,6 +210,19 @@ public enum Desktop: Sendable, Equatable {
         case .moveWindow(let t): return method("MoveWindowToWorkspace", t.description)
         case .overview(let s): return method("Overview", s.rawValue)
         case .showDesktop(let s): return method("ShowDesktop", s.rawValue)
+        }
+    }
+
+    /// ext-workspace-v1 switches workspaces, and nothing else: it has no window to move
+    /// (another protocol lists windows), no overview, no "show desktop".
+    static func extWorkspace(_ name: String, _ a: DesktopAction) -> Request {
+        switch a {
+        case .workspace(.next): return .extWorkspace(.relative(1))
+        case .workspace(.previous): return .extWorkspace(.relative(-1))
+        case .workspace(.number(let n)): return .extWorkspace(.absolute(n - 1))
+        case .moveWindow: return .unsupported("\(name) is reached through ext-workspace-v1, which cannot move a window")
+        case .overview: return .unsupported("\(name) is reached through ext-workspace-v1, which has no overview")
+        case .showDesktop: return .unsupported("\(name) is reached through ext-workspace-v1, which has no \"show desktop\"")
         }
     }
 

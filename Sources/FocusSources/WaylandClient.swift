@@ -7,7 +7,7 @@ import CDesktop
 /// retried through `LibraryConnection`.
 ///
 /// ```
-///  connect ─→ get_registry ─→ onConnected (the source may send more) ─→ flush
+///  connect ─→ get_registry ─→ onConnected (the source may send more, roundtrip) ─→ flush
 ///     ↑           global / global_remove ─→ the source
 ///     └── timer ── lost: EOF, a protocol error, a write that fails ─→ onDisconnect, disconnect
 /// ```
@@ -112,8 +112,31 @@ final class WaylandClient {
         link.lost("lost \(link.endpoint): \(why)")
     }
 
-    /// The listener libwayland calls through, made once and never written again
-    /// (nonisolated: only the loop's thread reads it, through libwayland).
+    /// Callbacks of `roundtrip` not yet done.
+    private var syncs: [OpaquePointer: () -> Void] = [:]
+
+    /// wl_display.sync: `then` runs when its `done` comes, after everything the
+    /// compositor sent before it (the globals, what a bind made it send).
+    func roundtrip(then: @escaping () -> Void) {
+        guard let d = display, let callback = gd_wl_display_sync(d) else { return fail("wl_display.sync failed") }
+        syncs[callback] = then
+        gd_wl_proxy_add_listener(callback, Self.syncListener, me)
+    }
+
+    private func synced(_ callback: OpaquePointer?) {
+        guard let callback, let then = syncs.removeValue(forKey: callback) else { return }
+        gd_wl_proxy_destroy(callback)
+        then()
+    }
+
+    /// The listeners libwayland calls through, made once and never written again
+    /// (nonisolated: only the loop's thread reads them, through libwayland).
+    nonisolated(unsafe) private static let syncListener: UnsafeMutablePointer<(@convention(c) () -> Void)?> = {
+        let l = UnsafeMutablePointer<gd_wl_callback_listener>.allocate(capacity: 1)
+        l.initialize(to: gd_wl_callback_listener(done: { data, callback, _ in client(data).synced(callback) }))
+        return UnsafeMutableRawPointer(l).assumingMemoryBound(to: (@convention(c) () -> Void)?.self)
+    }()
+
     nonisolated(unsafe) private static let registryListener: UnsafeMutablePointer<(@convention(c) () -> Void)?> = {
         let l = UnsafeMutablePointer<gd_wl_registry_listener>.allocate(capacity: 1)
         l.initialize(to: gd_wl_registry_listener(
@@ -128,6 +151,8 @@ final class WaylandClient {
         link.closed()
         failure = nil
         if display != nil { onDisconnect() }
+        for callback in syncs.keys { gd_wl_proxy_destroy(callback) }
+        syncs.removeAll()
         if let r = registry { gd_wl_proxy_destroy(r) }
         registry = nil
         if let d = display { gd_wl_display_disconnect(d) }

@@ -43,7 +43,6 @@ public final class WlrForeignToplevelSource: FocusSource {
     private var manager: OpaquePointer?
     /// The manager's global, by its registry name: its removal ends the connection.
     private var managerName: UInt32?
-    private var sync: OpaquePointer?
     private var toplevels: [OpaquePointer: Toplevel] = [:]
     /// Activations counted, so that the newest activated window wins where several say so.
     private var activations: UInt64 = 0
@@ -113,14 +112,10 @@ public final class WlrForeignToplevelSource: FocusSource {
 
     /// wl_display.sync: its `done` comes after everything the compositor sent before it.
     private func roundtrip() {
-        guard let d = client.display, let callback = gd_wl_display_sync(d) else { return client.fail("wl_display.sync failed") }
-        sync = callback
-        gd_wl_proxy_add_listener(callback, Self.syncListener, me)
+        client.roundtrip { [unowned self] in synced() }
     }
 
-    private func synced(_ callback: OpaquePointer?) {
-        gd_wl_proxy_destroy(callback)
-        sync = nil
+    private func synced() {
         switch phase {
         case .listingGlobals:
             if manager == nil {
@@ -207,20 +202,12 @@ public final class WlrForeignToplevelSource: FocusSource {
         if let m = manager { gd_wl_proxy_destroy(m) }
         manager = nil
         managerName = nil
-        if let s = sync { gd_wl_proxy_destroy(s) }
-        sync = nil
         phase = .listingGlobals
         refusedToplevels = 0
     }
 
     // MARK: The listeners libwayland calls through, made once and never written again
     // (nonisolated: only the loop's thread reads them, through libwayland).
-
-    nonisolated(unsafe) private static let syncListener: UnsafeMutablePointer<(@convention(c) () -> Void)?> = {
-        let l = UnsafeMutablePointer<gd_wl_callback_listener>.allocate(capacity: 1)
-        l.initialize(to: gd_wl_callback_listener(done: { data, callback, _ in source(data).synced(callback) }))
-        return UnsafeMutableRawPointer(l).assumingMemoryBound(to: (@convention(c) () -> Void)?.self)
-    }()
 
     nonisolated(unsafe) private static let managerListener: UnsafeMutablePointer<(@convention(c) () -> Void)?> = {
         let l = UnsafeMutablePointer<gd_wlr_toplevel_manager_listener>.allocate(capacity: 1)

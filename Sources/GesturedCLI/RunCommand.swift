@@ -130,6 +130,10 @@ enum CheckCommand {
         switch Desktop.detect(environment) {
         case .desktop(let d):
             for p in d.problems(in: here) { Output.out("\(name): warning: \(p)".printable) }
+            if case .extWorkspace(_, let compositor) = d {
+                Output.out("note: workspace actions go through \(ExtWorkspaceClient.protocolName), if this compositor (\(compositor)) offers it "
+                           + "(labwc does); the daemon's log says when it does not".printable)
+            }
         case .none(let why):
             Output.out("note: desktop actions ({workspace: next} and the like) will do nothing in this session: \(why)")
         }

@@ -11,8 +11,10 @@ final class FakeWaylandCompositor {
     var globals: [(name: UInt32, interface: String, version: UInt32)]
     /// Called when a client binds a global: the client, the interface, the object id it chose.
     var onBind: (Int32, String, UInt32) -> Void = { _, _, _ in }
-    /// Server-made objects (windows) the client destroyed, by id.
-    private(set) var destroyed: [UInt32] = []
+    /// Every other request, in order: the object it was sent to, its opcode.
+    private(set) var requests: [(object: UInt32, opcode: UInt32)] = []
+    /// The windows (server-made toplevel handles) the client destroyed: their request 7.
+    var destroyed: [UInt32] { requests.filter { $0.object >= 0xff00_0000 && $0.opcode == 7 }.map(\.object) }
     /// Each client's registry and bound objects, by interface.
     private(set) var registries: [Int32: UInt32] = [:]
     private(set) var bound: [Int32: [String: UInt32]] = [:]
@@ -58,6 +60,7 @@ final class FakeWaylandCompositor {
     func restart() {
         server.shutDown()
         (registries, bound, consumed, outbox, nextServerID) = ([:], [:], [:], [:], [:])
+        requests.removeAll()
         server.listen()
     }
 
@@ -75,8 +78,8 @@ final class FakeWaylandCompositor {
             let id = word(args, 8 + (length + 3) / 4 * 4 + 4)
             bound[fd, default: [:]][interface] = id
             onBind(fd, interface, id)
-        } else if object >= 0xff00_0000, opcode == 7 {  // zwlr_foreign_toplevel_handle_v1.destroy
-            destroyed.append(object)
+        } else {
+            requests.append((object, opcode))
         }
     }
 
@@ -90,8 +93,7 @@ final class FakeWaylandCompositor {
     /// `done`. Returns its id.
     @discardableResult
     func toplevel(_ fd: Int32, manager: UInt32, app: String, title: String, activated: Bool) -> UInt32 {
-        let id = nextServerID[fd] ?? 0xff00_0000
-        nextServerID[fd] = id + 1
+        let id = newObject(fd)
         send(fd, object: manager, opcode: 0, [.uint(id)])  // toplevel(new_id)
         send(fd, object: id, opcode: 1, [.string(app)])
         send(fd, object: id, opcode: 0, [.string(title)])
@@ -99,6 +101,39 @@ final class FakeWaylandCompositor {
         send(fd, object: id, opcode: 5, [])  // done
         return id
     }
+
+    private func newObject(_ fd: Int32) -> UInt32 {
+        let id = nextServerID[fd] ?? 0xff00_0000
+        nextServerID[fd] = id + 1
+        return id
+    }
+
+    // ext-workspace-v1's events, by opcode: the manager's workspace_group 0, workspace 1,
+    // done 2; a group's workspace_enter 3; a workspace's name 1, coordinates 2, state 3,
+    // capabilities 4.
+
+    /// A new workspace group on the client's ext_workspace_manager_v1. Returns its id.
+    func workspaceGroup(_ fd: Int32, manager: UInt32) -> UInt32 {
+        let id = newObject(fd)
+        send(fd, object: manager, opcode: 0, [.uint(id)])
+        return id
+    }
+
+    /// A new workspace that can be activated, in `group`. Returns its id.
+    func workspace(_ fd: Int32, manager: UInt32, group: UInt32, name: String, coordinates: [UInt32], active: Bool) -> UInt32 {
+        let id = newObject(fd)
+        send(fd, object: manager, opcode: 1, [.uint(id)])
+        send(fd, object: id, opcode: 1, [.string(name)])
+        send(fd, object: id, opcode: 2, [.array(coordinates)])
+        send(fd, object: id, opcode: 3, [.uint(active ? 1 : 0)])
+        send(fd, object: id, opcode: 4, [.uint(1)])  // capabilities: activate
+        send(fd, object: group, opcode: 3, [.uint(id)])  // workspace_enter
+        return id
+    }
+
+    /// A workspace's state (active or not); `done` follows from the manager.
+    func workspaceState(_ fd: Int32, workspace: UInt32, active: Bool) { send(fd, object: workspace, opcode: 3, [.uint(active ? 1 : 0)]) }
+    func workspacesDone(_ fd: Int32, manager: UInt32) { send(fd, object: manager, opcode: 2, []) }
 
     /// The window went: `closed`.
     func close(_ fd: Int32, window: UInt32) { send(fd, object: window, opcode: 6, []) }

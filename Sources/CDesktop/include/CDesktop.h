@@ -151,6 +151,42 @@ struct gd_wlr_toplevel_manager_listener {
     void (*toplevel)(void *data, struct wl_proxy *manager, struct wl_proxy *handle);
     void (*finished)(void *data, struct wl_proxy *manager);
 };
+// ext-workspace-v1 (wayland-protocols staging: labwc's and other compositors' workspaces),
+// version 1: its interfaces are written out in lazy.c from the protocol's XML.
+/// "ext_workspace_manager_v1", as the registry announces it.
+const char *gd_ext_workspace_manager_name(void);
+/// wl_registry.bind(ext_workspace_manager_v1).
+struct wl_proxy *gd_wl_bind_ext_workspace_manager(struct wl_proxy *registry, uint32_t name, uint32_t version);
+/// ext_workspace_manager_v1.commit: the requests before it, carried out together.
+void gd_ext_workspace_manager_commit(struct wl_proxy *manager);
+/// ext_workspace_handle_v1.activate (takes effect at the next commit).
+void gd_ext_workspace_activate(struct wl_proxy *workspace);
+/// ext_workspace_handle_v1.destroy and ext_workspace_group_handle_v1.destroy: the request, and the proxy with it.
+void gd_ext_workspace_destroy(struct wl_proxy *workspace);
+void gd_ext_workspace_group_destroy(struct wl_proxy *group);
+struct gd_ext_workspace_manager_listener {
+    void (*workspace_group)(void *data, struct wl_proxy *manager, struct wl_proxy *group);
+    void (*workspace)(void *data, struct wl_proxy *manager, struct wl_proxy *workspace);
+    void (*done)(void *data, struct wl_proxy *manager);
+    void (*finished)(void *data, struct wl_proxy *manager);
+};
+struct gd_ext_workspace_group_listener {
+    void (*capabilities)(void *data, struct wl_proxy *group, uint32_t capabilities);
+    void (*output_enter)(void *data, struct wl_proxy *group, struct wl_proxy *output);
+    void (*output_leave)(void *data, struct wl_proxy *group, struct wl_proxy *output);
+    void (*workspace_enter)(void *data, struct wl_proxy *group, struct wl_proxy *workspace);
+    void (*workspace_leave)(void *data, struct wl_proxy *group, struct wl_proxy *workspace);
+    void (*removed)(void *data, struct wl_proxy *group);
+};
+struct gd_ext_workspace_listener {
+    void (*id)(void *data, struct wl_proxy *workspace, const char *id);
+    void (*name)(void *data, struct wl_proxy *workspace, const char *name);
+    void (*coordinates)(void *data, struct wl_proxy *workspace, struct gd_wl_array *coordinates);
+    void (*state)(void *data, struct wl_proxy *workspace, uint32_t state);
+    void (*capabilities)(void *data, struct wl_proxy *workspace, uint32_t capabilities);
+    void (*removed)(void *data, struct wl_proxy *workspace);
+};
+
 /// zwlr_foreign_toplevel_handle_v1's events up to version 3, in the protocol's order.
 struct gd_wlr_toplevel_handle_listener {
     void (*title)(void *data, struct wl_proxy *handle, const char *title);
