@@ -49,7 +49,8 @@ let package = Package(
         .target(name: "ConfigImport", dependencies: ["GestureConfig", "GestureEngine", "YAMLTree", "TouchModel"]),
         // GestureEvent → commands: the non-blocking process runner.
         .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
-        // The focused application, from the compositor's own IPC (sway/i3, Hyprland, X11, KWin).
+        // The focused application, from the compositor's own IPC (sway/i3, Hyprland, niri, X11, KWin, GNOME) or its
+        // wlroots window list (wlr-foreign-toplevel-management, through libwayland-client).
         // sd-bus, libxcb (and libxcb-randr) and libwayland-client, loaded with dlopen by
         // the sources that need them (headers from libsystemd-dev, libxcb1-dev and
         // libxcb-randr0-dev).

@@ -70,8 +70,26 @@ int gd_xcb_randr_first_event(xcb_connection_t *c) {
     return randr && randr->present ? randr->first_event : -1;
 }
 
-// libwayland-client: the pointers, their loading, and the two requests that marshal.
+// libwayland-client: the pointers, their loading, and the requests that marshal.
+// wayland-util.h's struct wl_message and struct wl_interface, as the wire ABI fixes them
+// (libwayland-dev is not needed to build): a message's signature has one character per
+// argument (after an optional "since" version and a `?` for nullable), and `types` one
+// entry per argument, the interface of an object or new_id, else NULL.
 struct wl_interface;
+struct gd_wl_message {
+    const char *name;
+    const char *signature;
+    const struct wl_interface **types;
+};
+struct wl_interface {
+    const char *name;
+    int version;
+    int method_count;
+    const struct gd_wl_message *methods;
+    int event_count;
+    const struct gd_wl_message *events;
+};
+
 static struct wl_display *(*p_wl_display_connect)(const char *);
 static void (*p_wl_display_disconnect)(struct wl_display *);
 static int (*p_wl_display_get_fd)(struct wl_display *);
@@ -84,7 +102,8 @@ static int (*p_wl_proxy_add_listener)(struct wl_proxy *, void (**)(void), void *
 static void (*p_wl_proxy_destroy)(struct wl_proxy *);
 static uint32_t (*p_wl_proxy_get_version)(struct wl_proxy *);
 static struct wl_proxy *(*p_wl_proxy_marshal_flags)(struct wl_proxy *, uint32_t, const struct wl_interface *, uint32_t, uint32_t, ...);
-static const struct wl_interface *p_wl_registry_interface, *p_wl_output_interface;
+static const struct wl_interface *p_wl_registry_interface, *p_wl_output_interface, *p_wl_callback_interface, *p_wl_seat_interface,
+    *p_wl_surface_interface;
 
 static const struct clinux_symbol wayland_symbols[] = {
     { "wl_display_connect", (void **)&p_wl_display_connect }, { "wl_display_disconnect", (void **)&p_wl_display_disconnect },
@@ -94,11 +113,117 @@ static const struct clinux_symbol wayland_symbols[] = {
     { "wl_proxy_add_listener", (void **)&p_wl_proxy_add_listener }, { "wl_proxy_destroy", (void **)&p_wl_proxy_destroy },
     { "wl_proxy_get_version", (void **)&p_wl_proxy_get_version }, { "wl_proxy_marshal_flags", (void **)&p_wl_proxy_marshal_flags },
     { "wl_registry_interface", (void **)&p_wl_registry_interface }, { "wl_output_interface", (void **)&p_wl_output_interface },
+    { "wl_callback_interface", (void **)&p_wl_callback_interface }, { "wl_seat_interface", (void **)&p_wl_seat_interface },
+    { "wl_surface_interface", (void **)&p_wl_surface_interface },
+};
+
+// wlr-foreign-toplevel-management-unstable-v1, version 3, written from the protocol's XML
+// (wlr-protocols): the requests and events in the XML's order, which is their opcodes'.
+static const struct wl_interface gd_wlr_toplevel_handle_interface;
+static const struct wl_interface *gd_no_types[1];  // the messages below with no object take one argument at most
+static const struct wl_interface *gd_toplevel_types[] = { &gd_wlr_toplevel_handle_interface };
+static const struct wl_interface *gd_parent_types[] = { &gd_wlr_toplevel_handle_interface };
+// Filled by gd_load_wayland with libwayland-client's own wl_seat, wl_surface and wl_output.
+static const struct wl_interface *gd_seat_types[1];
+static const struct wl_interface *gd_rectangle_types[5];
+static const struct wl_interface *gd_output_types[1];
+
+static const struct gd_wl_message gd_wlr_manager_requests[] = {
+    { "stop", "", gd_no_types },
+};
+static const struct gd_wl_message gd_wlr_manager_events[] = {
+    { "toplevel", "n", gd_toplevel_types },
+    { "finished", "", gd_no_types },
+};
+static const struct wl_interface gd_wlr_toplevel_manager_interface = {
+    "zwlr_foreign_toplevel_manager_v1", 3, 1, gd_wlr_manager_requests, 2, gd_wlr_manager_events,
+};
+static const struct gd_wl_message gd_wlr_handle_requests[] = {
+    { "set_maximized", "", gd_no_types },
+    { "unset_maximized", "", gd_no_types },
+    { "set_minimized", "", gd_no_types },
+    { "unset_minimized", "", gd_no_types },
+    { "activate", "o", gd_seat_types },
+    { "close", "", gd_no_types },
+    { "set_rectangle", "oiiii", gd_rectangle_types },
+    { "destroy", "", gd_no_types },
+    { "set_fullscreen", "2?o", gd_output_types },
+    { "unset_fullscreen", "2", gd_no_types },
+};
+static const struct gd_wl_message gd_wlr_handle_events[] = {
+    { "title", "s", gd_no_types },
+    { "app_id", "s", gd_no_types },
+    { "output_enter", "o", gd_output_types },
+    { "output_leave", "o", gd_output_types },
+    { "state", "a", gd_no_types },
+    { "done", "", gd_no_types },
+    { "closed", "", gd_no_types },
+    { "parent", "3?o", gd_parent_types },
+};
+static const struct wl_interface gd_wlr_toplevel_handle_interface = {
+    "zwlr_foreign_toplevel_handle_v1", 3, 10, gd_wlr_handle_requests, 8, gd_wlr_handle_events,
+};
+
+// ext-workspace-v1 (wayland-protocols, staging), version 1, written from the protocol's XML.
+static const struct wl_interface gd_ext_workspace_group_interface, gd_ext_workspace_interface;
+static const struct wl_interface *gd_group_types[] = { &gd_ext_workspace_group_interface };
+static const struct wl_interface *gd_workspace_types[] = { &gd_ext_workspace_interface };
+
+static const struct gd_wl_message gd_ext_manager_requests[] = {
+    { "commit", "", gd_no_types },
+    { "stop", "", gd_no_types },
+};
+static const struct gd_wl_message gd_ext_manager_events[] = {
+    { "workspace_group", "n", gd_group_types },
+    { "workspace", "n", gd_workspace_types },
+    { "done", "", gd_no_types },
+    { "finished", "", gd_no_types },
+};
+static const struct wl_interface gd_ext_workspace_manager_interface = {
+    "ext_workspace_manager_v1", 1, 2, gd_ext_manager_requests, 4, gd_ext_manager_events,
+};
+static const struct gd_wl_message gd_ext_group_requests[] = {
+    { "create_workspace", "s", gd_no_types },
+    { "destroy", "", gd_no_types },
+};
+static const struct gd_wl_message gd_ext_group_events[] = {
+    { "capabilities", "u", gd_no_types },
+    { "output_enter", "o", gd_output_types },
+    { "output_leave", "o", gd_output_types },
+    { "workspace_enter", "o", gd_workspace_types },
+    { "workspace_leave", "o", gd_workspace_types },
+    { "removed", "", gd_no_types },
+};
+static const struct wl_interface gd_ext_workspace_group_interface = {
+    "ext_workspace_group_handle_v1", 1, 2, gd_ext_group_requests, 6, gd_ext_group_events,
+};
+static const struct gd_wl_message gd_ext_workspace_requests[] = {
+    { "destroy", "", gd_no_types },
+    { "activate", "", gd_no_types },
+    { "deactivate", "", gd_no_types },
+    { "assign", "o", gd_group_types },
+    { "remove", "", gd_no_types },
+};
+static const struct gd_wl_message gd_ext_workspace_events[] = {
+    { "id", "s", gd_no_types },
+    { "name", "s", gd_no_types },
+    { "coordinates", "a", gd_no_types },
+    { "state", "u", gd_no_types },
+    { "capabilities", "u", gd_no_types },
+    { "removed", "", gd_no_types },
+};
+static const struct wl_interface gd_ext_workspace_interface = {
+    "ext_workspace_handle_v1", 1, 5, gd_ext_workspace_requests, 6, gd_ext_workspace_events,
 };
 
 const char *gd_load_wayland(void) {
     static void *loaded;
-    return clinux_load_library("libwayland-client.so.0", wayland_symbols, sizeof wayland_symbols / sizeof *wayland_symbols, &loaded);
+    const char *why = clinux_load_library("libwayland-client.so.0", wayland_symbols, sizeof wayland_symbols / sizeof *wayland_symbols, &loaded);
+    if (why) return why;
+    gd_seat_types[0] = p_wl_seat_interface;
+    gd_rectangle_types[0] = p_wl_surface_interface;
+    gd_output_types[0] = p_wl_output_interface;
+    return NULL;
 }
 
 struct wl_display *gd_wl_display_connect(const char *name) { return p_wl_display_connect(name); }
@@ -112,14 +237,49 @@ int gd_wl_display_dispatch_pending(struct wl_display *d) { return p_wl_display_d
 int gd_wl_proxy_add_listener(struct wl_proxy *p, void (**listener)(void), void *data) { return p_wl_proxy_add_listener(p, listener, data); }
 void gd_wl_proxy_destroy(struct wl_proxy *p) { p_wl_proxy_destroy(p); }
 
-// Opcodes from wayland.xml: wl_display.get_registry is request 1, wl_registry.bind request 0.
+// Opcodes from wayland.xml: wl_display.sync is request 0, get_registry request 1; wl_registry.bind request 0.
 struct wl_proxy *gd_wl_get_registry(struct wl_display *d) {
     struct wl_proxy *display = (struct wl_proxy *)d;
     return p_wl_proxy_marshal_flags(display, 1, p_wl_registry_interface, p_wl_proxy_get_version(display), 0, NULL);
 }
 
-struct wl_proxy *gd_wl_bind_output(struct wl_proxy *registry, uint32_t name, uint32_t version) {
-    // An interface's first member is its name (struct wl_interface in wayland-util.h).
-    const char *interface = *(const char *const *)p_wl_output_interface;
-    return p_wl_proxy_marshal_flags(registry, 0, p_wl_output_interface, version, 0, name, interface, version, NULL);
+struct wl_proxy *gd_wl_display_sync(struct wl_display *d) {
+    struct wl_proxy *display = (struct wl_proxy *)d;
+    return p_wl_proxy_marshal_flags(display, 0, p_wl_callback_interface, p_wl_proxy_get_version(display), 0, NULL);
 }
+
+static struct wl_proxy *gd_wl_bind(struct wl_proxy *registry, uint32_t name, const struct wl_interface *interface, uint32_t version) {
+    return p_wl_proxy_marshal_flags(registry, 0, interface, version, 0, name, interface->name, version, NULL);
+}
+
+struct wl_proxy *gd_wl_bind_output(struct wl_proxy *registry, uint32_t name, uint32_t version) {
+    return gd_wl_bind(registry, name, p_wl_output_interface, version);
+}
+
+struct wl_proxy *gd_wl_bind_wlr_toplevel_manager(struct wl_proxy *registry, uint32_t name, uint32_t version) {
+    return gd_wl_bind(registry, name, &gd_wlr_toplevel_manager_interface, version);
+}
+
+const char *gd_wlr_toplevel_manager_name(void) { return gd_wlr_toplevel_manager_interface.name; }
+
+// zwlr_foreign_toplevel_handle_v1.destroy is request 7 (a destructor: the proxy goes with it).
+
+struct wl_proxy *gd_wl_bind_ext_workspace_manager(struct wl_proxy *registry, uint32_t name, uint32_t version) {
+    return gd_wl_bind(registry, name, &gd_ext_workspace_manager_interface, version);
+}
+
+const char *gd_ext_workspace_manager_name(void) { return gd_ext_workspace_manager_interface.name; }
+
+static void gd_wl_request(struct wl_proxy *p, uint32_t opcode, uint32_t flags) {
+    p_wl_proxy_marshal_flags(p, opcode, NULL, p_wl_proxy_get_version(p), flags);
+}
+
+// Opcodes from ext-workspace-v1.xml: the manager's commit is request 0; a workspace's
+// destroy 0 and activate 1; a group's destroy 1.
+void gd_ext_workspace_manager_commit(struct wl_proxy *manager) { gd_wl_request(manager, 0, 0); }
+void gd_ext_workspace_activate(struct wl_proxy *workspace) { gd_wl_request(workspace, 1, 0); }
+void gd_ext_workspace_destroy(struct wl_proxy *workspace) { gd_wl_request(workspace, 0, 1 << 0 /* WL_MARSHAL_FLAG_DESTROY */); }
+void gd_ext_workspace_group_destroy(struct wl_proxy *group) { gd_wl_request(group, 1, 1 << 0 /* WL_MARSHAL_FLAG_DESTROY */); }
+
+// zwlr_foreign_toplevel_handle_v1.destroy is request 7.
+void gd_wlr_toplevel_handle_destroy(struct wl_proxy *handle) { gd_wl_request(handle, 7, 1 << 0 /* WL_MARSHAL_FLAG_DESTROY */); }

@@ -10,12 +10,16 @@ public enum Desktop: Sendable, Equatable {
     case i3IPC(name: String, socket: String)
     /// Hyprland: its request socket (`.socket.sock`, the one `hyprctl` uses).
     case hyprland(socket: String)
+    /// niri: its IPC socket (`NIRI_SOCKET`), one JSON request line.
+    case niri(socket: String)
     /// KDE Plasma: kglobalaccel's shortcuts of the `kwin` component, on the session bus.
     case kde(bus: String)
     /// GNOME: gestured's Shell extension, on the session bus.
     case gnome(bus: String)
     /// Any other X11 window manager: EWMH client messages on `display`.
     case x11(display: String)
+    /// Any other Wayland compositor: ext-workspace-v1 on its socket (labwc…), if it offers it.
+    case extWorkspace(socket: String, compositor: String)
 
     public enum Detected: Sendable, Equatable {
         case desktop(Desktop)
@@ -31,6 +35,7 @@ public enum Desktop: Sendable, Equatable {
             return .desktop(.hyprland(socket: HyprlandSource.directory(signature: sig, environment: env) + "/.socket.sock"))
         }
         if let path = env["I3SOCK"], !path.isEmpty { return .desktop(.i3IPC(name: "i3", socket: path)) }
+        if let path = env["NIRI_SOCKET"], !path.isEmpty { return .desktop(.niri(socket: path)) }
         let names = (env["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.uppercased() }
         for (name, make) in [("KDE", Desktop.kde), ("GNOME", Desktop.gnome)] where names.contains(name) {
             guard let bus = SessionBus.address(env) else {
@@ -40,7 +45,13 @@ public enum Desktop: Sendable, Equatable {
         }
         let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty || env["XDG_SESSION_TYPE"] == "wayland"
         if let display = env["DISPLAY"], !display.isEmpty, !wayland { return .desktop(.x11(display: display)) }
-        if wayland { return .none("this Wayland compositor (\(env["XDG_CURRENT_DESKTOP"] ?? "unknown")) has no interface gestured knows for desktop actions (sway, Hyprland, KDE Plasma, GNOME have)") }
+        if wayland {
+            let name = env["XDG_CURRENT_DESKTOP"].flatMap { $0.isEmpty ? nil : $0 } ?? "the Wayland compositor"
+            guard let socket = ExtWorkspaceClient.socket(env) else {
+                return .none("a Wayland session (\(name)), but no WAYLAND_DISPLAY and XDG_RUNTIME_DIR in the environment to reach the compositor at")
+            }
+            return .desktop(.extWorkspace(socket: socket, compositor: name))
+        }
         return .none("no desktop session in the environment (no SWAYSOCK, I3SOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP or DISPLAY)")
     }
 
@@ -49,18 +60,21 @@ public enum Desktop: Sendable, Equatable {
         switch self {
         case .i3IPC(let name, _): return name
         case .hyprland: return "Hyprland"
+        case .niri: return "niri"
         case .kde: return "KDE Plasma"
         case .gnome: return "GNOME"
         case .x11: return "the X11 window manager (EWMH)"
+        case .extWorkspace(_, let compositor): return compositor
         }
     }
 
     /// Where requests go, for the log.
     public var endpoint: String {
         switch self {
-        case .i3IPC(_, let s), .hyprland(let s): return s
+        case .i3IPC(_, let s), .hyprland(let s), .niri(let s): return s
         case .kde(let b), .gnome(let b): return b
         case .x11(let d): return d
+        case .extWorkspace(let s, _): return s
         }
     }
 
@@ -69,9 +83,11 @@ public enum Desktop: Sendable, Equatable {
         switch self {
         case .i3IPC(let name, _): return Self.i3(name, action)
         case .hyprland: return Self.hyprland(action)
+        case .niri: return Self.niri(action)
         case .kde: return Self.kde(action)
         case .gnome: return Self.gnome(action)
         case .x11: return Self.x11(action)
+        case .extWorkspace(_, let compositor): return Self.extWorkspace(compositor, action)
         }
     }
 
@@ -86,9 +102,13 @@ public enum Desktop: Sendable, Equatable {
         case i3Command(String)
         /// A request line on Hyprland's `.socket.sock`.
         case hyprland(String)
+        /// A JSON request line on niri's socket.
+        case niri(String)
         /// A method with one string argument on the session bus.
         case bus(destination: String, path: String, interface: String, member: String, argument: String)
         case ewmh(EWMHClient.Request)
+        /// A workspace activated through ext-workspace-v1.
+        case extWorkspace(ExtWorkspaceClient.Target)
         case unsupported(String)
     }
 
@@ -128,6 +148,32 @@ public enum Desktop: Sendable, Equatable {
         }
     }
 
+    /// niri's IPC actions (niri-ipc's `Action`, as `niri msg action` sends them). Its
+    /// workspaces are a column per screen, so next is down and previous up; numbers are
+    /// indexes from 1 on the focused screen. Its overview came in 25.05.
+    static func niri(_ a: DesktopAction) -> Request {
+        func action(_ name: String, _ fields: String = "") -> Request { .niri(#"{"Action":{""# + name + #"":{"# + fields + "}}}") }
+        switch a {
+        case .workspace(.next): return action("FocusWorkspaceDown")
+        case .workspace(.previous): return action("FocusWorkspaceUp")
+        case .workspace(.number(let n)):
+            return n <= niriWorkspaces ? action("FocusWorkspace", #""reference":{"Index":\#(n)}"#) : .unsupported(niriNumbers)
+        case .moveWindow(.next): return action("MoveWindowToWorkspaceDown", #""focus":true"#)
+        case .moveWindow(.previous): return action("MoveWindowToWorkspaceUp", #""focus":true"#)
+        case .moveWindow(.number(let n)):
+            return n <= niriWorkspaces
+                ? action("MoveWindowToWorkspace", #""window_id":null,"reference":{"Index":\#(n)},"focus":true"#) : .unsupported(niriNumbers)
+        case .overview(.toggle): return action("ToggleOverview")
+        case .overview(.on): return action("OpenOverview")
+        case .overview(.off): return action("CloseOverview")
+        case .showDesktop: return .unsupported("niri has no \"show desktop\"")
+        }
+    }
+
+    /// niri's workspace index is a `u8`.
+    static let niriWorkspaces = 255
+    static let niriNumbers = "niri numbers workspaces 1 to \(niriWorkspaces) only"
+
     /// KWin's own global shortcuts, by the names its System Settings page lists
     /// (kglobalaccel's `invokeShortcut`, what `qdbus … invokeShortcut` calls).
     static func kde(_ a: DesktopAction) -> Request {
@@ -164,6 +210,19 @@ public enum Desktop: Sendable, Equatable {
         case .moveWindow(let t): return method("MoveWindowToWorkspace", t.description)
         case .overview(let s): return method("Overview", s.rawValue)
         case .showDesktop(let s): return method("ShowDesktop", s.rawValue)
+        }
+    }
+
+    /// ext-workspace-v1 switches workspaces, and nothing else: it has no window to move
+    /// (another protocol lists windows), no overview, no "show desktop".
+    static func extWorkspace(_ name: String, _ a: DesktopAction) -> Request {
+        switch a {
+        case .workspace(.next): return .extWorkspace(.relative(1))
+        case .workspace(.previous): return .extWorkspace(.relative(-1))
+        case .workspace(.number(let n)): return .extWorkspace(.absolute(n - 1))
+        case .moveWindow: return .unsupported("\(name) is reached through ext-workspace-v1, which cannot move a window")
+        case .overview: return .unsupported("\(name) is reached through ext-workspace-v1, which has no overview")
+        case .showDesktop: return .unsupported("\(name) is reached through ext-workspace-v1, which has no \"show desktop\"")
         }
     }
 

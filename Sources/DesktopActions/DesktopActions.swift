@@ -4,8 +4,9 @@ import GestureConfig
 
 /// The sink of desktop actions: each one becomes its desktop's request (`Desktop`'s
 /// table) and is sent through that desktop's own interface, on the daemon's loop, with
-/// no process spawned: sway/i3 IPC, Hyprland's request socket, kglobalaccel or the
-/// GNOME Shell extension over sd-bus, EWMH client messages through libxcb.
+/// no process spawned: sway/i3 IPC, Hyprland's request socket, niri's IPC socket, kglobalaccel or the
+/// GNOME Shell extension over sd-bus, EWMH client messages through libxcb, ext-workspace-v1
+/// through libwayland-client.
 ///
 /// An action the desktop cannot do, or one it refuses, is logged with the desktop's
 /// name and the gesture: a warning the first time for each, then at info level, so a
@@ -18,6 +19,7 @@ public final class DesktopActions: InvocationSink {
     private var queries: [OneShotQuery] = []
     private var bus: SessionBusCaller?
     private var x11: EWMHClient?
+    private var workspaces: ExtWorkspaceClient?
     /// Problems already said at warning level, by their text.
     private var warned = Set<String>()
     /// Called as each request has been written (tests, the benchmark).
@@ -61,12 +63,18 @@ public final class DesktopActions: InvocationSink {
         case .hyprland(let line):
             guard let loop, case .hyprland(let socket) = desktop else { return }
             keep(CompositorRequest.hyprland(socket: socket, request: line, loop: loop, done: done))
+        case .niri(let line):
+            guard let loop, case .niri(let socket) = desktop else { return }
+            keep(CompositorRequest.niri(socket: socket, request: line, loop: loop, done: done))
         case .bus(let destination, let path, let interface, let member, let argument):
             guard let caller = busCaller(desktop) else { return }
             caller.call(destination: destination, path: path, interface: interface, member: member, argument: argument, done: done)
         case .ewmh(let r):
             guard let client = ewmhClient(desktop) else { return }
             client.perform(r, done: done)
+        case .extWorkspace(let target):
+            guard let client = workspaceClient(desktop) else { return }
+            client.switchWorkspace(target, done: done)
         }
         onSent(request)
     }
@@ -81,7 +89,7 @@ public final class DesktopActions: InvocationSink {
         guard let loop else { return nil }
         switch desktop {
         case .kde(let address), .gnome(let address): bus = SessionBusCaller(address: address, loop: loop)
-        case .i3IPC, .hyprland, .x11: return nil
+        case .i3IPC, .hyprland, .niri, .x11, .extWorkspace: return nil
         }
         return bus
     }
@@ -91,6 +99,13 @@ public final class DesktopActions: InvocationSink {
         guard let loop, case .x11(let display) = desktop else { return nil }
         x11 = EWMHClient(display: display, loop: loop)
         return x11
+    }
+
+    private func workspaceClient(_ desktop: Desktop) -> ExtWorkspaceClient? {
+        if let workspaces { return workspaces }
+        guard let loop, case .extWorkspace(let socket, let compositor) = desktop else { return nil }
+        workspaces = ExtWorkspaceClient(socket: socket, compositor: compositor, loop: loop) { [weak self] in self?.log(.info, $0) }
+        return workspaces
     }
 
     private func say(_ line: String) {

@@ -1,4 +1,4 @@
-/// Requests to the socket compositors, each on a connection of its own that ends with
+/// Requests to the socket compositors (sway/i3, Hyprland, niri), each on a connection of its own that ends with
 /// its reply: what desktop actions send (Sources/DesktopActions). A connection per
 /// request costs one connect (microseconds on a Unix socket) and has no state to
 /// lose when the compositor restarts.
@@ -23,6 +23,27 @@ package enum CompositorRequest {
             let text = trimmed(String(decoding: reply, as: UTF8.self))
             done(text == "ok" ? nil : (text.isEmpty ? "an empty reply" : String(text.prefix(200))))
         }
+    }
+
+    /// niri: one request line on `NIRI_SOCKET` (`{"Action":{"FocusWorkspaceDown":{}}}`);
+    /// niri answers one line, `{"Ok":"Handled"}` or `{"Err":"…"}`, and would read more
+    /// requests: the connection is closed once the line is in.
+    package static func niri(socket path: String, request: String, loop: FocusLoop,
+                             done: @escaping (String?) -> Void) -> OneShotQuery {
+        OneShotQuery(path: path, request: Array((request + "\n").utf8), loop: loop, complete: { $0.contains(UInt8(ascii: "\n")) }) { reply in
+            guard let reply else { return done("no reply on \(path)") }
+            done(niriOutcome(reply))
+        }
+    }
+
+    /// niri's reply line: nil for `Ok`, else its error text.
+    static func niriOutcome(_ reply: [UInt8]) -> String? {
+        let line = reply.prefix { $0 != UInt8(ascii: "\n") }
+        guard let json = JSONValue.parse(line, limits: .init(keys: ["Ok", "Err"], maxStringScalars: 200, maxValues: 1000)) else {
+            return "a reply that is not niri's JSON"
+        }
+        if json["Ok"] != nil { return nil }
+        return json["Err"]?.string ?? "a reply that is neither Ok nor Err"
     }
 
     private static func trimmed(_ text: String) -> String {

@@ -1,7 +1,8 @@
 import LinuxSystem
 
-/// The application that has the keyboard focus, as a compositor names it: sway's
-/// `app_id`, an X11 window's `WM_CLASS` class, Hyprland's and KWin's window class.
+/// The application that has the keyboard focus, as a compositor names it: sway's, niri's
+/// and a wlroots window list's `app_id`, an X11 window's `WM_CLASS` class, Hyprland's and
+/// KWin's window class.
 public struct FocusedApp: Sendable, Equatable, CustomStringConvertible {
     /// The app id or class; bindings' `apps:` globs match it.
     public var app: String
@@ -41,7 +42,7 @@ public protocol FocusLoop: AnyObject {
 /// sockets: connect → ask for the current focus and subscribe → read events → on
 /// end of stream or a protocol error, close and reconnect after a backoff.
 public protocol FocusSource: AnyObject {
-    /// "sway", "i3", "hyprland", "x11", "kwin", "gnome": for the log and `gestured status`.
+    /// "sway", "i3", "hyprland", "niri", "x11", "kwin", "gnome", "wlr-foreign-toplevel": for the log and `gestured status`.
     var name: String { get }
     /// Where it connects (a socket path, a display, a bus) for the log.
     var endpoint: String { get }

@@ -57,13 +57,10 @@ public final class HyprlandSource: FocusSource {
     }
 
     func consume(_ buffer: inout [UInt8]) -> String? {
-        var start = 0
-        while let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            handle(line: String(decoding: buffer[start..<nl], as: UTF8.self))
-            start = nl + 1
+        StreamConnection.takeLines(&buffer) { line in
+            handle(line: String(decoding: line, as: UTF8.self))
+            return nil
         }
-        buffer.removeFirst(start)
-        return nil
     }
 
     private func handle(line: String) {

@@ -1,6 +1,6 @@
 import LinuxSystem
 
-/// The bookkeeping of a connection that a library owns (libxcb, sd-bus): the
+/// The bookkeeping of a connection that a library owns (libxcb, sd-bus, libwayland-client): the
 /// descriptor it hands us on the loop, the retry timer, a failure said once, what keeps
 /// the source from reporting (said when it changes), and what the source has reported
 /// since it connected.

@@ -113,6 +113,20 @@ final class StreamConnection {
         Memory.returnFreePages()
     }
 
+    /// The line-framed protocols' reader (Hyprland's events, niri's JSON lines): each whole
+    /// line off the front of `buffer`, without its newline, to `handle`; a message from
+    /// `handle` stops there (a protocol error, for `onBytes` to return).
+    static func takeLines(_ buffer: inout [UInt8], _ handle: (ArraySlice<UInt8>) -> String?) -> String? {
+        var start = 0
+        defer { buffer.removeFirst(start) }
+        while let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = buffer[start..<nl]
+            start = nl + 1
+            if let problem = handle(line) { return problem }
+        }
+        return nil
+    }
+
     /// The buffer capacity kept between messages (an event is a few hundred bytes).
     static let keptCapacity = 64 << 10
 

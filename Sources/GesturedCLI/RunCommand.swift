@@ -104,9 +104,18 @@ enum CheckCommand {
         if !config.grab.isEmpty, let failure = VirtualDevice.probe() {
             Output.out("\(name): warning: grab: no device will be grabbed (each needs a copy made through uinput): \(failure): \(VirtualDevice.advice(for: failure))")
         }
-        // Per-app gestures in a session that cannot say which app has the focus.
-        if config.specs.contains(where: { !$0.apps.only.isEmpty }), case .none(let why) = FocusDetection.detect(Logger.environment()) {
-            Output.out("note: gestures with 'apps:' will not fire in this session: \(why)")
+        // Per-app gestures in a session that cannot say which app has the focus, or that
+        // can only if its compositor offers the wlroots window list (known once connected).
+        if config.specs.contains(where: { !$0.apps.only.isEmpty }) {
+            switch FocusDetection.detect(Logger.environment()) {
+            case .none(let why):
+                Output.out("note: gestures with 'apps:' will not fire in this session: \(why)")
+            case .source(let wlr as WlrForeignToplevelSource):
+                Output.out("note: gestures with 'apps:' need this compositor (\(wlr.compositor)) to offer \(WlrForeignToplevelSource.protocolName) "
+                           + "(labwc, wayfire, river and sway do); `gestured status` says whether it does")
+            case .source:
+                break
+            }
         }
         desktopActionNotes(config, name)
         return .success
@@ -121,6 +130,10 @@ enum CheckCommand {
         switch Desktop.detect(environment) {
         case .desktop(let d):
             for p in d.problems(in: here) { Output.out("\(name): warning: \(p)".printable) }
+            if case .extWorkspace(_, let compositor) = d {
+                Output.out("note: workspace actions go through \(ExtWorkspaceClient.protocolName), if this compositor (\(compositor)) offers it "
+                           + "(labwc does); the daemon's log says when it does not".printable)
+            }
         case .none(let why):
             Output.out("note: desktop actions ({workspace: next} and the like) will do nothing in this session: \(why)")
         }

@@ -94,6 +94,48 @@ extension RealDesktops {
             _ = windows
         }
 
+        /// The same sway, read through its wlroots window list (wlr-foreign-toplevel-management
+        /// v3) on its Wayland socket instead of its IPC: what labwc, wayfire and river offer.
+        /// A window that closes hands the focus to the one left.
+        @Test(Requires.programs([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
+        func swaysWindowListPicksTheBinding() throws {
+            let dir = TempDir()
+            let headless = try HeadlessSway(in: dir)
+            defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
+            let (sway, socket, env) = (headless.process, headless.socket, headless.environment)
+            let display = dir.path + "/wayland-1"
+            let source = WlrForeignToplevelSource(socket: display, compositor: "sway", retryInitial: 0.05, retryMaximum: 0.2)
+            let (daemon, pad, out) = try Self.daemon(dir, source: source)
+            try #require(Self.waitForFocus(daemon, nil),
+                         "sway's window list answered (\(sway.poll().map { "sway exited \($0)" } ?? "running")): \(source.problem ?? "")")
+
+            // foot as ourselves, not as sway's user: a container may let only root open a
+            // PTY (devpts mounted with ptmxmode=000), and foot needs one for its shell.
+            var windows: [Gestured.Process] = []
+            for id in ["one", "two"] {
+                windows.append(try Gestured.Process(["--log-level=error", "--app-id=\(id)", "sleep", "60"],
+                                                    environment: ["WAYLAND_DISPLAY=wayland-1"] + env, executable: "/usr/bin/foot"))
+                #expect(Self.waitForFocus(daemon, id), "foot --app-id=\(id) is activated")
+            }
+            #expect(Self.swipe(daemon, pad, out: out) == "workspace\n", "in 'two' the global binding runs")
+            for (id, expected) in [("one", "back\n"), ("two", "workspace\n"), ("one", "back\n")] {
+                let r = try Gestured.Process(["-s", socket, "[app_id=\(id)] focus"], executable: "/usr/bin/swaymsg")
+                #expect(r.wait() == 0)
+                #expect(Self.waitForFocus(daemon, id))
+                #expect(Self.swipe(daemon, pad, out: out) == expected, "focused \(id)")
+            }
+            let status = daemon.statusText()
+            #expect(status.contains("focused app: one (foot) — from wlr-foreign-toplevel (\(display))\n"), "\(status)")
+            #expect(source.problem == nil)
+
+            // 'one' quits: its handle is closed, and sway activates 'two'.
+            kill(windows[0].pid, SIGTERM)
+            _ = windows[0].wait(timeoutMS: 5_000)
+            #expect(Self.waitForFocus(daemon, "two"), "the window left has the focus")
+            #expect(Self.swipe(daemon, pad, out: out) == "workspace\n")
+            _ = windows
+        }
+
         /// i3 on Xvfb, with the focus read two ways: i3's IPC, and EWMH (libxcb), which
         /// any X11 window manager gives. EWMH also sees the X server restart.
         @Test(Requires.programs([("Xvfb", "xvfb"), ("i3", "i3-wm"), ("i3-msg", "i3-wm"), ("xterm", "xterm")]),

@@ -220,5 +220,18 @@ import Testing
         #expect(gnome.stdout.contains("note: gestures with 'apps:' will not fire in this session: GNOME on Wayland, but no session bus"), "\(gnome.stdout)")
         let sway = try Gestured.run(["check", config], environment: ["SWAYSOCK=/run/user/1000/sway-ipc.sock"])
         #expect(!sway.stdout.contains("note:"))
+        // Another Wayland compositor: the window list it may or may not offer.
+        let labwc = try Gestured.run(["check", config], environment: ["XDG_CURRENT_DESKTOP=labwc:wlroots", "WAYLAND_DISPLAY=wayland-0",
+                                                                      "XDG_RUNTIME_DIR=/run/user/1000"])
+        #expect(labwc.stdout.contains("note: gestures with 'apps:' need this compositor (labwc:wlroots) to offer wlr-foreign-toplevel-management "
+                                      + "(labwc, wayfire, river and sway do); `gestured status` says whether it does"), "\(labwc.stdout)")
+        let actions = dir.write("actions.yaml", "gestures:\n  - {name: ws, gesture: swipe, fingers: 3, command: {workspace: next}}\n"
+                                + "  - {name: ov, gesture: pinch, fingers: 4, command: {overview: toggle}}\n")
+        let labwcActions = try Gestured.run(["check", actions], environment: ["XDG_CURRENT_DESKTOP=labwc", "WAYLAND_DISPLAY=wayland-0",
+                                                                             "XDG_RUNTIME_DIR=/run/user/1000"])
+        #expect(labwcActions.stdout.contains("warning: gesture 'ov': overview toggle: labwc is reached through ext-workspace-v1, which has no overview"),
+                "\(labwcActions.stdout)")
+        #expect(labwcActions.stdout.contains("note: workspace actions go through ext-workspace-v1, if this compositor (labwc) offers it (labwc does); "
+                                             + "the daemon's log says when it does not"), "\(labwcActions.stdout)")
     }
 }

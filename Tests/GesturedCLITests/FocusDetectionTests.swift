@@ -1,4 +1,4 @@
-import FocusSources
+@testable import FocusSources
 import Testing
 
 @Suite struct FocusDetectionTests {
@@ -13,10 +13,25 @@ import Testing
         (["XDG_CURRENT_DESKTOP": "GNOME", "XDG_SESSION_TYPE": "wayland", "XDG_RUNTIME_DIR": "/run/user/1000"], "gnome"),
         // GNOME on X11: EWMH tells the focus without the extension.
         (["XDG_CURRENT_DESKTOP": "GNOME", "XDG_SESSION_TYPE": "x11", "DISPLAY": ":0", "XDG_RUNTIME_DIR": "/run/user/1000"], "x11"),
+        // Any other Wayland compositor: the wlroots window list, even with Xwayland's DISPLAY.
+        (["XDG_CURRENT_DESKTOP": "labwc:wlroots", "WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": "/run/user/1000", "DISPLAY": ":0"],
+         "wlr-foreign-toplevel"),
     ])
     func eachDesktopIsFoundFromItsEnvironment(env: [String: String], expected: String) {
         guard case .source(let s) = FocusDetection.detect(env) else { Issue.record("no source"); return }
         #expect(s.name == expected)
+    }
+
+    @Test func anotherWaylandCompositorIsAskedForItsWindowListOnItsSocket() throws {
+        let env = ["XDG_CURRENT_DESKTOP": "labwc:wlroots", "WAYLAND_DISPLAY": "wayland-0", "XDG_RUNTIME_DIR": "/run/user/1000"]
+        guard case .source(let s) = FocusDetection.detect(env) else { Issue.record("no source"); return }
+        let source = try #require(s as? WlrForeignToplevelSource)
+        #expect(source.endpoint == "/run/user/1000/wayland-0")
+        #expect(source.noManager == "this compositor (labwc:wlroots) offers no wlr-foreign-toplevel-management; per-application gestures are off")
+        guard case .source(let absolute) = FocusDetection.detect(["WAYLAND_DISPLAY": "/tmp/w/wayland-1"]) else { Issue.record("no source"); return }
+        #expect(absolute.endpoint == "/tmp/w/wayland-1")
+        guard case .none(let why) = FocusDetection.detect(["XDG_SESSION_TYPE": "wayland"]) else { Issue.record("a source with no socket"); return }
+        #expect(why.hasPrefix("a Wayland session, but no WAYLAND_DISPLAY and XDG_RUNTIME_DIR"))
     }
 
     @Test func gnomeOnWaylandWithNoSessionBusSaysPlainlyThatThereIsNoSource() {

@@ -12,6 +12,7 @@
 #ifndef GESTURED_CDESKTOP_H
 #define GESTURED_CDESKTOP_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 #include <xcb/xcb.h>
@@ -91,7 +92,8 @@ int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char
                    sd_bus_message_handler_t cb, void *ud, const char *a, const char *b);
 int gd_bus_reply(sd_bus_message *m);
 
-// libwayland-client (the outputs' transforms, for screen rotation), loaded the same way.
+// libwayland-client (the outputs' transforms, for screen rotation; the focused window on
+// wlroots compositors), loaded the same way.
 // Its headers are not needed: the few types gestured uses are declared here, as the
 // stable wire ABI (wayland.xml) fixes them.
 const char *gd_load_wayland(void);
@@ -124,6 +126,78 @@ void gd_wl_proxy_destroy(struct wl_proxy *p);
 /// wl_display.get_registry and wl_registry.bind(wl_output): the protocol's variadic marshalling.
 struct wl_proxy *gd_wl_get_registry(struct wl_display *d);
 struct wl_proxy *gd_wl_bind_output(struct wl_proxy *registry, uint32_t name, uint32_t version);
+/// wl_display.sync: a wl_callback whose `done` comes after everything the compositor sent before it.
+struct wl_proxy *gd_wl_display_sync(struct wl_display *d);
+struct gd_wl_callback_listener {
+    void (*done)(void *data, struct wl_proxy *callback, uint32_t callback_data);
+};
+/// wayland-util.h's struct wl_array: `size` bytes at `data`.
+struct gd_wl_array {
+    size_t size;
+    size_t alloc;
+    void *data;
+};
+
+// wlr-foreign-toplevel-management-unstable-v1 (wlroots compositors' window list), up to
+// version 3: its interfaces are written out in lazy.c from the protocol's XML.
+/// "zwlr_foreign_toplevel_manager_v1", as the registry announces it.
+const char *gd_wlr_toplevel_manager_name(void);
+/// wl_registry.bind(zwlr_foreign_toplevel_manager_v1).
+struct wl_proxy *gd_wl_bind_wlr_toplevel_manager(struct wl_proxy *registry, uint32_t name, uint32_t version);
+/// zwlr_foreign_toplevel_handle_v1.destroy: the request, and the proxy with it.
+void gd_wlr_toplevel_handle_destroy(struct wl_proxy *handle);
+/// zwlr_foreign_toplevel_manager_v1's events.
+struct gd_wlr_toplevel_manager_listener {
+    void (*toplevel)(void *data, struct wl_proxy *manager, struct wl_proxy *handle);
+    void (*finished)(void *data, struct wl_proxy *manager);
+};
+// ext-workspace-v1 (wayland-protocols staging: labwc's and other compositors' workspaces),
+// version 1: its interfaces are written out in lazy.c from the protocol's XML.
+/// "ext_workspace_manager_v1", as the registry announces it.
+const char *gd_ext_workspace_manager_name(void);
+/// wl_registry.bind(ext_workspace_manager_v1).
+struct wl_proxy *gd_wl_bind_ext_workspace_manager(struct wl_proxy *registry, uint32_t name, uint32_t version);
+/// ext_workspace_manager_v1.commit: the requests before it, carried out together.
+void gd_ext_workspace_manager_commit(struct wl_proxy *manager);
+/// ext_workspace_handle_v1.activate (takes effect at the next commit).
+void gd_ext_workspace_activate(struct wl_proxy *workspace);
+/// ext_workspace_handle_v1.destroy and ext_workspace_group_handle_v1.destroy: the request, and the proxy with it.
+void gd_ext_workspace_destroy(struct wl_proxy *workspace);
+void gd_ext_workspace_group_destroy(struct wl_proxy *group);
+struct gd_ext_workspace_manager_listener {
+    void (*workspace_group)(void *data, struct wl_proxy *manager, struct wl_proxy *group);
+    void (*workspace)(void *data, struct wl_proxy *manager, struct wl_proxy *workspace);
+    void (*done)(void *data, struct wl_proxy *manager);
+    void (*finished)(void *data, struct wl_proxy *manager);
+};
+struct gd_ext_workspace_group_listener {
+    void (*capabilities)(void *data, struct wl_proxy *group, uint32_t capabilities);
+    void (*output_enter)(void *data, struct wl_proxy *group, struct wl_proxy *output);
+    void (*output_leave)(void *data, struct wl_proxy *group, struct wl_proxy *output);
+    void (*workspace_enter)(void *data, struct wl_proxy *group, struct wl_proxy *workspace);
+    void (*workspace_leave)(void *data, struct wl_proxy *group, struct wl_proxy *workspace);
+    void (*removed)(void *data, struct wl_proxy *group);
+};
+struct gd_ext_workspace_listener {
+    void (*id)(void *data, struct wl_proxy *workspace, const char *id);
+    void (*name)(void *data, struct wl_proxy *workspace, const char *name);
+    void (*coordinates)(void *data, struct wl_proxy *workspace, struct gd_wl_array *coordinates);
+    void (*state)(void *data, struct wl_proxy *workspace, uint32_t state);
+    void (*capabilities)(void *data, struct wl_proxy *workspace, uint32_t capabilities);
+    void (*removed)(void *data, struct wl_proxy *workspace);
+};
+
+/// zwlr_foreign_toplevel_handle_v1's events up to version 3, in the protocol's order.
+struct gd_wlr_toplevel_handle_listener {
+    void (*title)(void *data, struct wl_proxy *handle, const char *title);
+    void (*app_id)(void *data, struct wl_proxy *handle, const char *app_id);
+    void (*output_enter)(void *data, struct wl_proxy *handle, struct wl_proxy *output);
+    void (*output_leave)(void *data, struct wl_proxy *handle, struct wl_proxy *output);
+    void (*state)(void *data, struct wl_proxy *handle, struct gd_wl_array *state);
+    void (*done)(void *data, struct wl_proxy *handle);
+    void (*closed)(void *data, struct wl_proxy *handle);
+    void (*parent)(void *data, struct wl_proxy *handle, struct wl_proxy *parent);
+};
 
 // libxcb-randr (the outputs' rotations on X11), loaded the same way, after gd_load_xcb:
 // only an X11 session's rotation source maps it (Debian: libxcb-randr0; header from
