@@ -58,25 +58,36 @@ extension RealDesktops {
             return (daemon, pad, out)
         }
 
-        @Test(Requires.programs([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
-        func swayFocusSwitchedOverIPCPicksTheBinding() throws {
-            try Self.swayFocusSwitchedOverIPCPicksTheBinding(in: nil)
+        /// Where gestured hears sway's focus: its IPC (`SWAYSOCK`), or the wlroots window list
+        /// (wlr-foreign-toplevel-management v3) on its Wayland socket, which is what labwc,
+        /// wayfire and river offer.
+        enum SwayFocus: String, CaseIterable, Sendable { case ipc, windowList }
+
+        @Test(Requires.programs([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]),
+              arguments: SwayFocus.allCases)
+        func swayFocusSwitchedOverIPCPicksTheBinding(through: SwayFocus) throws {
+            try Self.swayFocusPicksTheBinding(in: nil, through: through)
         }
 
-        static func swayFocusSwitchedOverIPCPicksTheBinding(in root: DebianRoot?) throws {
+        /// Each new window takes the focus, then `swaymsg … focus` moves it: the same swipe
+        /// runs the binding of the app sway says has it. A window that closes hands the
+        /// focus to the one left.
+        static func swayFocusPicksTheBinding(in root: DebianRoot?, through: SwayFocus) throws {
             let dir = TempDir()
             let headless = try HeadlessSway(in: dir, root: root)
             defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
             let (socket, env) = (headless.socket, headless.environment)
-            let source = I3IPCSource(name: "sway", socketPath: socket, retryInitial: 0.05, retryMaximum: 0.2)
+            let display = headless.display.hasPrefix("/") ? headless.display : dir.path + "/" + headless.display
+            let source: any FocusSource = through == .ipc
+                ? I3IPCSource(name: "sway", socketPath: socket, retryInitial: 0.05, retryMaximum: 0.2)
+                : WlrForeignToplevelSource(socket: display, compositor: "sway", retryInitial: 0.05, retryMaximum: 0.2)
             let (daemon, pad, out) = try Self.daemon(dir, source: source)
-            try #require(Self.waitForFocus(daemon, nil), "sway's IPC answered (\(headless.state))")
+            try #require(Self.waitForFocus(daemon, nil), "sway answered through \(through) (\(headless.state)): \(source.problem ?? "")")
 
-            // Each new window takes the focus: the source hears of it from sway.
-            let display = ["WAYLAND_DISPLAY=\(headless.display)"] + env
             var windows: [Gestured.Process] = []
             for id in ["one", "two"] {
-                windows.append(try Unprivileged.spawn(["foot", "--log-level=error", "--app-id=\(id)", "sleep", "60"], environment: display))
+                windows.append(try Unprivileged.spawn(["foot", "--log-level=error", "--app-id=\(id)", "sleep", "60"],
+                                                      environment: ["WAYLAND_DISPLAY=\(headless.display)"] + env, ownSession: true))
                 #expect(Self.waitForFocus(daemon, id), "foot --app-id=\(id) has the focus")
             }
             #expect(Self.swipe(daemon, pad, out: out) == "workspace\n", "in 'two' the global binding runs")
@@ -88,52 +99,17 @@ extension RealDesktops {
                 #expect(Self.swipe(daemon, pad, out: out) == expected, "focused \(id)")
             }
             let status = daemon.statusText()
-            #expect(status.contains("focused app: one (foot) — from sway (\(socket))\n"), "\(status)")
+            let from = through == .ipc ? "sway (\(socket))" : "wlr-foreign-toplevel (\(display))"
+            #expect(status.contains("focused app: one (foot) — from \(from)\n"), "\(status)")
             #expect(status.contains("back recognized on \"Fake Touchpad\" in one: echo back > \(out)"), "\(status)")
-            print("swayFocusSwitchedOverIPCPicksTheBinding: \(root.map(\.description) ?? "here"): \(headless.state.prefix(40))")
-            _ = windows
-        }
-
-        /// The same sway, read through its wlroots window list (wlr-foreign-toplevel-management
-        /// v3) on its Wayland socket instead of its IPC: what labwc, wayfire and river offer.
-        /// A window that closes hands the focus to the one left.
-        @Test(Requires.programs([("sway", "sway"), ("foot", "foot"), ("swaymsg", "sway"), ("setpriv", "util-linux")]))
-        func swaysWindowListPicksTheBinding() throws {
-            let dir = TempDir()
-            let headless = try HeadlessSway(in: dir)
-            defer { withExtendedLifetime(headless) {} }  // sway runs until the test ends
-            let (sway, socket, env) = (headless.process, headless.socket, headless.environment)
-            let display = dir.path + "/wayland-1"
-            let source = WlrForeignToplevelSource(socket: display, compositor: "sway", retryInitial: 0.05, retryMaximum: 0.2)
-            let (daemon, pad, out) = try Self.daemon(dir, source: source)
-            try #require(Self.waitForFocus(daemon, nil),
-                         "sway's window list answered (\(sway.poll().map { "sway exited \($0)" } ?? "running")): \(source.problem ?? "")")
-
-            // foot as ourselves, not as sway's user: a container may let only root open a
-            // PTY (devpts mounted with ptmxmode=000), and foot needs one for its shell.
-            var windows: [Gestured.Process] = []
-            for id in ["one", "two"] {
-                windows.append(try Gestured.Process(["--log-level=error", "--app-id=\(id)", "sleep", "60"],
-                                                    environment: ["WAYLAND_DISPLAY=wayland-1"] + env, executable: "/usr/bin/foot"))
-                #expect(Self.waitForFocus(daemon, id), "foot --app-id=\(id) is activated")
-            }
-            #expect(Self.swipe(daemon, pad, out: out) == "workspace\n", "in 'two' the global binding runs")
-            for (id, expected) in [("one", "back\n"), ("two", "workspace\n"), ("one", "back\n")] {
-                let r = try Gestured.Process(["-s", socket, "[app_id=\(id)] focus"], executable: "/usr/bin/swaymsg")
-                #expect(r.wait() == 0)
-                #expect(Self.waitForFocus(daemon, id))
-                #expect(Self.swipe(daemon, pad, out: out) == expected, "focused \(id)")
-            }
-            let status = daemon.statusText()
-            #expect(status.contains("focused app: one (foot) — from wlr-foreign-toplevel (\(display))\n"), "\(status)")
             #expect(source.problem == nil)
 
-            // 'one' quits: its handle is closed, and sway activates 'two'.
-            kill(windows[0].pid, SIGTERM)
-            _ = windows[0].wait(timeoutMS: 5_000)
+            // 'one' quits, and sway focuses 'two'.
+            Unprivileged.killGroup(windows[0])
             #expect(Self.waitForFocus(daemon, "two"), "the window left has the focus")
             #expect(Self.swipe(daemon, pad, out: out) == "workspace\n")
-            _ = windows
+            print("swayFocusPicksTheBinding: \(root.map(\.description) ?? "here"), through \(through): \(headless.state.prefix(40))")
+            windows.forEach(Unprivileged.killGroup)
         }
 
         /// i3 on Xvfb, with the focus read two ways: i3's IPC, and EWMH (libxcb), which

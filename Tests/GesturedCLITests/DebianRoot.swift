@@ -105,6 +105,17 @@ final class RootSession {
         return String(process.stderr.suffix(3000))
     }
 
+    /// `command` (sh) in the root, as the desktop's user, with the desktop's environment
+    /// (its Wayland display, bus, runtime directory): what it printed, and how it exited.
+    func run(_ command: String) throws -> (status: Int32?, output: String) {
+        var environment = ["XDG_RUNTIME_DIR=\(dir.path)", "HOME=\(dir.path)/home", "QT_QPA_PLATFORM=wayland"]
+        for name in ["WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "SWAYSOCK"] where env[name] != nil { environment.append("\(name)=\(env[name]!)") }
+        let p = try root.spawn("exec setpriv --reuid=\(Unprivileged.uid) --regid=\(Unprivileged.uid) --clear-groups " + command,
+                               sharing: dir.path, environment: environment)
+        let status = p.wait(timeoutMS: 30_000)
+        return (status, p.stdout + p.stderr)
+    }
+
     /// A foot window of `appID` on this desktop: the root's own foot, as that user (Debian
     /// 12's foot 1.13 dies of SIGFPE on KWin 6's virtual output). `Unprivileged.killGroup` closes it.
     func openWindow(appID: String) throws -> Gestured.Process {

@@ -1,9 +1,11 @@
 import CFakeEvdevDevice
 import CLinux
 import FocusSources
+import GestureEngine
 import GestureTestSupport
 import Glibc
 import Testing
+import TouchModel
 @testable import GesturedCLI
 
 extension RealDesktops {
@@ -18,9 +20,9 @@ extension RealDesktops {
 
         // MARK: sway
 
-        @Test(arguments: roots)
-        func swayFocusPicksTheBinding(root: DebianRoot) throws {
-            try CompositorFocusTests.swayFocusSwitchedOverIPCPicksTheBinding(in: root)
+        @Test(arguments: roots, CompositorFocusTests.SwayFocus.allCases)
+        func swayFocusPicksTheBinding(root: DebianRoot, through: CompositorFocusTests.SwayFocus) throws {
+            try CompositorFocusTests.swayFocusPicksTheBinding(in: root, through: through)
         }
 
         @Test(arguments: roots)
@@ -92,6 +94,32 @@ extension RealDesktops {
             windows.forEach(Unprivileged.killGroup)
         }
 
+        /// KWin's output turned as System Settings turns it (kscreen-doctor, over KWin's
+        /// output-management protocol): gestured hears it from wl_output, and the recorded
+        /// 4-finger drag toward the panel's bottom edge comes out as the user sees it.
+        @Test(arguments: roots)
+        func kwinTurningItsOutputTurnsTheNextGesture(root: DebianRoot) throws {
+            let session = try RootSession("kwin", in: root)
+            let outputs = try session.run("kscreen-doctor --outputs")
+            // "Output: 1 Virtual-1 enabled connected …": the name is the third word.
+            let name = try #require(outputs.output.split(separator: "\n").first { $0.contains("Output:") }?
+                                        .split(separator: " ").dropFirst(2).first.map(String.init),
+                                    "kscreen-doctor --outputs: \(outputs.output)")
+            let rig = try RotationSourceTests.Rig(TempDir(), environment: ["WAYLAND_DISPLAY": session.env["WAYLAND_DISPLAY"] ?? "",
+                                                                           "XDG_RUNTIME_DIR": session.dir.path])
+            try #require(rig.waitFor(.normal, from: "wayland output \(name)"), "\(String(describing: rig.session.rotation)): \(session.log)")
+            #expect(rig.swipe() == .some(.down))
+            // kscreen-doctor's left: the picture a quarter counter-clockwise (wl_output's 90).
+            for (rotation, orientation, direction) in [("left", Orientation.quarter, Direction.left), ("inverted", .half, .up),
+                                                       ("right", .threeQuarters, .right), ("none", .normal, .down)] {
+                let turned = try session.run("kscreen-doctor output.\(name).rotation.\(rotation)")
+                #expect(turned.status == 0, "kscreen-doctor rotation.\(rotation): \(turned.output)")
+                #expect(rig.waitFor(orientation, from: "wayland output \(name)"), "rotation \(rotation) heard from wl_output")
+                #expect(rig.swipe() == .some(direction), "after KWin's rotation \(rotation)")
+            }
+            print("TodaysDesktopsTests: \(root): \(session.version): output \(name) turned left, inverted, right, none")
+        }
+
         /// `{workspace: next|previous}` through KWin's own shortcuts (kglobalaccel, which
         /// KWin 6 serves itself), as KWin reports its current desktop.
         @Test(arguments: roots)
@@ -109,5 +137,71 @@ extension RealDesktops {
             #expect(daemon.runningCommands == 0, "no process was started")
             print("TodaysDesktopsTests: \(root): \(session.version): desktop 1 → 2 → 1")
         }
+    }
+}
+
+extension RealDesktops.TodaysDesktopsTests {
+    typealias CompositorFocusTests = RealDesktops.CompositorFocusTests
+    typealias DesktopActionsCompositorTests = RealDesktops.DesktopActionsCompositorTests
+    // MARK: labwc (wlroots, no IPC of its own)
+
+    /// labwc's environment, as its session exports it to the user's services.
+    static func labwcEnvironment(_ session: RootSession) -> [String: String] {
+        ["WAYLAND_DISPLAY": session.env["WAYLAND_DISPLAY"] ?? "", "XDG_RUNTIME_DIR": session.dir.path,
+         "XDG_CURRENT_DESKTOP": "labwc:wlroots", "XDG_SESSION_TYPE": "wayland"]
+    }
+
+    /// labwc has no IPC: the focus comes from the window list it offers every client
+    /// (wlr-foreign-toplevel-management), which FocusDetection picks for a Wayland
+    /// session no other source knows. Each new window has the focus; when it closes,
+    /// labwc gives the focus back to the other, and the binding follows.
+    @Test(arguments: roots)
+    func labwcFocusFromItsWindowListPicksTheBinding(root: DebianRoot) throws {
+        let session = try RootSession("labwc", in: root)
+        guard case .source(let source) = FocusDetection.detect(Self.labwcEnvironment(session)) else {
+            Issue.record("no focus source detected for labwc")
+            return
+        }
+        #expect(source.name == "wlr-foreign-toplevel")
+        let (daemon, pad, out) = try CompositorFocusTests.daemon(session.dir, source: source)
+        #expect(CompositorFocusTests.waitForFocus(daemon, nil), "labwc's window list answered: \(session.log)")
+        var windows: [String: Gestured.Process] = [:]
+        for id in ["one", "two"] {
+            windows[id] = try session.openWindow(appID: id)
+            #expect(CompositorFocusTests.waitForFocus(daemon, id), "foot --app-id=\(id) has the focus in \(session.version): \(session.log)")
+        }
+        #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "workspace\n", "in 'two' the global binding runs")
+        Unprivileged.killGroup(windows.removeValue(forKey: "two")!)
+        #expect(CompositorFocusTests.waitForFocus(daemon, "one"), "'two' closed: labwc focused 'one'")
+        #expect(CompositorFocusTests.swipe(daemon, pad, out: out) == "back\n", "in 'one' its own binding runs")
+        let status = daemon.statusText()
+        #expect(status.contains("focused app: one (foot) — from wlr-foreign-toplevel"), "\(status)")
+        print("TodaysDesktopsTests: \(root): \(session.version): focus from wlr-foreign-toplevel-management")
+        windows.values.forEach(Unprivileged.killGroup)
+    }
+
+    /// labwc's active workspace, as labwc tells any client over ext-workspace-v1
+    /// (Tests/roots/ext-workspace, a separate wire-protocol client): its name.
+    static func labwcWorkspace(_ session: RootSession) -> String {
+        let out = DesktopActionsCompositorTests.output([GNOMESession.root + "/Tests/roots/ext-workspace"], executable: "/usr/bin/python3",
+                                                       environment: ["WAYLAND_DISPLAY=\(session.env["WAYLAND_DISPLAY"] ?? "")"])
+        guard let at = out.firstRange(of: #""active": [""#) else { return out }
+        return String(out[at.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// `{workspace: next|previous}` through ext-workspace-v1, as labwc reports its active workspace.
+    @Test(arguments: roots)
+    func labwcSwitchesWorkspaceThroughExtWorkspace(root: DebianRoot) throws {
+        let session = try RootSession("labwc", in: root)
+        let (daemon, pad) = try DesktopActionsCompositorTests.daemon(session.dir, environment: Self.labwcEnvironment(session))
+        #expect(Self.labwcWorkspace(session) == "Workspace 1")
+        LiveDeviceTests.swipe(pad, dxMM: -40)
+        #expect(DesktopActionsCompositorTests.wait(daemon, for: "Workspace 2", { Self.labwcWorkspace(session) }) == "Workspace 2",
+                "{workspace: next} in \(session.version): \(session.log)")
+        LiveDeviceTests.swipe(pad, dxMM: 40)
+        #expect(DesktopActionsCompositorTests.wait(daemon, for: "Workspace 1", { Self.labwcWorkspace(session) }) == "Workspace 1",
+                "{workspace: previous}")
+        #expect(daemon.runningCommands == 0, "no process was started")
+        print("TodaysDesktopsTests: \(root): \(session.version): Workspace 1 → 2 → 1 over ext-workspace-v1")
     }
 }
