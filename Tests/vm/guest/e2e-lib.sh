@@ -152,6 +152,10 @@ write_config() {
   mv -f "$temporary" "$config"
 }
 
+# What the session's environment adds to the daemon's (a desktop's sockets: the
+# compositor's start-up hands them to systemd --user), NAME=VALUE each.
+daemon_env=()
+
 # start_daemon: gestured as its systemd user unit starts it — the unit's ExecStart
 # (binary installed where `make install` puts it; in the guest's overlay only), its
 # UMask, Type=notify — as the user, with the config found through XDG_CONFIG_HOME.
@@ -166,7 +170,7 @@ start_daemon() {
   within 20 test -S "$socket" || fail "notify socket listener did not start"
   say "starting as $user: $exec_start"
   runuser -u "$user" -- env -i HOME="$home" USER="$user" PATH=/usr/local/bin:/usr/bin:/bin \
-    XDG_CONFIG_HOME="$home/.config" NOTIFY_SOCKET="$socket" \
+    XDG_CONFIG_HOME="$home/.config" NOTIFY_SOCKET="$socket" ${daemon_env[@]+"${daemon_env[@]}"} \
     sh -c "umask $(sed -n 's/^UMask=//p' "$unit" | grep . || echo 0022); exec $exec_start" >"$log/daemon" 2>&1 &
   daemon_pid=$!
   if wait_for_match "$log/notify" '(^|[^A-Z_])READY=1($|[^0-9])' 30; then

@@ -1,0 +1,100 @@
+#!/bin/bash
+# vm: gpu
+# vm: root forky
+# Hyprland 0.56 (Debian testing's, from the Tests/roots root) for real, as a user:
+# it cannot start in a container (its backend needs a DRM device: Tests/roots/README.md),
+# so it runs here, on the VM's virtio GPU (no 3D: Mesa's llvmpipe through kms_swrast),
+# with its seat from seatd, reading the touchpad through libinput as it would on a
+# laptop. gestured, started as its user unit starts it with the session's environment,
+# switches Hyprland's workspace on 3-finger swipes, takes the focused app from
+# Hyprland's event socket for a per-app binding; every answer is Hyprland's own (hyprctl).
+. "$(dirname "$0")/../guest/e2e-lib.sh"
+setup
+root=/var/cache/gestured-roots/forky
+[ -x "$root/usr/bin/Hyprland" ] || fail "no Debian testing root with Hyprland at $root (Tests/roots/build forky)"
+[ -e /dev/dri/card0 ] || fail "no /dev/dri/card0: the VM has no GPU (run-in-vm --gpu)"
+huid=$(id -u "$user")
+runtime=/run/user/$huid
+install -d -o "$user" -g "$user" -m 700 "$runtime"
+
+# The root's programs see the guest's devices, /run (seatd's socket, the runtime
+# directory) and a /tmp of their own.
+mount -t proc proc "$root/proc" && mount -t sysfs sys "$root/sys" && mount --rbind /dev "$root/dev" \
+  && mount --rbind /run "$root/run" && mount -t tmpfs tmp "$root/tmp" || fail "cannot mount into $root"
+in_root() { chroot --userspec="$huid:$huid" "$root" env -i HOME=/tmp PATH=/usr/bin:/bin XDG_RUNTIME_DIR="$runtime" "$@"; }
+
+# The seat, as seatd.service gives it on a desktop; the DRM nodes, as udev's uaccess
+# gives them to the user at the seat (Mesa's kms_swrast opens card0 itself too).
+seatd -u "$user" -g "$user" >"$log/seatd" 2>&1 &
+within 20 test -S /run/seatd.sock || fail "seatd did not start"
+chmod 666 /dev/dri/card0 /dev/dri/renderD128
+
+cat >"$runtime/hyprland.conf" <<'CONF'
+monitor = , 1280x800, auto, 1
+misc {
+    disable_hyprland_logo = true
+    disable_splash_rendering = true
+}
+CONF
+chown "$user:$user" "$runtime/hyprland.conf"
+in_root LIBSEAT_BACKEND=seatd Hyprland --config "$runtime/hyprland.conf" >"$log/hyprland" 2>&1 &
+hyprland_socket() { ls "$runtime"/hypr/*/.socket.sock >/dev/null 2>&1; }
+within 120 hyprland_socket || fail "Hyprland made no IPC socket: $(tail -n 5 "$log/hyprland")"
+signature=$(ls "$runtime/hypr" | head -n 1)
+hyprctl() { in_root HYPRLAND_INSTANCE_SIGNATURE="$signature" hyprctl "$@"; }
+within 60 hyprctl -j activeworkspace || fail "hyprctl got no answer: $(tail -n 5 "$log/hyprland")"
+say "$(hyprctl version | head -n 1)"
+display=$(cd "$runtime" && ls wayland-* | grep -v lock | head -n 1)
+active_workspace() { hyprctl -j activeworkspace | jq -r .id; }
+workspace_is() { [ "$(active_workspace)" = "$1" ]; }
+expect_workspace() { within 30 workspace_is "$1" || fail "$2: Hyprland's active workspace is $(active_workspace), not $1"; }
+
+write_config <<'YAML'
+gestures:
+  - {name: next, gesture: swipe, fingers: 3, direction: left, command: {workspace: next}}
+  - {name: previous, gesture: swipe, fingers: 3, direction: right, command: {workspace: previous}}
+  - name: in-two
+    gesture: swipe
+    fingers: 3
+    direction: left
+    apps: [two]
+    command: echo "$GESTURE_NAME $GESTURE_DIRECTION" >> /tmp/e2e/out/in-two
+YAML
+daemon_env=(XDG_RUNTIME_DIR="$runtime" HYPRLAND_INSTANCE_SIGNATURE="$signature" WAYLAND_DISPLAY="$display")
+plug hyprland-swipes
+start_daemon
+status() { runuser -u "$user" -- env XDG_RUNTIME_DIR="$runtime" "$gestured" status 2>&1; }
+status_has() { status | grep -Eq "$1"; }
+within 30 status_has "focused app: .* from hyprland" || fail "no focus source on Hyprland: $(status)"
+
+# A window on workspace 2 and one on 1 (Hyprland's `workspace e+1`, which next is,
+# goes through the workspaces that exist), each focused as it opens.
+window() { in_root WAYLAND_DISPLAY="$display" foot --app-id="$1" sleep 120 >>"$log/foot" 2>&1 & }
+hyprctl dispatch workspace 2 >/dev/null
+window two
+within 60 status_has "focused app: two " || fail "Hyprland's focus on foot --app-id=two was not heard: $(status)"
+hyprctl dispatch workspace 1 >/dev/null
+window one
+within 60 status_has "focused app: one " || fail "Hyprland's focus on foot --app-id=one was not heard: $(status)"
+
+expect_workspace 1 "with 'one' focused"
+cue go1
+expect_workspace 2 "{workspace: next} on a swipe left"
+cue go2
+expect_workspace 1 "{workspace: previous} on a swipe right"
+
+# In 'two' (focused by Hyprland's own dispatcher) a swipe left runs its own binding.
+hyprctl dispatch workspace 2 >/dev/null
+within 30 status_has "focused app: two " || fail "the focus back on 'two' was not heard: $(status)"
+cue go3
+finish hyprland-swipes
+within 10 has_lines "$out/in-two" 1 || fail "in-two did not run: $(status)"
+expect_lines in-two "in-two left"
+workspace_is 2 || fail "the per-app binding ran, and Hyprland still moved to workspace $(active_workspace)"
+
+# Not checked: Hyprland 0.56 turning its output (`hyprctl keyword monitor …, transform,
+# 1`) is not sent to a client already bound to the wl_output (a new client sees 90°), so
+# gestured hears it only when it connects again (Tests/roots/README.md).
+say "status: $(status | grep -E 'focused app|screen rotation' | tr '\n' ';')"
+daemon_alive
+pass
