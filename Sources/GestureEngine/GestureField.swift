@@ -1,3 +1,5 @@
+import TouchModel
+
 /// One value a gesture event carries, described once for everyone who writes events
 /// out: `replay --json`, the event stream's `gesture` lines (the same `key`) and the
 /// `GESTURE_*` variables a command sees (`environmentName`). Each writer walks
@@ -35,7 +37,7 @@ public enum GestureField: CaseIterable, Sendable {
 
     /// The JSON key (`replay --json`, the stream's `gesture` line); nil: not in JSON.
     /// Static text, so the stream writes it without a copy.
-    public var key: StaticString? {
+    @inlinable public var key: StaticString? {
         switch self {
         case .gesture: return "gesture"
         case .kind: return "kind"
@@ -104,7 +106,7 @@ public enum GestureField: CaseIterable, Sendable {
     /// The value in `e`, in its unit (mm, mm/s, degrees, seconds) and with its places:
     /// 0.01 mm for positions, 0.1 mm/s for velocities, 0.0001 of a scale, 0.01° of a
     /// rotation, 1 ms of a duration, 0.001 of a score.
-    public func value(of e: GestureEvent) -> Value {
+    @inlinable public func value(of e: GestureEvent) -> Value {
         switch self {
         case .gesture: return .text(e.name)
         case .kind: return .text(e.kind.rawValue)
