@@ -213,12 +213,16 @@ class ShapeAndTipTapPageTests(DaemonPageTest):
     def test_a_circle_shows_its_rotation_on_its_card(self):
         """The card shows what its kind reports, as the hello's `kinds` says (the page's
         own table of kinds had lost a circle's rotation)."""
-        # A turn and a quarter, clockwise on the pad (+y down), 15 mm round its centre.
+        # A turn and a quarter, clockwise on the pad (+y down), 15 mm round its centre, in
+        # half a second (stamped in the past: all of it within the daemon's 1 s stale bound).
         turn = [(50 + 15 * math.cos(2 * math.pi * k / 32), 30 + 15 * math.sin(2 * math.pi * k / 32)) for k in range(41)]
-        self.daemon.pad.one_finger_path(turn, seconds=1.0)
+        self.daemon.pad.one_finger_path(turn, seconds=0.5)
         card = self.card('knob')
-        self.wait(lambda b: card.get_attribute('data-state') == 'ended' and 'Rotation' in self.card_values(card),
-                  'the circle ended with its Rotation row')
+        try:
+            self.wait(lambda b: card.get_attribute('data-state') == 'ended' and 'Rotation' in self.card_values(card),
+                      'the circle ended with its Rotation row')
+        except TimeoutException:
+            raise AssertionError(f'knob: {card.text!r}; the daemon: {self.daemon.log_text()[-2000:]}')
         values = self.card_values(card)
         rotation = float(re.fullmatch(r'(−?\d+\.\d)°', values['Rotation'])[1].replace('−', '-'))
         self.assertGreater(rotation, 270, values)
