@@ -130,33 +130,22 @@ public struct ActionMapper {
         }
     }
 
-    /// The variables a command sees. Every value is a number or one of a fixed set of
+    /// The variables a command sees: the event's `GestureField`s (the values and
+    /// rounding of `replay --json` and the event stream; none is an empty variable),
+    /// then the device and the step. Every value is a number or one of a fixed set of
     /// words, except GESTURE_NAME and GESTURE_DEVICE, which come from the config and
     /// the kernel; none is ever spliced into the command text.
     static func environment(_ e: GestureEvent, _ phase: GesturePhase, _ device: DeviceInfo?,
                             _ step: (sign: Int, position: Int)?) -> [(name: String, value: String)] {
-        var env: [(name: String, value: String)] = [
-            ("GESTURE_NAME", e.name),
-            ("GESTURE_KIND", e.kind.rawValue),
-            ("GESTURE_PHASE", e.phase.rawValue),
-            ("GESTURE_FINGERS", String(e.fingers)),
-            ("GESTURE_DIRECTION", e.directionWord ?? ""),
-            ("GESTURE_X_MM", decimal(e.location.x, 2)),
-            ("GESTURE_Y_MM", decimal(e.location.y, 2)),
-            ("GESTURE_DX_MM", decimal(e.translation.x, 2)),
-            ("GESTURE_DY_MM", decimal(e.translation.y, 2)),
-            ("GESTURE_VELOCITY", decimal(e.velocity.length, 1)),
-            ("GESTURE_VX", decimal(e.velocity.x, 1)),
-            ("GESTURE_VY", decimal(e.velocity.y, 1)),
-            ("GESTURE_SCALE", decimal(e.scale, 3)),
-            ("GESTURE_ROTATION_DEG", decimal(e.rotation * 180 / .pi, 1)),
-            ("GESTURE_DURATION_S", decimal(e.duration, 3)),
-            ("GESTURE_SHAPE", e.shape ?? ""),
-            ("GESTURE_SCORE", e.score.map { decimal($0, 2) } ?? ""),
-            ("GESTURE_DEVICE", device?.name ?? ""),
-            ("GESTURE_DEVICE_KIND", device?.kind.rawValue ?? ""),
-        ]
-        if let side = e.side { env.append(("GESTURE_SIDE", side.rawValue)) }
+        var env: [(name: String, value: String)] = GestureField.allCases.map { field in
+            switch field.value(of: e) {
+            case .text(let text): return (field.environmentName, text ?? "")
+            case .integer(let n): return (field.environmentName, String(n))
+            case .number(let x, let places): return (field.environmentName, decimal(x, places))
+            }
+        }
+        env.append(("GESTURE_DEVICE", device?.name ?? ""))
+        env.append(("GESTURE_DEVICE_KIND", device?.kind.rawValue ?? ""))
         if let step {
             env.append(("GESTURE_STEP", String(step.sign)))
             env.append(("GESTURE_STEP_SIGN", step.sign > 0 ? "+" : "-"))

@@ -93,12 +93,12 @@ public enum GestureKind: String, Sendable, CaseIterable {
         case .tipTap:
             return KindTraits(discrete: true, fingers: 1...1, restsAFinger: true, keepsTime: true,
                               parameters: [.side, .maxMovement, .maxDuration, .minDuration],
-                              reports: [.location],
+                              reports: [.side, .location],
                               make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
         case .tipSwipe:
             return KindTraits(discrete: true, fingers: 1...1, directions: .compass, restsAFinger: true, keepsTime: true,
                               parameters: [.side, .maxMovement, .minDuration, .minDistance, .maxAngle],
-                              reports: [.location, .translation],
+                              reports: [.side, .location, .translation],
                               make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
         case .shape:
             // Decided at the lift: no motion to arbitrate while the stroke is drawn (it
@@ -142,8 +142,9 @@ public struct KindTraits: Sendable {
         case minScale, minRotation, minArc, side
         case shape, minScore
     }
-    /// The values that say what a gesture of this kind did (`replay` and `watch` lines).
-    public enum Report: Sendable { case location, duration, translation, velocity, scale, rotation, shape }
+    /// The values that say what a gesture of this kind did (`replay` and `watch` lines,
+    /// the stream's `hello`, the live view's cards): each is one or more `GestureField`s.
+    public enum Report: Sendable { case side, location, duration, translation, velocity, scale, rotation, shape }
     /// What a stepped `update:` (`every:`) may count.
     public enum StepQuantity: Sendable { case distance, angle, scale }
     /// What a recognizer may know when it is built.
@@ -245,6 +246,12 @@ public struct KindTraits: Sendable {
         self.reports = reports
         self.detect = detect
         self.make = make
+    }
+
+    /// The event's values its `reports` name, in `GestureField`'s order (the stream's
+    /// `hello` lists them per kind as their JSON keys).
+    public var values: [GestureField] {
+        GestureField.allCases.filter { field in field.report.map(reports.contains) ?? false }
     }
 
     /// Takes fingers moving together (competes with a pinch or rotation for them).

@@ -7,9 +7,9 @@ enum GestureText {
     static func line(_ e: GestureEvent, device: String? = nil) -> String {
         var s = "\(e.name)  \(e.kind.rawValue) \(e.phase.rawValue)  \(e.fingers) finger\(e.fingers == 1 ? "" : "s")"
         if let d = e.directionWord { s += "  \(d)" }
-        if let side = e.side { s += "  \(side.rawValue)" }
         for value in e.kind.traits.reports {
             switch value {
+            case .side: if let side = e.side { s += "  \(side.rawValue)" }
             case .location: s += "  at (\(e.location.x.fixed(1)), \(e.location.y.fixed(1))) mm"
             case .duration: s += "  \(e.duration.fixed(2)) s"
             case .translation: s += "  Δ(\(e.translation.x.fixed(1)), \(e.translation.y.fixed(1))) mm"
@@ -23,27 +23,20 @@ enum GestureText {
         return s
     }
 
-    /// One JSON object: the keys `replay --json` documents.
+    /// One JSON object: the keys `replay --json` documents: the time and device, the
+    /// event's values as `GestureField` writes them (the stream's keys and rounding),
+    /// then the commands it ran.
     static func json(_ e: GestureEvent, time: Double, device: String, commands: [String]) -> String {
-        JSON.object([
-            ("time", JSON.number(time, 6)),
-            ("device", JSON.string(device)),
-            ("gesture", JSON.string(e.name)),
-            ("kind", JSON.string(e.kind.rawValue)),
-            ("phase", JSON.string(e.phase.rawValue)),
-            ("fingers", String(e.fingers)),
-            ("direction", e.directionWord.map(JSON.string) ?? "null"),
-            ("side", e.side.map { JSON.string($0.rawValue) } ?? "null"),
-            ("x_mm", JSON.number(e.location.x, 2)), ("y_mm", JSON.number(e.location.y, 2)),
-            ("dx_mm", JSON.number(e.translation.x, 2)), ("dy_mm", JSON.number(e.translation.y, 2)),
-            ("vx_mm_s", JSON.number(e.velocity.x, 1)), ("vy_mm_s", JSON.number(e.velocity.y, 1)),
-            ("scale", JSON.number(e.scale, 4)), ("scale_velocity", JSON.number(e.scaleVelocity, 3)),
-            ("rotation_deg", JSON.number(e.rotation * 180 / .pi, 2)),
-            ("rotation_velocity_deg_s", JSON.number(e.rotationVelocity * 180 / .pi, 1)),
-            ("duration_s", JSON.number(e.duration, 3)),
-            ("shape", e.shape.map(JSON.string) ?? "null"),
-            ("score", e.score.map { JSON.number($0, 3) } ?? "null"),
-            ("commands", "[" + commands.map(JSON.string).joined(separator: ", ") + "]"),
-        ])
+        var fields = [("time", JSON.number(time, 6)), ("device", JSON.string(device))]
+        for field in GestureField.allCases {
+            guard let key = field.key?.description else { continue }
+            switch field.value(of: e) {
+            case .text(let text): fields.append((key, text.map(JSON.string) ?? "null"))
+            case .integer(let n): fields.append((key, String(n)))
+            case .number(let x, let places): fields.append((key, JSON.number(x, places)))
+            }
+        }
+        fields.append(("commands", "[" + commands.map(JSON.string).joined(separator: ", ") + "]"))
+        return JSON.object(fields)
     }
 }

@@ -3,6 +3,7 @@
 it ran, and the reason the other swipe failed, in the daemon's own words; a Z drawn,
 a tip-tap and a tip-swipe, each card with the values only its kind has (the shape and
 its score, the side), as the daemon gave them to its command."""
+import math
 import os
 import re
 import unittest
@@ -138,8 +139,8 @@ class LivePageTests(DaemonPageTest):
 
 class ShapeAndTipTapPageTests(DaemonPageTest):
     """Tests/Browser/configs/shape-tiptap.yaml: `draw-z` (a shape, one finger),
-    `tip-right` (a tip-tap to the right of the resting finger) and `tip-swipe-left`
-    (a swipe down to its left)."""
+    `tip-right` (a tip-tap to the right of the resting finger), `tip-swipe-left`
+    (a swipe down to its left) and `knob` (a circle)."""
     ui_name = 'ui-shape-tiptap'
     # A Z about 30 mm across, as the built-in one is drawn (docs/SHAPES.md): right,
     # down-left, right; in mm on the 100 × 60 mm pad, +y down.
@@ -182,7 +183,7 @@ class ShapeAndTipTapPageTests(DaemonPageTest):
         card = self.recognized('draw-z')
         self.wait(lambda b: 'Shape' in self.card_values(card), 'the Shape row shown')
         shape = self.card_values(card)['Shape']
-        m = re.fullmatch(r'(\S+) \((\d\.\d\d)\)', shape)
+        m = re.fullmatch(r'(\S+) \((\d\.\d\d\d)\)', shape)
         self.assertTrue(m, f'the Shape row reads "NAME (SCORE)": {shape!r}')
         self.assertEqual(m[1], 'z', shape)
         self.assertGreaterEqual(float(m[2]), 0.80, f'a Z drawn as the built-in one scores its min-score: {shape}')
@@ -208,6 +209,26 @@ class ShapeAndTipTapPageTests(DaemonPageTest):
         self.assertEqual((values['Side'], values.get('Direction')), ('left', 'down'), values)
         self.assertEqual(self.daemon_saw('tip-swipe-left'), 'left down', 'its command was given GESTURE_SIDE, GESTURE_DIRECTION')
         self.assertEqual(self.card('tip-right').get_attribute('data-state'), 'failed', 'a swipe is no tip-tap, nor on its side')
+
+    def test_a_circle_shows_its_rotation_on_its_card(self):
+        """The card shows what its kind reports, as the hello's `kinds` says (the page's
+        own table of kinds had lost a circle's rotation)."""
+        # A turn and a quarter, clockwise on the pad (+y down), 15 mm round its centre, in
+        # half a second (stamped in the past: all of it within the daemon's 1 s stale bound).
+        turn = [(50 + 15 * math.cos(2 * math.pi * k / 32), 30 + 15 * math.sin(2 * math.pi * k / 32)) for k in range(41)]
+        self.daemon.pad.one_finger_path(turn, seconds=0.5)
+        card = self.card('knob')
+        try:
+            self.wait(lambda b: card.get_attribute('data-state') == 'ended' and 'Rotation' in self.card_values(card),
+                      'the circle ended with its Rotation row')
+        except TimeoutException:
+            raise AssertionError(f'knob: {card.text!r}; the daemon: {self.daemon.log_text()[-2000:]}')
+        values = self.card_values(card)
+        rotation = float(re.fullmatch(r'(−?\d+\.\d)°', values['Rotation'])[1].replace('−', '-'))
+        self.assertGreater(rotation, 270, values)
+        self.assertNotIn('Translation', values, 'a circle reports its arc, not a translation')
+        self.assertAlmostEqual(rotation, float(self.daemon_saw('knob')), delta=0.051,
+                               msg='the rotation its command was given (GESTURE_ROTATION_DEG)')
 
 
 load_tests = per_browser(globals())

@@ -40,14 +40,15 @@ private func config(_ yaml: String) throws -> Config {
         #expect(inv.trigger == "command")
         #expect(inv.environment.map { "\($0.name)=\($0.value)" } == [
             "GESTURE_NAME=next", "GESTURE_KIND=swipe", "GESTURE_PHASE=recognized", "GESTURE_FINGERS=3",
-            "GESTURE_DIRECTION=left", "GESTURE_X_MM=50.00", "GESTURE_Y_MM=30.00",
+            "GESTURE_DIRECTION=left", "GESTURE_SIDE=", "GESTURE_X_MM=50.00", "GESTURE_Y_MM=30.00",
             "GESTURE_DX_MM=-31.26", "GESTURE_DY_MM=-2.50", "GESTURE_VELOCITY=5.0", "GESTURE_VX=3.0", "GESTURE_VY=4.0",
-            "GESTURE_SCALE=1.000", "GESTURE_ROTATION_DEG=0.0", "GESTURE_DURATION_S=0.250",
+            "GESTURE_SCALE=1.0000", "GESTURE_SCALE_VELOCITY=0.000", "GESTURE_ROTATION_DEG=0.00",
+            "GESTURE_ROTATION_VELOCITY_DEG_S=0.0", "GESTURE_DURATION_S=0.250",
             "GESTURE_SHAPE=", "GESTURE_SCORE=", "GESTURE_DEVICE=SynPS/2 Synaptics TouchPad", "GESTURE_DEVICE_KIND=touchpad",
         ])
     }
 
-    /// A tip-tap's command sees the side it tapped on; other gestures have no GESTURE_SIDE.
+    /// A tip-tap's command sees the side it tapped on; other gestures' GESTURE_SIDE is empty.
     @Test func aTipTapsCommandSeesItsSide() throws {
         let c = try config("gestures:\n  - {name: tip, gesture: tip-tap, side: left, command: echo tip}\n")
         var mapper = ActionMapper(config: c)

@@ -123,6 +123,23 @@ import TouchModel
         }
     }
 
+    /// What a loop turn queued goes out in one send(2) per subscriber, not one per line:
+    /// ten frames read in one turn reach each of two subscribers in one send.
+    @Test func aLoopTurnsLinesGoOutInOneSendPerSubscriber() throws {
+        let s = try Session()
+        let a = try s.subscribe(), b = try s.subscribe()
+        let pad = try FakeTouchpad(name: "Pad")
+        s.daemon.adopt(pad.device, announce: true)
+        #expect(s.spin { a.read(); b.read(); return a.has("device") && b.has("device") })
+        let stream = try #require(s.daemon.stream)
+        let sends = stream.sends, frames = a.of("frame").count
+        Self.burst(s, pad, frames: 10) { _ in 3 }  // written, not yet read: the loop reads all ten in its next turn
+        #expect(s.daemon.runOnce(timeoutMS: 1000))
+        #expect(stream.sends - sends == 2, "one send for each subscriber")
+        #expect(s.spin { a.read(); b.read(); return a.of("frame").count - frames == 10 && b.of("frame").count == a.of("frame").count },
+                "the ten frames arrived: \(a.of("frame").count - frames)")
+    }
+
     @Test func everyKindOfLineWithItsFields() throws {
         let s = try Session()
         let c = try s.subscribe()

@@ -31,6 +31,9 @@ final class StreamSubscribers {
     var count: Int { subscribers.count }
     /// Bytes each has queued and not yet sent (tests: they stay bounded).
     var queuedBytes: [Int] { subscribers.map(\.pending) }
+    /// send(2) calls made so far (tests: one per subscriber per loop turn, however
+    /// many lines the turn queued).
+    @exclusivity(unchecked) private(set) var sends = 0
     /// Told when the first subscriber arrives (true) and the last one leaves (false):
     /// the engines keep their decisions only while someone reads them.
     var onActiveChange: ((Bool) -> Void)?
@@ -159,7 +162,7 @@ final class StreamSubscribers {
                 encoder.frame(f, device: device)
                 encoded = true
             }
-            encoder.withBytes { queue($0, to: s, isFrame: true) }
+            _ = encoder.withBytes { queue($0, to: s, isFrame: true) }
         }
     }
 
@@ -223,7 +226,7 @@ final class StreamSubscribers {
                 encoder.gesture(e, device: device, step: step)
                 encoded = true
             }
-            encoder.withBytes { queue($0, to: s, isFrame: false) }
+            _ = encoder.withBytes { queue($0, to: s, isFrame: false) }
         }
     }
 
@@ -254,7 +257,7 @@ final class StreamSubscribers {
     func broadcast(_ write: (inout StreamEncoder) -> Void) {
         encoder.removeAll()
         write(&encoder)
-        for s in subscribers { encoder.withBytes { queue($0, to: s, isFrame: false) } }
+        for s in subscribers { _ = encoder.withBytes { queue($0, to: s, isFrame: false) } }
     }
 
     /// Whether the line was queued (false: counted as lost).
@@ -288,6 +291,7 @@ final class StreamSubscribers {
 
     private func flush(_ s: Subscriber) {
         while s.pending > 0 {
+            sends += 1
             let sent = s.queue.withUnsafeBytes { bytes -> Result<Int, Errno> in
                 do throws(Errno) {
                     return .success(try s.socket.send(UnsafeRawBufferPointer(rebasing: bytes[s.sent...])))

@@ -9,7 +9,8 @@ import TouchModel
 /// of sockets: the daemon's subscribers and `gestured ui` write the same lines.
 ///
 /// Times `t` are CLOCK_MONOTONIC seconds with six decimals, written from the
-/// microseconds exactly; gesture values use `replay --json`'s keys and rounding.
+/// microseconds exactly; gesture values are `GestureField`'s, as `replay --json` and
+/// `GESTURE_*` write them.
 struct StreamEncoder {
     private var out = JSONBytes()
 
@@ -36,6 +37,7 @@ struct StreamEncoder {
         out.key("devices"); list(h.devices) { e, d in e.out.byte("{"); e.deviceFields(d); e.out.byte("}") }
         out.key("focus")
         if let f = h.focus { out.byte("{"); focusFields(f); out.byte("}") } else { out.null() }
+        out.key("kinds"); kinds()
         out.end()
     }
 
@@ -102,7 +104,8 @@ struct StreamEncoder {
         out.end()
     }
 
-    /// `{"type":"gesture",…}`: an engine event with `replay --json`'s values, and
+    /// `{"type":"gesture",…}`: an engine event's `GestureField`s (`replay --json`'s keys
+    /// and rounding, the values `GESTURE_*` has), and
     /// `progress` toward the next step of an `every:` binding (`step`: whole steps
     /// taken), 1 for other continuous gestures (their begin threshold is behind
     /// them once they began), null for discrete ones.
@@ -110,31 +113,20 @@ struct StreamEncoder {
         out.begin(type: "gesture")
         out.key("device"); out.string(device)
         out.key("t"); out.seconds(microseconds: e.time.microseconds)
-        out.key("gesture"); out.string(e.name)
-        out.key("kind"); out.string(e.kind.rawValue)
-        out.key("phase"); out.string(e.phase.rawValue)
+        for field in GestureField.allCases {
+            guard let key = field.key else { continue }
+            out.key(key)
+            switch field.value(of: e) {
+            case .text(let text): out.string(text)
+            case .integer(let n): out.int(n)
+            case .number(let x, let places): out.number(x, places)
+            }
+        }
         let steps = step.map { ActionMapper.steps($0, e) }.flatMap { $0.isFinite ? $0 : nil }
         out.key("progress")
         if e.kind.traits.discrete { out.null() } else if let steps { out.number(abs(steps) - abs(steps).rounded(.down), 3) } else { out.raw("1") }
         out.key("step")
         if let steps { out.int(ActionMapper.wholeSteps(steps)) } else { out.null() }
-        out.key("fingers"); out.int(e.fingers)
-        out.key("direction"); out.string(e.directionWord)
-        out.key("side"); out.string(e.side?.rawValue)
-        out.key("x_mm"); out.number(e.location.x, 2)
-        out.key("y_mm"); out.number(e.location.y, 2)
-        out.key("dx_mm"); out.number(e.translation.x, 2)
-        out.key("dy_mm"); out.number(e.translation.y, 2)
-        out.key("vx_mm_s"); out.number(e.velocity.x, 1)
-        out.key("vy_mm_s"); out.number(e.velocity.y, 1)
-        out.key("scale"); out.number(e.scale, 4)
-        out.key("scale_velocity"); out.number(e.scaleVelocity, 3)
-        out.key("rotation_deg"); out.number(e.rotation * 180 / .pi, 2)
-        out.key("rotation_velocity_deg_s"); out.number(e.rotationVelocity * 180 / .pi, 1)
-        out.key("duration_s"); out.number(e.duration, 3)
-        out.key("shape"); out.string(e.shape)
-        out.key("score")
-        if let score = e.score { out.number(score, 3) } else { out.null() }
         out.end()
     }
 
@@ -242,6 +234,23 @@ struct StreamEncoder {
         out.firstKey("app"); out.string(f.app)
         out.key("title"); out.string(f.title)
         out.key("source"); out.string(f.source)
+    }
+
+    /// `hello`'s `kinds`: for every gesture kind, whether it is discrete and the keys of
+    /// the values its `gesture` lines report (`KindTraits.values`): what a reader shows
+    /// for a kind, from the engine's own table.
+    private mutating func kinds() {
+        out.byte("{")
+        for (i, kind) in GestureKind.allCases.enumerated() {
+            if i > 0 { out.byte(",") }
+            out.string(kind.rawValue)
+            out.byte(":")
+            out.byte("{")
+            out.firstKey("discrete"); out.bool(kind.traits.discrete)
+            out.key("values"); out.strings(kind.traits.values.compactMap { $0.key?.description })
+            out.byte("}")
+        }
+        out.byte("}")
     }
 
     /// A configured gesture as `hello` lists it.

@@ -34,6 +34,7 @@ const view = {
   mode: null,          // 'daemon' | 'local' | 'replay', from /api/session
   viewing: 'live',     // 'live' | 'recording'
   gestures: [],        // the config's gestures (hello, or the recording's timeline)
+  kinds: {},           // kind → { discrete, values: the gesture line's keys it reports } (hello)
   devices: new Map(),  // path → { info, figure, svg, contacts: Map id → [{x, y}], fingers }
   cards: new Map(),    // gesture name → card (see makeCard)
   recording: null,     // the timeline of §2, while one is open
@@ -384,24 +385,33 @@ function setCardState(card, state, reason) {
   card.reason.hidden = !reason;
 }
 
-/// The values a kind moves: translation and velocity for every kind, scale for
-/// pinch and transform, rotation for rotate and transform, the step when stepped,
-/// the shape drawn and its score, the side a tip-tap or tip-swipe landed on.
+/// How the values a kind reports read on a card, in this order: each row is shown
+/// when the kind's `values` (the hello's `kinds`, from the engine's table) has its
+/// first key. Keys no row names (a velocity of a scale or rotation) are not shown.
+const VALUE_ROWS = [
+  ['x_mm', 'Location', (v) => `(${num(v.x_mm, 1)}, ${num(v.y_mm, 1)}) mm`],
+  ['dx_mm', 'Translation', (v) => `(${num(v.dx_mm, 1)}, ${num(v.dy_mm, 1)}) mm`],
+  ['vx_mm_s', 'Velocity', (v) => `(${num(v.vx_mm_s, 0)}, ${num(v.vy_mm_s, 0)}) mm/s`],
+  ['scale', 'Scale', (v) => `×${num(v.scale, 2)}`],
+  ['rotation_deg', 'Rotation', (v) => `${num(v.rotation_deg, 1)}°`],
+  ['shape', 'Shape', (v) => `${v.shape} (${num(v.score, 3)})`],
+  ['side', 'Side', (v) => v.side],
+  ['duration_s', 'Duration', (v) => `${num(v.duration_s, 2)} s`],
+];
+
+/// A card's rows for a gesture line's (or a detected gesture's) values `v`: what its
+/// kind reports, the step when stepped, the time so far of a continuous gesture
+/// (a discrete one is recognized at an instant: its duration says nothing), and
+/// the direction.
 function valueRows(kind, v) {
-  const rows = [
-    ['Translation', `(${num(v.dx_mm, 1)}, ${num(v.dy_mm, 1)}) mm`],
-    ['Velocity', `(${num(v.vx_mm_s, 0)}, ${num(v.vy_mm_s, 0)}) mm/s`],
-  ];
-  if (kind === 'pinch' || kind === 'transform') rows.push(['Scale', `×${num(v.scale, 2)}`]);
-  if (kind === 'rotate' || kind === 'transform') rows.push(['Rotation', `${num(v.rotation_deg, 1)}°`]);
-  if (v.step !== null && v.step !== undefined) rows.push(['Step', String(v.step)]);
-  if (kind === 'shape' && typeof v.shape === 'string') rows.push(['Shape', `${v.shape} (${num(v.score, 2)})`]);
-  if ((kind === 'tip-tap' || kind === 'tip-swipe') && typeof v.side === 'string') rows.push(['Side', v.side]);
-  // A tap or swipe is recognized at an instant: its duration says nothing.
-  // A duration means something for a hold and the continuous kinds, not a discrete one.
-  if (typeof v.duration_s === 'number' && !['tap', 'swipe', 'shape', 'tip-tap', 'tip-swipe', 'scrub'].includes(kind)) {
-    rows.push(['Duration', `${num(v.duration_s, 2)} s`]);
+  const traits = view.kinds[kind] || { discrete: true, values: [] };
+  const reported = new Set(traits.values);
+  if (!traits.discrete) reported.add('duration_s');
+  const rows = [];
+  for (const [key, name, text] of VALUE_ROWS) {
+    if (reported.has(key) && v[key] !== null && v[key] !== undefined) rows.push([name, text(v)]);
   }
+  if (v.step !== null && v.step !== undefined) rows.push(['Step', String(v.step)]);
   if (v.direction) rows.push(['Direction', v.direction]);
   return rows;
 }
@@ -463,6 +473,7 @@ function applyCardFilter() {
 // MARK: The live stream
 
 function onHello(line) {
+  view.kinds = line.kinds || {};
   // While a recording is shown, its own gestures and device stay; the hello's come
   // back with the live view.
   if (view.viewing === 'live') {
