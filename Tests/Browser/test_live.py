@@ -227,6 +227,7 @@ class ShapeAndTipTapPageTests(DaemonPageTest):
         rotation = float(re.fullmatch(r'(−?\d+\.\d)°', values['Rotation'])[1].replace('−', '-'))
         self.assertGreater(rotation, 270, values)
         self.assertNotIn('Translation', values, 'a circle reports its arc, not a translation')
+        self.assertNotIn('Duration', values, 'only a hold reports a duration (a circle showed 0.00 s)')
         self.assertAlmostEqual(rotation, float(self.daemon_saw('knob')), delta=0.051,
                                msg='the rotation its command was given (GESTURE_ROTATION_DEG)')
 

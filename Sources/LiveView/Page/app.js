@@ -400,13 +400,11 @@ const VALUE_ROWS = [
 ];
 
 /// A card's rows for a gesture line's (or a detected gesture's) values `v`: what its
-/// kind reports, the step when stepped, the time so far of a continuous gesture
-/// (a discrete one is recognized at an instant: its duration says nothing), and
-/// the direction.
+/// kind reports (a duration only for a hold, the one kind that measures it: a pan's
+/// or a circle's showed 0.00 s), the step when stepped, and the direction.
 function valueRows(kind, v) {
   const traits = view.kinds[kind] || { discrete: true, values: [] };
   const reported = new Set(traits.values);
-  if (!traits.discrete) reported.add('duration_s');
   const rows = [];
   for (const [key, name, text] of VALUE_ROWS) {
     if (reported.has(key) && v[key] !== null && v[key] !== undefined) rows.push([name, text(v)]);
