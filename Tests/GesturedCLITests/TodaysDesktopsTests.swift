@@ -180,6 +180,30 @@ extension RealDesktops.TodaysDesktopsTests {
         windows.values.forEach(Unprivileged.killGroup)
     }
 
+    /// labwc's output turned with wlr-randr (wlr-output-management, as kanshi or a
+    /// display tool turns it): gestured hears it from wl_output, and the recorded
+    /// 4-finger drag toward the panel's bottom edge comes out as the user sees it.
+    @Test(arguments: roots)
+    func labwcTurningItsOutputTurnsTheNextGesture(root: DebianRoot) throws {
+        let session = try RootSession("labwc", in: root)
+        let outputs = try session.run("wlr-randr")
+        // "HEADLESS-1 "Headless output 1"": the name is the first word of the first line.
+        let name = try #require(outputs.output.split(separator: "\n").first { !$0.hasPrefix(" ") && !$0.isEmpty }?
+                                    .split(separator: " ").first.map(String.init), "wlr-randr: \(outputs.output)")
+        let rig = try RealDesktops.RotationSourceTests.Rig(TempDir(), environment: ["WAYLAND_DISPLAY": session.env["WAYLAND_DISPLAY"] ?? "",
+                                                                                    "XDG_RUNTIME_DIR": session.dir.path])
+        try #require(rig.waitFor(.normal, from: "wayland output \(name)"), "\(String(describing: rig.session.rotation)): \(session.log)")
+        // wlr-randr's 90 is wl_output's: the picture a quarter counter-clockwise.
+        for (transform, orientation, direction) in [("90", Orientation.quarter, Direction.left), ("180", .half, .up),
+                                                    ("270", .threeQuarters, .right), ("normal", .normal, .down)] {
+            let turned = try session.run("wlr-randr --output \(name) --transform \(transform)")
+            #expect(turned.status == 0, "wlr-randr --transform \(transform): \(turned.output)")
+            #expect(rig.waitFor(orientation, from: "wayland output \(name)"), "transform \(transform) heard from wl_output")
+            #expect(rig.swipe() == .some(direction), "after labwc's transform \(transform)")
+        }
+        print("TodaysDesktopsTests: \(root): \(session.version): output \(name) turned 90, 180, 270, normal")
+    }
+
     /// labwc's active workspace, as labwc tells any client over ext-workspace-v1
     /// (Tests/roots/ext-workspace, a separate wire-protocol client): its name.
     static func labwcWorkspace(_ session: RootSession) -> String {
