@@ -105,19 +105,30 @@ extension RealDesktops {
             let name = try #require(outputs.output.split(separator: "\n").first { $0.contains("Output:") }?
                                         .split(separator: " ").dropFirst(2).first.map(String.init),
                                     "kscreen-doctor --outputs: \(outputs.output)")
+            // kscreen-doctor's left: the picture a quarter counter-clockwise (wl_output's 90).
+            try Self.turnsAreFollowed(session, output: name, [("left", .quarter, .left), ("inverted", .half, .up),
+                                                              ("right", .threeQuarters, .right), ("none", .normal, .down)]) {
+                "kscreen-doctor output.\(name).rotation.\($0)"
+            }
+            print("TodaysDesktopsTests: \(root): \(session.version): output \(name) turned left, inverted, right, none")
+        }
+
+        /// The daemon, in the desktop's environment, follows `output` from wl_output as
+        /// `command(turn)` (run in the root as the desktop's user) turns it through each of
+        /// `turns`: the recorded 4-finger drag toward the panel's bottom edge then goes the
+        /// direction given.
+        static func turnsAreFollowed(_ session: RootSession, output name: String,
+                                     _ turns: [(String, Orientation, Direction)], command: (String) -> String) throws {
             let rig = try RotationSourceTests.Rig(TempDir(), environment: ["WAYLAND_DISPLAY": session.env["WAYLAND_DISPLAY"] ?? "",
                                                                            "XDG_RUNTIME_DIR": session.dir.path])
             try #require(rig.waitFor(.normal, from: "wayland output \(name)"), "\(String(describing: rig.session.rotation)): \(session.log)")
             #expect(rig.swipe() == .some(.down))
-            // kscreen-doctor's left: the picture a quarter counter-clockwise (wl_output's 90).
-            for (rotation, orientation, direction) in [("left", Orientation.quarter, Direction.left), ("inverted", .half, .up),
-                                                       ("right", .threeQuarters, .right), ("none", .normal, .down)] {
-                let turned = try session.run("kscreen-doctor output.\(name).rotation.\(rotation)")
-                #expect(turned.status == 0, "kscreen-doctor rotation.\(rotation): \(turned.output)")
-                #expect(rig.waitFor(orientation, from: "wayland output \(name)"), "rotation \(rotation) heard from wl_output")
-                #expect(rig.swipe() == .some(direction), "after KWin's rotation \(rotation)")
+            for (turn, orientation, direction) in turns {
+                let turned = try session.run(command(turn))
+                #expect(turned.status == 0, "\(command(turn)): \(turned.output)")
+                #expect(rig.waitFor(orientation, from: "wayland output \(name)"), "\(turn) heard from wl_output")
+                #expect(rig.swipe() == .some(direction), "after \(session.version)'s \(turn)")
             }
-            print("TodaysDesktopsTests: \(root): \(session.version): output \(name) turned left, inverted, right, none")
         }
 
         /// `{workspace: next|previous}` through KWin's own shortcuts (kglobalaccel, which
@@ -190,16 +201,10 @@ extension RealDesktops.TodaysDesktopsTests {
         // "HEADLESS-1 "Headless output 1"": the name is the first word of the first line.
         let name = try #require(outputs.output.split(separator: "\n").first { !$0.hasPrefix(" ") && !$0.isEmpty }?
                                     .split(separator: " ").first.map(String.init), "wlr-randr: \(outputs.output)")
-        let rig = try RealDesktops.RotationSourceTests.Rig(TempDir(), environment: ["WAYLAND_DISPLAY": session.env["WAYLAND_DISPLAY"] ?? "",
-                                                                                    "XDG_RUNTIME_DIR": session.dir.path])
-        try #require(rig.waitFor(.normal, from: "wayland output \(name)"), "\(String(describing: rig.session.rotation)): \(session.log)")
         // wlr-randr's 90 is wl_output's: the picture a quarter counter-clockwise.
-        for (transform, orientation, direction) in [("90", Orientation.quarter, Direction.left), ("180", .half, .up),
-                                                    ("270", .threeQuarters, .right), ("normal", .normal, .down)] {
-            let turned = try session.run("wlr-randr --output \(name) --transform \(transform)")
-            #expect(turned.status == 0, "wlr-randr --transform \(transform): \(turned.output)")
-            #expect(rig.waitFor(orientation, from: "wayland output \(name)"), "transform \(transform) heard from wl_output")
-            #expect(rig.swipe() == .some(direction), "after labwc's transform \(transform)")
+        try Self.turnsAreFollowed(session, output: name, [("90", .quarter, .left), ("180", .half, .up),
+                                                          ("270", .threeQuarters, .right), ("normal", .normal, .down)]) {
+            "wlr-randr --output \(name) --transform \($0)"
         }
         print("TodaysDesktopsTests: \(root): \(session.version): output \(name) turned 90, 180, 270, normal")
     }
