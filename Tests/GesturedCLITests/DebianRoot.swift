@@ -43,14 +43,21 @@ struct DebianRoot: Sendable, CustomStringConvertible {
 
     static let runScript = GNOMESession.root + "/Tests/roots/run"
 
+    /// What Tests/roots' scripts are run with: a plain PATH, and the roots' cache where the
+    /// caller names one.
+    static var scriptEnvironment: [String] {
+        ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"] + (environment["GESTURED_ROOTS"].map { ["GESTURED_ROOTS=\($0)"] } ?? [])
+    }
+
+    /// The shell words that run what follows as the user the tests run desktops as.
+    static let asUser = "exec setpriv --reuid=\(Unprivileged.uid) --regid=\(Unprivileged.uid) --clear-groups "
+
     /// `command` (run by /bin/sh -c, as root) in a throwaway view of the root with `shared`
     /// at its own path, in a session and process group of its own (`Unprivileged.killGroup`
     /// ends it, and the view goes with it). The environment given reaches the command.
     func spawn(_ command: String, sharing shared: String, environment: [String] = []) throws -> Gestured.Process {
-        var env = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"]
-        if let cache = Self.environment["GESTURED_ROOTS"] { env.append("GESTURED_ROOTS=\(cache)") }
-        return try Gestured.Process([Self.runScript, suite, "--share", shared, "--", "/usr/bin/env"] + environment + ["/bin/sh", "-c", command],
-                                    environment: env, executable: "/usr/bin/setsid")
+        try Gestured.Process([Self.runScript, suite, "--share", shared, "--", "/usr/bin/env"] + environment + ["/bin/sh", "-c", command],
+                             environment: Self.scriptEnvironment, executable: "/usr/bin/setsid")
     }
 
     /// The shell text that installs the package in the view (apt's way: dpkg, with its
@@ -79,10 +86,9 @@ final class RootSession {
     init(_ desktop: String, in root: DebianRoot, dir: TempDir = TempDir()) throws {
         self.dir = dir
         self.root = root
-        var environment = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "GESTURED_ROOTS_UID=\(Unprivileged.uid)"]
-        if let cache = DebianRoot.environment["GESTURED_ROOTS"] { environment.append("GESTURED_ROOTS=\(cache)") }
         process = try Gestured.Process([GNOMESession.root + "/Tests/roots/session", root.suite, desktop, dir.path],
-                                       environment: environment, executable: "/usr/bin/setsid")
+                                       environment: DebianRoot.scriptEnvironment + ["GESTURED_ROOTS_UID=\(Unprivileged.uid)"],
+                                       executable: "/usr/bin/setsid")
         let file = dir.path + "/session.env"
         let deadline = clinux_monotonic_ns() + 90_000_000_000
         while access(file, R_OK) != 0 && process.poll() == nil && clinux_monotonic_ns() < deadline { process.pump(ms: 50) }
@@ -110,7 +116,7 @@ final class RootSession {
     func run(_ command: String) throws -> (status: Int32?, output: String) {
         var environment = ["XDG_RUNTIME_DIR=\(dir.path)", "HOME=\(dir.path)/home", "QT_QPA_PLATFORM=wayland"]
         for name in ["WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "SWAYSOCK"] where env[name] != nil { environment.append("\(name)=\(env[name]!)") }
-        let p = try root.spawn("exec setpriv --reuid=\(Unprivileged.uid) --regid=\(Unprivileged.uid) --clear-groups " + command,
+        let p = try root.spawn(DebianRoot.asUser + command,
                                sharing: dir.path, environment: environment)
         let status = p.wait(timeoutMS: 30_000)
         return (status, p.stdout + p.stderr)
@@ -119,8 +125,7 @@ final class RootSession {
     /// A foot window of `appID` on this desktop: the root's own foot, as that user (Debian
     /// 12's foot 1.13 dies of SIGFPE on KWin 6's virtual output). `Unprivileged.killGroup` closes it.
     func openWindow(appID: String) throws -> Gestured.Process {
-        try root.spawn("exec setpriv --reuid=\(Unprivileged.uid) --regid=\(Unprivileged.uid) --clear-groups "
-                       + "foot --log-level=error --app-id='\(appID)' sleep 120", sharing: dir.path,
+        try root.spawn(DebianRoot.asUser + "foot --log-level=error --app-id='\(appID)' sleep 120", sharing: dir.path,
                        environment: ["XDG_RUNTIME_DIR=\(dir.path)", "WAYLAND_DISPLAY=\(env["WAYLAND_DISPLAY"] ?? "")"])
     }
 }

@@ -58,10 +58,9 @@ final class GNOMESession {
         let environment = ["GESTURED_GNOME_MONITORS=\(monitors.joined(separator: " "))"]
         let command = [session, dir.path] + enabled
         if let root {
-            let asUser = "exec setpriv --reuid=\(Unprivileged.uid) --regid=\(Unprivileged.uid) --clear-groups "
             let link = "/usr/share/gnome-shell/extensions/" + Self.extensionUUID
             shell = try root.spawn(try DebianRoot.installPackage(in: dir.path) + "; readlink \(link) >\(dir.path)/extension-form; "
-                                   + "gnome-shell --version >&2; " + asUser
+                                   + "gnome-shell --version >&2; " + DebianRoot.asUser
                                    + command.map { "'\($0)'" }.joined(separator: " "),
                                    sharing: dir.path, environment: environment + ["XDG_DATA_DIRS=/usr/share"])
         } else {
