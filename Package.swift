@@ -47,8 +47,12 @@ let package = Package(
         .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree", "LinuxSystem"]),
         // Other tools' configs (libinput-gestures, fusuma, touchegg) → a gestured config (`gestured import`).
         .target(name: "ConfigImport", dependencies: ["GestureConfig", "GestureEngine", "YAMLTree", "TouchModel"]),
-        // GestureEvent → commands: the non-blocking process runner.
-        .target(name: "GestureActions", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
+        // The daemon without its descriptors: typed inputs (frames, devices, timers, focus,
+        // rotation, config, enable) → typed outputs (events, actions, grabs, log lines). Pure
+        // Swift: no system call, no Glibc, no clock.
+        .target(name: "DaemonCore", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
+        // Invocations → the sinks that carry them out: the non-blocking process runner, the virtual input device.
+        .target(name: "GestureActions", dependencies: ["DaemonCore", "GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
         // The focused application, from the compositor's own IPC (sway/i3, Hyprland, niri, X11, KWin, GNOME) or its
         // wlroots window list (wlr-foreign-toplevel-management, through libwayland-client).
         // sd-bus, libxcb (and libxcb-randr) and libwayland-client, loaded with dlopen by
@@ -64,10 +68,10 @@ let package = Package(
         .target(name: "LiveView", dependencies: ["CMicrohttpd", "LinuxSystem"], resources: [.embedInCode("Page")]),
         // Desktop actions ({workspace: next}…): each desktop's request, sent through the
         // connections FocusSources speaks (i3-ipc, Hyprland's socket, sd-bus, libxcb).
-        .target(name: "DesktopActions", dependencies: ["GestureConfig", "GestureEngine", "GestureActions", "FocusSources"]),
+        .target(name: "DesktopActions", dependencies: ["GestureConfig", "GestureEngine", "DaemonCore", "GestureActions", "FocusSources"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
-                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
+                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
                                "FocusSources", "DesktopActions", "LiveView", "ConfigImport"]),
         // Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc
         // 2.36+): the position-independent binary's 23,560 R_X86_64_RELATIVE entries took
@@ -97,7 +101,7 @@ let package = Package(
         .target(name: "CBenchFloor", path: "Benchmarks/CBenchFloor", linkerSettings: [.linkedLibrary("mtdev")]),
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
-                          dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
+                          dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel",
                                          "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "GesturedCLI", "DesktopActions", "FocusSources"],
                           path: "Benchmarks/gestured-bench"),
 
@@ -108,11 +112,11 @@ let package = Package(
         .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel", "GestureTestSupport"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "ConfigImportTests", dependencies: ["ConfigImport", "GestureConfig", "GestureEngine"]),
-        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem",
+        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "DaemonCore", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem",
                                                               "GestureTestSupport", "CFakeEvdevDevice"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "LinuxSystem", "GestureTestSupport"]),
         .testTarget(name: "GesturedCLITests",
-                    dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
+                    dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel",
                                    "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd",
                                    "DesktopActions", "TouchTimeline"]),
     ]

@@ -1,3 +1,4 @@
+import DaemonCore
 import DesktopActions
 import FocusSources
 import GestureActions

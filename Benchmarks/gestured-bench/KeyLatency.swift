@@ -1,4 +1,5 @@
 import CFakeEvdevDevice
+import DaemonCore
 import GestureActions
 import GestureConfig
 import Glibc

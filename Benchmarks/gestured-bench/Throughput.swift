@@ -1,4 +1,5 @@
 import CBenchFloor
+import DaemonCore
 import GestureActions
 import GestureConfig
 import GestureEngine

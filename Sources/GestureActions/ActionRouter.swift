@@ -1,3 +1,4 @@
+import DaemonCore
 import GestureConfig
 
 /// Sends each invocation to the sink of its kind: commands to the process runner,

@@ -1,3 +1,4 @@
+import DaemonCore
 /// At most `perWindow` log lines per window of `windowNs`; the rest are counted, and
 /// the count is said with the next line let through (or at the end, `takeSuppressed`).
 /// What a command's output floods and what control clients trigger both go through

@@ -1,3 +1,4 @@
+import DaemonCore
 import GestureConfig
 import Glibc
 import LinuxSystem

@@ -333,6 +333,7 @@ public final class TouchDecoder {
     @usableFromInline func emit(at time: Timestamp) -> Bool {
         // The frame still holds the last one: no finger was down, a sequence begins.
         if pendingOrientation != nil && current.pointee.fingerCount == 0 { takePendingOrientation() }
+        current.pointee.orientation = orientation
         current.pointee.contacts.removeAll()
         var active = 0
         var palms = 0

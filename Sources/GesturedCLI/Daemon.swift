@@ -1,3 +1,4 @@
+import DaemonCore
 import DesktopActions
 import FocusSources
 import GestureActions
@@ -8,7 +9,10 @@ import Glibc
 import LinuxSystem
 import TouchModel
 
-/// The running daemon: devices → engines → actions on one epoll loop.
+/// The running daemon: devices → the core (`DaemonCore`) → actions, on one epoll loop.
+/// It holds the descriptors, the sources and the sinks; what to do with each frame,
+/// timer, focus change, rotation and reload is the core's, whose outputs it carries
+/// out (`carryOut`).
 ///
 /// Sources on the loop: each device's fd, a timerfd armed at the earliest engine
 /// deadline (and disarmed when none), a signalfd (TERM/INT exit, HUP reloads), inotify
@@ -71,8 +75,9 @@ final class Daemon {
     /// Watches for the user's own config while running from /etc or the built-in one.
     private var userConfigWatcher: ConfigWatcher?
     private(set) var configSource: ConfigSource
-    private(set) var config: Config
-    private var mapper: ActionMapper
+    /// What the daemon decides, without its descriptors.
+    let core: DaemonCore
+    var config: Config { core.config }
     private let sink: InvocationSink?
     private let runner: CommandRunner?
     /// Keys, clicks and scrolls: the virtual device's sink (nil for watch and dry runs).
@@ -80,7 +85,6 @@ final class Daemon {
     /// `{workspace: next}` and the other desktop actions: the running desktop's sink.
     private(set) var desktopActions: DesktopActions?
     private(set) var sessions: [String: DeviceSession] = [:]
-    private var invocations: [Invocation] = []
     private(set) var exitCode: GesturedCommand.ExitCode = .success
     /// Reloads that took effect (tests watch it).
     private(set) var reloadCount = 0
@@ -96,9 +100,6 @@ final class Daemon {
     private(set) var stream: StreamSubscribers?
     /// The log lines control clients trigger: at most 10 per 10 s (DaemonControl.swift).
     var controlLogLimit = LogRateLimit(perWindow: 10, windowNs: 10_000_000_000)
-    var recent = RecentGestures()
-    /// `gestured enable/disable` since start, by gesture name; outlives reloads.
-    private(set) var runtimeEnabled: [String: Bool] = [:]
 
     /// Loads the config and sets up every source; throws a message for the user when
     /// the daemon cannot start (an unusable config at start is fatal: there is no
@@ -111,8 +112,8 @@ final class Daemon {
         let (parsed, diagnostics) = ConfigLoader.load(configSource)
         for d in diagnostics { logger.log(d.isError ? .error : .warning, d.description) }
         guard let loaded = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else { throw StartError.config(diagnostics.filter(\.isError).count) }
-        config = loaded
-        mapper = ActionMapper(config: loaded)
+        core = DaemonCore(config: loaded, options: DaemonCore.Options(
+            mapsActions: options.runCommands, grabs: options.runCommands && !options.dryRun, explains: options.onDecisions != nil))
         loop = try EventLoop()
         timer = try MonotonicTimer()
         signals = try SignalDescriptor([SIGTERM, SIGINT, SIGHUP])
@@ -252,11 +253,8 @@ final class Daemon {
         if options.parent != nil, let socket = options.controlSocket, let slash = socket.lastIndex(of: "/") {
             FileSystem.remove(String(socket[..<slash]))
         }
-        let now = Self.now()
-        for s in sessions.values {
-            s.engine.cancelAll(at: now, into: &s.events)
-            dispatch(s)
-        }
+        core.cancel(at: Self.now())
+        carryOut()
         // The releases just queued go out now, not a key delay later, before the device goes.
         virtualInput?.finish()
         for s in sessions.values { releaseGrab(s, reason: "stopping") }
@@ -308,22 +306,27 @@ final class Daemon {
 
     /// Starts reading an open touch source with its own engine.
     func adopt(_ device: any TouchSource, announce: Bool) {
-        guard !Self.isOwnDevice(named: device.name) else { return }
-        let session = DeviceSession(device: device, specs: config.specs, explains: options.onDecisions != nil)
+        guard !Self.isOwnDevice(named: device.name), sessions[device.path] == nil else { return }
+        // The rotation first: the core builds the engine for the screen as turned now.
+        let choice = startRotation(device)
+        let d = device.decoder
+        core.add(DaemonCore.Device(path: device.path, info: d.capabilities.deviceInfo(name: device.name), calibration: d.calibration,
+                                   orientation: d.orientation, grabbable: device.grabbable != nil))
+        guard let coreSession = core.session(device.path) else { return }
+        let session = DeviceSession(device: device, core: coreSession)
+        session.rotation = choice
         do {
             try loop.add(device.descriptor) { [unowned self, unowned session] _ in self.deviceReadable(session) }
         } catch {
             logger.error("\(device.path): cannot watch: \(error)")
+            core.remove(device.path, at: Self.now(), reason: "cannot watch")
+            core.outputs.removeAll(keepingCapacity: true)
             return
         }
         sessions[device.path] = session
-        session.onRebuilt = { [unowned self] in self.rebuiltForRotation($0) }
-        prepare(session)
-        startRotation(session)
         let info = device.info
         logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
-        for warning in ConfigCheck.warnings(for: config, device: info) { logger.warning(warning) }
-        applyGrab(session)
+        carryOut(session)
         streamDeviceEvent(.added, session)
         session.announced = true
         notifier.send("STATUS=\(status)")
@@ -331,10 +334,11 @@ final class Daemon {
 
     /// Forgets a device; whatever it had in flight is cancelled (and `cancel` runs).
     func remove(_ path: String, reason: String) {
-        guard let s = sessions.removeValue(forKey: path) else { return }
+        guard let s = sessions[path] else { return }
         loop.remove(s.device.descriptor)
-        s.engine.cancelAll(at: Self.now(), into: &s.events)
-        dispatch(s)
+        core.remove(path, at: Self.now(), reason: reason)
+        carryOut(s)
+        sessions[path] = nil
         releaseGrab(s, reason: reason)
         streamDeviceEvent(.removed, s)
         logger.notice("removed \(path) (\(s.info.name)): \(reason)")
@@ -353,14 +357,13 @@ final class Daemon {
                 askedWatchdog = true
                 checkWatchdog(s)
             }
-            s.followTransform()
-            // The engine fires the deadlines due before this frame itself, in time order.
-            s.engine.process(frame, into: &s.events)
+            // The core's engine fires the deadlines due before this frame itself, in time order.
+            core.frame(frame, device: s.path)
             if let stream, !stream.isEmpty {
                 stream.frame(frame.pointee, device: s.path)
                 stream.progress(of: s.engine, device: s.path, at: frame.pointee.time)
             }
-            if !s.events.isEmpty || options.onDecisions != nil || streaming { dispatch(s) }
+            if !core.outputs.isEmpty { carryOut(s) }
         }
         checkClone(s)
         switch result {
@@ -372,33 +375,47 @@ final class Daemon {
         }
     }
 
-    /// Hands a session's pending events to the observers and the action mapper.
-    func dispatch(_ s: DeviceSession) {
-        if let onDecisions = options.onDecisions {
-            let decisions = s.trace.take(from: s.engine)
-            if !decisions.isEmpty { onDecisions(s, decisions) }
+    /// Carries out what the core asked for, in its order; `hint`: the session the
+    /// outputs are most likely about (a path's hash costs more than a comparison).
+    func carryOut(_ hint: DeviceSession? = nil) {
+        func session(_ path: String) -> DeviceSession? {
+            if let hint, hint.path == path { return hint }
+            return sessions[path]
         }
-        streamEngineOutput(s)
-        guard !s.events.isEmpty else { return }
-        claimTouches(s)
-        for e in s.events {
-            options.onGesture?(s, e)
-            guard sink != nil else { continue }
-            let first = invocations.count
-            mapper.map(e, device: s.info, into: &invocations)
-            if e.phase != .changed {  // what `recent` keeps; updates stay allocation-free
-                recent.record(e, device: s.info.name, app: focus.app?.app, invocations: Array(invocations[first...]))
-            }
-        }
-        if let sink {
-            Invocation.releasesFirst(&invocations)
-            for inv in invocations {
+        for output in core.outputs {
+            switch output {
+            case .decisions(let path):
+                guard let s = session(path) else { continue }
+                if let onDecisions = options.onDecisions {
+                    let decisions = s.trace.take(from: s.engine)
+                    if !decisions.isEmpty { onDecisions(s, decisions) }
+                }
+                if let stream, streaming { stream.decisions(of: s.engine, device: path) }
+            case .event(let path, let e, let step):
+                if let stream, streaming { stream.gesture(e, device: path, step: step) }
+                if let onGesture = options.onGesture, let s = session(path) { onGesture(s, e) }
+            case .claim(let path):
+                session(path)?.device.passthrough?.claim()
+            case .invocation(let inv):
+                guard let sink else { continue }
                 sink.submit(inv)
                 streamSubmitted(inv, dryRun: runner == nil)
+            case .grab(let path, let holdBack):
+                guard let s = session(path) else { continue }
+                s.grabWanted = holdBack
+                applyGrab(s)
+            case .release(let path, let reason):
+                guard let s = session(path) else { continue }
+                s.grabWanted = nil
+                s.grabDue = nil
+                releaseGrab(s, reason: reason)
+            case .turned(let path):
+                if let s = session(path), s.announced { streamDeviceEvent(.added, s) }
+            case .log(let level, let message):
+                logger.log(level, message)
             }
         }
-        invocations.removeAll(keepingCapacity: true)
-        s.events.removeAllKeepingCapacity()
+        core.outputs.removeAll(keepingCapacity: true)
     }
 
     /// Connects the focused-app source (run does; tests driving `runOnce` call it).
@@ -422,23 +439,12 @@ final class Daemon {
         }
     }
 
-    /// A new engine (device added, config reloaded) takes the focused app and the
-    /// gestures enabled or disabled at run time.
-    func prepare(_ s: DeviceSession) {
-        s.engine.focusedApp = focus.app?.app
-        streamExplains(s)
-        for (name, on) in runtimeEnabled { s.engine.setEnabled(on, name: name) }
-    }
-
     /// `gestured enable/disable NAME`: every device, and devices and reloads to come.
-    func setEnabled(_ on: Bool, name: String) {
-        runtimeEnabled[name] = on
-        for s in sessions.values { s.engine.setEnabled(on, name: name) }
-    }
+    func setEnabled(_ on: Bool, name: String) { core.setEnabled(on, name: name) }
 
     /// The engines take the new app for the touch sequences that begin from now on.
     private func focusChanged(_ app: FocusedApp?) {
-        for s in sessions.values { s.engine.focusedApp = app?.app }
+        core.focus(app?.app)
         logger.debug("focus: \(app?.description ?? "no window")")
         streamFocusChanged(app)
         options.onFocus?(app)
@@ -450,9 +456,8 @@ final class Daemon {
     static func now() -> Timestamp { Timestamp(microseconds: monotonicNanoseconds() / 1000) }
 
     private func rearm() {
-        var earliest: Timestamp?
+        var earliest = core.nextDeadline
         for s in sessions.values {
-            if let d = s.engine.nextDeadline, earliest == nil || d < earliest! { earliest = d }
             // Frames a grabbed device holds back (grab: hold-back:) are due too.
             if let d = s.device.passthrough?.deadline.map(Timestamp.init(microseconds:)), earliest == nil || d < earliest! { earliest = d }
             // A grab put off by a reload storm (recloneInterval).
@@ -471,8 +476,8 @@ final class Daemon {
                 deviceReadable(s)
                 guard sessions[s.path] === s else { continue }  // it went while being read
             }
-            s.engine.timerFired(at: now, into: &s.events)
-            if !s.events.isEmpty || options.onDecisions != nil || streaming { dispatch(s) }
+            core.timer(at: now, device: s.path)
+            if !core.outputs.isEmpty { carryOut(s) }
             s.device.passthrough?.timerFired(at: now.microseconds)
             checkClone(s)
             grabIfDue(s, now: now.microseconds)
@@ -573,23 +578,12 @@ final class Daemon {
             logger.warning("reload (\(reason)): the file has no gestures now, likely an editor's write caught half-way; still running the previous \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s") (save again, or reload with SIGHUP to run with none)")
             return false
         }
-        runtimeEnabled = runtimeEnabled.filter { name, _ in loaded.specs.contains { $0.name == name } }
-        let now = Self.now()
-        var cancelled = 0
-        for s in sessions.values {
-            for warning in ConfigCheck.warnings(for: loaded, device: s.info) { logger.warning(warning) }
-            s.replace(specs: loaded.specs, at: now)
-            prepare(s)
-            cancelled += s.events.filter { $0.phase == .cancelled }.count
-            dispatch(s)
-        }
-        config = loaded
-        mapper = ActionMapper(config: loaded)
+        let cancelled = core.replace(config: loaded, at: Self.now())
+        carryOut()
         rotation.update(loaded.rotation)
         reportDesktopActions()
         runner?.update(settings: loaded.settings)
         virtualInput?.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
-        for s in sessions.values { applyGrab(s) }
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")

@@ -1,3 +1,4 @@
+import DaemonCore
 import GestureActions
 import GestureEngine
 import GestureInput
@@ -17,29 +18,20 @@ import GestureInput
 ///   or unreadable (`remove`), a failed write to the clone: `releaseGrab`.
 /// - A device plugged in again is grabbed again as it is adopted.
 extension Daemon {
-    /// Only the daemon that runs the actions grabs: `watch` and `--dry-run` leave
-    /// the desktop its devices.
-    var grabsDevices: Bool { options.runCommands && !options.dryRun }
-
     /// A device gets a new clone at most this often (µs): a reload storm that toggles
     /// `grab:` would otherwise make and destroy a uinput device each time, and the
     /// desktop add and remove an input device with it. A grab asked for sooner is
     /// taken when the interval is over (`grabDue`, on the daemon's timer).
     static let recloneInterval: Int64 = 2_000_000
 
-    /// Grabs `s`'s device if the config asks for it and it is not grabbed yet, or
-    /// gives it back if the config no longer does. A source that cannot be grabbed
-    /// is left alone.
+    /// Grabs `s`'s device as the core last asked (`grabWanted`; only the daemon that
+    /// runs the actions grabs: `watch` and `--dry-run` leave the desktop its devices),
+    /// if it is not grabbed yet, or updates its hold-back. A source that cannot be
+    /// grabbed is left alone.
     func applyGrab(_ s: DeviceSession) {
-        guard let device = s.device.grabbable else { return }
-        let wanted = grabsDevices && config.grab.matches(s.info)
-        if !wanted {
-            s.grabDue = nil
-            if device.passthrough != nil { releaseGrab(s, reason: "not in grab: any more") }
-            return
-        }
+        guard let device = s.device.grabbable, let wanted = s.grabWanted else { return }
         if let p = device.passthrough {
-            p.holdBack = holdBack(for: s)
+            p.holdBack = Passthrough.HoldBack(wanted)
             return
         }
         let now = Self.now().microseconds
@@ -64,7 +56,7 @@ extension Daemon {
         }
         guard let p = device.passthrough else { return }
         s.lastClone = now
-        p.holdBack = holdBack(for: s)
+        p.holdBack = Passthrough.HoldBack(wanted)
         if let w = p.watchdog {
             do {
                 try loop.add(w.exitDescriptor) { [unowned self, unowned s] _ in self.watchdogExited(s) }
@@ -77,10 +69,6 @@ extension Daemon {
         logger.notice("grabbed \(device.path) (\(s.info.name.printable)): the desktop reads \(p.clone.name.quoted)\(p.clone.sysname.map { " (\($0))" } ?? "") in its place")
     }
 
-    /// `grab: hold-back:` for this device: up to the most fingers a gesture bound on it takes.
-    private func holdBack(for s: DeviceSession) -> Passthrough.HoldBack {
-        Passthrough.HoldBack(microseconds: Int64(config.grab.holdBack * 1e6), maxFingers: config.maximumFingers(on: s.info))
-    }
 
     /// Gives the device back to the desktop and destroys its clone.
     func releaseGrab(_ s: DeviceSession, reason: String) {
@@ -90,19 +78,17 @@ extension Daemon {
         logger.notice("released \(s.path) (\(s.info.name.printable)): \(reason)")
     }
 
-    /// A gesture began or was recognized: the touches it claims are cancelled for the desktop.
-    func claimTouches(_ s: DeviceSession) {
-        guard let p = s.device.passthrough,
-              s.events.contains(where: { $0.phase == .began || $0.phase == .recognized }) else { return }
-        p.claim()
-    }
-
     /// A clone that cannot be written any more would leave the desktop a dead
     /// device: let go of the original.
     func checkClone(_ s: DeviceSession) {
         guard let failure = s.device.passthrough?.failure else { return }
         releaseGrab(s, reason: "its clone failed (\(failure))")
     }
+}
+
+extension Passthrough.HoldBack {
+    /// `grab: hold-back:` as the core says it for one device.
+    init(_ h: DaemonOutput.HoldBack) { self.init(microseconds: h.microseconds, maxFingers: h.maxFingers) }
 }
 
 extension Daemon {
@@ -124,8 +110,8 @@ extension Daemon {
         case .ended(let status):
             logger.warning("\(s.path) (\(s.info.name.printable)): the grab watchdog ended (wait status \(status)); letting go of the grab, which is taken again with a new watchdog once every finger is up")
         }
-        s.engine.cancelAll(at: Self.now(), into: &s.events)
-        dispatch(s)
+        core.cancel(at: Self.now(), device: s.path)
+        carryOut(s)
         releaseGrab(s, reason: "its grab watchdog is gone")
         s.regrabWhenLifted = true
     }

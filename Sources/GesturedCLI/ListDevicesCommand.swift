@@ -1,3 +1,4 @@
+import DaemonCore
 import GestureActions
 import GestureInput
 import TouchModel

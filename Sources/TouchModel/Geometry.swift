@@ -76,3 +76,30 @@ public enum Angle {
         return a
     }
 }
+
+/// Pure-Swift natural logarithm, as `Angle` is trigonometry: for a pinch's scale in
+/// steps (`every: 1.25x` counts in log space), where neither the engine nor the daemon
+/// core imports libm. Accurate to a few ulps over the positive doubles.
+public enum Logarithm {
+    /// ln(x) for x > 0 (0 or below: -infinity or NaN, as C's `log`).
+    public static func natural(_ x: Double) -> Double {
+        guard x > 0 else { return x == 0 ? -.infinity : .nan }
+        guard x.isFinite else { return x }
+        // x = m·2ᵉ with m in [√½, √2), then ln m = 2·atanh(s), s = (m − 1)/(m + 1),
+        // |s| ≤ 0.1716: the series s + s³/3 + … to s²³/23 leaves under 1e-17.
+        var m = x.significand
+        var e = Double(x.exponent)
+        if m > 1.4142135623730951 {
+            m /= 2
+            e += 1
+        }
+        let s = (m - 1) / (m + 1), s2 = s * s
+        var sum = 0.0
+        var k = 23.0
+        while k >= 3 {
+            sum = (sum + 1 / k) * s2
+            k -= 2
+        }
+        return e * 0.6931471805599453 + 2 * s * (1 + sum)
+    }
+}

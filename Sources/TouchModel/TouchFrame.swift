@@ -112,6 +112,11 @@ public struct TouchFrame: Equatable, Sendable {
     /// (`BTN_TOOL_TRIPLETAP` with two slots) this exceeds `contacts.count`.
     public var fingerCount: Int
     public var flags: Flags
+    /// The screen's rotation its positions are turned by (docs/INPUT.md). The decoder
+    /// turns a device anew only at the first frame of a touch sequence, so a frame
+    /// whose orientation differs from the last one's begins a sequence on a screen
+    /// turned since: the daemon's core builds the device's engine again there.
+    public var orientation: Orientation = .normal
 
     public init(time: Timestamp, contacts: ContactList = ContactList(), fingerCount: Int? = nil, flags: Flags = []) {
         self.time = time

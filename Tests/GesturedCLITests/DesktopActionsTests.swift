@@ -1,5 +1,6 @@
 import CLinux
 import CSystemd
+import DaemonCore
 import DesktopActions
 import FocusSources
 import GestureActions

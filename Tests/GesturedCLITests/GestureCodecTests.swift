@@ -1,4 +1,5 @@
 import FocusSources
+@testable import DaemonCore
 @testable import GestureActions
 import GestureEngine
 import Testing

@@ -1,4 +1,5 @@
 import CLinux
+import DaemonCore
 import GestureActions
 import GestureInput
 import GestureTestSupport

@@ -1,4 +1,5 @@
 import CLinux
+import DaemonCore
 import FocusSources
 import GestureActions
 import GestureInput

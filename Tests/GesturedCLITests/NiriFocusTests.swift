@@ -1,4 +1,5 @@
 import CLinux
+import DaemonCore
 import DesktopActions
 @testable import FocusSources
 import GestureActions

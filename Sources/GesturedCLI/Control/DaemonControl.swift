@@ -1,33 +1,10 @@
+import DaemonCore
 import FocusSources
 import GestureActions
 import GestureConfig
 import GestureEngine
 import LinuxSystem
 import TouchModel
-
-/// The last gestures the daemon saw and what ran for them, for `gestured status`.
-struct RecentGestures {
-    struct Entry {
-        var time: Timestamp
-        var gesture: String
-        var phase: GesturePhase
-        var device: String
-        var app: String?
-        var commands: [String]
-    }
-
-    static let capacity = 10
-    private(set) var entries: [Entry] = []
-
-    /// Keeps the gestures' beginnings, ends and recognitions (not every update: the
-    /// per-frame path stays free of allocations).
-    mutating func record(_ e: GestureEvent, device: String, app: String?, invocations: [Invocation]) {
-        guard e.phase != .changed else { return }
-        if entries.count == Self.capacity { entries.removeFirst() }
-        entries.append(Entry(time: e.time, gesture: e.name, phase: e.phase, device: device, app: app,
-                             commands: invocations.map(\.command)))
-    }
-}
 
 /// What the control socket's requests do (ControlProtocol.swift).
 extension Daemon {
@@ -68,7 +45,7 @@ extension Daemon {
 
     /// Whether each gesture is enabled now: the config's `enabled:`, or what
     /// `gestured enable/disable` said since.
-    func isEnabled(_ spec: GestureSpec) -> Bool { runtimeEnabled[spec.name] ?? spec.enabled }
+    func isEnabled(_ spec: GestureSpec) -> Bool { core.isEnabled(spec) }
 
     /// One line per fact. Device names, app ids, titles, globs and commands come from
     /// outside (hardware, any app, the config): each line is escaped whole, so none of
@@ -94,14 +71,14 @@ extension Daemon {
         for spec in config.specs {
             var line = "  " + spec.name + String(repeating: " ", count: width - spec.name.count)
             line += "  \(spec.kind.rawValue)  \(isEnabled(spec) ? "enabled" : "disabled")"
-            if runtimeEnabled[spec.name] != nil, runtimeEnabled[spec.name] != spec.enabled { line += " (at run time)" }
+            if core.runtimeEnabled[spec.name] != nil, core.runtimeEnabled[spec.name] != spec.enabled { line += " (at run time)" }
             if !spec.apps.only.isEmpty { line += "  apps: " + spec.apps.only.joined(separator: ", ") }
             if !spec.apps.except.isEmpty { line += "  except-apps: " + spec.apps.except.joined(separator: ", ") }
             lines.append(line)
         }
-        lines.append("last gestures:\(recent.entries.isEmpty ? " none yet" : "")")
+        lines.append("last gestures:\(core.recent.entries.isEmpty ? " none yet" : "")")
         let now = Self.now()
-        for e in recent.entries.reversed() {
+        for e in core.recent.entries.reversed() {
             let ago = Double(now.microseconds - e.time.microseconds) / 1e6
             lines.append("  \(ago.fixed(1)) s ago  \(e.gesture) \(e.phase.rawValue) on \"\(e.device)\"\(e.app.map { " in \($0)" } ?? "")"
                          + (e.commands.isEmpty ? ": no command" : ": " + e.commands.joined(separator: "; ")))
@@ -138,7 +115,7 @@ extension Daemon {
                          ("except_apps", "[" + spec.apps.except.map(JSON.string).joined(separator: ", ") + "]")])
         }
         let now = Self.now()
-        let recentJSON = recent.entries.reversed().map { e in
+        let recentJSON = core.recent.entries.reversed().map { e in
             JSON.object([("seconds_ago", JSON.number(Double(now.microseconds - e.time.microseconds) / 1e6, 1)),
                          ("gesture", JSON.string(e.gesture)), ("phase", JSON.string(e.phase.rawValue)),
                          ("device", JSON.string(e.device)), ("app", e.app.map(JSON.string) ?? "null"),

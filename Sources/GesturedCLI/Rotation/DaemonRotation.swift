@@ -1,23 +1,22 @@
+import DaemonCore
 import GestureInput
 import TouchModel
 
 /// What the daemon does with the screen's rotation (ScreenRotation): each device that
-/// follows it takes the rotation, said once per change in the log.
+/// follows it takes the rotation, said once per change in the log. The decoder turns
+/// the positions (from the device's next touch sequence, if a finger is down), and
+/// the core builds the device's engine for its size as turned, at the same frame.
 extension Daemon {
-    /// A device just adopted: its calibration said, then the rotation it follows.
-    func startRotation(_ s: DeviceSession) {
-        let d = s.device.decoder
-        if let problem = d.calibrationProblem { logger.warning("\(s.path): \(problem)") }
-        if !d.calibration.isIdentity { logger.notice("\(s.path): \(TouchDecoder.calibrationProperty) \(d.calibration) from udev") }
-        followRotation(s)
-    }
-
-    /// The session's engine was built again for a new transform: it takes the daemon's
-    /// state, and the event stream (the live view) gets the device as now turned (its
-    /// size; an `added` line for a path it knows updates it).
-    func rebuiltForRotation(_ s: DeviceSession) {
-        prepare(s)
-        if sessions[s.path] === s, s.announced { streamDeviceEvent(.added, s) }
+    /// A device about to be adopted: its calibration said, then the rotation it
+    /// follows, which its decoder takes at once (no finger is down yet).
+    func startRotation(_ device: any TouchSource) -> ScreenRotation.Choice? {
+        let d = device.decoder
+        if let problem = d.calibrationProblem { logger.warning("\(device.path): \(problem)") }
+        if !d.calibration.isIdentity { logger.notice("\(device.path): \(TouchDecoder.calibrationProperty) \(d.calibration) from udev") }
+        let choice = rotation.choice(for: d.capabilities.deviceInfo(name: device.name))
+        d.setOrientation(choice?.orientation ?? .normal)
+        if let choice { logger.notice("\(device.path): screen rotation \(choice.orientation), from \(choice.source)") }
+        return choice
     }
 
     func followRotation(_ s: DeviceSession) {
@@ -25,7 +24,10 @@ extension Daemon {
         let choice = rotation.choice(for: d.capabilities.deviceInfo(name: s.device.name))
         guard choice != s.rotation else { return }
         s.rotation = choice
-        s.setOrientation(choice?.orientation ?? .normal)
+        let o = choice?.orientation ?? .normal
+        d.setOrientation(o)
+        core.rotation(o, device: s.path)
+        carryOut(s)
         guard let choice else { return }
         logger.notice("\(s.path): screen rotation \(choice.orientation), from \(choice.source)" + (d.fingersDown ? "; from the next touch" : ""))
     }

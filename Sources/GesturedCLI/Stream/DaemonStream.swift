@@ -1,3 +1,4 @@
+import DaemonCore
 import FocusSources
 import GestureActions
 import GestureConfig
@@ -29,22 +30,6 @@ extension Daemon {
     func streamFocus(_ app: FocusedApp?) -> StreamLine.Focus? {
         guard let source = focus.source else { return nil }
         return StreamLine.Focus(app: app?.app, title: app?.title, source: source.name)
-    }
-
-    /// Whether a session's engine keeps its decisions: for `watch`/`--explain`, or
-    /// while the stream has a subscriber (its state lines).
-    func streamExplains(_ s: DeviceSession) {
-        s.engine.explains = s.explains || streaming
-    }
-
-    /// The state lines of the arena's new decisions, then the gesture lines of `s`'s events.
-    func streamEngineOutput(_ s: DeviceSession) {
-        guard let stream, streaming else { return }
-        stream.decisions(of: s.engine, device: s.path)
-        for e in s.events {
-            let step = config.bindings.indices.contains(e.index) ? config.bindings[e.index].step : nil
-            stream.gesture(e, device: s.path, step: step)
-        }
     }
 
     /// An action the sinks took without a report of their own: printed (dry run) or sent
@@ -86,10 +71,8 @@ extension Daemon {
     func makeStream(loop: EventLoop, control: ControlServer) -> StreamSubscribers {
         let stream = StreamSubscribers(loop: loop) { [logger] in logger.notice($0) }
         stream.onActiveChange = { [unowned self, unowned stream] on in
-            for s in self.sessions.values {
-                self.streamExplains(s)
-                if on { stream.skipDecisions(of: s.engine, device: s.path) }
-            }
+            self.core.setStreaming(on)
+            if on { for s in self.sessions.values { stream.skipDecisions(of: s.engine, device: s.path) } }
         }
         control.subscribe = { [unowned self, unowned stream] socket, rate in
             stream.add(socket, rate: rate, hello: self.streamHello(rate: rate))

@@ -1,3 +1,4 @@
+import DaemonCore
 import FocusSources
 import GestureActions
 import GestureConfig

@@ -1,6 +1,5 @@
 import GestureConfig
 import GestureEngine
-import Glibc
 import TouchModel
 
 /// Turns the engine's events into the actions their bindings ask for.
@@ -87,7 +86,7 @@ public struct ActionMapper {
         case .distance(_, .horizontal): return e.translation.x
         case .distance(_, .vertical): return -e.translation.y
         case .angle: return e.rotation * 180 / .pi
-        case .scale: return e.scale > 0 ? log(e.scale) : 0
+        case .scale: return e.scale > 0 ? Logarithm.natural(e.scale) : 0
         }
     }
 
@@ -106,7 +105,7 @@ public struct ActionMapper {
         switch step {
         case .distance(let mm, _): return mm
         case .angle(let degrees): return degrees
-        case .scale(let factor): return log(factor)
+        case .scale(let factor): return Logarithm.natural(factor)
         }
     }
 
