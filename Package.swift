@@ -112,6 +112,7 @@ let package = Package(
         .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel", "GestureTestSupport"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "ConfigImportTests", dependencies: ["ConfigImport", "GestureConfig", "GestureEngine"]),
+        .testTarget(name: "DaemonCoreTests", dependencies: ["DaemonCore", "GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "DaemonCore", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem",
                                                               "GestureTestSupport", "CFakeEvdevDevice"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "LinuxSystem", "GestureTestSupport"]),

@@ -292,8 +292,8 @@ public final class DaemonCore {
     }
 
     private func applyGrab(_ s: Session) {
-        guard s.device.grabbable else { return }
-        if options.grabs && config.grab.matches(s.info) {
+        guard options.grabs, s.device.grabbable else { return }
+        if config.grab.matches(s.info) {
             outputs.append(.grab(device: s.path, holdBack: DaemonOutput.HoldBack(
                 microseconds: Int64(config.grab.holdBack * 1e6), maxFingers: config.maximumFingers(on: s.info))))
         } else {
@@ -312,7 +312,7 @@ public final class DaemonCore {
             outputs.append(.event(device: s.path, e, step: step))
             if e.phase == .began || e.phase == .recognized { claims = true }
         }
-        if claims && s.device.grabbable { outputs.append(.claim(device: s.path)) }
+        if claims && options.grabs && s.device.grabbable { outputs.append(.claim(device: s.path)) }
         if options.mapsActions {
             for e in s.events {
                 let first = invocations.count
