@@ -102,9 +102,9 @@ struct PassthroughLatency {
         }
         for frame in frames(passes: 0...0) {
             let t = frame.last!.time.microseconds
-            if let due = g.passthrough.deadline, due <= t {
+            if let due = g.passthrough.deadline, due.microseconds <= t {
                 g.passthrough.timerFired(at: due)
-                written(at: due)
+                written(at: due.microseconds)
             }
             let writes = g.passthrough.clone.writes
             g.feed(frame)

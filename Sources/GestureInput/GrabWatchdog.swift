@@ -1,6 +1,7 @@
 import CEvdev
 import CLinux
 import LinuxSystem
+import TouchModel
 
 /// The way a grabbed device comes back to the desktop when the daemon cannot run:
 /// stopped (SIGSTOP, Ctrl-Z, a debugger) or hung. A thread of the daemon could not
@@ -86,11 +87,11 @@ public final class GrabWatchdog {
         _ = try? Process.reap(pid, blocking: true)
     }
 
-    /// The daemon is reading the device at `now` (CLOCK_MONOTONIC µs).
+    /// The daemon is reading the device at `now` (CLOCK_MONOTONIC).
     @inline(__always)
-    public func heartbeat(now: Int64) {
-        guard lastBeat == .min || now - lastBeat >= Self.heartbeatInterval else { return }
-        lastBeat = now
+    public func heartbeat(now: Timestamp) {
+        guard lastBeat == .min || now.microseconds - lastBeat >= Self.heartbeatInterval else { return }
+        lastBeat = now.microseconds
         var byte: UInt8 = 1
         // A full pipe (the child is stopped too) or a gone child: nothing to tell.
         _ = try? withUnsafeBytes(of: &byte) { (b) throws(Errno) in try beat.descriptor.write(b) }

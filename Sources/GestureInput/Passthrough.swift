@@ -1,4 +1,5 @@
 import CEvdev
+import TouchModel
 
 /// Passes a grabbed device's frames to its clone as they arrive, and cancels for the
 /// desktop the touches a gesture claims.
@@ -36,8 +37,8 @@ import CEvdev
 public final class Passthrough {
     public enum State: Equatable, Sendable {
         case forwarding, suppressing, resyncing
-        /// Keeping a new sequence back until this kernel time (µs).
-        case holding(until: Int64)
+        /// Keeping a new sequence back until this kernel time.
+        case holding(until: Timestamp)
     }
 
     /// `grab: hold-back:`: for how long (µs; 0: off) a new sequence of at most
@@ -106,14 +107,14 @@ public final class Passthrough {
         write(state)
     }
 
-    /// When the held frames are due, in kernel time (µs), for the daemon's timer.
-    public var deadline: Int64? {
+    /// When the held frames are due, in kernel time, for the daemon's timer.
+    public var deadline: Timestamp? {
         if case .holding(let until) = state { return until }
         return nil
     }
 
     /// The daemon's timer: held frames whose hold-back is over are written.
-    public func timerFired(at now: Int64) {
+    public func timerFired(at now: Timestamp) {
         if case .holding(let until) = state, now >= until { release() }
     }
 
@@ -135,14 +136,14 @@ public final class Passthrough {
             if holdBack.microseconds > 0, cloneTouches == 0, cloneButtons == (0, 0), source.isTouching,
                source.decoder.frame.fingerCount <= holdBack.maxFingers {
                 held.append(contentsOf: frame)
-                state = .holding(until: source.decoder.frame.time.microseconds + holdBack.microseconds)
+                state = .holding(until: Timestamp(microseconds: source.decoder.frame.time.microseconds + holdBack.microseconds))
                 return
             }
             track(frame)
             write(frame)
         case .holding(let until):
             held.append(contentsOf: frame)
-            let time = source.decoder.frame.time.microseconds
+            let time = source.decoder.frame.time
             if !source.isTouching || source.decoder.frame.fingerCount > holdBack.maxFingers || time >= until { release() }
         case .suppressing:
             if !source.isTouching { state = .resyncing }

@@ -347,10 +347,10 @@ final class Daemon {
     }
 
     func deviceReadable(_ s: DeviceSession) {
-        let now = Self.now().microseconds
+        let now = Self.now()
         s.device.passthrough?.watchdog?.heartbeat(now: now)
         var askedWatchdog = false
-        let result = s.device.readAvailable(staleBefore: options.staleFrameAge.map { now - $0 } ?? .min, log: { [logger] in logger.warning($0) }) { frame in
+        let result = s.device.readAvailable(staleBefore: options.staleFrameAge.map { now.microseconds - $0 } ?? .min, log: { [logger] in logger.warning($0) }) { frame in
             // A stall's backlog (or a resync after one): did the watchdog give the device
             // back meanwhile? Then nothing more goes to the clone.
             if !askedWatchdog, !frame.pointee.flags.isDisjoint(with: [.stale, .resynced]) {
@@ -459,9 +459,9 @@ final class Daemon {
         var earliest = core.nextDeadline
         for s in sessions.values {
             // Frames a grabbed device holds back (grab: hold-back:) are due too.
-            if let d = s.device.passthrough?.deadline.map(Timestamp.init(microseconds:)), earliest == nil || d < earliest! { earliest = d }
+            if let d = s.device.passthrough?.deadline, earliest == nil || d < earliest! { earliest = d }
             // A grab put off by a reload storm (recloneInterval).
-            if let d = s.grabDue.map(Timestamp.init(microseconds:)), earliest == nil || d < earliest! { earliest = d }
+            if let d = s.grabDue, earliest == nil || d < earliest! { earliest = d }
         }
         timer.arm(atNanoseconds: earliest.map { $0.microseconds * 1000 })
     }
@@ -478,9 +478,9 @@ final class Daemon {
             }
             core.timer(at: now, device: s.path)
             if !core.outputs.isEmpty { carryOut(s) }
-            s.device.passthrough?.timerFired(at: now.microseconds)
+            s.device.passthrough?.timerFired(at: now)
             checkClone(s)
-            grabIfDue(s, now: now.microseconds)
+            grabIfDue(s, now: now)
         }
         rearm()
     }

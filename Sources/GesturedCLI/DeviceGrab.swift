@@ -2,6 +2,7 @@ import DaemonCore
 import GestureActions
 import GestureEngine
 import GestureInput
+import TouchModel
 
 /// `grab:`: the devices gestured takes for itself (EVIOCGRAB) while the desktop reads
 /// their clones, and the ways it gives them back. A device is never left grabbed
@@ -34,12 +35,13 @@ extension Daemon {
             p.holdBack = Passthrough.HoldBack(wanted)
             return
         }
-        let now = Self.now().microseconds
-        if let last = s.lastClone, now - last < Self.recloneInterval {
+        let now = Self.now()
+        if let last = s.lastClone, now.microseconds - last.microseconds < Self.recloneInterval {
+            let due = Timestamp(microseconds: last.microseconds + Self.recloneInterval)
             if s.grabDue == nil {
-                logger.notice("\(device.path) (\(s.info.name.printable)): grabbed again in \((last + Self.recloneInterval - now) / 1000) ms: a device gets a new clone at most every \(Self.recloneInterval / 1_000_000) s")
+                logger.notice("\(device.path) (\(s.info.name.printable)): grabbed again in \((due.microseconds - now.microseconds) / 1000) ms: a device gets a new clone at most every \(Self.recloneInterval / 1_000_000) s")
             }
-            s.grabDue = last + Self.recloneInterval
+            s.grabDue = due
             return
         }
         s.grabDue = nil
@@ -116,8 +118,8 @@ extension Daemon {
         s.regrabWhenLifted = true
     }
 
-    /// A grab put off by `recloneInterval` is due by `now` (µs): take it.
-    func grabIfDue(_ s: DeviceSession, now: Int64) {
+    /// A grab put off by `recloneInterval` is due by `now`: take it.
+    func grabIfDue(_ s: DeviceSession, now: Timestamp) {
         guard let due = s.grabDue, due <= now else { return }
         s.grabDue = nil
         applyGrab(s)

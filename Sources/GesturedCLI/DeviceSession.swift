@@ -14,10 +14,10 @@ final class DeviceSession {
     /// The grab watchdog gave the device back during a stall: grab it again once
     /// every finger is up (a grab with a finger down would leave it stuck for the desktop).
     var regrabWhenLifted = false
-    /// When this device's last clone was made (CLOCK_MONOTONIC µs), and when a grab that
-    /// came too soon after it is due (`Daemon.recloneInterval`).
-    var lastClone: Int64?
-    var grabDue: Int64?
+    /// When this device's last clone was made, and when a grab that came too soon after
+    /// it is due (`Daemon.recloneInterval`).
+    var lastClone: Timestamp?
+    var grabDue: Timestamp?
     /// What the core last said of the device's grab: taken with this hold-back, or
     /// not wanted (nil).
     var grabWanted: DaemonOutput.HoldBack?
