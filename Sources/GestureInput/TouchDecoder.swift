@@ -73,9 +73,6 @@ public final class TouchDecoder {
     // property costs a dynamic access (swift_beginAccess) each time (callgrind).
     @exclusivity(unchecked) public private(set) var orientation = Orientation.normal
     @exclusivity(unchecked) public private(set) var transform: ContactTransform
-    /// Counts the transforms taken: a session rebuilds its engine (whose device size
-    /// follows the transform) when it changes.
-    public private(set) var transformGeneration = 0
     @exclusivity(unchecked) private var pendingOrientation: Orientation?
     /// Not the identity: the identity keeps the plain division, byte for byte.
     @exclusivity(unchecked) private var transformed = false
@@ -140,7 +137,6 @@ public final class TouchDecoder {
         transform = calibration.then(ContactTransform(o))
         transformed = !transform.isIdentity
         screenSize = transform.screenSize(of: capabilities.size)
-        transformGeneration += 1
     }
 
     deinit {
