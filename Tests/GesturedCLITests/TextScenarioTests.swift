@@ -1,6 +1,7 @@
 import Glibc
 import GestureActions
 import GestureConfig
+import GestureEngine
 import GestureInput
 import LinuxSystem
 import Testing
@@ -47,6 +48,22 @@ import TouchTimeline
     static let names = FileSystem.entries(of: directory).filter { $0.hasSuffix(".scenario") }.sorted()
 
     @Test func thereAreScenarios() { #expect(Self.names.count >= 12, "\(Self.names)") }
+
+    /// Issue 33: every gesture kind fires in some scenario, and every daemon step is
+    /// taken in one.
+    @Test func everyKindAndEveryDaemonStepHasAScenario() throws {
+        var kinds: Set<String> = [], steps: Set<String> = []
+        for name in Self.names {
+            let s = try Scenario(path: Self.directory + "/" + name)
+            for line in s.expected {
+                let words = line.split(separator: " ")
+                if words.count > 3, words[3] == "recognized" || words[3] == "began" { kinds.insert(String(words[2])) }
+            }
+            for (_, step) in s.timeline.daemonSteps { steps.insert(String(step.description.split(separator: " ")[0])) }
+        }
+        #expect(Set(GestureKind.allCases.map(\.rawValue)).subtracting(kinds) == [])
+        #expect(Set(["focus", "screen", "reload", "enable", "disable"]).subtracting(steps) == [])
+    }
 
     @Test(arguments: names) func scenario(_ name: String) throws {
         let s = try Scenario(path: Self.directory + "/" + name)
