@@ -219,7 +219,7 @@ struct Builder {
 
     /// `F to X Y, G by DX DY over DURATION`: those fingers, in straight lines.
     private mutating func moveFingers(_ words: [String]) throws(TimelineError) {
-        guard let device else { return }
+        guard !fingers.isEmpty, let device else { throw TimelineError("move: no fingers are down; 'down' first") }
         let usage = "usage: move F to X Y[, G by DX DY …] over DURATION"
         guard words.count >= 2, words[words.count - 2] == "over" else { throw TimelineError(usage) }
         let total = try duration(words[words.count - 1])
@@ -247,12 +247,12 @@ struct Builder {
     /// finger down beyond the slots takes one, as a new touch (as a 2-slot pad then
     /// tracks the third finger).
     private mutating func up(_ labels: [String]) throws(TimelineError) {
-        guard let device else { return }
         var lifted: [Finger] = []
         for label in labels {
             let index = try finger(label)
             lifted.append(fingers.remove(at: index))
         }
+        guard let device else { return }  // fingers are down only on a device
         var tracked: Set<String> = []
         for i in fingers.indices where fingers[i].slot == nil {
             guard let slot = freeSlot(device) else { break }
