@@ -24,7 +24,14 @@ struct Playback {
         steps.append((last + hold, .remove))
     }
 
-    init(timeline: Timeline) {
+    /// A timeline's daemon steps (`focus`, `screen`, `reload`, `enable`, `disable`)
+    /// are refused: the driver plays a device, and the VM's scenario scripts tell the
+    /// daemon the rest themselves (a config written, `gestured disable`, the desktop).
+    init(timeline: Timeline, path: String) throws(DriverError) {
+        if let (at, step) = timeline.daemonSteps.first {
+            throw DriverError("\(path): '\(step)' at \(Double(at) / 1e6) s: a daemon step, which only the text scenarios "
+                              + "(Tests/Scenarios) carry out; the VM's scripts tell the daemon themselves")
+        }
         device = timeline.device
         name = timeline.name
         steps = timeline.steps
@@ -59,6 +66,8 @@ struct Playback {
                 if let readyFile { unlink(readyFile) }
                 Log.say("removed \(made.devnode) after \(count) events")
                 current = nil
+            case let .daemon(step):
+                throw DriverError("'\(step)': a daemon step; the driver plays only the device")
             case let .emit(type, code, value):
                 guard let made = current else { throw DriverError("events with no device: add 'create' first") }
                 try made.write(type: type, code: code, value: value)

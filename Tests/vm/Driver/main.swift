@@ -67,7 +67,7 @@ do {
         playback = Playback(recording: try Recording.load(path: path, descriptionPath: descriptionPath),
                             settle: settle, hold: hold)
     case let (nil, path?):
-        playback = Playback(timeline: try Timeline.load(path: path))
+        playback = try Playback(timeline: try Timeline.load(path: path), path: path)
     default:
         fail("give one RECORDING or one --script FILE\n\(usage)")
     }
