@@ -102,6 +102,10 @@ public final class DaemonCore {
         public private(set) var engine: GestureEngine
         /// The orientation `engine` was built for.
         public private(set) var orientation: Orientation
+        /// The orientation the device's frames are turned by now (the last frame's, or
+        /// a rotation taken while no finger was down); the engine follows it between
+        /// sequences (`settle`).
+        fileprivate var turned: Orientation
         /// Whether the last frame had a finger down (a rotation then waits for the
         /// next sequence, as the decoder does).
         public fileprivate(set) var fingersDown = false
@@ -110,6 +114,7 @@ public final class DaemonCore {
         init(_ device: Device, specs: [GestureSpec], explains: Bool) {
             self.device = device
             orientation = device.orientation
+            turned = device.orientation
             engine = GestureEngine(device: device.info(turned: device.orientation), specs: specs, explains: explains)
             events.reserveCapacity(16)
         }
@@ -177,15 +182,19 @@ public final class DaemonCore {
     }
 
     /// A frame of `device`: deadlines due before it fire first, in time order (the
-    /// engine does it). A frame turned by another rotation than the engine's begins a
-    /// sequence (the decoder turns only there): the engine is built again for the
-    /// device's size as now turned, before it sees the frame.
+    /// engine does it). A frame turned by another rotation than the engine's (the
+    /// decoder turns only at a sequence's first frame) has the engine built again for
+    /// the device's size as now turned, before it sees the frame (`settle`).
     public func frame(_ frame: UnsafePointer<TouchFrame>, device path: String) {
         guard let s = session(path) else { return }
         if frame.pointee.orientation != s.orientation {
-            s.rebuild(specs: config.specs, orientation: frame.pointee.orientation, explains: explains)
-            prepare(s)
-            outputs.append(.turned(device: path))
+            s.turned = frame.pointee.orientation
+            if !s.fingersDown {
+                // What was due before this frame fires on the engine that began it.
+                s.engine.timerFired(at: frame.pointee.time, into: &s.events)
+                if !s.events.isEmpty { dispatch(s) }
+                settle(s)
+            }
         }
         s.fingersDown = frame.pointee.fingerCount > 0
         s.engine.process(frame, into: &s.events)
@@ -197,6 +206,7 @@ public final class DaemonCore {
         for s in sessions where path == nil || s.device.path == path {
             s.engine.timerFired(at: now, into: &s.events)
             if !s.events.isEmpty || explains { dispatch(s) }
+            if s.turned != s.orientation { settle(s) }
         }
     }
 
@@ -234,12 +244,23 @@ public final class DaemonCore {
     }
 
     /// `device`'s frames are turned by `o` from now on: at once when no finger is
-    /// down, else from its next sequence (its frames then carry `o`; `frame` sees it).
+    /// down (as the decoder takes it), else from its next sequence (its frames then
+    /// carry `o`; `frame` sees it).
     public func rotation(_ o: Orientation, device path: String) {
-        guard let s = session(path), !s.fingersDown, o != s.orientation else { return }
-        s.rebuild(specs: config.specs, orientation: o, explains: explains)
+        guard let s = session(path), !s.fingersDown else { return }
+        s.turned = o
+        settle(s)
+    }
+
+    /// The engine is built again for the orientation the frames are turned by, between
+    /// sequences, and not while it waits for a deadline: a tap waiting to see whether
+    /// a second one comes still fires (or becomes the double tap) on the engine it
+    /// began on, and the turn follows once it has (`timer`, the next sequence).
+    private func settle(_ s: Session) {
+        guard s.turned != s.orientation, !s.fingersDown, s.engine.nextDeadline == nil else { return }
+        s.rebuild(specs: config.specs, orientation: s.turned, explains: explains)
         prepare(s)
-        outputs.append(.turned(device: path))
+        outputs.append(.turned(device: s.path))
     }
 
     /// `gestured enable/disable NAME`: every device, and devices and reloads to come.
@@ -276,7 +297,10 @@ public final class DaemonCore {
         }
         config = new
         mapper = ActionMapper(config: new)
-        for s in sessions { applyGrab(s) }
+        for s in sessions {
+            settle(s)  // a turn put off for a deadline the old engine had
+            applyGrab(s)
+        }
         return cancelled
     }
 
