@@ -77,17 +77,33 @@ public final class LiveViewServer {
     }
 }
 
-/// The page, built into the binary (Sources/LiveView/Page, `embedInCode`).
+/// The page, built into the binary (Sources/LiveView/Page, `embedInCode`, which names
+/// each file's bytes after its name: `store.js` is `PackageResources.store_js`).
 struct PageAsset {
     var contentType: String
     var bytes: [UInt8]
 
+    /// The page's JavaScript modules (docs/UI.md, "The page"), by path: `app.js` starts
+    /// it and imports the others. A module not listed here is a 404, and the page fails.
+    static let modules: [String: [UInt8]] = [
+        "/app.js": PackageResources.app_js,
+        "/controller.js": PackageResources.controller_js,
+        "/store.js": PackageResources.store_js,
+        "/view.js": PackageResources.view_js,
+        "/card.js": PackageResources.card_js,
+        "/device-figure.js": PackageResources.device_figure_js,
+        "/config-editor.js": PackageResources.config_editor_js,
+        "/dom.js": PackageResources.dom_js,
+        "/server.js": PackageResources.server_js,
+        "/format.js": PackageResources.format_js,
+        "/config-text.js": PackageResources.config_text_js,
+    ]
+
     static func named(_ path: String) -> PageAsset? {
         switch path {
         case "/", "/index.html": return PageAsset(contentType: "text/html; charset=utf-8", bytes: PackageResources.index_html)
-        case "/app.js": return PageAsset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.app_js)
         case "/app.css": return PageAsset(contentType: "text/css; charset=utf-8", bytes: PackageResources.app_css)
-        default: return nil
+        default: return modules[path].map { PageAsset(contentType: "text/javascript; charset=utf-8", bytes: $0) }
         }
     }
 }

@@ -38,7 +38,7 @@ import Testing
         let page = try s.request("GET", "/", [s.cookie])
         #expect(page.status == 200)
         #expect(page.header("Content-Type")?.hasPrefix("text/html") == true)
-        #expect(page.body.contains("<script src=\"/app.js\""))
+        #expect(page.body.contains("<script type=\"module\" src=\"/app.js\"></script>"))
     }
 
     @Test(arguments: ["/", "/app.js", "/api/session", "/api/events"])
@@ -101,6 +101,41 @@ import Testing
             #expect(!r.headers.contains { $0.0.lowercased().hasPrefix("access-control-") }, "no CORS: \(r.headers)")
         }
         #expect(answers[3].status == 404)
+    }
+
+    /// The page is ES modules (docs/UI.md, "The page"): each one app.js imports, and each
+    /// one those import, is served as JavaScript (a browser runs no module of another type
+    /// under `nosniff`) with the same CSP; none is missing from PageAsset.modules, none is
+    /// there that the page does not import, and a module of no such name is a 404.
+    @Test func everyModuleThePageImportsIsServedAsJavaScriptUnderTheCSP() throws {
+        let s = try Running()
+        let csp = try #require(AccessPolicy.securityHeaders.first { $0.0 == "Content-Security-Policy" }?.1)
+        var toLoad = ["/app.js"]
+        var loaded: Set<String> = []
+        while let path = toLoad.popLast() {
+            guard loaded.insert(path).inserted else { continue }
+            let r = try s.request("GET", path, [s.cookie])
+            #expect(r.status == 200, "\(path): \(r)")
+            #expect(r.header("Content-Type") == "text/javascript; charset=utf-8", "\(path)")
+            #expect(r.header("Content-Security-Policy") == csp, "\(path)")
+            #expect(r.header("X-Content-Type-Options") == "nosniff", "\(path)")
+            toLoad += Self.imports(of: r.body)
+        }
+        #expect(loaded == Set(PageAsset.modules.keys))
+        #expect(loaded.count > 1, "app.js imports the others")
+        #expect(try s.request("GET", "/nothing.js", [s.cookie]).status == 404)
+        #expect(try s.request("GET", "/Page/store.js", [s.cookie]).status == 404)
+    }
+
+    /// The paths a module imports from (`… from './store.js';`), as the browser resolves
+    /// them against a module at the root.
+    static func imports(of module: String) -> [String] {
+        module.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("import "), let from = line.firstRange(of: "from './") else { return nil }
+            let rest = line[from.upperBound...]
+            guard let end = rest.firstIndex(of: "'") else { return nil }
+            return "/" + rest[..<end]
+        }
     }
 
     @Test func itListensOn127001Only() throws {

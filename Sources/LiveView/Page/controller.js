@@ -1,0 +1,260 @@
+// Between the server, the store and the view: what the user does (the view's events)
+// and what the server sends (answers, stream lines) become changes of the store, and
+// each new state is drawn by the view. What is in flight lives here, not in the
+// store: the event stream, the timers, the number of the newest check and try.
+
+import * as server from './server.js';
+import * as changes from './store.js';
+import { insertBinding } from './config-text.js';
+import { checkSummary, clockTime, confirmText, plural } from './format.js';
+
+/// How long the editor waits after the last keystroke before checking, ms.
+const CHECK_DELAY_MS = 300;
+
+export class Controller {
+  #store;
+  #view;
+  #stream = null;
+  #checkTimer = null;
+  /// Counts the checks asked for: an answer to an older one, while a newer is under way, is dropped.
+  #checks = 0;
+  /// Counts the tries asked for: an answer that comes back after Try was stopped, or
+  /// after a newer try (each check of an edit tries again), is not what is shown.
+  #tries = 0;
+  /// Play's animation frame request, while it plays.
+  #player = null;
+
+  constructor(store, view) {
+    this.#store = store;
+    this.#view = view;
+    store.onChange((state) => view.render(state));
+    view.bind('toggleGesture', (name) => this.#toggleGesture(name));
+    view.bind('onlyActive', (on) => this.#update(changes.onlyActiveChanged, on));
+    view.bind('openRecording', (file) => this.#openRecording(file));
+    view.bind('showFrame', (index) => this.#showFrame(index));
+    view.bind('stepFrame', (step) => this.#state.recording && this.#showFrame(this.#state.recording.frame + step));
+    view.bind('play', () => this.#togglePlay());
+    view.bind('backToLive', () => this.#backToLive());
+    view.bind('edit', (text) => this.#edited(text));
+    view.bind('try', () => this.#toggleTry());
+    view.bind('save', () => this.#save(false));
+    view.bind('confirmSave', (save) => (save ? this.#save(true) : this.#update(changes.notSaved)));
+    view.bind('record', () => this.#toggleRecord());
+    view.bind('insertBinding', () => this.#insertBinding());
+  }
+
+  get #state() { return this.#store.state; }
+
+  #update(change, ...args) {
+    this.#store.update(change, ...args);
+  }
+
+  /// The session (mode, config), `--replay`'s recording, then the event stream.
+  async start() {
+    let session;
+    try {
+      session = await server.session();
+    } catch (error) {
+      this.#update(changes.sessionFailed, error.message);
+      return;
+    }
+    this.#update(changes.sessionLoaded, session);
+    if (session.config) this.#checkSoon();
+    if (session.mode === 'replay') {
+      try {
+        this.#update(changes.recordingOpened, await server.replayedRecording());
+      } catch (error) {
+        this.#update(changes.recordingStatusSaid, `Could not load the recording: ${error.message}`);
+      }
+    }
+    this.#connect();
+  }
+
+  /// (Re)opens the event stream: its first line is a hello.
+  #connect() {
+    if (this.#stream) this.#stream.close();
+    this.#stream = server.openEvents({
+      opened: () => this.#update(changes.connectionChanged, true),
+      lost: () => this.#update(changes.connectionChanged, false),
+      line: (line) => this.#lineArrived(line),
+    });
+  }
+
+  #lineArrived(line) {
+    const live = !this.#state.recording;
+    this.#update(changes.lineArrived, line, clockTime(new Date()));
+    // The gestures' cards change with the hello the server sends after a reload.
+    if (line.type === 'reload' && line.source !== 'try' && live) this.#view.announce(line.message || 'config reloaded');
+  }
+
+  async #toggleGesture(name) {
+    const card = this.#state.cards.get(name);
+    if (!card) return;
+    try {
+      const answer = await server.setEnabled(name, !card.enabled);
+      if (answer.ok) this.#update(changes.gestureEnabled, name, !card.enabled);
+      const now = this.#state.cards.get(name);
+      this.#view.announce(answer.message || `${name}: ${now && now.enabled ? 'enabled' : 'disabled'}`);
+    } catch (error) {
+      this.#view.announce(error.message);
+    }
+  }
+
+  // MARK: Recordings
+
+  async #openRecording(file) {
+    if (!file) return;
+    this.#update(changes.recordingStatusSaid, `Reading ${file.name}…`);
+    try {
+      const timeline = await server.openRecording(await file.arrayBuffer());
+      this.#stopPlaying();
+      this.#update(changes.recordingOpened, timeline, file.name);
+      this.#view.announce(`Opened ${file.name}`);
+    } catch (error) {
+      this.#update(changes.recordingStatusSaid, `Could not open ${file.name}: ${error.message}`);
+    }
+  }
+
+  #showFrame(index) {
+    this.#stopPlaying();
+    this.#update(changes.frameShown, index);
+  }
+
+  #backToLive() {
+    this.#stopPlaying();
+    this.#update(changes.backToLive);
+    this.#connect();
+  }
+
+  /// Plays the recording from the shown frame on at its own speed.
+  #togglePlay() {
+    if (this.#player !== null) return this.#stopPlaying();
+    const recording = this.#state.recording;
+    if (!recording || recording.frames.length === 0) return;
+    if (recording.frame >= recording.frames.length - 1) this.#update(changes.frameShown, 0);
+    const startT = recording.frames[this.#state.recording.frame].t;
+    const startWall = performance.now();
+    this.#update(changes.playingChanged, true);
+    const step = () => {
+      const { frames, frame } = this.#state.recording;
+      const t = startT + (performance.now() - startWall) / 1000;
+      let i = frame;
+      while (i + 1 < frames.length && frames[i + 1].t <= t) i++;
+      if (i !== frame) this.#update(changes.frameShown, i);
+      if (i >= frames.length - 1) return this.#stopPlaying();
+      this.#player = requestAnimationFrame(step);
+    };
+    this.#player = requestAnimationFrame(step);
+  }
+
+  #stopPlaying() {
+    if (this.#player !== null) cancelAnimationFrame(this.#player);
+    this.#player = null;
+    this.#update(changes.playingChanged, false);
+  }
+
+  // MARK: The config editor
+
+  #edited(text) {
+    this.#update(changes.edited, text);
+    this.#checkSoon();
+  }
+
+  #checkSoon() {
+    clearTimeout(this.#checkTimer);
+    this.#checkTimer = setTimeout(() => this.#check(), CHECK_DELAY_MS);
+  }
+
+  async #check() {
+    const sequence = ++this.#checks;
+    const text = this.#state.editor.text;
+    try {
+      const answer = await server.check(text);
+      if (sequence !== this.#checks) return;
+      this.#showDiagnostics(answer.diagnostics || [], answer.ok);
+      if (this.#state.trying) this.#try(text);
+    } catch (error) {
+      if (sequence === this.#checks) this.#update(changes.checkFailed, error.message);
+    }
+  }
+
+  #showDiagnostics(diagnostics, ok) {
+    this.#update(changes.checked, diagnostics, ok);
+    this.#view.announce(checkSummary(diagnostics, ok));
+  }
+
+  async #toggleTry() {
+    if (this.#state.trying) return this.#stopTry();
+    this.#update(changes.tryStarted);
+    await this.#try(this.#state.editor.text);
+  }
+
+  async #try(text) {
+    const sequence = ++this.#tries;
+    try {
+      const answer = await server.tryConfig(text);
+      if (sequence !== this.#tries) return;
+      this.#update(changes.tryAnswered, answer);
+      if (!answer.ok) this.#view.announce(checkSummary(answer.diagnostics || [], false));
+      else this.#view.announce(answer.fired ? `${plural(answer.fired.length, 'gesture')} would fire` : 'Trying the edited config');
+    } catch (error) {
+      if (sequence === this.#tries) this.#update(changes.tryFailed, error.message);
+    }
+  }
+
+  async #stopTry() {
+    this.#tries++;
+    this.#update(changes.tryStopped);
+    try { await server.tryConfig(''); } catch (_) { /* the server may be gone */ }
+  }
+
+  async #save(force) {
+    const text = this.#state.editor.text;
+    this.#update(changes.saveStarted);
+    try {
+      const answer = await server.save(text, force);
+      if (answer.needs_confirm && !force) {
+        const diagnostics = answer.diagnostics || [];
+        this.#update(changes.saveNeedsConfirm, answer);
+        this.#view.announce(checkSummary(diagnostics, false));
+        this.#view.confirmSave(confirmText(diagnostics));
+        return;
+      }
+      this.#update(changes.saveAnswered, answer, text);
+      if (answer.saved) this.#view.announce(this.#state.saveResult.text);
+    } catch (error) {
+      this.#update(changes.saveFailed, error.message);
+    }
+  }
+
+  // MARK: Recording a gesture
+
+  async #toggleRecord() {
+    const recording = this.#state.record.on;
+    try {
+      if (!recording) {
+        await server.startRecordingGesture();
+        this.#update(changes.recordStarted);
+        this.#view.announce('Recording');
+        return;
+      }
+      this.#update(changes.recordStopped);
+      const answer = await server.stopRecordingGesture();
+      this.#update(changes.gestureDetected, answer);
+      const best = (answer.detected || [])[0];
+      this.#view.announce(best ? `Recognized ${best.kind}, ${plural(best.fingers, 'finger')}` : 'Nothing recognized');
+    } catch (error) {
+      this.#update(changes.recordFailed, error.message);
+    }
+  }
+
+  /// The proposed binding, at the end of the editor's `gestures:`.
+  #insertBinding() {
+    const result = this.#state.record.result;
+    if (!result || !result.yaml) return;
+    const { text, caret } = insertBinding(this.#state.editor.text, result.yaml);
+    this.#edited(text);
+    if (caret !== null) this.#view.placeCaret(caret);
+    this.#view.announce('Inserted into the config; Save to use it');
+  }
+}

@@ -1,0 +1,45 @@
+// The ui server as the page talks to it: its API (docs/UI.md, "Endpoints"), one
+// function per endpoint, and its event stream of docs/CONTROL.md lines. No state of
+// the page: answers go back to the caller.
+
+/// A request with the cookie; the answer's JSON (null for an empty one), or an error
+/// that names the request and the server's status and text.
+async function request(method, path, body, contentType) {
+  const options = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    options.body = body;
+    options.headers['Content-Type'] = contentType || 'text/plain; charset=utf-8';
+  }
+  const response = await fetch(path, options);
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.trim()}`);
+  return text ? JSON.parse(text) : null;
+}
+
+export const session = () => request('GET', '/api/session');
+/// `--replay`'s recording as a timeline.
+export const replayedRecording = () => request('GET', '/api/recording');
+/// A recording file's bytes, decoded and replayed by the server: its timeline.
+export const openRecording = (bytes) => request('POST', '/api/recording', bytes, 'application/octet-stream');
+export const check = (text) => request('POST', '/api/check', text);
+/// Tries `text` beside the running config; an empty text stops trying.
+export const tryConfig = (text) => request('POST', '/api/try', text);
+export const save = (text, force) => request('POST', '/api/save', JSON.stringify({ text, force }), 'application/json');
+export const setEnabled = (name, enabled) => request('POST', enabled ? '/api/enable' : '/api/disable', name);
+export const startRecordingGesture = () => request('POST', '/api/record/start');
+export const stopRecordingGesture = () => request('POST', '/api/record/stop');
+
+/// Opens the event stream: `opened()` when it is (again) connected, `lost()` when it
+/// is not (the browser retries by itself), `line(object)` for each line. Returns the
+/// stream, for `close()`.
+export function openEvents({ opened, lost, line }) {
+  const source = new EventSource('/api/events');
+  source.onopen = opened;
+  source.onerror = lost;
+  source.onmessage = (message) => {
+    let parsed;
+    try { parsed = JSON.parse(message.data); } catch (_) { return; }
+    if (parsed && typeof parsed.type === 'string') line(parsed);
+  };
+  return source;
+}

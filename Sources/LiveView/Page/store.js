@@ -1,0 +1,470 @@
+// Everything the page shows, in one value, and the pure functions that make the next
+// value from the last and what happened: a stream line, an answer of the server, a
+// press of the user. No DOM, no network, no clock (the controller passes the time of
+// day in). A change returns a new state and leaves the one it was given as it was,
+// so the view sees what changed by comparing references, and returns the very same
+// state when nothing changed.
+
+import { actionText, knownState, modeName, num, plural, sessionText } from './format.js';
+
+/// Positions kept per contact for its trail, in frames (a quarter second at 60 Hz).
+const TRAIL_FRAMES = 15;
+/// Entries the timeline keeps, and gestures Try lists.
+const TIMELINE_LENGTH = 40;
+/// How much later than its frame a recording's event may be stamped and still belong to
+/// it, s: the timeline's times are rounded to the µs on their own (frames are ms apart).
+const EVENT_SLACK_S = 5e-6;
+
+function initialState() {
+  return {
+    mode: null,             // 'daemon' | 'local' | 'replay', from /api/session
+    session: { text: 'Connecting…', focus: '' },
+    connected: null,        // null until the event stream opens; false while it retries
+    kinds: {},              // kind → { discrete, values: the gesture line's keys it reports } (hello)
+    gestures: [],           // the config's gestures (hello, or the recording's)
+    devices: new Map(),     // path → { info, contacts: Map id → [{ x, y, down }], fingers }
+    fingers: { count: 0, device: '' }, // the count above the devices: the last frame's
+    cards: new Map(),       // gesture name → card (see newCards), in the config's order
+    onlyActive: false,      // "Show only gestures that left possible"
+    timeline: [],           // newest first: { id, type: 'gesture' | 'action' | 'reload' | 'lost', line, … }
+    nextId: 0,              // the id of the next timeline or Try entry
+    recording: null,        // while one is shown: { frames, events, entries, frame, playing }
+    recordingStatus: '',
+    config: null,           // { path, savedText } of the file in use; null: none (or no session yet)
+    editor: { text: '', diagnostics: [], check: null }, // check: { ok } or { error }
+    trying: false,
+    tried: null,            // what Try shows: { error } or { id, onRecording, listed, fired: [entry] }
+    saveResult: null,       // { text, ok }
+    record: { on: false, result: null }, // result: { now } | { error } | { detected, yaml }
+  };
+}
+
+/// The one place the state lives: `update` replaces it with what a change makes of it
+/// and tells the listener (the controller, which has the view draw it).
+export class Store {
+  #state = initialState();
+  #changed = () => {};
+
+  get state() { return this.#state; }
+
+  onChange(listener) { this.#changed = listener; }
+
+  update(change, ...args) {
+    const next = change(this.#state, ...args);
+    if (next === this.#state) return;
+    this.#state = next;
+    this.#changed(next);
+  }
+}
+
+/// Whether a gesture listens to a device of this kind (a `device-name` glob is the
+/// server's to match: such a gesture is shown on every device).
+export function listensTo(gesture, kind) {
+  const wanted = gesture.device || 'any';
+  if (wanted === 'touchpad' || wanted === 'touchscreen') return wanted === kind;
+  return true;
+}
+
+function withEntry(map, key, value) {
+  return new Map(map).set(key, value);
+}
+
+/// The cards with `change` made to each; the same map when it changed none.
+function withCards(cards, change) {
+  let next = null;
+  for (const [name, card] of cards) {
+    const changed = change(card, name);
+    if (changed === card) continue;
+    next = next || new Map(cards);
+    next.set(name, changed);
+  }
+  return next || cards;
+}
+
+const POSSIBLE = { state: 'possible', reason: null, values: null, progress: null };
+
+/// One card per name, in order: the configured gesture of that name, or (a recording's
+/// `--detect` candidates) one named after its kind. A card starts possible.
+function newCards(gestures, names) {
+  const byName = new Map(gestures.map((g) => [g.name, g]));
+  return new Map(names.map((name) => {
+    const gesture = byName.get(name) || { name, kind: name.replace(/-\d+$/, ''), enabled: true };
+    return [name, { gesture, ...POSSIBLE, device: null, enabled: gesture.enabled !== false }];
+  }));
+}
+
+function newDevice(info) {
+  return { info, contacts: new Map(), fingers: 0 };
+}
+
+// MARK: The session
+
+export function sessionLoaded(state, session) {
+  const config = session.config ? { path: session.config.path, savedText: session.config.text || '' } : null;
+  return {
+    ...state,
+    mode: session.mode,
+    session: { ...state.session, text: modeName(session.mode) },
+    config,
+    editor: { ...state.editor, text: config ? config.savedText : state.editor.text },
+  };
+}
+
+export function sessionFailed(state, message) {
+  return { ...state, session: { ...state.session, text: `Could not reach gestured ui: ${message}` } };
+}
+
+export function connectionChanged(state, connected) {
+  return state.connected === connected ? state : { ...state, connected };
+}
+
+// MARK: The live stream
+
+/// A line of the event stream, which came at `when` (hh:mm:ss). While a recording is
+/// shown, only the hello (what each kind reports) and Try's lines count.
+export function lineArrived(state, line, when) {
+  if (line.source === 'try') return tryLineArrived(state, line, when);
+  if (line.type === 'hello') return helloArrived(state, line);
+  if (state.recording) return state;
+  switch (line.type) {
+    case 'device': return deviceChanged(state, line);
+    case 'frame': return frameArrived(state, line);
+    case 'state': return stateChanged(state, line);
+    case 'gesture': return gestureArrived(state, line, when);
+    case 'action': return actionArrived(state, line);
+    case 'reload': return withTimelineEntry(state, { type: 'reload', line, when });
+    case 'focus': return { ...state, session: { ...state.session, focus: line.app || '' } };
+    case 'lost': return withTimelineEntry(state, { type: 'lost', line });
+    // `progress` lines: a card's progress comes with its gesture lines.
+    default: return state;
+  }
+}
+
+/// What each kind reports, the header's line and, unless a recording is shown (its own
+/// gestures and device stay; the hello's come back with the live view), the gestures
+/// and devices, each card starting over.
+function helloArrived(state, line) {
+  const next = { ...state, kinds: line.kinds || {}, session: { ...state.session, text: sessionText(state.mode, line) } };
+  if (state.recording) return next;
+  const gestures = line.gestures || [];
+  return {
+    ...next,
+    gestures,
+    devices: new Map((line.devices || []).map((d) => [d.path, newDevice(d)])),
+    cards: newCards(gestures, gestures.map((g) => g.name)),
+  };
+}
+
+function deviceChanged(state, line) {
+  if (line.event === 'removed') {
+    const devices = new Map(state.devices);
+    devices.delete(line.path);
+    return { ...state, devices };
+  }
+  return { ...state, devices: withEntry(state.devices, line.path, { ...(state.devices.get(line.path) || newDevice(line)), info: line }) };
+}
+
+function frameArrived(state, line) {
+  const device = state.devices.get(line.device);
+  if (!device) return state;
+  const fingers = line.fingers || 0;
+  // Fingers land on a device that had none: its recognizers start over, as the
+  // engine's do (the stream sends no line for that reset), so the cards the last touch
+  // sequence left there go back to possible. Until then they keep how it ended.
+  const cards = device.fingers === 0 && fingers > 0
+    ? withCards(state.cards, (card) => (card.device === line.device ? { ...card, ...POSSIBLE, device: null } : card))
+    : state.cards;
+  return {
+    ...state,
+    cards,
+    devices: withEntry(state.devices, line.device, { ...device, contacts: withTrails(device.contacts, line.contacts || []), fingers }),
+    fingers: { count: fingers, device: device.info.name || '' },
+  };
+}
+
+/// The contacts after a live frame: each touching one gains its position (keeping the
+/// last TRAIL_FRAMES), a lifted one keeps a trail that loses a point a frame, and all
+/// fingers up ends the touch sequence, and so its trails.
+function withTrails(contacts, touching) {
+  const now = new Map(touching.map((c) => [c.id, c]));
+  const next = new Map();
+  for (const [id, points] of contacts) {
+    const c = now.get(id);
+    if (c) {
+      next.set(id, [...points, { x: c.x, y: c.y, down: true }].slice(-TRAIL_FRAMES));
+    } else if (now.size > 0 && points.length > 1) {
+      const fading = points.slice(1);
+      fading[fading.length - 1] = { ...fading[fading.length - 1], down: false };
+      next.set(id, fading);
+    }
+  }
+  for (const c of touching) if (!next.has(c.id)) next.set(c.id, [{ x: c.x, y: c.y, down: true }]);
+  return next;
+}
+
+function stateChanged(state, line) {
+  const card = state.cards.get(line.gesture);
+  if (!card) return state;
+  const to = knownState(line.to);
+  const changed = { ...card, device: line.device, state: to, reason: line.reason || null };
+  return { ...state, cards: withEntry(state.cards, line.gesture, to === 'possible' ? { ...changed, values: null, progress: null } : changed) };
+}
+
+function gestureArrived(state, line, when) {
+  let next = state;
+  const card = state.cards.get(line.gesture);
+  if (card) {
+    const phase = knownState(line.phase);
+    const moved = { ...card, device: line.device, values: line, progress: line.progress };
+    next = { ...state, cards: withEntry(state.cards, line.gesture, card.state === phase ? moved : { ...moved, state: phase, reason: null }) };
+  }
+  return line.phase === 'changed' ? next : withTimelineEntry(next, { type: 'gesture', line, when, actions: [] });
+}
+
+function withTimelineEntry(state, entry) {
+  return {
+    ...state,
+    nextId: state.nextId + 1,
+    timeline: [{ id: state.nextId, ...entry }, ...state.timeline].slice(0, TIMELINE_LENGTH),
+  };
+}
+
+/// An action goes under the newest timeline entry of its gesture (a process's later
+/// line, with the same pid, in place of its earlier one), or on its own.
+function actionArrived(state, line) {
+  const i = state.timeline.findIndex((e) => e.type === 'gesture' && e.line.gesture === line.gesture);
+  if (i < 0) return withTimelineEntry(state, { type: 'action', line });
+  const entry = state.timeline[i];
+  const k = line.pid ? entry.actions.findIndex((a) => a.pid === line.pid) : -1;
+  const actions = k < 0 ? [...entry.actions, line] : entry.actions.map((a, j) => (j === k ? line : a));
+  return { ...state, timeline: state.timeline.map((e, j) => (j === i ? { ...entry, actions } : e)) };
+}
+
+// MARK: Recordings
+
+/// A recording's timeline (POST or GET /api/recording) shown from its first frame,
+/// named `name` (its file's), with its gestures' cards and its device.
+export function recordingOpened(state, timeline, name = timeline.name) {
+  const recording = indexed(timeline);
+  const gestures = timeline.gestures || state.gestures;
+  const names = gestures.map((g) => g.name);
+  for (const f of recording.frames.slice(0, 1)) {
+    for (const n of Object.keys(f.states || {})) if (!names.includes(n)) names.push(n);
+  }
+  const d = timeline.device || {};
+  const note = timeline.decimated ? ' (decimated to 20 000 frames)' : '';
+  return frameShown({
+    ...state,
+    recording,
+    gestures,
+    devices: new Map([['recording', newDevice({ ...d, path: 'recording' })]]),
+    cards: newCards(gestures, names),
+    timeline: [],
+    recordingStatus: `${name || 'recording'}: ${plural(recording.frames.length, 'frame')}, ${num(timeline.duration, 2)} s, ${d.name || 'device'}${note}`,
+  }, 0);
+}
+
+/// A timeline indexed once, so each frame shown costs a binary search, not a scan, and
+/// its gestures' timeline entries are made once (so the view keeps what it has drawn).
+function indexed(timeline) {
+  const frames = timeline.frames || [];
+  const events = (timeline.events || []).filter((e) => typeof e.t === 'number');
+  const entries = [];
+  events.forEach((e, index) => {
+    if (e.type !== 'gesture' || e.phase === 'changed') return;
+    const actions = (e.commands || []).map((command) => ({ gesture: e.gesture, command, outcome: 'dry-run' }));
+    entries.push({ id: `recorded-${index}`, type: 'gesture', index, line: e, when: `${num(e.t, 3)} s`, actions });
+  });
+  return { frames, events, entries, frame: 0, playing: false };
+}
+
+/// The number of events at or before time t (the frame's).
+function eventsUpTo(events, t) {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid].t <= t + EVENT_SLACK_S) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/// The recording at frame `index`: its contacts with their trails, every card in the
+/// state the timeline recorded for it there, the timeline's gestures up to it.
+export function frameShown(state, index) {
+  const recording = state.recording;
+  if (!recording || recording.frames.length === 0) return state;
+  const i = Math.max(0, Math.min(recording.frames.length - 1, index));
+  const frame = recording.frames[i];
+  const done = eventsUpTo(recording.events, frame.t);
+  const device = state.devices.get('recording');
+  const fingers = frame.fingers || 0;
+  return {
+    ...state,
+    recording: { ...recording, frame: i },
+    devices: device ? withEntry(state.devices, 'recording', { ...device, contacts: trailsAt(recording.frames, i), fingers }) : state.devices,
+    fingers: device ? { count: fingers, device: device.info.name || '' } : state.fingers,
+    cards: cardsAt(state.cards, frame, recording.events, done),
+    timeline: recording.entries.filter((e) => e.index < done).slice(-TIMELINE_LENGTH).reverse(),
+  };
+}
+
+/// The contacts down at frame i, each with its positions of the frames before it.
+function trailsAt(frames, i) {
+  const contacts = new Map();
+  const down = new Set((frames[i].contacts || []).map((c) => c.id));
+  for (let k = Math.max(0, i - TRAIL_FRAMES + 1); k <= i; k++) {
+    for (const c of frames[k].contacts || []) {
+      if (!down.has(c.id)) continue;
+      contacts.set(c.id, [...(contacts.get(c.id) || []), { x: c.x, y: c.y, down: k === i }]);
+    }
+  }
+  return contacts;
+}
+
+/// Each card at a frame: the state and reason the timeline recorded for it, and the
+/// values of its newest gesture event since it last went back to possible.
+function cardsAt(cards, frame, events, done) {
+  const latest = new Map();
+  for (let k = 0; k < done; k++) {
+    const e = events[k];
+    if (e.type === 'gesture') latest.set(e.gesture, e);
+    if (e.type === 'state' && e.to === 'possible') latest.delete(e.gesture);
+  }
+  return withCards(cards, (card, name) => {
+    const s = (frame.states || {})[name] || POSSIBLE;
+    const shown = knownState(s.state);
+    const values = shown === 'possible' ? null : latest.get(name) || null;
+    const progress = typeof s.progress === 'number' ? s.progress : values ? values.progress : null;
+    const reason = s.reason || null;
+    if (card.state === shown && card.reason === reason && card.values === values && card.progress === progress) return card;
+    return { ...card, state: shown, reason, values, progress };
+  });
+}
+
+export function playingChanged(state, playing) {
+  const recording = state.recording;
+  return !recording || recording.playing === playing ? state : { ...state, recording: { ...recording, playing } };
+}
+
+export function recordingStatusSaid(state, text) {
+  return { ...state, recordingStatus: text };
+}
+
+/// Back from a recording: its device and timeline go; a fresh hello brings the
+/// devices and the gestures back.
+export function backToLive(state) {
+  return { ...state, recording: null, recordingStatus: '', timeline: [], devices: new Map() };
+}
+
+// MARK: Cards
+
+export function onlyActiveChanged(state, onlyActive) {
+  return { ...state, onlyActive };
+}
+
+export function gestureEnabled(state, name, enabled) {
+  const card = state.cards.get(name);
+  return card ? { ...state, cards: withEntry(state.cards, name, { ...card, enabled }) } : state;
+}
+
+// MARK: The config editor
+
+export function edited(state, text) {
+  return state.editor.text === text ? state : { ...state, editor: { ...state.editor, text } };
+}
+
+/// A check's answer (or Try's or Save's, which check too): its diagnostics, marked in the editor.
+export function checked(state, diagnostics, ok) {
+  return { ...state, editor: { ...state.editor, diagnostics, check: { ok } } };
+}
+
+export function checkFailed(state, message) {
+  return { ...state, editor: { ...state.editor, check: { error: message } } };
+}
+
+export function tryStarted(state) {
+  return { ...state, trying: true };
+}
+
+export function tryStopped(state) {
+  return { ...state, trying: false, tried: null };
+}
+
+/// Try's answer: on a recording, the whole list of what the config would fire there;
+/// live, an empty list that Try's stream lines fill.
+export function tryAnswered(state, answer) {
+  if (!answer.ok) {
+    return { ...checked(state, answer.diagnostics || [], false), tried: { error: 'Try needs a config without errors: see the diagnostics.' } };
+  }
+  const listed = Array.isArray(answer.fired);
+  let nextId = state.nextId + 1;
+  const fired = (listed ? answer.fired : []).map((line) => ({ id: nextId++, line, when: `${num(line.t, 3)} s`, actions: line.commands || [] }));
+  const onRecording = state.recording !== null || state.mode === 'replay';
+  return { ...state, nextId, tried: { id: state.nextId, onRecording, listed, fired } };
+}
+
+export function tryFailed(state, message) {
+  return { ...state, tried: { error: message } };
+}
+
+/// A `source:"try"` line from the live stream: what the edited config would do now.
+function tryLineArrived(state, line, when) {
+  const tried = state.tried;
+  if (!state.trying || !tried || !tried.fired) return state;
+  if (line.type === 'gesture' && line.phase !== 'changed') {
+    const entry = { id: state.nextId, line, when, actions: line.commands || [] };
+    return { ...state, nextId: state.nextId + 1, tried: { ...tried, fired: [entry, ...tried.fired].slice(0, TIMELINE_LENGTH) } };
+  }
+  if (line.type !== 'action') return state;
+  const i = tried.fired.findIndex((e) => e.line.gesture === line.gesture);
+  if (i < 0) return state;
+  const fired = tried.fired.map((e, j) => (j === i ? { ...e, actions: [...e.actions, actionText(line)] } : e));
+  return { ...state, tried: { ...tried, fired } };
+}
+
+export function saveStarted(state) {
+  return { ...state, saveResult: { text: 'Saving…' } };
+}
+
+/// Save found errors and wrote nothing: they are marked, and the user is asked.
+export function saveNeedsConfirm(state, answer) {
+  return { ...checked(state, answer.diagnostics || [], false), saveResult: { text: '' } };
+}
+
+/// Save's answer for `text`, the editor's text it was asked to write.
+export function saveAnswered(state, answer, text) {
+  if (!answer.saved) return notSaved(state);
+  const parts = ['Saved.'];
+  if (answer.backup) parts.push(`Backup: ${answer.backup}.`);
+  const kept = Boolean(answer.reload && answer.reload.startsWith('error'));
+  if (answer.reload) parts.push(kept ? `The daemon kept its config: ${answer.reload}` : `Daemon: ${answer.reload}`);
+  return { ...state, config: state.config && { ...state.config, savedText: text }, saveResult: { text: parts.join(' '), ok: !kept } };
+}
+
+export function notSaved(state) {
+  return { ...state, saveResult: { text: 'Not saved.' } };
+}
+
+export function saveFailed(state, message) {
+  return { ...state, saveResult: { text: `Could not save: ${message}`, ok: false } };
+}
+
+// MARK: Recording a gesture
+
+export function recordStarted(state) {
+  return { ...state, record: { on: true, result: { now: true } } };
+}
+
+/// Stop was pressed: the button says so before the answer comes.
+export function recordStopped(state) {
+  return { ...state, record: { ...state.record, on: false } };
+}
+
+export function gestureDetected(state, answer) {
+  return { ...state, record: { on: false, result: { detected: answer.detected || [], yaml: answer.yaml || '' } } };
+}
+
+export function recordFailed(state, message) {
+  return { ...state, record: { on: false, result: { error: message } } };
+}

@@ -1,0 +1,398 @@
+// The page's DOM, and nothing else: `bind(event, handler)` turns what the user does
+// into calls of the controller's handlers, `render(state)` draws the store's state
+// (only what changed since the last one: states are compared by reference), and
+// `announce`, `confirmSave` and `placeCaret` do what a state does not hold.
+
+import { KeyedList, el } from './dom.js';
+import { cardLook, drawCard, makeCard, sameLook } from './card.js';
+import { ConfigEditor } from './config-editor.js';
+import { drawContacts, drawDevice, drawnWidth } from './device-figure.js';
+import { actionText, checkSummary, gestureText, num, plural, valueRows } from './format.js';
+import { listensTo } from './store.js';
+
+const $ = (id) => document.getElementById(id);
+
+/// How long the announcer gathers what to say before it says it, ms.
+const ANNOUNCE_DELAY_MS = 250;
+
+export class View {
+  #shown = null;               // the state drawn last
+  #toggle = null;              // the handler of the cards' Disable/Enable buttons
+  #cards = new Map();          // gesture name → { parts, look }
+  #figures = new Map();        // device path → { figure, info, gestures, layers }
+  #figuresMade = 0;            // for each figure's own pattern id
+  #contactsPending = new Set();
+  #timeline = new KeyedList($('timeline'), drawTimelineEntry, redrawTimelineEntry);
+  #tried = null;               // { id, list }: the list of what Try would fire
+  #editor = new ConfigEditor($('editor'), $('gutter'), $('backdrop'));
+  #announcements = [];
+  #announceTimer = null;
+
+  constructor() {
+    // Dragging over the drop zone shows where to let go.
+    const zone = $('drop-zone');
+    zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('dragging'); });
+    zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
+  }
+
+  /// Calls `handler` when the user does `event`; the handler gets what it needs of it
+  /// (a file, a frame, the editor's text), never a DOM event.
+  bind(event, handler) {
+    const on = (id, type, listener) => $(id).addEventListener(type, listener);
+    switch (event) {
+      case 'toggleGesture': this.#toggle = handler; return;  // (name)
+      case 'onlyActive': return on('hide-idle', 'change', (e) => handler(e.target.checked));
+      case 'openRecording':
+        on('recording-file', 'change', (e) => handler(e.target.files[0]));
+        return on('drop-zone', 'drop', (e) => {
+          e.preventDefault();
+          $('drop-zone').classList.remove('dragging');
+          handler(e.dataTransfer.files[0]);
+        });
+      case 'showFrame': return on('scrubber', 'input', () => handler(Number($('scrubber').value)));
+      case 'stepFrame':  // (-1 or 1)
+        on('frame-prev', 'click', () => handler(-1));
+        return on('frame-next', 'click', () => handler(1));
+      case 'play': return on('play', 'click', () => handler());
+      case 'backToLive': return on('live-view', 'click', () => handler());
+      case 'edit': return this.#editor.onEdit(handler);  // (text)
+      case 'try': return on('try', 'click', () => handler());
+      case 'save': return on('save', 'click', () => handler());
+      case 'confirmSave': return on('confirm-dialog', 'close', () => handler($('confirm-dialog').returnValue === 'save'));
+      case 'record': return on('record', 'click', () => handler());
+      case 'insertBinding': return on('insert-yaml', 'click', () => handler());
+      default: throw new Error(`the view has no event ${event}`);
+    }
+  }
+
+  render(state) {
+    const last = this.#shown;
+    this.#shown = state;
+    const changed = (...keys) => !last || keys.some((k) => state[k] !== last[k]);
+    if (changed('session', 'connected', 'mode')) this.#renderHeader(state);
+    if (changed('devices', 'gestures')) this.#renderDevices(state, last);
+    if (changed('fingers')) this.#renderFingerCount(state.fingers);
+    if (changed('cards', 'kinds', 'devices', 'onlyActive', 'mode')) this.#renderCards(state);
+    if (changed('timeline')) this.#timeline.show(state.timeline);
+    if (changed('recording', 'recordingStatus', 'mode')) this.#renderRecording(state);
+    if (changed('config', 'editor', 'mode')) this.#renderEditor(state, last);
+    if (changed('trying', 'tried')) this.#renderTry(state);
+    if (changed('saveResult', 'config', 'mode')) this.#renderSave(state);
+    if (changed('record', 'recording', 'mode')) this.#renderRecord(state);
+  }
+
+  /// Says `text` to screen readers, a few at a time: a replay can fail forty
+  /// recognizers in one frame, and one sentence per batch is what a listener can follow.
+  announce(text) {
+    this.#announcements.push(text);
+    if (this.#announceTimer) return;
+    this.#announceTimer = setTimeout(() => {
+      const items = this.#announcements;
+      this.#announcements = [];
+      this.#announceTimer = null;
+      const shown = items.slice(0, 3).join('; ');
+      $('announcer').textContent = items.length > 3 ? `${shown}; and ${items.length - 3} more` : shown;
+    }, ANNOUNCE_DELAY_MS);
+  }
+
+  /// Asks whether to save a config with errors (the answer goes to `confirmSave`).
+  confirmSave(text) {
+    $('confirm-text').textContent = text;
+    const dialog = $('confirm-dialog');
+    dialog.returnValue = '';
+    dialog.showModal();
+  }
+
+  /// Puts the editor's caret at `offset` of its text.
+  placeCaret(offset) {
+    this.#editor.placeCaret(offset);
+  }
+
+  #renderHeader(state) {
+    $('session').textContent = state.session.text;
+    $('session').dataset.focus = state.session.focus;
+    if (state.connected !== null) {
+      $('connection').textContent = state.connected ? 'Connected' : 'Disconnected: retrying…';
+      $('connection').dataset.connected = String(state.connected);
+    }
+    if (state.mode) document.body.dataset.mode = state.mode;
+  }
+
+  // MARK: Devices
+
+  /// A figure per device, redrawn when the device or the gestures (its zones) change;
+  /// their contacts drawn once per screen refresh (frames come up to 60 a second each).
+  #renderDevices(state, last) {
+    let redrawn = !last;
+    for (const [path, shown] of this.#figures) {
+      if (state.devices.has(path)) continue;
+      shown.figure.remove();
+      this.#figures.delete(path);
+      redrawn = true;
+    }
+    for (const [path, device] of state.devices) {
+      const shown = this.#figures.get(path);
+      if (shown && shown.info === device.info && shown.gestures === state.gestures) {
+        if (last.devices.get(path) !== device) this.#drawContactsSoon(path);
+        continue;
+      }
+      const figure = shown ? shown.figure : el('figure', 'device-figure');
+      const layers = drawDevice(figure, path, device.info, state.gestures, `hatch-${this.#figuresMade++}`);
+      this.#figures.set(path, { figure, info: device.info, gestures: state.gestures, layers });
+      if (!figure.isConnected) $('devices').append(figure);
+      drawContacts(layers, device.contacts, device.fingers);
+      redrawn = true;
+    }
+    if (!redrawn) return;
+    const container = $('devices');
+    const empty = container.querySelector('.empty');
+    if (state.devices.size === 0 && !empty) container.append(el('p', 'empty', 'No touch device yet.'));
+    if (state.devices.size > 0 && empty) empty.remove();
+    // Every device at the same mm per pixel: the widest fills its panel, a touchpad
+    // beside a touchscreen is drawn as much smaller as it is.
+    const widest = Math.max(...[...state.devices.values()].map((d) => drawnWidth(d.info)), 1);
+    for (const [path, device] of state.devices) {
+      this.#figures.get(path).layers.image.style.width = `${Math.max(15, (100 * drawnWidth(device.info)) / widest)}%`;
+    }
+  }
+
+  #drawContactsSoon(path) {
+    this.#contactsPending.add(path);
+    if (this.#contactsPending.size > 1) return;
+    requestAnimationFrame(() => {
+      const paths = this.#contactsPending;
+      this.#contactsPending = new Set();
+      for (const p of paths) {
+        const device = this.#shown.devices.get(p);
+        const shown = this.#figures.get(p);
+        if (device && shown) drawContacts(shown.layers, device.contacts, device.fingers);
+      }
+    });
+  }
+
+  #renderFingerCount(fingers) {
+    $('finger-count').textContent = plural(fingers.count, 'finger');
+    $('finger-count').title = fingers.device ? `on ${fingers.device}` : '';
+  }
+
+  // MARK: Cards
+
+  /// The cards, made anew for new gestures (a hello, a recording), else each redrawn
+  /// when its look changed; a card that leaves possible for a state other than changed
+  /// (every frame of a moving gesture) is announced.
+  #renderCards(state) {
+    const fresh = this.#cards.size !== state.cards.size ||
+      [...state.cards].some(([name, card]) => this.#cards.get(name)?.parts.gesture !== card.gesture);
+    if (fresh) {
+      const toggle = state.mode === 'replay' ? null : (name) => this.#toggle(name);
+      this.#cards = new Map([...state.cards].map(([name, card]) => [name, { parts: makeCard(card.gesture, toggle), look: null }]));
+      $('cards').replaceChildren(...[...this.#cards.values()].map((c) => c.parts.el));
+    }
+    const kinds = new Set([...state.devices.values()].map((d) => d.info.kind));
+    for (const [name, card] of state.cards) {
+      const shown = this.#cards.get(name);
+      const device = card.device && state.devices.get(card.device);
+      const look = cardLook(card, {
+        applies: kinds.size === 0 || [...kinds].some((k) => listensTo(card.gesture, k)),
+        device: device ? device.info.name : null,
+        kinds: state.kinds,
+        onlyActive: state.onlyActive,
+      });
+      if (shown.look && sameLook(look, shown.look)) continue;
+      drawCard(shown.parts, look, shown.look);
+      if (shown.look && look.state !== shown.look.state && look.state !== 'possible' && look.state !== 'changed') {
+        this.announce(`${name} ${look.state}${look.reason ? `: ${look.reason}` : ''}`);
+      }
+      shown.look = look;
+    }
+    $('hide-idle').checked = state.onlyActive;
+  }
+
+  // MARK: Recordings
+
+  #renderRecording(state) {
+    $('recording-status').textContent = state.recordingStatus;
+    const recording = state.recording;
+    $('scrub').hidden = !recording;
+    $('live-view').hidden = !recording || state.mode === 'replay';
+    const playing = Boolean(recording && recording.playing);
+    $('play').setAttribute('aria-pressed', String(playing));
+    $('play').textContent = playing ? 'Pause' : 'Play';
+    // Sixty frame labels a second are noise to a screen reader: it hears where play stopped.
+    $('frame-label').setAttribute('aria-live', playing ? 'off' : 'polite');
+    if (!recording) return;
+    const { frames, frame } = recording;
+    $('scrubber').max = String(Math.max(0, frames.length - 1));
+    $('scrubber').value = String(frame);
+    const f = frames[frame];
+    $('frame-label').textContent = f ? `Frame ${frame + 1} of ${frames.length} · ${num(f.t, 3)} s · ${plural(f.fingers || 0, 'finger')}` : '';
+  }
+
+  // MARK: The config editor
+
+  #renderEditor(state, last) {
+    const path = $('config-path');
+    if (state.mode) {
+      path.textContent = state.config ? state.config.path
+        : 'No config file: every gesture kind is shown, as replay --detect does. Save is off.';
+    }
+    const modified = Boolean(state.config) && state.editor.text !== state.config.savedText;
+    path.classList.toggle('modified', modified);
+    path.dataset.modified = String(modified);
+    const editor = state.editor;
+    if (last && editor === last.editor) return;
+    const before = last ? last.editor : null;
+    if (!before || editor.text !== before.text || editor.diagnostics !== before.diagnostics) this.#editor.show(editor.text, editor.diagnostics);
+    if (editor.check && (!before || editor.check !== before.check)) {
+      const status = $('check-status');
+      status.textContent = editor.check.error ? `Could not check: ${editor.check.error}` : checkSummary(editor.diagnostics, editor.check.ok);
+      status.dataset.ok = String(Boolean(editor.check.ok));
+    }
+    if (!before || editor.diagnostics !== before.diagnostics) {
+      $('diagnostics').replaceChildren(...editor.diagnostics.map((d) => this.#diagnosticItem(d)));
+    }
+  }
+
+  #diagnosticItem(d) {
+    const item = el('li', `diagnostic ${d.severity === 'error' ? 'error' : 'warning'}`);
+    item.dataset.line = String(d.line);
+    item.dataset.column = String(d.column);
+    const jump = el('button', 'jump', `Line ${d.line}, column ${d.column}`);
+    jump.type = 'button';
+    jump.addEventListener('click', () => this.#editor.moveCaret(d.line, d.column));
+    const icon = el('span', 'severity-icon', d.severity === 'error' ? '✗' : '⚠');
+    icon.setAttribute('aria-hidden', 'true');
+    item.append(icon, ' ', jump, ': ', el('span', 'severity', d.severity), ': ', el('span', 'message', d.message));
+    if (d.hint) item.append(el('span', 'hint', ` (${d.hint})`));
+    return item;
+  }
+
+  // MARK: Try, Save and Record
+
+  #renderTry(state) {
+    $('try').setAttribute('aria-pressed', String(state.trying));
+    $('try').textContent = state.trying ? 'Stop trying' : 'Try';
+    const result = $('try-result');
+    const tried = state.tried;
+    if (!tried || tried.error) {
+      this.#tried = null;
+      result.replaceChildren(...(tried ? [el('p', 'error', tried.error)] : []));
+      return;
+    }
+    if (!this.#tried || this.#tried.id !== tried.id) {
+      const heading = el('p', 'try-heading', tried.onRecording
+        ? 'What this config would fire on the recording (nothing runs):'
+        : 'Trying this config beside the running one (dry run, nothing runs). What it would fire:');
+      const list = el('ul', 'fired');
+      list.id = 'fired';
+      result.replaceChildren(heading, list);
+      this.#tried = { id: tried.id, list: new KeyedList(list, drawFired, redrawFired) };
+    }
+    const nothing = tried.listed && tried.fired.length === 0;
+    this.#tried.list.show(nothing ? [{ id: 'nothing', nothing }] : tried.fired);
+  }
+
+  #renderSave(state) {
+    $('save').disabled = state.mode !== null && !state.config;
+    const result = $('save-result');
+    result.textContent = state.saveResult ? state.saveResult.text : '';
+    if (state.saveResult && state.saveResult.ok !== undefined) result.dataset.ok = String(state.saveResult.ok);
+    else delete result.dataset.ok;
+  }
+
+  #renderRecord(state) {
+    const button = $('record');
+    button.disabled = state.mode === 'replay' || state.recording !== null;
+    button.setAttribute('aria-pressed', String(state.record.on));
+    button.textContent = state.record.on ? 'Stop recording' : 'Start recording';
+    const shown = $('record-result');
+    const result = state.record.result;
+    const yaml = result && result.detected ? result.yaml : '';
+    $('record-yaml').textContent = yaml;
+    $('record-yaml').hidden = !yaml;
+    $('insert-yaml').hidden = !yaml;
+    if (state.mode === 'replay') {
+      shown.textContent = 'Recording a gesture needs a device: run gestured ui without --replay.';
+    } else if (!result) {
+      shown.replaceChildren();
+    } else if (result.now) {
+      shown.replaceChildren(el('p', 'recording-now', 'Recording: perform the gesture now.'));
+    } else if (result.error) {
+      shown.replaceChildren(el('p', 'error', result.error));
+    } else if (result.detected.length === 0) {
+      shown.replaceChildren(el('p', null, 'Nothing was recognized. Try again, a little larger or slower.'));
+    } else {
+      shown.replaceChildren(el('p', null, 'Recognized (best first):'), detectedList(result.detected, state.kinds));
+    }
+  }
+}
+
+/// What a recorded gesture was recognized as, best first, each with its values.
+function detectedList(detected, kinds) {
+  const list = el('ol', 'detected');
+  for (const d of detected) {
+    const parts = [d.kind, plural(d.fingers, 'finger')];
+    if (d.direction) parts.push(d.direction);
+    const item = el('li', null, parts.join(' · '));
+    const values = d.values ? valueRows(kinds, d.kind, d.values).filter(([name]) => name !== 'Direction') : [];
+    if (values.length) item.append(el('span', 'detected-values', ` (${values.map(([k, v]) => `${k.toLowerCase()} ${v}`).join(', ')})`));
+    list.append(item);
+  }
+  return list;
+}
+
+// MARK: The timeline's and Try's entries
+
+/// A timeline entry (store.js's): a gesture with the actions it ran, a reload, lines
+/// lost, or an action whose gesture is no longer listed.
+function drawTimelineEntry(entry) {
+  const { line } = entry;
+  switch (entry.type) {
+    case 'gesture': {
+      const item = el('li', `timeline-gesture phase-${line.phase}`);
+      item.dataset.gesture = line.gesture;
+      item.append(el('span', 'when', entry.when), ' ', el('span', 'what', gestureText(line)), el('ul', 'actions'));
+      redrawTimelineEntry(item, entry);
+      return item;
+    }
+    case 'reload':
+      return el('li', `timeline-reload ${line.ok ? 'ok' : 'error'}`, `${entry.when} ${line.message || (line.ok ? 'reloaded' : 'reload failed')}`);
+    case 'lost':
+      return el('li', 'timeline-lost', `${line.lost} lines lost: the page read too slowly`);
+    case 'action':
+      return el('li', `action outcome-${line.outcome}`, `${line.gesture}: ${actionText(line)}`);
+    default:
+      throw new Error(`no timeline entry ${entry.type}`);
+  }
+}
+
+/// A gesture entry's actions: a new one added, a process's later line in place of its earlier.
+function redrawTimelineEntry(item, entry) {
+  drawActions(item.querySelector('.actions'), entry.actions.map((a) => [`action outcome-${a.outcome}`, actionText(a)]));
+}
+
+/// What the tried config would fire: `when` is the recording's time, or the clock's.
+function drawFired(entry) {
+  if (entry.nothing) return el('li', 'none', 'Nothing would fire.');
+  const item = el('li', 'fired-gesture');
+  item.dataset.gesture = entry.line.gesture;
+  item.append(el('span', 'when', entry.when), ' ', el('span', 'what', gestureText(entry.line)));
+  redrawFired(item, entry);
+  return item;
+}
+
+function redrawFired(item, entry) {
+  let list = item.querySelector('.actions');
+  if (!list && entry.actions.length) item.append(list = el('ul', 'actions'));
+  if (list) drawActions(list, entry.actions.map((text) => ['action outcome-dry-run', `would run: ${text}`]));
+}
+
+/// The items of an actions list as [className, text] pairs, changing only those that differ.
+function drawActions(list, actions) {
+  actions.forEach(([className, text], i) => {
+    const item = list.children[i] || list.appendChild(el('li'));
+    if (item.className !== className) item.className = className;
+    if (item.textContent !== text) item.textContent = text;
+  });
+  while (list.children.length > actions.length) list.lastElementChild.remove();
+}
