@@ -98,6 +98,9 @@ final class Daemon {
     private var parentWatch: OwnedFileDescriptor?
     /// The event stream's subscribers (`subscribe`, Stream/), beside the control socket.
     private(set) var stream: StreamSubscribers?
+    /// `try PATH`: a second core in dry run on the same frames, while someone reads
+    /// the stream it reports to (Stream/TryRun.swift).
+    var tryRun: TryRun?
     /// The log lines control clients trigger: at most 10 per 10 s (DaemonControl.swift).
     var controlLogLimit = LogRateLimit(perWindow: 10, windowNs: 10_000_000_000)
 
@@ -324,6 +327,8 @@ final class Daemon {
             return
         }
         sessions[device.path] = session
+        tryRun?.core.add(coreSession.device)
+        reportTry()
         let info = device.info
         logger.notice("\(announce ? "added" : "using") \(device.path): \(info.kind.rawValue) \"\(info.name)\", \(info.size.width.fixed(0)) × \(info.size.height.fixed(0)) mm\(info.sizeIsEstimated ? " (estimated)" : "")")
         carryOut(session)
@@ -338,6 +343,9 @@ final class Daemon {
         loop.remove(s.device.descriptor)
         core.remove(path, at: Self.now(), reason: reason)
         carryOut(s)
+        tryRun?.core.remove(path, at: Self.now(), reason: reason)
+        reportTry()
+        tryRun?.forget(path)
         sessions[path] = nil
         releaseGrab(s, reason: reason)
         streamDeviceEvent(.removed, s)
@@ -364,6 +372,10 @@ final class Daemon {
                 stream.progress(of: s.engine, device: s.path, at: frame.pointee.time)
             }
             if !core.outputs.isEmpty { carryOut(s) }
+            if let tryRun {
+                tryRun.core.frame(frame, device: s.path)
+                reportTry(progressOf: s.path, at: frame.pointee.time)
+            }
         }
         checkClone(s)
         switch result {
@@ -445,6 +457,7 @@ final class Daemon {
     /// The engines take the new app for the touch sequences that begin from now on.
     private func focusChanged(_ app: FocusedApp?) {
         core.focus(app?.app)
+        tryRun?.core.focus(app?.app)
         logger.debug("focus: \(app?.description ?? "no window")")
         streamFocusChanged(app)
         options.onFocus?(app)
@@ -455,8 +468,9 @@ final class Daemon {
     /// CLOCK_MONOTONIC in the engine's units: the clock live devices stamp events with.
     static func now() -> Timestamp { Timestamp(microseconds: monotonicNanoseconds() / 1000) }
 
-    private func rearm() {
+    func rearm() {
         var earliest = core.nextDeadline
+        if let d = tryRun?.core.nextDeadline, earliest == nil || d < earliest! { earliest = d }
         for s in sessions.values {
             // Frames a grabbed device holds back (grab: hold-back:) are due too.
             if let d = s.device.passthrough?.deadline, earliest == nil || d < earliest! { earliest = d }
@@ -478,6 +492,8 @@ final class Daemon {
             }
             core.timer(at: now, device: s.path)
             if !core.outputs.isEmpty { carryOut(s) }
+            tryRun?.core.timer(at: now, device: s.path)
+            reportTry()
             s.device.passthrough?.timerFired(at: now)
             checkClone(s)
             grabIfDue(s, now: now)

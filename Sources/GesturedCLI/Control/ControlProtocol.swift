@@ -11,6 +11,10 @@ import LinuxSystem
 ///     reload            read the config again (as SIGHUP)
 ///     subscribe [rate=N]  `ok`, then the event stream's JSON lines until the client
 ///                       closes (Stream/, StreamSubscribers.swift)
+///     try PATH          run the config at PATH beside the running one, in dry run, on
+///                       the same frames; its lines join the stream with
+///                       `"source":"try"` (gestured ui's Try; Stream/TryRun.swift)
+///     try off           stop it
 enum ControlRequest: Equatable {
     case status(json: Bool)
     case enable(String)
@@ -18,6 +22,8 @@ enum ControlRequest: Equatable {
     case reload
     /// Frames per second per device, `streamRates`.
     case subscribe(rate: Int)
+    /// `try PATH`: a config file to try beside the running one; nil: `try off`.
+    case tryConfig(String?)
 
     /// `subscribe`'s `rate=`: frames per second per device.
     static let streamRates = 1...1000
@@ -26,7 +32,7 @@ enum ControlRequest: Equatable {
     /// A request longer than this is refused unread.
     static let maxLength = 4096
 
-    static let usage = "expected one of: status, status --json, enable NAME, disable NAME, reload, subscribe [rate=N]"
+    static let usage = "expected one of: status, status --json, enable NAME, disable NAME, reload, subscribe [rate=N], try PATH, try off"
 
     /// Parses one request line; the error is the answer to send.
     static func parse(_ line: String) -> Result<ControlRequest, ControlError> {
@@ -44,6 +50,9 @@ enum ControlRequest: Equatable {
             }
             return .success(.subscribe(rate: n))
         case ("subscribe", _): return .failure(ControlError("'subscribe' takes only 'rate=N'"))
+        case ("try", 2) where words[1] == "off": return .success(.tryConfig(nil))
+        case ("try", 2) where words[1].hasPrefix("/"): return .success(.tryConfig(words[1]))
+        case ("try", _): return .failure(ControlError("'try' takes the absolute path of a config file (without spaces), or 'off'"))
         case ("enable", _), ("disable", _): return .failure(ControlError("'\(words[0])' takes one gesture name"))
         default:
             let shown = line.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) }
@@ -58,6 +67,7 @@ enum ControlRequest: Equatable {
         case .disable(let name): return "disable \(name)"
         case .reload: return "reload"
         case .subscribe(let rate): return rate == Self.defaultStreamRate ? "subscribe" : "subscribe rate=\(rate)"
+        case .tryConfig(let path): return "try " + (path ?? "off")
         }
     }
 }

@@ -35,17 +35,22 @@ final class ControlServer {
         let refusal: ControlReply?
         /// When it connected (`now`, ns): the oldest gives way first.
         let since: Int64
+        /// The process at the other end (SO_PEERCRED), when the kernel said.
+        let pid: ProcessID?
 
-        init(_ socket: consuming StreamSocket, refusal: ControlReply?, since: Int64) {
+        init(_ socket: consuming StreamSocket, refusal: ControlReply?, since: Int64, pid: ProcessID?) {
             self.socket = .some(socket)
             self.refusal = refusal
             self.since = since
+            self.pid = pid
         }
     }
     private let handle: (ControlRequest) -> ControlReply
     /// Takes over a connection that asked to `subscribe` (its socket, the rate): it
     /// leaves the request connections and their cap (StreamSubscribers.swift).
     var subscribe: ((consuming StreamSocket, Int) -> Void)?
+    /// Answers `try PATH|off` for the process that asked (a try lasts as long as it does).
+    var tryConfig: ((String?, ProcessID?) -> ControlReply)?
     private let log: (String) -> Void
     /// The monotonic clock, ns (a test's own clock in tests).
     private let now: () -> Int64
@@ -135,7 +140,7 @@ final class ControlServer {
             let fd = socket.descriptor.rawValue
             do {
                 try loop.add(socket.descriptor) { [unowned self] _ in self.readable(fd) }
-                clients[fd] = Client(socket, refusal: refusal, since: now())
+                clients[fd] = Client(socket, refusal: refusal, since: now(), pid: peer?.pid)
             } catch {}
         }
     }
@@ -181,6 +186,8 @@ final class ControlServer {
             loop.remove(FileDescriptor(rawValue: fd))
             guard let socket = clients.removeValue(forKey: fd)?.socket.take() else { return }
             subscribe?(socket, rate)
+        case .success(.tryConfig(let path)) where tryConfig != nil:
+            answer(fd, reply: tryConfig?(path, clients[fd]?.pid) ?? .error("this gestured cannot try a config"))
         case .success(let request): answer(fd, reply: handle(request))
         case .failure(let error): answer(fd, reply: .error(error.description))
         }

@@ -21,7 +21,7 @@ extension Daemon {
             setEnabled(on, name: name)
             logClientTriggered("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
             return .ok("\(name): \(on ? "enabled" : "disabled")\n")
-        case .subscribe:
+        case .tryConfig, .subscribe:
             return .error("this gestured has no event stream")  // the ControlServer hands these to `stream`
         case .reload:
             guard reload(reason: "gestured reload") else {

@@ -28,6 +28,8 @@ extension Daemon {
         d.setOrientation(o)
         core.rotation(o, device: s.path)
         carryOut(s)
+        tryRun?.core.rotation(o, device: s.path)
+        reportTry()
         guard let choice else { return }
         logger.notice("\(s.path): screen rotation \(choice.orientation), from \(choice.source)" + (d.fingersDown ? "; from the next touch" : ""))
     }

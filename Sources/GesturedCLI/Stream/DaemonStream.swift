@@ -77,7 +77,61 @@ extension Daemon {
         control.subscribe = { [unowned self, unowned stream] socket, rate in
             stream.add(socket, rate: rate, hello: self.streamHello(rate: rate))
         }
+        control.tryConfig = { [unowned self] path, pid in self.startTry(path, owner: pid) }
         loop.afterDispatch = { [weak stream] in stream?.flush() }
         return stream
+    }
+
+    /// `try PATH` (gestured ui's Try): the config at `path` beside the running one, in
+    /// dry run, on every device from now, until `try off` (nil), another try, or the
+    /// end of the process that asked (`owner`: a ui killed does not leave it running).
+    func startTry(_ path: String?, owner: ProcessID?) -> ControlReply {
+        guard let path else {
+            stopTry(why: "try off")
+            return .ok("not trying\n")
+        }
+        guard streaming else { return .error("what a try does is said on the event stream: subscribe first") }
+        guard let owner, let pidfd = try? Process.descriptor(of: owner) else {
+            return .error("a try lasts as long as the process that asks for it, and the kernel did not say which process that is")
+        }
+        let (parsed, diagnostics) = ConfigLoader.load(path: path)
+        guard let config = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
+            let n = diagnostics.filter(\.isError).count
+            return .error("\(path): \(n) error\(n == 1 ? "" : "s") (gestured check \(path) shows them); not trying it")
+        }
+        stopTry(why: "another try")
+        let t = TryRun(config: config, file: path)
+        let fd = pidfd.descriptor
+        do {
+            try loop.add(fd) { [unowned self, unowned t] _ in
+                if self.tryRun === t { self.stopTry(why: "pid \(owner), which asked for it, has exited") }
+            }
+        } catch {
+            return .error("cannot watch the process that asks (\(error))")
+        }
+        t.owner = .some(consume pidfd)
+        t.core.focus(core.focusedApp)
+        for s in core.sessions { t.core.add(DaemonCore.Device(path: s.path, info: s.device.info, calibration: s.device.calibration,
+                                                             orientation: sessions[s.path]?.device.decoder.orientation ?? s.orientation,
+                                                             grabbable: false)) }
+        t.core.outputs.removeAll()
+        tryRun = t
+        logClientTriggered("try: \(path), \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s"), in dry run beside the running config")
+        return .ok("trying \(path): \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\n")
+    }
+
+    func stopTry(why: String) {
+        guard let t = tryRun else { return }
+        tryRun = nil
+        if let fd = t.owner?.descriptor { loop.remove(fd) }
+        logClientTriggered("try: \(t.file) stopped (\(why))")
+        rearm()
+    }
+
+    /// What the try's core decided, to the stream.
+    func reportTry(progressOf device: String? = nil, at time: Timestamp? = nil) {
+        guard let tryRun else { return }
+        guard let stream else { return tryRun.core.outputs.removeAll(keepingCapacity: true) }
+        tryRun.report(progressOf: device, at: time) { line in stream.broadcast { $0 = line } }
     }
 }

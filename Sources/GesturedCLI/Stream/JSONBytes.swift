@@ -96,6 +96,12 @@ struct JSONBytes {
         put(UInt8(ascii: "\n"))
     }
 
+    /// Takes back the `}` and newline of the line just ended, to add keys to it.
+    mutating func reopen() {
+        guard count >= 2, base[count - 2] == UInt8(ascii: "}"), base[count - 1] == UInt8(ascii: "\n") else { return }
+        count -= 2
+    }
+
     /// `,"KEY":` (keys are the encoder's own constants, never escaped).
     mutating func key(_ k: StaticString) {
         reserve(k.utf8CodeUnitCount + 4)

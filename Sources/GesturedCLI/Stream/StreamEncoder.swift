@@ -25,6 +25,17 @@ struct StreamEncoder {
         try out.withBytes(body)
     }
 
+    /// Adds `"source":"NAME"` to the line just written: whose line it is, when it is
+    /// not the running config's (`try`: TryRun.swift).
+    mutating func tag(source: StaticString) {
+        out.reopen()
+        out.key("source")
+        out.byte("\"")
+        out.raw(source)
+        out.byte("\"")
+        out.end()
+    }
+
     // MARK: Lines
 
     mutating func hello(_ h: StreamLine.Hello) {

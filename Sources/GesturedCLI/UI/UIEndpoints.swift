@@ -9,13 +9,14 @@ import LiveView
 import TouchModel
 
 /// What the ui's API does (docs/UI.md, "Endpoints"; the HTTP side, tokens and checks
-/// are `LiveViewServer`'s). It relays the daemon's stream to the pages, runs Try and
-/// Record on the frames in it, and answers the page's requests.
+/// are `LiveViewServer`'s). It relays the daemon's stream to the pages, runs Record on
+/// the frames in it, asks the daemon to run Try beside its config (`try PATH`: its
+/// lines come back in the stream), and answers the page's requests.
 final class UIEndpoints {
     /// Frames per second the pages get.
     static let pageRate = 60
-    /// Frames per second asked of the daemon while Try or Record runs an engine here:
-    /// the stream's most, so that the engine sees (nearly) every frame the daemon's does.
+    /// Frames per second asked of the daemon while Record keeps frames here: the
+    /// stream's most, so that it sees (nearly) every frame the daemon's does.
     static let engineRate = 1000
 
     let mode: UIProcess.Mode
@@ -31,7 +32,7 @@ final class UIEndpoints {
     private let explicitConfig: Bool
     /// Sends a stream line to every page (`droppable`: a frame).
     var broadcast: (String, Bool) -> Void = { _, _ in }
-    /// Asks the loop to re-arm its timers (after an engine here may have a new deadline).
+    /// Asks the loop to re-arm its timers (a deferred answer is ready to go).
     var arm: () -> Void = {}
 
     private weak var feed: DaemonFeed?
@@ -42,11 +43,12 @@ final class UIEndpoints {
     private var devices: [String: DeviceInfo] = [:]
     /// The last frame sent to the pages per device (µs, fingers), to keep them at `pageRate`.
     private var forwarded: [String: (us: Int64, fingers: Int)] = [:]
-    private var tryRun: TryRun?
+    /// The daemon runs the edited config beside its own (`try PATH`).
+    private var trying = false
     private var recorder = GestureRecorder()
-    private var timer: MonotonicTimer
     private var replay: (name: String, hello: String, timeline: String)?
-    /// Where uploaded recordings are written for the reader (mode 0700, removed at exit).
+    /// Where uploaded recordings and the config tried are written for the reader and
+    /// the daemon (mode 0700, removed at exit).
     private var uploads: String?
 
     private let loop: EventLoop
@@ -60,17 +62,15 @@ final class UIEndpoints {
         source = resolveConfigPath(explicit: options.configPath, environment: options.environment)
         explicitConfig = options.configPath != nil
         editing = ConfigEditing(source: source, explicit: explicitConfig, environment: options.environment)
-        timer = try MonotonicTimer()
         if let path = options.replay { replay = try loadReplay(path) }
     }
 
     deinit {
         guard let uploads else { return }
         FileSystem.remove(uploads + "/recording")
+        FileSystem.remove(uploads + "/try.yaml")
         FileSystem.remove(uploads)
     }
-
-    var timerDescriptor: FileDescriptor? { timer.descriptor }
 
     func attach(_ feed: DaemonFeed) {
         self.feed = feed
@@ -126,7 +126,6 @@ final class UIEndpoints {
         deviceLines.removeAll { $0.path == path }
         if v["event"]?.string == "removed" {
             devices[path] = nil
-            for l in tryRun?.remove(path, at: Daemon.now()) ?? [] { broadcast(l, false) }
         } else {
             devices[path] = info
             deviceLines.append((path, line))
@@ -138,10 +137,6 @@ final class UIEndpoints {
         guard let (path, frame) = StreamReading.frame(v) else { return }
         if let info = devices[path] {
             recorder.add(frame, device: path)
-            if let tryRun {
-                for l in tryRun.process(frame, device: path, info: info) { broadcast(l, false) }
-                arm()  // its engines may have a new deadline
-            }
         }
         // At the engines' rate, the pages still get `pageRate`, and every change of finger count.
         let last = forwarded[path]
@@ -152,16 +147,9 @@ final class UIEndpoints {
         }
     }
 
-    func rearm() { timer.arm(atNanoseconds: tryRun?.nextDeadline.map { $0.microseconds * 1000 }) }
-
-    func timerFired() {
-        timer.acknowledge()
-        for l in tryRun?.timerFired(at: Daemon.now()) ?? [] { broadcast(l, false) }
-    }
-
-    /// The rate the daemon is asked for: higher while an engine here needs the frames.
+    /// The rate the daemon is asked for: higher while Record keeps the frames.
     private func updateRate() {
-        let wanted = tryRun != nil || recorder.isRecording ? Self.engineRate : Self.pageRate
+        let wanted = recorder.isRecording ? Self.engineRate : Self.pageRate
         if let feed, feed.rate != wanted { feed.resubscribe(rate: wanted) }
     }
 
@@ -171,7 +159,7 @@ final class UIEndpoints {
         let routes: [String: (method: String, run: (HTTPRequest) -> HTTPServer.Reply)] = [
             "/api/session": ("GET", { _ in .response(self.session()) }),
             "/api/check": ("POST", { .response(self.check($0.text)) }),
-            "/api/try": ("POST", { .response(self.tryConfig($0.text)) }),
+            "/api/try": ("POST", { self.tryConfig($0.text) }),
             "/api/save": ("POST", { self.save($0.body) }),
             "/api/recording": (r.method == "POST" ? "POST" : "GET", { r in .response(r.method == "POST" ? self.upload(r.body) : self.replayTimeline()) }),
             "/api/record/start": ("POST", { _ in .response(self.recordStart()) }),
@@ -209,16 +197,20 @@ final class UIEndpoints {
         return .json(JSON.object([("ok", config == nil ? "false" : "true"), ("diagnostics", ConfigEditing.json(diagnostics))]))
     }
 
-    private func tryConfig(_ text: String) -> HTTPResponse {
+    /// Try: a recording open here is replayed with the edited config at once; live, the
+    /// daemon runs it beside its own on its frames (`try PATH`, its lines back in the
+    /// stream with `"source":"try"`); empty text stops it.
+    private func tryConfig(_ text: String) -> HTTPServer.Reply {
         guard !text.allSatisfy(\.isWhitespace) else {
-            tryRun = nil
-            updateRate()
-            return .json(JSON.object([("ok", "true"), ("diagnostics", "[]"), ("trying", "false")]))
+            let stopped = JSON.object([("ok", "true"), ("diagnostics", "[]"), ("trying", "false")])
+            guard trying, mode != .replay else { return .response(.json(stopped)) }
+            trying = false
+            return ask(.tryConfig(nil)) { _ in .json(stopped) }
         }
         let (parsed, diagnostics) = editing.check(text)
         var fields = [("ok", parsed == nil ? "false" : "true"), ("diagnostics", ConfigEditing.json(diagnostics))]
         guard let config = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
-            return .json(JSON.object(fields))
+            return .response(.json(JSON.object(fields)))
         }
         if let path = currentReplayPath {
             do {
@@ -227,15 +219,39 @@ final class UIEndpoints {
                     .build(mapper: ActionMapper(config: config))
                 fields.append(("fired", "[" + fired.joined(separator: ",") + "]"))
             } catch {
-                return .json(JSON.object([("ok", "false"), ("diagnostics", "[]"), ("message", JSON.string("\(error)"))]))
+                return .response(.json(JSON.object([("ok", "false"), ("diagnostics", "[]"), ("message", JSON.string("\(error)"))])))
             }
         }
-        if mode != .replay {
-            tryRun = TryRun(config: config)
-            updateRate()
+        guard mode != .replay else {
+            fields.append(("trying", "true"))
+            return .response(.json(JSON.object(fields)))
         }
-        fields.append(("trying", "true"))
-        return .json(JSON.object(fields))
+        let file: String
+        do {
+            file = try privateDirectory() + "/try.yaml"
+            try AtomicFile.write(Array(text.utf8), to: file, mode: 0o600)
+        } catch {
+            return .response(.json(JSON.object([("ok", "false"), ("diagnostics", "[]"), ("message", JSON.string("cannot write the config to try: \(error)"))])))
+        }
+        return ask(.tryConfig(file)) { [weak self] result in
+            switch result {
+            case .success(let reply) where reply.ok:
+                self?.trying = true
+                return .json(JSON.object(fields + [("trying", "true")]))
+            case .success(let reply):
+                return .json(JSON.object(fields + [("trying", "false"), ("message", JSON.string(reply.message))]))
+            case .failure(let error):
+                return .json(JSON.object(fields + [("trying", "false"), ("message", JSON.string(error.description))]))
+            }
+        }
+    }
+
+    /// This process's own directory in the runtime directory (mode 0700), made once.
+    private func privateDirectory() throws -> String {
+        if let uploads { return uploads }
+        let dir = try FileSystem.makeTemporaryDirectory(prefix: (environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp") + "/gestured-ui-")
+        uploads = dir
+        return dir
     }
 
     private func save(_ body: [UInt8]) -> HTTPServer.Reply {
@@ -337,9 +353,7 @@ final class UIEndpoints {
     /// A recording the page sent (dropped on it): read from a private file, as `replay` reads one.
     private func upload(_ body: [UInt8]) -> HTTPResponse {
         do {
-            let dir = try uploads ?? FileSystem.makeTemporaryDirectory(prefix: (environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp") + "/gestured-ui-upload-")
-            uploads = dir
-            let path = dir + "/recording"
+            let path = try privateDirectory() + "/recording"
             currentReplayPath = nil
             try AtomicFile.write(body, to: path, mode: 0o600)
             let recording = try Recording.load(path: path)

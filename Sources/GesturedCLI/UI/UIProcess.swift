@@ -96,7 +96,6 @@ final class UIProcess {
         try loop.add(signals.descriptor) { [unowned self] _ in
             if !self.signals.drain().isEmpty { self.loop.stop() }
         }
-        if let timer = api.timerDescriptor { try loop.add(timer) { [unowned self] _ in self.api.timerFired(); self.rearm() } }
         idleSince = monotonicNanoseconds()
     }
 
@@ -125,7 +124,6 @@ final class UIProcess {
         // A wakeup already due first re-arms after it runs: no timerfd call per line sent.
         let earlierArmed = httpTimer.armedAt != 0 && target.map { httpTimer.armedAt <= $0 } == true
         if !earlierArmed { httpTimer.arm(atNanoseconds: target) }
-        api.rearm()
     }
 
     private var tickInterval: Int64 { max(100_000_000, min(Self.heartbeat, Int64(options.idleExit * 1e9) / 2)) }
