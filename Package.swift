@@ -6,9 +6,9 @@
 //                                                  GestureActions, GesturedCLI
 //   TouchModel → GestureInput ─┐
 //   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
-//   CLinux, CDesktop (dlopen'd sd-bus, libxcb) → FocusSources (the focused app from the compositor) → GesturedCLI
+//   CLinux, CDesktop (dlopen'd sd-bus, libxcb) → DesktopSession (the focused app from the compositor) → GesturedCLI
 //   CMicrohttpd (dlopen'd libmicrohttpd), LinuxSystem → LiveView (the HTTP side of `gestured ui`) → GesturedCLI
-//   GestureActions, FocusSources → DesktopActions ({workspace: next} through the desktop's own interface) → GesturedCLI
+//   GestureActions, DesktopSession → DesktopActions ({workspace: next} through the desktop's own interface) → GesturedCLI
 //   GestureConfig, YAMLTree → ConfigImport (other tools' configs → a gestured config) → GesturedCLI
 // The engine imports only TouchModel (pure Swift): it builds and tests with no
 // device and no libevdev.
@@ -59,7 +59,7 @@ let package = Package(
         // the sources that need them (headers from libsystemd-dev, libxcb1-dev and
         // libxcb-randr0-dev).
         .target(name: "CDesktop", dependencies: ["CLinux"]),
-        .target(name: "FocusSources", dependencies: ["CLinux", "CDesktop", "LinuxSystem"]),
+        .target(name: "DesktopSession", dependencies: ["CLinux", "CDesktop", "LinuxSystem"]),
         // libmicrohttpd, the HTTP server of `gestured ui`: loaded with dlopen when the ui
         // starts, so the daemon never maps it nor gnutls (header from libmicrohttpd-dev).
         .target(name: "CMicrohttpd", dependencies: ["CLinux"]),
@@ -67,12 +67,12 @@ let package = Package(
         // Origin checks, security headers, server-sent events; the page built in.
         .target(name: "LiveView", dependencies: ["CMicrohttpd", "LinuxSystem"], resources: [.embedInCode("Page")]),
         // Desktop actions ({workspace: next}…): each desktop's request, sent through the
-        // connections FocusSources speaks (i3-ipc, Hyprland's socket, sd-bus, libxcb).
-        .target(name: "DesktopActions", dependencies: ["GestureConfig", "GestureEngine", "DaemonCore", "GestureActions", "FocusSources"]),
+        // connections DesktopSession speaks (i3-ipc, Hyprland's socket, sd-bus, libxcb).
+        .target(name: "DesktopActions", dependencies: ["GestureConfig", "GestureEngine", "DaemonCore", "GestureActions", "DesktopSession"]),
         // The daemon's event loop and the command line.
         .target(name: "GesturedCLI",
                 dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
-                               "FocusSources", "DesktopActions", "LiveView", "ConfigImport"]),
+                               "DesktopSession", "DesktopActions", "LiveView", "ConfigImport"]),
         // Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc
         // 2.36+): the position-independent binary's 23,560 R_X86_64_RELATIVE entries took
         // 565 KB of .rela.dyn, all read (so resident) at every start; as RELR they take a
@@ -102,7 +102,7 @@ let package = Package(
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
                           dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel",
-                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "GesturedCLI", "DesktopActions", "FocusSources"],
+                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "GesturedCLI", "DesktopActions", "DesktopSession"],
                           path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "LinuxSystem", "GestureTestSupport"]),
         .testTarget(name: "GesturedCLITests",
                     dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel",
-                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "FocusSources", "CSystemd",
+                                   "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "DesktopSession", "CSystemd",
                                    "DesktopActions", "TouchTimeline"]),
     ]
 )

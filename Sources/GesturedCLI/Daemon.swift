@@ -1,6 +1,6 @@
 import DaemonCore
 import DesktopActions
-import FocusSources
+import DesktopSession
 import GestureActions
 import GestureConfig
 import GestureEngine

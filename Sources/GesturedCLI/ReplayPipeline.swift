@@ -1,3 +1,4 @@
+import DaemonCore
 import GestureEngine
 import GestureInput
 import TouchModel

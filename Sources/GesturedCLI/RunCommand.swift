@@ -1,7 +1,7 @@
 import DaemonCore
 import DesktopActions
 import GestureActions
-import FocusSources
+import DesktopSession
 import GestureConfig
 import GestureInput
 import TouchModel

@@ -1,3 +1,5 @@
+import DaemonCore
+
 /// `gestured watch`: every recognizer's state, live, on the real devices.
 enum WatchCommand {
     static let help = """

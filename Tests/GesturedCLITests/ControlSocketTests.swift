@@ -1,5 +1,5 @@
 import CLinux
-import FocusSources
+import DesktopSession
 import Glibc
 import LinuxSystem
 import Testing

@@ -2,7 +2,7 @@ import CLinux
 import CSystemd
 import DaemonCore
 import DesktopActions
-import FocusSources
+import DesktopSession
 import GestureActions
 import GestureConfig
 import GestureTestSupport

@@ -1,5 +1,5 @@
 import CLinux
-import FocusSources
+import DesktopSession
 import GestureInput
 import GestureTestSupport
 import Glibc

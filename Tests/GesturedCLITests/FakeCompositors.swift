@@ -1,6 +1,6 @@
 import CLinux
 @testable import GesturedCLI
-import FocusSources
+import DesktopSession
 import Glibc
 
 /// A listening Unix socket whose connections the test serves by hand, between turns

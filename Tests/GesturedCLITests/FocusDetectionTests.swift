@@ -1,4 +1,4 @@
-@testable import FocusSources
+@testable import DesktopSession
 import Testing
 
 @Suite struct FocusDetectionTests {

@@ -1,5 +1,5 @@
 import CSystemd
-@testable import FocusSources
+@testable import DesktopSession
 import Glibc
 import Testing
 @testable import GesturedCLI

@@ -1,4 +1,4 @@
-import FocusSources
+import DesktopSession
 @testable import DaemonCore
 @testable import GestureActions
 import GestureEngine

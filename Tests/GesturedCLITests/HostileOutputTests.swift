@@ -1,6 +1,6 @@
 import CLinux
 import DaemonCore
-import FocusSources
+import DesktopSession
 import GestureActions
 import GestureInput
 import GestureTestSupport

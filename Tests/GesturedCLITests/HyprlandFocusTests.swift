@@ -1,4 +1,4 @@
-import FocusSources
+import DesktopSession
 import Glibc
 import Testing
 

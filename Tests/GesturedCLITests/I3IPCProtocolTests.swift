@@ -1,6 +1,6 @@
 import CLinux
 @testable import GesturedCLI
-import FocusSources
+import DesktopSession
 import Glibc
 import Testing
 

@@ -1,6 +1,6 @@
 import CLinux
 import CSystemd
-import FocusSources
+import DesktopSession
 import Glibc
 import Testing
 

@@ -1,3 +1,4 @@
+import DaemonCore
 import CLinux
 import GestureInput
 import GestureTestSupport

@@ -1,7 +1,7 @@
 import CLinux
 import DaemonCore
 import DesktopActions
-@testable import FocusSources
+@testable import DesktopSession
 import GestureActions
 import GestureConfig
 import Glibc

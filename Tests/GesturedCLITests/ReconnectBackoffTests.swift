@@ -1,5 +1,5 @@
 import CLinux
-@testable import FocusSources
+@testable import DesktopSession
 import Glibc
 import Testing
 @testable import GesturedCLI

@@ -1,4 +1,4 @@
-import FocusSources
+import DesktopSession
 import GestureConfig
 @testable import GestureEngine
 import Testing

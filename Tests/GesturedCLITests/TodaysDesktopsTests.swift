@@ -1,6 +1,6 @@
 import CFakeEvdevDevice
 import CLinux
-import FocusSources
+import DesktopSession
 import GestureEngine
 import GestureTestSupport
 import Glibc

@@ -1,4 +1,4 @@
-import FocusSources
+import DesktopSession
 import GestureInput
 import GestureTestSupport
 import Glibc

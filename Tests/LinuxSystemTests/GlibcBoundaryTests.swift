@@ -10,9 +10,9 @@ import Testing
 /// through LinuxSystem or given a line here saying why not.
 @Suite struct GlibcBoundaryTests {
     static let allowed: [String: String] = [
-        "Sources/FocusSources/EWMHClient.swift": "free(3) of the replies libxcb allocates",
-        "Sources/FocusSources/X11Source.swift": "free(3) of the events and replies libxcb allocates",
-        "Sources/FocusSources/RandROutputSource.swift": "free(3) of the events and replies libxcb allocates",
+        "Sources/DesktopSession/EWMHClient.swift": "free(3) of the replies libxcb allocates",
+        "Sources/DesktopSession/X11Source.swift": "free(3) of the events and replies libxcb allocates",
+        "Sources/DesktopSession/RandROutputSource.swift": "free(3) of the events and replies libxcb allocates",
         "Sources/GestureActions/CommandRunner.swift": "signal numbers (SIGTERM, SIGKILL) and pid_t; the kill and reap are LinuxSystem.Process",
         "Sources/GestureActions/CommandSpawner.swift": "signal numbers and pid_t; the spawn is LinuxSystem.Process",
         "Sources/GestureActions/VirtualDevice.swift": "open(2) flags and the errnos of /dev/uinput's failures; the open is injectable for the fake uinput and made through valueOrErrno",

@@ -1,5 +1,5 @@
 import DaemonCore
-import FocusSources
+import DesktopSession
 import GestureActions
 import GestureConfig
 import GestureEngine

@@ -1,4 +1,5 @@
-import FocusSources
+import DaemonCore
+import DesktopSession
 import GestureConfig
 import GestureEngine
 import LinuxSystem

@@ -1,4 +1,4 @@
-import FocusSources
+import DesktopSession
 import LinuxSystem
 
 extension EventLoop: FocusLoop {

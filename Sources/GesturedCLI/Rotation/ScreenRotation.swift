@@ -1,4 +1,4 @@
-import FocusSources
+import DesktopSession
 import GestureConfig
 import TouchModel
 

@@ -1,4 +1,4 @@
-import FocusSources
+import DesktopSession
 import TouchModel
 
 /// The stream's lines read back into the engine's values, so that `gestured ui` can run
