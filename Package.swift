@@ -38,6 +38,9 @@ let package = Package(
 
         // Value types that cross every boundary: TouchFrame, Contact, DeviceInfo.
         .target(name: "TouchModel", linkerSettings: [.linkedLibrary("m")]),
+        // JSON without Foundation: the bounded reader of compositor replies and requests
+        // (JSONValue), the writer of the event stream's lines (JSONBytes), and small texts.
+        .target(name: "JSON", dependencies: ["TouchModel"]),
         // Devices, hotplug, evdev decoding, recordings: evdev → TouchFrame.
         .target(name: "GestureInput",
                 dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "YAMLTree", "CLinux", "LinuxSystem"]),
@@ -59,31 +62,42 @@ let package = Package(
         // the sources that need them (headers from libsystemd-dev, libxcb1-dev and
         // libxcb-randr0-dev).
         .target(name: "CDesktop", dependencies: ["CLinux"]),
-        .target(name: "DesktopSession", dependencies: ["CLinux", "CDesktop", "LinuxSystem"]),
+        .target(name: "DesktopSession", dependencies: ["CLinux", "CDesktop", "LinuxSystem", "JSON"]),
         // libmicrohttpd, the HTTP server of `gestured ui`: loaded with dlopen when the ui
         // starts, so the daemon never maps it nor gnutls (header from libmicrohttpd-dev).
         .target(name: "CMicrohttpd", dependencies: ["CLinux"]),
         // The HTTP layer of `gestured ui`: libmicrohttpd on the ui's loop, token, Host and
         // Origin checks, security headers, server-sent events; the page built in.
-        .target(name: "LiveView", dependencies: ["CMicrohttpd", "LinuxSystem"], resources: [.embedInCode("Page")]),
+        .target(name: "LiveViewHTTP", dependencies: ["CMicrohttpd", "LinuxSystem"], resources: [.embedInCode("Page")]),
         // Desktop actions ({workspace: next}…): each desktop's request, sent through the
         // connections DesktopSession speaks (i3-ipc, Hyprland's socket, sd-bus, libxcb).
         .target(name: "DesktopActions", dependencies: ["GestureConfig", "GestureEngine", "DaemonCore", "GestureActions", "DesktopSession"]),
-        // The daemon's event loop and the command line.
-        .target(name: "GesturedCLI",
-                dependencies: ["GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
-                               "DesktopSession", "DesktopActions", "LiveView", "ConfigImport"]),
+        // The daemon around its core: the epoll loop, the devices' descriptors, hotplug,
+        // the config's file, the control socket and the event stream, the focus and
+        // rotation sources, the sinks; the log. What `gestured run` and `watch` run.
+        .target(name: "DaemonLoop",
+                dependencies: ["DaemonCore", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
+                               "DesktopSession", "DesktopActions", "JSON"]),
+        // `gestured ui`'s process: the daemon's stream relayed to the pages, Try asked of the
+        // daemon, Record, the config editor's endpoints; HTTP is LiveViewHTTP's.
+        .target(name: "LiveView",
+                dependencies: ["DaemonLoop", "DaemonCore", "LiveViewHTTP", "GestureInput", "GestureEngine", "GestureConfig", "TouchModel",
+                               "LinuxSystem", "JSON"]),
+        // The command line: each subcommand, parsing its arguments and calling the layer that does it.
+        .target(name: "Commands",
+                dependencies: ["DaemonLoop", "LiveView", "DaemonCore", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
+                               "CLinux", "LinuxSystem", "DesktopSession", "DesktopActions", "ConfigImport", "JSON"]),
         // Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc
         // 2.36+): the position-independent binary's 23,560 R_X86_64_RELATIVE entries took
         // 565 KB of .rela.dyn, all read (so resident) at every start; as RELR they take a
         // few KB. gold, the default, has no such option.
-        .executableTarget(name: "gestured", dependencies: ["GesturedCLI"],
+        .executableTarget(name: "gestured", dependencies: ["Commands"],
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
         .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev", "TouchTimeline"], path: "Tests/vm/Driver"),
         // Mutation fuzzing of replay and check in child processes (make fuzz; issue 10).
         .executableTarget(name: "gestured-fuzz", dependencies: ["GestureInput", "GestureTestSupport", "CLinux"], path: "Tests/Fuzz/Harness"),
         // The browser tests' daemon: `gestured run` fed by the fake touchpad (Tests/Browser).
-        .executableTarget(name: "gestured-fake-daemon", dependencies: ["GesturedCLI", "GestureTestSupport"], path: "Tests/Browser/FakeDaemon"),
+        .executableTarget(name: "gestured-fake-daemon", dependencies: ["Commands", "GestureTestSupport"], path: "Tests/Browser/FakeDaemon"),
 
         // Test support only, never linked into the shipped binary: answers libevdev's
         // EVIOCG* ioctls for a registered pipe so the real libevdev reads from it, and
@@ -102,7 +116,7 @@ let package = Package(
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
                           dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel",
-                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "GesturedCLI", "DesktopActions", "DesktopSession"],
+                                         "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "DaemonLoop", "Commands", "DesktopActions", "DesktopSession"],
                           path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
@@ -115,9 +129,9 @@ let package = Package(
         .testTarget(name: "DaemonCoreTests", dependencies: ["DaemonCore", "GestureConfig", "GestureEngine", "TouchModel"]),
         .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "DaemonCore", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem",
                                                               "GestureTestSupport", "CFakeEvdevDevice"]),
-        .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "LinuxSystem", "GestureTestSupport"]),
+        .testTarget(name: "LiveViewTests", dependencies: ["LiveViewHTTP", "LinuxSystem", "GestureTestSupport"]),
         .testTarget(name: "GesturedCLITests",
-                    dependencies: ["GesturedCLI", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel",
+                    dependencies: ["DaemonLoop", "LiveView", "Commands", "JSON", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel",
                                    "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "DesktopSession", "CSystemd",
                                    "DesktopActions", "TouchTimeline"]),
     ]

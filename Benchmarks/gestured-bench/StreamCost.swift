@@ -1,6 +1,6 @@
 import GestureInput
 import GestureTestSupport
-import GesturedCLI
+import DaemonLoop
 import Glibc
 import TouchModel
 

@@ -11,7 +11,7 @@ import CBenchFloor
 import GestureConfig
 import GestureEngine
 import GestureInput
-import GesturedCLI
+import DaemonLoop
 import Glibc
 import TouchModel
 

@@ -1,3 +1,4 @@
+import JSON
 /// Requests to the socket compositors (sway/i3, Hyprland, niri), each on a connection of its own that ends with
 /// its reply: what desktop actions send (Sources/DesktopActions). A connection per
 /// request costs one connect (microseconds on a Unix socket) and has no state to

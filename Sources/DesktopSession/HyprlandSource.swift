@@ -1,3 +1,4 @@
+import JSON
 import LinuxSystem
 
 /// Hyprland: its event socket (`.socket2.sock`) sends one line per event;

@@ -1,3 +1,4 @@
+import JSON
 /// sway and i3: their IPC socket (`SWAYSOCK`, `I3SOCK`). Each message is a 14-byte
 /// header, "i3-ipc", a payload length and a type (both 32-bit, native byte order),
 /// then a JSON payload. We subscribe to `window` and `workspace` events and read the

@@ -1,3 +1,4 @@
+import JSON
 import LinuxSystem
 
 /// niri: its IPC socket (`NIRI_SOCKET`), as niri-ipc documents it: a request is one JSON

@@ -1,3 +1,4 @@
+import JSON
 /// niri's windows as its event stream tells them (niri-ipc's `Event`, one JSON object per
 /// line, externally tagged: `{"WindowFocusChanged":{"id":7}}`), kept as far as the focus
 /// needs: each window's app id and title by its id, and which one is focused. The stream

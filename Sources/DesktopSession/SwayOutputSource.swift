@@ -1,3 +1,4 @@
+import JSON
 /// sway's outputs over its IPC socket (the i3-ipc framing `I3IPCSource` reads): at
 /// connect, subscribe to `output` events and ask GET_OUTPUTS; on every `output` event
 /// (sway sends one when an output is configured: `swaymsg output eDP-1 transform 90`,

@@ -3,7 +3,10 @@ import DesktopSession
 import GestureTestSupport
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 extension RealDesktops {
     /// Per-application gestures against real compositors: sway 1.7 headless with two

@@ -4,7 +4,10 @@ import GestureConfig
 import Glibc
 import LinuxSystem
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// Issue 26 items 7 and 8: what one control client can do to the daemon's loop.
 @Suite struct ControlHardeningTests {

@@ -3,7 +3,10 @@ import DesktopSession
 import Glibc
 import LinuxSystem
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// The control socket with the real daemon and the real CLI: every command, a
 /// client of another user, a stale socket, a second daemon, garbage requests.

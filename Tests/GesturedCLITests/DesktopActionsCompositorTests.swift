@@ -2,7 +2,10 @@ import CLinux
 import GestureTestSupport
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 extension RealDesktops {
     /// `{workspace: next}` and friends against real compositors, from a swipe on the fake

@@ -8,7 +8,10 @@ import GestureConfig
 import GestureTestSupport
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// Desktop actions: which desktop the environment names, what each action becomes
 /// there, and the requests as each desktop's documented protocol carries them

@@ -6,7 +6,10 @@ import Glibc
 import LinuxSystem
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// The control socket's event stream (`subscribe`) on the real daemon in-process: the
 /// fake touchpad read by the real libevdev, subscribers as real socket clients.

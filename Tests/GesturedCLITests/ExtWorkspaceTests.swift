@@ -6,7 +6,10 @@ import GestureActions
 import GestureConfig
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// Desktop actions through ext-workspace-v1 on a Wayland compositor with no IPC of its
 /// own (labwc offers it), against a fake compositor speaking the wire protocol to the real

@@ -1,5 +1,8 @@
 import CLinux
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 import DesktopSession
 import Glibc
 

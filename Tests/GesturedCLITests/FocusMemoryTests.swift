@@ -2,7 +2,10 @@ import CLinux
 import DesktopSession
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// Issue 26 item 9: a 16 MiB GET_TREE took the daemon from 12 to 503 MB, and 490 MB
 /// stayed; a 3 MiB title cut `status` short and made `status --json` invalid.

@@ -2,7 +2,10 @@ import CSystemd
 @testable import DesktopSession
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// The GNOME source's bookkeeping of who owns org.gnome.Shell, against a fake GNOME Shell
 /// on a private `dbus-daemon --session` that answers and signals as the extension does

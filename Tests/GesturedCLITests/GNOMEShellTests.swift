@@ -2,7 +2,10 @@
 import GestureTestSupport
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 extension RealDesktops {
     /// gestured on a real GNOME Shell (Debian's 43, headless: `GNOMESession`) with its

@@ -4,7 +4,10 @@ import DesktopSession
 import GestureEngine
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// One gesture event, three writers: `replay --json`, the event stream's `gesture`
 /// line and the `GESTURE_*` variables a command gets. A script reading any of them

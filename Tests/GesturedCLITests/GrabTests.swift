@@ -5,7 +5,10 @@ import Glibc
 import LinuxSystem
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// `grab:` through the whole live path: a fake device read by the real libevdev and
 /// grabbed with EVIOCGRAB (the fake remembers it), the engine, and the clone written

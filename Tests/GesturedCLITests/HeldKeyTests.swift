@@ -6,7 +6,10 @@ import GestureTestSupport
 import Glibc
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// The Alt+Tab switcher through the whole live path: a fake touchpad read by the real
 /// libevdev, the engine, the mapper, and the virtual device writing into a fake

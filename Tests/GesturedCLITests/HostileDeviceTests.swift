@@ -5,7 +5,10 @@ import Glibc
 import LinuxSystem
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// Issue 10 against the daemon and the command line: findings 2 and 3 (what reaches
 /// libmtdev) and 8 (log forging through a device name).

@@ -7,7 +7,10 @@ import GestureTestSupport
 import Glibc
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// Issue 26 item 5: names from outside — a device's, an app id, a window title (any
 /// app, sandboxed ones included, sets its own) — through every output: they may not

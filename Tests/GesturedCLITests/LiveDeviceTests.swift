@@ -6,7 +6,10 @@ import Glibc
 import LinuxSystem
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// The daemon's whole live path in-process: the real libevdev reading a fake device
 /// (a pipe answered by the ioctl interposer), the decoder, the engine, the command

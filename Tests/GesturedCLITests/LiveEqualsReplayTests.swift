@@ -5,7 +5,10 @@ import GestureInput
 import GestureTestSupport
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// `replay` promises to be what the daemon does. For every bundled recording: the
 /// daemon's live path (the real libevdev reading a fake device that describes itself

@@ -6,7 +6,10 @@ import GestureActions
 import GestureConfig
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// niri's documented IPC (the niri-ipc crate: a JSON request line, a `{"Ok":…}` or
 /// `{"Err":"…"}` reply line, then after `"EventStream"` one event per line), served by a

@@ -2,7 +2,10 @@ import CLinux
 @testable import DesktopSession
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// Issue 26 item 10: any byte from the compositor reset the reconnect backoff, so a
 /// peer that answered and closed was redialled every 0.5 s forever.

@@ -2,7 +2,10 @@ import DesktopSession
 import GestureInput
 import GestureTestSupport
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// The scrubber's timeline of a bundled recording, built in-process.
 @Suite struct RecordingTimelineTests {

@@ -6,7 +6,10 @@ import GestureTestSupport
 import Glibc
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 extension RealDesktops {
     /// The screen's rotation from real sources while the daemon runs: a real headless

@@ -6,7 +6,10 @@ import GestureInput
 import GestureTestSupport
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// Screen rotation as the user sees it (issue 23): a real recording replayed with each
 /// orientation comes out in the direction the user saw, from the edge the user saw,

@@ -3,7 +3,10 @@ import GestureConfig
 import GestureEngine
 import GestureInput
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// The text scenarios' daemon: the daemon's core (`DaemonCore`) fed one device's
 /// frames, its timer, and what the daemon hears besides (the focused app, the screen's

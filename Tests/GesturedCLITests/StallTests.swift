@@ -6,7 +6,10 @@ import Glibc
 import LinuxSystem
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// Issue 26, items 1, 2 and the tv_sec trap: what a stalled daemon, a reload with
 /// fingers down and a hostile timestamp do to what the user sees.

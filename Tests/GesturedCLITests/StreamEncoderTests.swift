@@ -3,7 +3,10 @@ import GestureConfig
 @testable import GestureEngine
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// The event stream's lines as a reader gets them: valid JSON, the contract's keys,
 /// hostile strings inert.

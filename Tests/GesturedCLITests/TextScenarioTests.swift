@@ -8,7 +8,10 @@ import LinuxSystem
 import Testing
 import TouchModel
 import TouchTimeline
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// keyd's t/ for gestures: each `Tests/Scenarios/NAME.scenario` is a config, a touch
 /// timeline and the lines `gestured replay` prints for it, in one text file, played

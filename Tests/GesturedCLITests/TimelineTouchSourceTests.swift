@@ -3,7 +3,10 @@ import GestureTestSupport
 import Testing
 import TouchModel
 import TouchTimeline
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// The real daemon, on its own loop, reading a timeline as a device (TimelineTouchSource):
 /// frames when they are due, the daemon's timer between them, the device gone at the end.

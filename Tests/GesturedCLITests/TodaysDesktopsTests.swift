@@ -6,7 +6,10 @@ import GestureTestSupport
 import Glibc
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 extension RealDesktops {
     /// gestured on the other desktops people run today, each in a Debian root of the

@@ -3,7 +3,10 @@ import GestureInput
 import GestureTestSupport
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 extension RealDesktops {
     /// gestured on the GNOME Shells people run today: 48 (Debian 13) and 50 (Debian

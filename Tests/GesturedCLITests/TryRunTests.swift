@@ -5,7 +5,10 @@ import Glibc
 import LinuxSystem
 import Testing
 import TouchModel
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// `try PATH` on the control socket (gestured ui's Try): the daemon runs a second
 /// config beside its own, in dry run, on the very frames it reads, and says what it

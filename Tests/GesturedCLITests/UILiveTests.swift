@@ -5,7 +5,10 @@ import GestureInput
 import GestureTestSupport
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// `gestured ui` in daemon mode, in this process beside the real daemon (its control
 /// socket, the fake touchpad read by the real libevdev), the page a real HTTP client:

@@ -4,7 +4,10 @@ import GestureInput
 import GestureTestSupport
 import Glibc
 import Testing
-@testable import GesturedCLI
+@testable import Commands
+@testable import DaemonLoop
+import JSON
+@testable import LiveView
 
 /// `gestured ui` as a user runs it: the real process on a real loopback port, asked as
 /// the page (and a hostile page) asks.

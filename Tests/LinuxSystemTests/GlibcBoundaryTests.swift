@@ -20,13 +20,13 @@ import Testing
         "Sources/GestureInput/CloneDevice.swift": "open(2) flags and errnos; the open is injectable for the fake uinput and made through valueOrErrno",
         "Sources/GestureInput/EvdevDevice.swift": "open(2) flags and the errnos libevdev returns negated",
         "Sources/GestureInput/Recording.swift": "open(2) flags, memchr(3) and memmove(3) on the line buffer",
-        "Sources/GesturedCLI/Daemon.swift": "signal numbers for the signalfd and the log",
-        "Sources/GesturedCLI/GesturedCommand.swift": "exit(3)",
-        "Sources/GesturedCLI/ImportCommand.swift": "open(2) flags and the S_IFREG mode bits of the file it reads, EEXIST of its link(2)",
-        "Sources/GesturedCLI/RecordCommand.swift": "open(2) flags of the output file, signal numbers",
-        "Sources/GesturedCLI/RecordShapeCommand.swift": "open(2) flags of the shape file, signal numbers",
-        "Sources/GesturedCLI/UI/ConfigEditing.swift": "open(2) flags, uid_t",
-        "Sources/GesturedCLI/UI/UIProcess.swift": "signal numbers, pid_t, and close(2) of a pidfd the loop's handler owns",
+        "Sources/DaemonLoop/Daemon.swift": "signal numbers for the signalfd and the log",
+        "Sources/Commands/GesturedCommand.swift": "exit(3)",
+        "Sources/Commands/ImportCommand.swift": "open(2) flags and the S_IFREG mode bits of the file it reads, EEXIST of its link(2)",
+        "Sources/Commands/RecordCommand.swift": "open(2) flags of the output file, signal numbers",
+        "Sources/Commands/RecordShapeCommand.swift": "open(2) flags of the shape file, signal numbers",
+        "Sources/LiveView/ConfigEditing.swift": "open(2) flags, uid_t",
+        "Sources/LiveView/UIProcess.swift": "signal numbers, pid_t, and close(2) of a pidfd the loop's handler owns",
     ]
 
     static let root: String = {

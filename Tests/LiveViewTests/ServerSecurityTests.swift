@@ -2,7 +2,7 @@ import GestureTestSupport
 import Glibc
 import LinuxSystem
 import Testing
-@testable import LiveView
+@testable import LiveViewHTTP
 
 /// The ui's HTTP server in this process, on a real loopback socket, with requests as a
 /// browser, another local user or a hostile web page would send them.

@@ -1,6 +1,6 @@
 import GestureTestSupport
 import Testing
-@testable import LiveView
+@testable import LiveViewHTTP
 
 /// Server-sent events: lines reach the page in order as they are sent, after the
 /// connection has been idle (suspended) too; a page that does not read costs a bounded

@@ -4,7 +4,7 @@
 // stdout is the path through which another process writes kernel input events into
 // it (/proc/PID/fd/N: 24-byte `struct input_event`s, as evdev delivers them).
 // Test support only: never installed, never linked into gestured.
-import GesturedCLI
+import Commands
 import GestureTestSupport
 import Glibc
 

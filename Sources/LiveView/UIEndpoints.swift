@@ -1,0 +1,376 @@
+import DaemonCore
+import DaemonLoop
+import DesktopSession
+import GestureActions
+import GestureConfig
+import GestureEngine
+import GestureInput
+import JSON
+import LinuxSystem
+import LiveViewHTTP
+import TouchModel
+
+/// What the ui's API does (docs/UI.md, "Endpoints"; the HTTP side, tokens and checks
+/// are `LiveViewServer`'s). It relays the daemon's stream to the pages, runs Record on
+/// the frames in it, asks the daemon to run Try beside its config (`try PATH`: its
+/// lines come back in the stream), and answers the page's requests.
+package final class UIEndpoints {
+    /// Frames per second the pages get.
+    package static let pageRate = 60
+    /// Frames per second asked of the daemon while Record keeps frames here: the
+    /// stream's most, so that it sees (nearly) every frame the daemon's does.
+    package static let engineRate = 1000
+
+    package let mode: UIProcess.Mode
+    /// The environment whose control socket is the daemon's (nil: none, replay mode).
+    package let control: [String: String]?
+    package let logger: Logger
+    /// The config the page edits: `--config`, else the one the running daemon says it
+    /// runs (its `hello`), else the one it would load.
+    package private(set) var source: ConfigSource
+    package let environment: [String: String]
+    package private(set) var editing: ConfigEditing
+    /// `--config` was given: the daemon's `hello` does not move the editor elsewhere.
+    private let explicitConfig: Bool
+    /// Sends a stream line to every page (`droppable`: a frame).
+    package var broadcast: (String, Bool) -> Void = { _, _ in }
+    /// Asks the loop to re-arm its timers (a deferred answer is ready to go).
+    package var arm: () -> Void = {}
+
+    private weak var feed: DaemonFeed?
+    /// The daemon's last `hello`, and the devices it has added since: what a page that
+    /// connects now is sent first.
+    private var hello: String?
+    private var deviceLines: [(path: String, line: String)] = []
+    private var devices: [String: DeviceInfo] = [:]
+    /// The last frame sent to the pages per device (µs, fingers), to keep them at `pageRate`.
+    private var forwarded: [String: (us: Int64, fingers: Int)] = [:]
+    /// The daemon runs the edited config beside its own (`try PATH`).
+    private var trying = false
+    private var recorder = GestureRecorder()
+    private var replay: (name: String, hello: String, timeline: String)?
+    /// Where uploaded recordings and the config tried are written for the reader and
+    /// the daemon (mode 0700, removed at exit).
+    private var uploads: String?
+
+    private let loop: EventLoop
+
+    package init(mode: UIProcess.Mode, options: UIProcess.Options, control: [String: String]?, loop: EventLoop, logger: Logger) throws {
+        self.mode = mode
+        self.loop = loop
+        self.control = control
+        self.logger = logger
+        environment = options.environment
+        source = resolveConfigPath(explicit: options.configPath, environment: options.environment)
+        explicitConfig = options.configPath != nil
+        editing = ConfigEditing(source: source, explicit: explicitConfig, environment: options.environment)
+        if let path = options.replay { replay = try loadReplay(path) }
+    }
+
+    deinit {
+        guard let uploads else { return }
+        FileSystem.remove(uploads + "/recording")
+        FileSystem.remove(uploads + "/try.yaml")
+        FileSystem.remove(uploads)
+    }
+
+    package func attach(_ feed: DaemonFeed) {
+        self.feed = feed
+        feed.onLine = { [unowned self] in self.relay($0) }
+        feed.onLost = { [unowned self] why in self.logger.notice("gestured ui: \(why); reconnecting") }
+    }
+
+    // MARK: The stream
+
+    /// A page opened `/api/events`: the current `hello` and devices first.
+    package func greet(_ stream: EventStream) {
+        if let replay { return stream.send(replay.hello) }
+        if let hello { stream.send(hello) }
+        for d in deviceLines { stream.send(d.line) }
+    }
+
+    private func relay(_ bytes: [UInt8]) {
+        guard let v = JSONValue.parse(bytes), let type = v["type"]?.string else { return }
+        let line = String(decoding: bytes, as: UTF8.self)
+        switch type {
+        case "hello":
+            hello = line
+            followDaemonConfig(v["config"]?.string)
+            deviceLines.removeAll()
+            devices.removeAll()
+            forwarded.removeAll()
+            for d in v["devices"]?.array ?? [] { if let (p, info) = StreamReading.device(d) { devices[p] = info } }
+            broadcast(line, false)
+        case "device":
+            relayDevice(v, line)
+        case "frame":
+            relayFrame(v, line)
+        case "reload":
+            broadcast(line, false)
+            // A fresh hello carries the new gestures.
+            if v["ok"]?.bool == true { feed?.resubscribe() }
+        default:
+            broadcast(line, false)
+        }
+    }
+
+    /// Save writes the file the daemon runs, not the one this process would have looked
+    /// up (a daemon started with `--config X`). The built-in default has no file: the
+    /// user's own is then created, as before.
+    private func followDaemonConfig(_ name: String?) {
+        guard !explicitConfig, let name, name.hasPrefix("/"), source != .file(name) else { return }
+        source = .file(name)
+        editing = ConfigEditing(source: source, explicit: false, environment: environment)
+    }
+
+    private func relayDevice(_ v: JSONValue, _ line: String) {
+        guard let (path, info) = StreamReading.device(v) else { return }
+        deviceLines.removeAll { $0.path == path }
+        if v["event"]?.string == "removed" {
+            devices[path] = nil
+        } else {
+            devices[path] = info
+            deviceLines.append((path, line))
+        }
+        broadcast(line, false)
+    }
+
+    private func relayFrame(_ v: JSONValue, _ line: String) {
+        guard let (path, frame) = StreamReading.frame(v) else { return }
+        if let info = devices[path] {
+            recorder.add(frame, device: path)
+        }
+        // At the engines' rate, the pages still get `pageRate`, and every change of finger count.
+        let last = forwarded[path]
+        let due = last.map { frame.time.microseconds - $0.us >= 1_000_000 / Int64(Self.pageRate) || frame.fingerCount != $0.fingers } ?? true
+        if due || (feed?.rate ?? Self.pageRate) <= Self.pageRate {
+            forwarded[path] = (frame.time.microseconds, frame.fingerCount)
+            broadcast(line, true)
+        }
+    }
+
+    /// The rate the daemon is asked for: higher while Record keeps the frames.
+    private func updateRate() {
+        let wanted = recorder.isRecording ? Self.engineRate : Self.pageRate
+        if let feed, feed.rate != wanted { feed.resubscribe(rate: wanted) }
+    }
+
+    // MARK: Requests
+
+    package func handle(_ r: HTTPRequest) -> HTTPServer.Reply? {
+        let routes: [String: (method: String, run: (HTTPRequest) -> HTTPServer.Reply)] = [
+            "/api/session": ("GET", { _ in .response(self.session()) }),
+            "/api/check": ("POST", { .response(self.check($0.text)) }),
+            "/api/try": ("POST", { self.tryConfig($0.text) }),
+            "/api/save": ("POST", { self.save($0.body) }),
+            "/api/recording": (r.method == "POST" ? "POST" : "GET", { r in .response(r.method == "POST" ? self.upload(r.body) : self.replayTimeline()) }),
+            "/api/record/start": ("POST", { _ in .response(self.recordStart()) }),
+            "/api/record/stop": ("POST", { _ in .response(self.recordStop()) }),
+            "/api/enable": ("POST", { self.forward(.enable, $0.text) }),
+            "/api/disable": ("POST", { self.forward(.disable, $0.text) }),
+        ]
+        guard let route = routes[r.path] else { return nil }
+        let method = r.method == "HEAD" ? "GET" : r.method
+        guard method == route.method else { return .response(.text("method not allowed: \(route.method) \(r.path)", status: 405)) }
+        return route.run(r)
+    }
+
+    /// Passes `request` to the daemon and answers with `answer(reply)` once it has
+    /// answered, the connection suspended meanwhile (`ControlExchange`: nothing waits).
+    private func ask(_ request: ControlRequest, _ answer: @escaping (Result<ControlReply, ControlError>) -> HTTPResponse) -> HTTPServer.Reply {
+        guard let control else { return .response(answer(.failure(ControlError("no daemon in replay mode")))) }
+        let deferred = DeferredResponse()
+        ControlExchange.start(request, environment: control, loop: loop) { [arm] result in
+            deferred.complete(answer(result))
+            arm()
+        }
+        return .deferred(deferred)
+    }
+
+    private func session() -> HTTPResponse {
+        let config = JSON.object([("path", JSON.string(editing.path)), ("text", JSON.string(editing.text())),
+                                  ("in_use", editing.inUse ? "true" : "false")])
+        return .json(JSON.object([("mode", JSON.string(mode.rawValue)), ("version", JSON.string(Gestured.version)),
+                                  ("config", config), ("recording", replay.map { JSON.string($0.name) } ?? "null")]))
+    }
+
+    private func check(_ text: String) -> HTTPResponse {
+        let (config, diagnostics) = editing.check(text)
+        return .json(JSON.object([("ok", config == nil ? "false" : "true"), ("diagnostics", ConfigEditing.json(diagnostics))]))
+    }
+
+    /// Try: a recording open here is replayed with the edited config at once; live, the
+    /// daemon runs it beside its own on its frames (`try PATH`, its lines back in the
+    /// stream with `"source":"try"`); empty text stops it.
+    private func tryConfig(_ text: String) -> HTTPServer.Reply {
+        guard !text.allSatisfy(\.isWhitespace) else {
+            let stopped = JSON.object([("ok", "true"), ("diagnostics", "[]"), ("trying", "false")])
+            guard trying, mode != .replay else { return .response(.json(stopped)) }
+            trying = false
+            return ask(.tryConfig(nil)) { _ in .json(stopped) }
+        }
+        let (parsed, diagnostics) = editing.check(text)
+        var fields = [("ok", parsed == nil ? "false" : "true"), ("diagnostics", ConfigEditing.json(diagnostics))]
+        guard let config = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
+            return .response(.json(JSON.object(fields)))
+        }
+        if let path = currentReplayPath {
+            do {
+                let recording = try Recording.load(path: path)
+                let (_, fired) = try RecordingTimeline(recording: recording, specs: config.specs, bindings: config.bindings)
+                    .build(mapper: ActionMapper(config: config))
+                fields.append(("fired", "[" + fired.joined(separator: ",") + "]"))
+            } catch {
+                return .response(.json(JSON.object([("ok", "false"), ("diagnostics", "[]"), ("message", JSON.string("\(error)"))])))
+            }
+        }
+        guard mode != .replay else {
+            fields.append(("trying", "true"))
+            return .response(.json(JSON.object(fields)))
+        }
+        let file: String
+        do {
+            file = try privateDirectory() + "/try.yaml"
+            try AtomicFile.write(Array(text.utf8), to: file, mode: 0o600)
+        } catch {
+            return .response(.json(JSON.object([("ok", "false"), ("diagnostics", "[]"), ("message", JSON.string("cannot write the config to try: \(error)"))])))
+        }
+        return ask(.tryConfig(file)) { [weak self] result in
+            switch result {
+            case .success(let reply) where reply.ok:
+                self?.trying = true
+                return .json(JSON.object(fields + [("trying", "true")]))
+            case .success(let reply):
+                return .json(JSON.object(fields + [("trying", "false"), ("message", JSON.string(reply.message))]))
+            case .failure(let error):
+                return .json(JSON.object(fields + [("trying", "false"), ("message", JSON.string(error.description))]))
+            }
+        }
+    }
+
+    /// This process's own directory in the runtime directory (mode 0700), made once.
+    private func privateDirectory() throws -> String {
+        if let uploads { return uploads }
+        let dir = try FileSystem.makeTemporaryDirectory(prefix: (environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp") + "/gestured-ui-")
+        uploads = dir
+        return dir
+    }
+
+    private func save(_ body: [UInt8]) -> HTTPServer.Reply {
+        guard let v = JSONValue.parse(body), let text = v["text"]?.string else {
+            return .response(.text("expected {\"text\": …, \"force\": bool}", status: 400))
+        }
+        let force = v["force"]?.bool ?? false
+        let (config, diagnostics) = editing.check(text)
+        var fields: [(String, String)] = [("diagnostics", ConfigEditing.json(diagnostics))]
+        if config == nil && !force {
+            fields += [("saved", "false"), ("needs_confirm", "true"), ("backup", "null"), ("reload", "null")]
+            return .response(.json(JSON.object(fields)))
+        }
+        let backup: String?
+        do {
+            backup = try editing.save(text)
+        } catch {
+            fields += [("saved", "false"), ("needs_confirm", "false"), ("backup", "null"), ("reload", "null"),
+                       ("message", JSON.string("\(error)"))]
+            return .response(.json(JSON.object(fields)))
+        }
+        logger.notice("gestured ui: saved \(editing.path)\(backup.map { " (the previous version is \($0))" } ?? "")")
+        fields += [("saved", "true"), ("needs_confirm", "false"), ("backup", backup.map(JSON.string) ?? "null")]
+        guard control != nil else { return .response(.json(JSON.object(fields + [("reload", "null")]))) }
+        // Then `gestured reload`: the daemon's answer, `reloaded FILE: N gestures` or `error: …`.
+        return ask(.reload) { result in
+            let reload = switch result {
+            case .success(let reply): reply.ok ? reply.body.trimmingNewlines : "error: " + reply.message
+            case .failure(let error): "error: \(error)"
+            }
+            return .json(JSON.object(fields + [("reload", JSON.string(reload))]))
+        }
+    }
+
+    private enum Toggle { case enable, disable }
+
+    private func forward(_ toggle: Toggle, _ body: String) -> HTTPServer.Reply {
+        let name = body.trimmingNewlines
+        func answer(ok: Bool, _ message: String) -> HTTPResponse {
+            .json(JSON.object([("ok", ok ? "true" : "false"), ("message", JSON.string(message))]))
+        }
+        guard !name.isEmpty, name.unicodeScalars.count <= 200, !name.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7f }) else {
+            return .response(answer(ok: false, "a gesture name has no spaces or control characters"))
+        }
+        return ask(toggle == .enable ? .enable(name) : .disable(name)) { result in
+            switch result {
+            case .success(let reply): return answer(ok: reply.ok, reply.ok ? reply.body.trimmingNewlines : reply.message)
+            case .failure(let error): return answer(ok: false, error.description)
+            }
+        }
+    }
+
+    private func recordStart() -> HTTPResponse {
+        guard mode != .replay else { return .text("no live devices in replay mode", status: 409) }
+        recorder.start()
+        updateRate()
+        return .json(JSON.object([("recording", "true")]))
+    }
+
+    private func recordStop() -> HTTPResponse {
+        guard recorder.isRecording else { return .text("not recording (POST /api/record/start first)", status: 409) }
+        let answer = recorder.stop(devices: devices)
+        updateRate()
+        return .json(answer)
+    }
+
+    // MARK: Recordings
+
+    /// The recording Try runs on: `--replay`'s, or the last one the page sent.
+    private var currentReplayPath: String?
+
+    /// The specs a recording is shown with: the config's, or with no config file, every
+    /// kind as `replay --detect` runs them.
+    private func recordingConfig() -> (specs: [GestureSpec], bindings: [Binding]) {
+        guard source != .builtIn, let config = ConfigLoader.load(source).0?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
+            return (DetectCatalogue.specs, [])
+        }
+        return (config.specs, config.bindings)
+    }
+
+    private func loadReplay(_ path: String) throws -> (name: String, hello: String, timeline: String) {
+        let recording = try Recording.load(path: path)
+        currentReplayPath = path
+        let (specs, bindings) = recordingConfig()
+        let timeline = try RecordingTimeline(recording: recording, specs: specs, bindings: bindings).build().json
+        var e = StreamEncoder()
+        let info = try ReplayPipeline(recording: recording, specs: []).device
+        e.hello(StreamLine.Hello(version: Gestured.version, pid: Process.currentID, config: editing.path, dryRun: true, rate: 0,
+                                 gestures: specs.map { ($0, true) }, devices: [StreamLine.Device(path: RecordingTimeline.fileName(path), info: info)],
+                                 focus: nil))
+        return (RecordingTimeline.fileName(path), RecordingTimeline.line(e), timeline)
+    }
+
+    private func replayTimeline() -> HTTPResponse {
+        guard let replay else { return .text("no recording (gestured ui --replay FILE)", status: 404) }
+        return .json(replay.timeline)
+    }
+
+    /// A recording the page sent (dropped on it): read from a private file, as `replay` reads one.
+    private func upload(_ body: [UInt8]) -> HTTPResponse {
+        do {
+            let path = try privateDirectory() + "/recording"
+            currentReplayPath = nil
+            try AtomicFile.write(body, to: path, mode: 0o600)
+            let recording = try Recording.load(path: path)
+            let (specs, bindings) = recordingConfig()
+            let timeline = try RecordingTimeline(recording: recording, specs: specs, bindings: bindings).build().json
+            currentReplayPath = path
+            return .json(timeline)
+        } catch {
+            return .text("not a recording gestured can read: \("\(error)".printable)", status: 422)
+        }
+    }
+}
+
+package extension String {
+    package var trimmingNewlines: String {
+        String(reversed().drop { $0 == "\n" || $0 == "\r" || $0 == " " }.reversed().drop { $0 == " " })
+    }
+}
