@@ -1,17 +1,16 @@
 // swift-tools-version:6.0
 // gestured: multi-finger gestures on Linux touchpads and touchscreens → commands.
 //
-// One target per layer; imports point one way (see docs/ARCHITECTURE.md):
-//   C wrappers → LinuxSystem (every system call) → GestureInput, GestureConfig (reading the file),
-//                                                  GestureActions, GesturedCLI
-//   TouchModel → GestureInput ─┐
-//   TouchModel → GestureEngine → GestureConfig → GestureActions → GesturedCLI → gestured
-//   CLinux, CDesktop (dlopen'd sd-bus, libxcb) → DesktopSession (the focused app from the compositor) → GesturedCLI
-//   CMicrohttpd (dlopen'd libmicrohttpd), LinuxSystem → LiveView (the HTTP side of `gestured ui`) → GesturedCLI
-//   GestureActions, DesktopSession → DesktopActions ({workspace: next} through the desktop's own interface) → GesturedCLI
-//   GestureConfig, YAMLTree → ConfigImport (other tools' configs → a gestured config) → GesturedCLI
-// The engine imports only TouchModel (pure Swift): it builds and tests with no
-// device and no libevdev.
+// One target per layer; imports point one way (docs/ARCHITECTURE.md has the picture,
+// and Tests/ArchitectureTests holds this file, that page and the imports together):
+//   C wrappers → LinuxSystem (every system call) → everything with a descriptor
+//   TouchModel, PlainText → GestureEngine → GestureConfig → DaemonCore → GestureActions → DaemonLoop → LiveView → Commands → gestured
+//   TouchModel, PlainText → GestureInput (devices, decoding, recordings) → DaemonLoop
+//   CDesktop (dlopen'd sd-bus, libxcb, libwayland) → DesktopSession (the running desktop) → DesktopActions → DaemonLoop
+//   CMicrohttpd (dlopen'd libmicrohttpd) → LiveViewHTTP (the HTTP side of `gestured ui`) → LiveView
+//   GestureConfig, YAMLTree → ConfigImport (other tools' configs → a gestured config) → Commands
+// The pure layers (TouchModel, PlainText, JSON, GestureEngine, DaemonCore) import no
+// Glibc and make no system call: they build and test with no device and no clock.
 import PackageDescription
 
 let debianPackages: (String) -> [SystemPackageProvider] = { [.apt([$0])] }
@@ -38,24 +37,28 @@ let package = Package(
 
         // Value types that cross every boundary: TouchFrame, Contact, DeviceInfo.
         .target(name: "TouchModel", linkerSettings: [.linkedLibrary("m")]),
+        // Text in and out, for anything that came from outside: the one glob over names,
+        // the one escaping of untrusted text for a log, a terminal, JSON or YAML, numbers
+        // with fixed decimals. Pure Swift.
+        .target(name: "PlainText"),
         // JSON without Foundation: the bounded reader of compositor replies and requests
         // (JSONValue), the writer of the event stream's lines (JSONBytes), and small texts.
-        .target(name: "JSON", dependencies: ["TouchModel"]),
+        .target(name: "JSON", dependencies: ["PlainText"]),
         // Devices, hotplug, evdev decoding, recordings: evdev → TouchFrame.
         .target(name: "GestureInput",
-                dependencies: ["TouchModel", "CEvdev", "CUdev", "CMtdev", "YAMLTree", "CLinux", "LinuxSystem"]),
+                dependencies: ["TouchModel", "PlainText", "CEvdev", "CUdev", "CMtdev", "YAMLTree", "CLinux", "LinuxSystem"]),
         // Recognizers and arbitration: TouchFrame → GestureEvent. Pure Swift.
-        .target(name: "GestureEngine", dependencies: ["TouchModel"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "GestureEngine", dependencies: ["TouchModel", "PlainText"], linkerSettings: [.linkedLibrary("m")]),
         // The YAML config file → GestureSpecs and action bindings.
-        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "YAMLTree", "LinuxSystem"]),
+        .target(name: "GestureConfig", dependencies: ["GestureEngine", "TouchModel", "PlainText", "YAMLTree", "LinuxSystem"]),
         // Other tools' configs (libinput-gestures, fusuma, touchegg) → a gestured config (`gestured import`).
-        .target(name: "ConfigImport", dependencies: ["GestureConfig", "GestureEngine", "YAMLTree", "TouchModel"]),
+        .target(name: "ConfigImport", dependencies: ["GestureConfig", "GestureEngine", "YAMLTree", "TouchModel", "PlainText"]),
         // The daemon without its descriptors: typed inputs (frames, devices, timers, focus,
         // rotation, config, enable) → typed outputs (events, actions, grabs, log lines). Pure
         // Swift: no system call, no Glibc, no clock.
-        .target(name: "DaemonCore", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
+        .target(name: "DaemonCore", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "PlainText"]),
         // Invocations → the sinks that carry them out: the non-blocking process runner, the virtual input device.
-        .target(name: "GestureActions", dependencies: ["DaemonCore", "GestureConfig", "GestureEngine", "TouchModel", "LinuxSystem"]),
+        .target(name: "GestureActions", dependencies: ["DaemonCore", "GestureConfig", "GestureEngine", "TouchModel", "PlainText", "LinuxSystem"]),
         // The focused application, from the compositor's own IPC (sway/i3, Hyprland, niri, X11, KWin, GNOME) or its
         // wlroots window list (wlr-foreign-toplevel-management, through libwayland-client).
         // sd-bus, libxcb (and libxcb-randr) and libwayland-client, loaded with dlopen by
@@ -76,16 +79,16 @@ let package = Package(
         // the config's file, the control socket and the event stream, the focus and
         // rotation sources, the sinks; the log. What `gestured run` and `watch` run.
         .target(name: "DaemonLoop",
-                dependencies: ["DaemonCore", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "CLinux", "LinuxSystem",
+                dependencies: ["DaemonCore", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "PlainText", "CLinux", "LinuxSystem",
                                "DesktopSession", "DesktopActions", "JSON"]),
         // `gestured ui`'s process: the daemon's stream relayed to the pages, Try asked of the
         // daemon, Record, the config editor's endpoints; HTTP is LiveViewHTTP's.
         .target(name: "LiveView",
-                dependencies: ["DaemonLoop", "DaemonCore", "LiveViewHTTP", "GestureInput", "GestureEngine", "GestureConfig", "TouchModel",
+                dependencies: ["DaemonLoop", "DaemonCore", "LiveViewHTTP", "GestureInput", "GestureEngine", "GestureConfig", "TouchModel", "PlainText",
                                "LinuxSystem", "JSON"]),
         // The command line: each subcommand, parsing its arguments and calling the layer that does it.
         .target(name: "Commands",
-                dependencies: ["DaemonLoop", "LiveView", "DaemonCore", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel",
+                dependencies: ["DaemonLoop", "LiveView", "DaemonCore", "GestureInput", "GestureEngine", "GestureConfig", "GestureActions", "TouchModel", "PlainText",
                                "CLinux", "LinuxSystem", "DesktopSession", "DesktopActions", "ConfigImport", "JSON"]),
         // Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc
         // 2.36+): the position-independent binary's 23,560 R_X86_64_RELATIVE entries took
@@ -105,9 +108,9 @@ let package = Package(
         .target(name: "CFakeEvdevDevice", path: "Tests/Support/CFakeEvdevDevice"),
         // The touch timelines (Tests/vm/timelines, Tests/Scenarios): text → evdev events,
         // played into uinput by the VM's driver, or in-process as a Recording.
-        .target(name: "TouchTimeline", dependencies: ["GestureInput", "TouchModel", "LinuxSystem"], path: "Tests/Support/TouchTimeline"),
+        .target(name: "TouchTimeline", dependencies: ["GestureInput", "TouchModel", "PlainText", "LinuxSystem"], path: "Tests/Support/TouchTimeline"),
         // Shared test helpers: recordings on disk, scripted event streams, the fake device.
-        .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "CFakeEvdevDevice", "CEvdev", "LinuxSystem"],
+        .target(name: "GestureTestSupport", dependencies: ["GestureInput", "TouchModel", "PlainText", "CFakeEvdevDevice", "CEvdev", "LinuxSystem"],
                 path: "Tests/Support/GestureTestSupport"),
 
         // Benchmarks (make bench, docs/PERFORMANCE.md), never linked into gestured: the
@@ -115,23 +118,24 @@ let package = Package(
         .target(name: "CBenchFloor", path: "Benchmarks/CBenchFloor", linkerSettings: [.linkedLibrary("mtdev")]),
         .executableTarget(name: "gestured-bench-clock", path: "Benchmarks/bench-clock"),
         .executableTarget(name: "gestured-bench",
-                          dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel",
+                          dependencies: ["CBenchFloor", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel", "PlainText",
                                          "LinuxSystem", "CFakeEvdevDevice", "GestureTestSupport", "DaemonLoop", "Commands", "DesktopActions", "DesktopSession"],
                           path: "Benchmarks/gestured-bench"),
 
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
-        .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
+        .testTarget(name: "ArchitectureTests", dependencies: ["LinuxSystem"]),
+        .testTarget(name: "TouchModelTests", dependencies: ["TouchModel", "PlainText"]),
         .testTarget(name: "GestureInputTests",
-                    dependencies: ["GestureInput", "TouchModel", "GestureTestSupport", "CFakeEvdevDevice", "CEvdev"]),
-        .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel", "GestureTestSupport"]),
-        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel"]),
+                    dependencies: ["GestureInput", "TouchModel", "PlainText", "GestureTestSupport", "CFakeEvdevDevice", "CEvdev"]),
+        .testTarget(name: "GestureEngineTests", dependencies: ["GestureEngine", "TouchModel", "PlainText", "GestureTestSupport"]),
+        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureEngine", "TouchModel", "PlainText"]),
         .testTarget(name: "ConfigImportTests", dependencies: ["ConfigImport", "GestureConfig", "GestureEngine"]),
-        .testTarget(name: "DaemonCoreTests", dependencies: ["DaemonCore", "GestureConfig", "GestureEngine", "TouchModel"]),
-        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "DaemonCore", "GestureConfig", "GestureEngine", "TouchModel", "CLinux", "LinuxSystem",
+        .testTarget(name: "DaemonCoreTests", dependencies: ["DaemonCore", "GestureConfig", "GestureEngine", "TouchModel", "PlainText"]),
+        .testTarget(name: "GestureActionsTests", dependencies: ["GestureActions", "DaemonCore", "GestureConfig", "GestureEngine", "TouchModel", "PlainText", "CLinux", "LinuxSystem",
                                                               "GestureTestSupport", "CFakeEvdevDevice"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveViewHTTP", "LinuxSystem", "GestureTestSupport"]),
         .testTarget(name: "GesturedCLITests",
-                    dependencies: ["DaemonLoop", "LiveView", "Commands", "JSON", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel",
+                    dependencies: ["DaemonLoop", "LiveView", "Commands", "JSON", "GestureInput", "GestureEngine", "GestureConfig", "DaemonCore", "GestureActions", "TouchModel", "PlainText",
                                    "GestureTestSupport", "CFakeEvdevDevice", "CLinux", "LinuxSystem", "DesktopSession", "CSystemd",
                                    "DesktopActions", "TouchTimeline"]),
     ]

@@ -1,5 +1,6 @@
 import GestureConfig
 import Glibc
+import PlainText
 
 /// Resident memory over a long replay, in a process of its own (`gestured-bench
 /// --replay-rss`): the config, the recordings and one decoder + engine + mapper per

@@ -1,6 +1,7 @@
 import GestureEngine
 import GestureInput
 import GestureTestSupport
+import PlainText
 import TouchModel
 
 /// How well `gesture: shape` tells its built-in shapes apart, how long a decision

@@ -13,6 +13,7 @@ import GestureEngine
 import GestureInput
 import DaemonLoop
 import Glibc
+import PlainText
 import TouchModel
 
 struct Options {

@@ -1,6 +1,7 @@
 import DaemonLoop
 import JSON
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// `gestured status|enable|disable|reload`: one request to the running daemon over

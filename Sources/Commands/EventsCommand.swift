@@ -2,6 +2,7 @@ import DaemonLoop
 import DesktopSession
 import JSON
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// `gestured events`: the running daemon's event stream (`subscribe`, docs/CONTROL.md)

@@ -2,6 +2,7 @@ import DaemonLoop
 import GestureConfig
 import GestureInput
 import Glibc
+import PlainText
 import TouchModel
 
 /// `gestured`'s entry point: picks the subcommand, maps errors to exit codes.

@@ -3,6 +3,7 @@ import DaemonLoop
 import GestureConfig
 import Glibc
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// `gestured import FILE [--from FORMAT] [-o FILE] [--force]`: another tool's config

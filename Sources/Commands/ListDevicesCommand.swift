@@ -3,6 +3,7 @@ import DaemonLoop
 import GestureActions
 import GestureInput
 import JSON
+import PlainText
 import TouchModel
 
 /// `gestured list-devices [--json]`

@@ -2,6 +2,7 @@ import DaemonLoop
 import GestureInput
 import Glibc
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// `gestured record /dev/input/eventN [-o FILE]`

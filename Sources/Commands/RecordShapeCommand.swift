@@ -4,6 +4,7 @@ import GestureEngine
 import GestureInput
 import Glibc
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// `gestured record-shape NAME [DEVICE | --from RECORDING]`: a few drawn samples of a

@@ -5,6 +5,7 @@ import GestureConfig
 import GestureEngine
 import GestureInput
 import JSON
+import PlainText
 import TouchModel
 
 /// `gestured replay FILE`: a recording through the whole pipeline.

@@ -5,6 +5,7 @@ import GestureActions
 import DesktopSession
 import GestureConfig
 import GestureInput
+import PlainText
 import TouchModel
 
 /// `gestured run`: the daemon.

@@ -1,6 +1,7 @@
 import DaemonLoop
 import LinuxSystem
 import LiveView
+import PlainText
 
 /// `gestured ui`: the live view and playground in the browser (docs/UI.md).
 enum UICommand {

@@ -1,4 +1,5 @@
 import GestureConfig
+import PlainText
 import TouchModel
 
 /// The tools `gestured import` reads. Each reads libinput's gestures, so their

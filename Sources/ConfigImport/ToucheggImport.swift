@@ -1,3 +1,4 @@
+import PlainText
 import TouchModel
 /// touchegg's `touchegg.conf`: `<application name="All">` (or a comma-separated list
 /// of window classes) holding `<gesture type="SWIPE" fingers="3" direction="LEFT">`,

@@ -1,5 +1,6 @@
 import GestureConfig
 import GestureEngine
+import PlainText
 import TouchModel
 
 /// Turns the engine's events into the actions their bindings ask for.

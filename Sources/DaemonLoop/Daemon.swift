@@ -7,6 +7,7 @@ import GestureEngine
 import GestureInput
 import Glibc
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// The running daemon: devices → the core (`DaemonCore`) → actions, on one epoll loop.

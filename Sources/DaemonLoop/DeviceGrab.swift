@@ -2,6 +2,7 @@ import DaemonCore
 import GestureActions
 import GestureEngine
 import GestureInput
+import PlainText
 import TouchModel
 
 /// `grab:`: the devices gestured takes for itself (EVIOCGRAB) while the desktop reads

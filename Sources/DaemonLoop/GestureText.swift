@@ -1,5 +1,6 @@
 import GestureEngine
 import JSON
+import PlainText
 import TouchModel
 
 /// How gesture events read in logs, `replay` and `watch`, and as JSON for scripts.

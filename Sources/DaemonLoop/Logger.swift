@@ -1,6 +1,7 @@
 import DaemonCore
 import GestureActions
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// The daemon's log: stderr lines, with `<N>` syslog priorities when stderr is the

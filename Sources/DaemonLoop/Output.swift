@@ -1,4 +1,5 @@
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// Unbuffered-enough output for a command: whole lines, straight to the fd.

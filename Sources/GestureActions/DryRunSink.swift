@@ -1,4 +1,5 @@
 import DaemonCore
+import PlainText
 import TouchModel
 
 /// Where invocations go: the process runner, the virtual input device, or the dry-run printer.

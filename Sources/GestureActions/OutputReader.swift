@@ -1,5 +1,6 @@
 import DaemonCore
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// Reads one child's stdout or stderr pipe and turns it into log lines, safely

@@ -1,4 +1,5 @@
 import GestureEngine
+import PlainText
 import TouchModel
 
 /// A loaded, validated config: the specs the engine runs and, index for index,

@@ -1,4 +1,5 @@
 import GestureEngine
+import PlainText
 
 /// The config file's schema: every key the parser accepts, what it takes, where it
 /// applies and what it defaults to. The parser switches exhaustively over these

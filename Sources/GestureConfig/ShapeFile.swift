@@ -1,5 +1,6 @@
 import GestureEngine
 import LinuxSystem
+import PlainText
 import TouchModel
 import YAMLTree
 

@@ -1,3 +1,4 @@
+import PlainText
 import TouchModel
 
 /// Per-application gestures: which focused applications a gesture listens in.

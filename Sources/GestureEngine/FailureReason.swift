@@ -1,3 +1,4 @@
+import PlainText
 import TouchModel
 
 /// Why a recognizer failed or was cancelled, with the numbers a user needs to see

@@ -1,3 +1,4 @@
+import PlainText
 import TouchModel
 
 /// One configured gesture: which recognizer, with which parameters, on which devices,

@@ -1,3 +1,4 @@
+import PlainText
 import TouchModel
 import YAMLTree
 

@@ -1,5 +1,6 @@
 import Glibc
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// A device description plus the events it produced: what `replay` feeds through

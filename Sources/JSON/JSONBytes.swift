@@ -1,4 +1,4 @@
-import TouchModel
+import PlainText
 
 /// JSON written straight into a reused byte buffer: the event stream's lines cost no
 /// string building (a frame line at 60 Hz, a gesture line per frame), so once the buffer

@@ -1,4 +1,4 @@
-import TouchModel
+import PlainText
 
 /// JSON text without Foundation: strings escaped, numbers as given.
 public enum JSON {

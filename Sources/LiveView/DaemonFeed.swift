@@ -1,5 +1,6 @@
 import DaemonLoop
 import LinuxSystem
+import PlainText
 
 /// `gestured ui`'s subscription to a daemon's event stream (docs/CONTROL.md,
 /// `subscribe`), on the ui's loop: connects, asks for `rate` frames per second, hands on

@@ -1,6 +1,5 @@
 import DaemonCore
 import DaemonLoop
-import GestureActions
 import GestureConfig
 import GestureEngine
 import JSON

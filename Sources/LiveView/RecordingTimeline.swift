@@ -1,7 +1,5 @@
 import DaemonCore
 import DaemonLoop
-import DesktopSession
-import GestureActions
 import GestureConfig
 import GestureEngine
 import GestureInput

@@ -1,5 +1,4 @@
 import DaemonLoop
-import DesktopSession
 import JSON
 import TouchModel
 

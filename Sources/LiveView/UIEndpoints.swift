@@ -1,13 +1,12 @@
 import DaemonCore
 import DaemonLoop
-import DesktopSession
-import GestureActions
 import GestureConfig
 import GestureEngine
 import GestureInput
 import JSON
 import LinuxSystem
 import LiveViewHTTP
+import PlainText
 import TouchModel
 
 /// What the ui's API does (docs/UI.md, "Endpoints"; the HTTP side, tokens and checks

@@ -1,11 +1,11 @@
 import DaemonLoop
-import DesktopSession
 import GestureConfig
 import GestureEngine
 import GestureInput
 import Glibc
 import LinuxSystem
 import LiveViewHTTP
+import PlainText
 import TouchModel
 
 /// `gestured ui`: the page's server, on one epoll loop of its own (never the daemon's:

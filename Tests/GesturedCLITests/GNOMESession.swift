@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import PlainText
 import Testing
 
 /// A headless GNOME Shell session (Tests/gnome/session) with gestured's extension installed

@@ -5,6 +5,7 @@ import GestureConfig
 import GestureEngine
 import GestureInput
 import LinuxSystem
+import PlainText
 import Testing
 import TouchModel
 import TouchTimeline

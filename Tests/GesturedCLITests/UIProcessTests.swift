@@ -3,6 +3,7 @@ import DesktopSession
 import GestureInput
 import GestureTestSupport
 import Glibc
+import PlainText
 import Testing
 @testable import Commands
 @testable import DaemonLoop

@@ -1,4 +1,5 @@
 import Glibc
+import PlainText
 import Testing
 import TouchModel
 

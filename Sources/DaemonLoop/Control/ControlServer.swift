@@ -1,4 +1,5 @@
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// The daemon's control socket: a listening Unix socket in the user's runtime

@@ -5,6 +5,7 @@ import GestureConfig
 import GestureEngine
 import JSON
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// What the control socket's requests do (ControlProtocol.swift).
