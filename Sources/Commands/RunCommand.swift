@@ -133,6 +133,7 @@ enum CheckCommand {
         switch Desktop.detect(environment) {
         case .desktop(let d):
             for p in d.problems(in: here) { Output.out("\(name): warning: \(p)".printable) }
+            if let note = d.followNote(in: here) { Output.out("note: \(note)".printable) }
             if case .extWorkspace(_, let compositor) = d {
                 Output.out("note: workspace actions go through \(ExtWorkspaceClient.protocolName), if this compositor (\(compositor)) offers it "
                            + "(labwc does); the daemon's log says when it does not".printable)

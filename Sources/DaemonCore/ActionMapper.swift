@@ -34,6 +34,7 @@ public struct ActionMapper {
     public mutating func map(_ event: GestureEvent, device: DeviceInfo?, into out: inout [Invocation]) {
         guard bindings.indices.contains(event.index) else { return }
         let binding = bindings[event.index]
+        if case .desktop(.follow)? = binding.actions[.began] { return follow(binding, event, device, into: &out) }
         let key = AnchorKey(index: event.index, device: device?.name ?? "")
         switch event.phase {
         case .recognized:
@@ -73,6 +74,29 @@ public struct ActionMapper {
             anchors[key] = nil
             emit(binding, event.phase, event, device, step: nil, into: &out)
             if let hold = binding.hold { out.append(Invocation(gesture: binding.name, trigger: "hold", action: .release(hold), environment: [])) }
+        }
+    }
+
+    /// A follow's pan: every phase is a step of the desktop's transition, with where
+    /// the fingers are; `end:` and `cancel:` actions of the binding still run after it.
+    private mutating func follow(_ b: Binding, _ e: GestureEvent, _ device: DeviceInfo?, into out: inout [Invocation]) {
+        guard case .desktop(let follow)? = b.actions[.began] else { return }
+        let phase: FollowMotion.Phase
+        switch e.phase {
+        case .began: phase = .begin
+        case .changed: phase = .update
+        case .ended: phase = .end
+        case .cancelled: phase = .cancel
+        case .recognized: return
+        }
+        if e.phase == .began, let hold = b.hold { out.append(Invocation(gesture: b.name, trigger: "hold", action: .press(hold), environment: [])) }
+        var inv = Invocation(gesture: b.name, trigger: Self.trigger(e.phase), action: .desktop(follow), environment: [])
+        inv.motion = FollowMotion(phase: phase, time: e.time, translation: e.translation, velocity: e.velocity,
+                                  device: device?.kind ?? .touchpad, surface: device?.size ?? Size(width: 0, height: 0), fingers: e.fingers)
+        out.append(inv)
+        if e.phase == .ended || e.phase == .cancelled {
+            emit(b, e.phase, e, device, step: nil, into: &out)
+            if let hold = b.hold { out.append(Invocation(gesture: b.name, trigger: "hold", action: .release(hold), environment: [])) }
         }
     }
 

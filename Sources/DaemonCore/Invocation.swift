@@ -12,6 +12,9 @@ public struct Invocation: Sendable, Equatable {
     public var action: Action
     /// `GESTURE_*` variables, added to the daemon's own environment.
     public var environment: [(name: String, value: String)]
+    /// A follow's step (`{workspace: follow}`): where the fingers are, for the desktop's
+    /// transition; nil for every other action.
+    public var motion: FollowMotion?
 
     public init(gesture: String, trigger: String, action: Action, environment: [(name: String, value: String)]) {
         self.gesture = gesture
@@ -29,7 +32,7 @@ public struct Invocation: Sendable, Equatable {
     public var command: String { action.description }
 
     public static func == (a: Invocation, b: Invocation) -> Bool {
-        a.gesture == b.gesture && a.trigger == b.trigger && a.action == b.action
+        a.gesture == b.gesture && a.trigger == b.trigger && a.action == b.action && a.motion == b.motion
             && a.environment.elementsEqual(b.environment) { $0.name == $1.name && $0.value == $1.value }
     }
 
@@ -79,4 +82,48 @@ public enum ActionOutcome: Equatable, Sendable {
 public enum LogPriority: Int, Sendable, Comparable {
     case error = 3, warning = 4, notice = 5, info = 6, debug = 7
     public static func < (a: LogPriority, b: LogPriority) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// One step of a follow (`{workspace: follow}`, `{overview: follow}` on a pan): what the
+/// desktop's transition is moved by. The sink turns the translation into the desktop's
+/// own progress (its travel, its direction convention, the binding's `distance:` and
+/// `reverse:`); values, not text, so a frame's step costs no allocation.
+public struct FollowMotion: Sendable, Equatable {
+    public enum Phase: String, Sendable {
+        /// The pan began: the transition starts, already as far as the fingers went.
+        case begin
+        /// The fingers moved.
+        case update
+        /// They lifted: the desktop commits or springs back, by position and speed.
+        case end
+        /// The gesture was cancelled (it lost, the device went, a reload, the daemon
+        /// stopping): the transition always springs back.
+        case cancel
+    }
+
+    public var phase: Phase
+    /// The frame's time (CLOCK_MONOTONIC in the daemon), for the desktop's own
+    /// velocity window.
+    public var time: Timestamp
+    /// The fingers' travel since they landed, mm, on the screen as the user sees it
+    /// (+x right, +y down).
+    public var translation: Point
+    /// mm/s, the same axes.
+    public var velocity: Point
+    /// What the fingers are on: a touchpad follows the desktop's touchpad travel, a
+    /// touchscreen its own size (the content stays under the fingers).
+    public var device: DeviceKind
+    /// The surface's size as turned, mm.
+    public var surface: Size
+    public var fingers: Int
+
+    public init(phase: Phase, time: Timestamp, translation: Point, velocity: Point, device: DeviceKind, surface: Size, fingers: Int) {
+        self.phase = phase
+        self.time = time
+        self.translation = translation
+        self.velocity = velocity
+        self.device = device
+        self.surface = surface
+        self.fingers = fingers
+    }
 }

@@ -93,9 +93,16 @@ public enum Desktop: Sendable, Equatable {
 
     /// Why this desktop cannot do `action`, or nil.
     public func cannot(_ action: DesktopAction) -> String? {
+        // A follow is moved by the desktop's follow driver, or done in one step where the
+        // desktop animates nothing: it can be done wherever that step can.
+        if case .follow(let f) = action { return cannot(FollowDrivers.oneStep(f, forward: true)) }
         if case .unsupported(let why) = request(action) { return why }
         return nil
     }
+
+    /// What a table says of a follow, which never reaches it (`DesktopActions.submit`
+    /// hands follows to the desktop's follow driver).
+    static let followIsDriven = "a follow is moved by the follow driver, not asked in one request"
 
     public enum Request: Sendable, Equatable {
         /// sway/i3 RUN_COMMAND text.
@@ -123,6 +130,7 @@ public enum Desktop: Sendable, Equatable {
             }
         }
         switch a {
+        case .follow: return .unsupported(followIsDriven)
         case .workspace(let t): return .i3Command(workspace(t))
         // The window's old workspace keeps the focus while the move runs, so "next" from
         // it is where the window went.
@@ -141,6 +149,7 @@ public enum Desktop: Sendable, Equatable {
             }
         }
         switch a {
+        case .follow: return .unsupported(followIsDriven)
         case .workspace(let t): return .hyprland("dispatch workspace \(target(t))")
         case .moveWindow(let t): return .hyprland("dispatch movetoworkspace \(target(t))")
         case .overview: return .unsupported("Hyprland has no overview (only plugins add one)")
@@ -154,6 +163,7 @@ public enum Desktop: Sendable, Equatable {
     static func niri(_ a: DesktopAction) -> Request {
         func action(_ name: String, _ fields: String = "") -> Request { .niri(#"{"Action":{""# + name + #"":{"# + fields + "}}}") }
         switch a {
+        case .follow: return .unsupported(followIsDriven)
         case .workspace(.next): return action("FocusWorkspaceDown")
         case .workspace(.previous): return action("FocusWorkspaceUp")
         case .workspace(.number(let n)):
@@ -182,6 +192,7 @@ public enum Desktop: Sendable, Equatable {
                  member: "invokeShortcut", argument: name)
         }
         switch a {
+        case .follow: return .unsupported(followIsDriven)
         case .workspace(.next): return shortcut("Switch One Desktop to the Right")
         case .workspace(.previous): return shortcut("Switch One Desktop to the Left")
         case .workspace(.number(let n)):
@@ -206,6 +217,7 @@ public enum Desktop: Sendable, Equatable {
                  member: member, argument: argument)
         }
         switch a {
+        case .follow: return .unsupported(followIsDriven)
         case .workspace(let t): return method("SwitchWorkspace", t.description)
         case .moveWindow(let t): return method("MoveWindowToWorkspace", t.description)
         case .overview(let s): return method("Overview", s.rawValue)
@@ -217,6 +229,7 @@ public enum Desktop: Sendable, Equatable {
     /// (another protocol lists windows), no overview, no "show desktop".
     static func extWorkspace(_ name: String, _ a: DesktopAction) -> Request {
         switch a {
+        case .follow: return .unsupported(followIsDriven)
         case .workspace(.next): return .extWorkspace(.relative(1))
         case .workspace(.previous): return .extWorkspace(.relative(-1))
         case .workspace(.number(let n)): return .extWorkspace(.absolute(n - 1))
@@ -235,6 +248,7 @@ public enum Desktop: Sendable, Equatable {
             }
         }
         switch a {
+        case .follow: return .unsupported(followIsDriven)
         case .workspace(let t): return .ewmh(.switchDesktop(target(t)))
         case .moveWindow(let t): return .ewmh(.moveActiveWindow(target(t)))
         case .overview: return .unsupported("EWMH has no overview")
@@ -265,5 +279,18 @@ extension Desktop {
             }
         }
         return out
+    }
+}
+
+extension Desktop {
+    /// Whether gestured can move this desktop's own transitions with the fingers; where
+    /// not, a follow is one step as the pan begins (`OneStepFollow`).
+    public var animatesFollow: Bool { false }
+
+    /// For `check`: a follow on a desktop that animates none, said once.
+    public func followNote(in config: Config) -> String? {
+        guard !animatesFollow, config.bindings.contains(where: { if case .desktop(.follow)? = $0.actions[.began] { return true } else { return false } })
+        else { return nil }
+        return OneStepFollow.note(name)
     }
 }

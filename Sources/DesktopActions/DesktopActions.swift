@@ -23,6 +23,10 @@ public final class DesktopActions: InvocationSink {
     private var workspaces: ExtWorkspaceClient?
     /// Problems already said at warning level, by their text.
     private var warned = Set<String>()
+    /// What moves a follow on this desktop (made at the first follow).
+    private var follower: FollowDriver?
+    /// The progress the last follow step gave the desktop (the event stream says it).
+    public private(set) var lastFollowProgress: Double?
     /// Called as each request has been written (tests, the benchmark).
     public var onSent: (Desktop.Request) -> Void = { _ in }
 
@@ -49,6 +53,10 @@ public final class DesktopActions: InvocationSink {
         let tag = "[\(invocation.gesture)] \(invocation.trigger): \(action)"
         guard case .desktop(let desktop) = detected else {
             if case .none(let why) = detected { say("\(tag): not done: \(why)") }
+            return
+        }
+        if case .follow(let f) = action, let motion = invocation.motion {
+            lastFollowProgress = followDriver(desktop).step(f, motion, gesture: invocation.gesture)
             return
         }
         let done: (String?) -> Void = { [weak self] problem in
@@ -78,6 +86,17 @@ public final class DesktopActions: InvocationSink {
             client.switchWorkspace(target, done: done)
         }
         onSent(request)
+    }
+
+    /// The desktop's follow driver: its own animated transition where gestured can move
+    /// one, else one step as the pan begins.
+    private func followDriver(_ desktop: Desktop) -> FollowDriver {
+        if let follower { return follower }
+        let driver = OneStepFollow { [weak self] action, gesture in
+            self?.submit(Invocation(gesture: gesture, trigger: "begin", action: .desktop(action), environment: []))
+        }
+        follower = driver
+        return driver
     }
 
     private func keep(_ query: OneShotQuery) {

@@ -135,6 +135,9 @@ public enum DesktopAction: Sendable, Equatable, Hashable, CustomStringConvertibl
     case overview(Switch)
     /// Show the desktop, or bring the windows back.
     case showDesktop(Switch)
+    /// `{workspace: follow}`, `{overview: follow}`: the desktop's own transition,
+    /// moved with the fingers from the moment the gesture begins.
+    case follow(Follow)
 
     /// `workspace next`, `overview toggle`: as dry runs and the log print it.
     public var description: String { "\(key.rawValue) \(argument)" }
@@ -146,6 +149,7 @@ public enum DesktopAction: Sendable, Equatable, Hashable, CustomStringConvertibl
         case .moveWindow: return .moveWindow
         case .overview: return .overview
         case .showDesktop: return .showDesktop
+        case .follow(let f): return f.transition == .workspace ? .workspace : .overview
         }
     }
 
@@ -154,6 +158,7 @@ public enum DesktopAction: Sendable, Equatable, Hashable, CustomStringConvertibl
         switch self {
         case .workspace(let t), .moveWindow(let t): return t.description
         case .overview(let s), .showDesktop(let s): return s.rawValue
+        case .follow: return "follow"
         }
     }
 }
@@ -199,5 +204,29 @@ public enum WorkspaceTarget: Sendable, Equatable, Hashable, CustomStringConverti
         case .previous: return "previous"
         case .number(let n): return String(n)
         }
+    }
+}
+
+/// `{workspace: follow}`, `{overview: follow}` on a pan: the desktop's own transition
+/// (the workspace strip, the overview) moves with the fingers, 1:1, and at the lift
+/// settles as the desktop's own gesture does (commit or spring back, by position and
+/// speed); a gesture cancelled on the way always springs back.
+public struct Follow: Sendable, Equatable, Hashable {
+    public enum Transition: String, Sendable, CaseIterable {
+        case workspace, overview
+    }
+
+    public var transition: Transition
+    /// `distance:`: the fingers' travel for a whole transition, mm; nil: the desktop's
+    /// own for a touchpad, the screen's width or height for a touchscreen (the content
+    /// stays under the fingers).
+    public var distanceMM: Double?
+    /// `reverse: true`: the other way round from the desktop's own touchpad convention.
+    public var reversed: Bool
+
+    public init(transition: Transition, distanceMM: Double? = nil, reversed: Bool = false) {
+        self.transition = transition
+        self.distanceMM = distanceMM
+        self.reversed = reversed
     }
 }

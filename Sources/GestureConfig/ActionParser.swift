@@ -116,11 +116,15 @@ enum ActionParser {
     /// `next`, `previous`, `3` for a workspace; `toggle`, `on`, `off` for a switch.
     private static func desktop(_ key: DesktopActionKey, _ v: YAMLNode, log: inout DiagnosticLog) -> DesktopAction? {
         let word = (v.scalar ?? "").trimmingSpaces().lowercased()
+        if word == "follow", key == .workspace || key == .overview {
+            return .follow(Follow(transition: key == .workspace ? .workspace : .overview))
+        }
         let switches = key.switches
         guard switches.isEmpty else {
             let options = switches.map(\.rawValue)
             guard let s = DesktopAction.Switch(rawValue: word), switches.contains(s) else {
-                log.error(v.mark, "'\(key.rawValue)' takes \(options.joined(separator: ", ")), found '\(v.scalar ?? v.shape)'\(DidYouMean.hint(for: word, among: options))")
+                let follow = key == .overview ? ", or follow (on a pan: the overview moves with the fingers)" : ""
+                log.error(v.mark, "'\(key.rawValue)' takes \(options.joined(separator: ", "))\(follow), found '\(v.scalar ?? v.shape)'\(DidYouMean.hint(for: word, among: options + (follow.isEmpty ? [] : ["follow"])))")
                 return nil
             }
             return key == .overview ? .overview(s) : .showDesktop(s)
@@ -131,7 +135,8 @@ enum ActionParser {
         case "previous", "prev": target = .previous
         default:
             guard let n = Int(word), (1...WorkspaceTarget.maxNumber).contains(n) else {
-                log.error(v.mark, "'\(key.rawValue)' takes next, previous or a workspace number from 1 to \(WorkspaceTarget.maxNumber), found '\(v.scalar ?? v.shape)'\(DidYouMean.hint(for: word, among: ["next", "previous"]))")
+                let follow = key == .workspace ? ", or follow (on a pan: the workspaces move with the fingers)" : ""
+                log.error(v.mark, "'\(key.rawValue)' takes next, previous or a workspace number from 1 to \(WorkspaceTarget.maxNumber)\(follow), found '\(v.scalar ?? v.shape)'\(DidYouMean.hint(for: word, among: ["next", "previous"] + (follow.isEmpty ? [] : ["follow"])))")
                 return nil
             }
             target = .number(n)

@@ -25,6 +25,9 @@ struct ConfigParser {
         var within: Double?
         var references: [GestureKey: [(String, SourceMark)]] = [:]
         var reverseMark: SourceMark?
+        /// `distance:` and `reverse:` of a follow, applied to it once the gesture is read.
+        var followDistance: Double?
+        var followReversed: Bool?
         var valid = true
     }
 
@@ -300,6 +303,8 @@ struct ConfigParser {
         case .every: d.stepQuantity = step(v)
         case .hold: d.binding.hold = ActionParser.chord(v, log: &log)
         case .desktop: d.binding.desktops = names(v, k).map(\.0)
+        case .distance: d.followDistance = positive(v, .distance, k)
+        case .reverse: if let b = bool(v, k) { d.followReversed = b }
         }
     }
 
@@ -328,8 +333,46 @@ struct ConfigParser {
     }
 
     /// Checks that need the whole gesture.
+    /// `{workspace: follow}`, `{overview: follow}`: on a pan's `command:` (or `begin:`),
+    /// which then moves the desktop's transition at every change until it ends; its
+    /// `distance:` and `reverse:` go into it.
+    private mutating func checkFollow(_ kind: GestureKind, _ d: inout Draft) {
+        var found: (GesturePhase, Follow)?
+        for (phase, action) in d.binding.actions {
+            guard case .desktop(.follow(let f)) = action else { continue }
+            if kind != .pan {
+                log.error(d.marks[.command] ?? d.mark, "'\(f.transition.rawValue): follow' moves the desktop's transition with the fingers, so it needs a gesture that follows them: a pan (with the swipe's 'fingers:' and 'axis:'), not a \(kind.rawValue)")
+                d.valid = false
+                return
+            }
+            guard phase == .began else {
+                let key: GestureKey = switch phase {
+                case .changed: .update
+                case .ended: .end
+                case .cancelled: .cancel
+                default: .command
+                }
+                log.error(d.marks[key] ?? d.mark, "'\(f.transition.rawValue): follow' goes in 'command:' (or 'begin:'): it follows the pan from its beginning to its end by itself")
+                d.valid = false
+                return
+            }
+            found = (phase, f)
+        }
+        guard let (phase, f) = found else {
+            for key in [GestureKey.distance, .reverse] where d.marks[key] != nil {
+                log.error(d.marks[key]!, "'\(key.rawValue):' belongs to a follow ('command: {workspace: follow}' or '{overview: follow}'), and this gesture has none")
+            }
+            return
+        }
+        var follow = f
+        follow.distanceMM = d.followDistance
+        follow.reversed = d.followReversed ?? false
+        d.binding.actions[phase] = .desktop(.follow(follow))
+    }
+
     private mutating func checkGesture(_ kind: GestureKind, _ d: inout Draft) {
         let line = d.mark
+        checkFollow(kind, &d)
         if let (q, size) = d.stepQuantity {
             let at = d.marks[.every] ?? line
             if d.binding.actions[.changed] == nil {

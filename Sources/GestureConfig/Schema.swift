@@ -207,6 +207,7 @@ enum GestureKey: String, CaseIterable {
     case apps
     case exceptApps = "except-apps"
     case command, begin, update, end, cancel, every, hold, desktop
+    case distance, reverse
 
     /// The kind-specific setting this key sets, if it is one.
     var parameter: KindTraits.Parameter? {
@@ -228,7 +229,7 @@ enum GestureKey: String, CaseIterable {
         case .minScore: return .minScore
         case .name, .gesture, .fingers, .direction, .device, .deviceName, .region, .simultaneousWith,
              .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone, .apps, .exceptApps,
-             .begin, .update, .end, .cancel, .every, .hold, .desktop:
+             .begin, .update, .end, .cancel, .every, .hold, .desktop, .distance, .reverse:
             return nil
         }
     }
@@ -241,6 +242,7 @@ enum GestureKey: String, CaseIterable {
             case .direction: return t.directions != .none
             case .begin, .update, .end, .cancel, .hold: return !t.discrete
             case .every: return !t.steps.isEmpty
+            case .distance, .reverse: return kind == .pan
             default: return parameter.map(t.parameters.contains) ?? true
             }
         }
@@ -321,6 +323,8 @@ enum GestureKey: String, CaseIterable {
         case .every: return e("distance, angle or scale", "none", "Step `update:`: one run per step crossed, `GESTURE_STEP` = `1` or `-1` (up, right, clockwise, spread are positive).")
         case .desktop: return e("name or list", "any", "Only on these desktops, as `$XDG_CURRENT_DESKTOP` names them (`GNOME`, `KDE`, `sway`), any case; elsewhere the gesture is off and the ones after it may win. For a desktop's own shortcut through `keys:`.")
         case .hold: return e("keys", "none", "Keys held down while the gesture runs, like `alt`: pressed when it begins, released however it ends (lift, cancel, device gone, reload, exit).")
+        case .distance: return e("distance", "the desktop's own (touchpad), the screen's width or height (touchscreen)", "With `{workspace: follow}` or `{overview: follow}`: how far the fingers travel for a whole transition.")
+        case .reverse: return e("`true` or `false`", "`false`", "With a follow: the transition moves the other way round from the desktop's own touchpad convention.")
         }
     }
 }

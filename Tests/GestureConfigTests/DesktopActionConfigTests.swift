@@ -39,10 +39,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{workspace: nxt}", "config.yaml:2:50: error: 'workspace' takes next, previous or a workspace number from 1 to 100, found 'nxt'; did you mean 'next'?"),
-        ("{workspace: 0}", "config.yaml:2:50: error: 'workspace' takes next, previous or a workspace number from 1 to 100, found '0'"),
+        ("{workspace: nxt}", "config.yaml:2:50: error: 'workspace' takes next, previous or a workspace number from 1 to 100, or follow (on a pan: the workspaces move with the fingers), found 'nxt'; did you mean 'next'?"),
+        ("{workspace: 0}", "config.yaml:2:50: error: 'workspace' takes next, previous or a workspace number from 1 to 100, or follow (on a pan: the workspaces move with the fingers), found '0'"),
         ("{move-window: 101}", "config.yaml:2:52: error: 'move-window' takes next, previous or a workspace number from 1 to 100, found '101'"),
-        ("{overview: toogle}", "config.yaml:2:49: error: 'overview' takes toggle, on, off, found 'toogle'; did you mean 'toggle'?"),
+        ("{overview: toogle}", "config.yaml:2:49: error: 'overview' takes toggle, on, off, or follow (on a pan: the overview moves with the fingers), found 'toogle'; did you mean 'toggle'?"),
         ("{show-desktop: on}", "config.yaml:2:53: error: 'show-desktop' takes toggle, found 'on'"),
         ("{workspaces: next}", "config.yaml:2:39: error: unknown action 'workspaces'; did you mean 'workspace'?"),
         ("{workspace: next, overview: toggle}", "config.yaml:2:56: error: one action per key: 'workspace' and 'overview' are both given; use 'keys:' with a list for several, or another gesture phase"),

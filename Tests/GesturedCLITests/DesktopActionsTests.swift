@@ -8,6 +8,7 @@ import GestureConfig
 import GestureTestSupport
 import Glibc
 import Testing
+import TouchModel
 @testable import Commands
 @testable import DaemonLoop
 import JSON
@@ -168,6 +169,46 @@ import JSON
         server.send(server.clients.last!, reply + payload)
         while clinux_monotonic_ns() < deadline, lines.isEmpty { loop.runOnce(timeoutMS: 5) }
         #expect(lines == ["[w] command: workspace 2: sway refused it: Unknown/invalid command"])
+    }
+
+    /// A follow on a desktop that animates no transition is its one step, once, as the
+    /// pan begins: fingers left is the next workspace, right the previous, `reverse:`
+    /// flips it; the updates and the end send nothing more.
+    @Test func aFollowOnSwayIsOneStepAsThePanBegins() throws {
+        let dir = TempDir()
+        let server = FakeSocketServer(path: dir.path + "/sway.sock")
+        var lines: [String] = []
+        let loop = try EventLoop()
+        let sink = DesktopActions(detected: .desktop(.i3IPC(name: "sway", socket: server.path)), loop: loop, log: { lines.append($1) })
+        func pan(_ dx: Double, _ follow: Follow) {
+            for (k, phase) in [FollowMotion.Phase.begin, .update, .update, .end].enumerated() {
+                var inv = Invocation(gesture: "ws", trigger: "begin", action: .desktop(.follow(follow)), environment: [])
+                inv.motion = FollowMotion(phase: phase, time: Timestamp(seconds: Double(k) * 0.01), translation: Point(x: dx * Double(k + 1), y: 0.5),
+                                          velocity: Point(x: dx * 100, y: 0), device: .touchscreen, surface: Size(width: 300, height: 190), fingers: 4)
+                sink.submit(inv)
+            }
+        }
+        func commands() -> [String] {
+            let deadline = clinux_monotonic_ns() + 30_000_000_000
+            var seen: [String] = []
+            while clinux_monotonic_ns() < deadline {
+                server.pump()
+                seen = server.clients.compactMap { server.received[$0] }.filter { $0.count > 14 }.map { String(decoding: $0.dropFirst(14), as: UTF8.self) }
+                if seen.count == server.clients.count, !seen.isEmpty { break }
+                loop.runOnce(timeoutMS: 5)
+            }
+            return seen
+        }
+        pan(-8, Follow(transition: .workspace))
+        #expect(commands() == ["workspace next_on_output"])
+        pan(8, Follow(transition: .workspace))
+        #expect(commands() == ["workspace next_on_output", "workspace prev_on_output"])
+        pan(8, Follow(transition: .workspace, reversed: true))
+        #expect(commands() == ["workspace next_on_output", "workspace prev_on_output", "workspace next_on_output"])
+        #expect(sink.lastFollowProgress == nil, "an end gives the desktop nothing more")
+        #expect(Desktop.i3IPC(name: "sway", socket: server.path).followNote(in: try #require(ConfigLoader.parse(
+            "gestures:\n  - {name: ws, gesture: pan, fingers: 4, command: {workspace: follow}}\n", file: "c.yaml").0))
+            == "sway animates no transition: a follow is one step (the next or previous workspace, the overview shown or hidden) when the pan begins")
     }
 
     /// kglobalaccel as KDE Plasma runs it: `org.kde.kglobalaccel` `/component/kwin`
