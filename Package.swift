@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "LiveViewHTTP", dependencies: ["CMicrohttpd", "LinuxSystem"], resources: [.embedInCode("Page")]),
         // Desktop actions ({workspace: next}…): each desktop's request, sent through the
         // connections DesktopSession speaks (i3-ipc, Hyprland's socket, sd-bus, libxcb).
-        .target(name: "DesktopActions", dependencies: ["GestureConfig", "GestureEngine", "DaemonCore", "GestureActions", "DesktopSession"]),
+        .target(name: "DesktopActions", dependencies: ["GestureConfig", "GestureEngine", "DaemonCore", "GestureActions", "DesktopSession", "LinuxSystem", "TouchModel", "PlainText"]),
         // The daemon around its core: the epoll loop, the devices' descriptors, hotplug,
         // the config's file, the control socket and the event stream, the focus and
         // rotation sources, the sinks; the log. What `gestured run` and `watch` run.

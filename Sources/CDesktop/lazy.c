@@ -27,6 +27,10 @@ int gd_bus_call_s(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char 
                   sd_bus_message_handler_t cb, void *ud, const char *a) {
     return p_sd_bus_call_method_async(bus, slot, dest, path, iface, member, cb, ud, "s", a);
 }
+int gd_bus_call_follow_begin(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface,
+                             sd_bus_message_handler_t cb, void *ud, const char *kind, const char *source, uint32_t time, int channel) {
+    return p_sd_bus_call_method_async(bus, slot, dest, path, iface, "FollowBegin", cb, ud, "ssuh", kind, source, time, channel);
+}
 int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
                    sd_bus_message_handler_t cb, void *ud, const char *a, const char *b) {
     return p_sd_bus_call_method_async(bus, slot, dest, path, iface, member, cb, ud, "ss", a, b);

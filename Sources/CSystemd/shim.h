@@ -24,6 +24,15 @@ static inline int gestured_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const ch
 static inline int gestured_bus_reply(sd_bus_message *m) { return sd_bus_reply_method_return(m, NULL); }
 static inline int gestured_bus_reply_i(sd_bus_message *m, int32_t v) { return sd_bus_reply_method_return(m, "i", v); }
 static inline int gestured_bus_reply_b(sd_bus_message *m, int v) { return sd_bus_reply_method_return(m, "b", v); }
+/// A method call with one string argument, waiting for its reply (tests' own clients).
+static inline int gestured_bus_call_s_sync(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member,
+                                           const char *a, sd_bus_error *e, sd_bus_message **reply) {
+    return sd_bus_call_method(bus, dest, path, iface, member, e, reply, "s", a);
+}
+/// The GNOME extension's `FollowBegin` answer: (u session, s axis, d start).
+static inline int gestured_bus_reply_usd(sd_bus_message *m, uint32_t u, const char *s, double d) {
+    return sd_bus_reply_method_return(m, "usd", u, s, d);
+}
 static inline int gestured_bus_reply_error(sd_bus_message *m, const char *name, const char *message) {
     sd_bus_error e = SD_BUS_ERROR_MAKE_CONST(name, message);
     return sd_bus_reply_method_error(m, &e);

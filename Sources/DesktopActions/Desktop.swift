@@ -285,7 +285,10 @@ extension Desktop {
 extension Desktop {
     /// Whether gestured can move this desktop's own transitions with the fingers; where
     /// not, a follow is one step as the pan begins (`OneStepFollow`).
-    public var animatesFollow: Bool { false }
+    public var animatesFollow: Bool {
+        if case .gnome = self { return true }
+        return false
+    }
 
     /// For `check`: a follow on a desktop that animates none, said once.
     public func followNote(in config: Config) -> String? {

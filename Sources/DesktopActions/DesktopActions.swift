@@ -92,8 +92,16 @@ public final class DesktopActions: InvocationSink {
     /// one, else one step as the pan begins.
     private func followDriver(_ desktop: Desktop) -> FollowDriver {
         if let follower { return follower }
-        let driver = OneStepFollow { [weak self] action, gesture in
+        let oneStep = OneStepFollow { [weak self] action, gesture in
             self?.submit(Invocation(gesture: gesture, trigger: "begin", action: .desktop(action), environment: []))
+        }
+        let driver: FollowDriver
+        switch desktop {
+        case .gnome:
+            guard let bus = busCaller(desktop) else { return oneStep }
+            driver = GNOMEFollow(bus: bus, desktop: desktop, fallback: oneStep, log: log)
+        default:
+            driver = oneStep
         }
         follower = driver
         return driver

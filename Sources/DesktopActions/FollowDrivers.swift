@@ -69,8 +69,13 @@ final class OneStepFollow: FollowDriver {
         guard motion.phase == .begin else { return nil }
         let p = FollowDrivers.progress(follow, motion, axis: FollowDrivers.axis(follow, motion), travel: 1)
         guard p != 0 else { return nil }
-        perform(FollowDrivers.oneStep(follow, forward: p > 0), gesture)
-        return p > 0 ? 1 : -1
+        return step(follow, forward: p > 0, gesture: gesture)
+    }
+
+    /// The one step, forward or back.
+    func step(_ follow: Follow, forward: Bool, gesture: String) -> Double {
+        perform(FollowDrivers.oneStep(follow, forward: forward), gesture)
+        return forward ? 1 : -1
     }
 
     /// What `check` says of a follow on such a desktop.

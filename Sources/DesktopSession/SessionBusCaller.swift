@@ -48,6 +48,71 @@ package final class SessionBusCaller {
         process()
     }
 
+    /// Asks for the well-known `name` on this connection (the GNOME Shell extension lets
+    /// only its owner drive a follow); nil: asked, the answer is the bus's to give.
+    package func requestName(_ name: String, done: @escaping (String?) -> Void) {
+        guard let b = connect(done) else { return }
+        let call = Call(done, self)
+        inflight.append(call)
+        let r = gd_sd_bus_request_name_async(b, nil, name, 0, { m, ud, _ in
+            let call = Unmanaged<Call>.fromOpaque(ud!).takeUnretainedValue()
+            call.caller?.answered(call, SessionBus.error(m))
+            return 0
+        }, Unmanaged.passUnretained(call).toOpaque())
+        guard r >= 0 else {
+            inflight.removeAll { $0 === call }
+            return done("cannot ask for \(name) on the session bus: \(Errno(rawValue: -r))")
+        }
+        process()
+    }
+
+    /// gestured's GNOME Shell extension's `FollowBegin(kind, source, time, channel)`:
+    /// `channel` (a pipe's read end) goes with the call (sd-bus sends a duplicate; the
+    /// caller closes its own). `done` gets the session, GNOME's axis and where its
+    /// transition stood, or the error.
+    package func followBegin(destination: String, path: String, interface: String, kind: String, source: String, time: UInt32,
+                             channel: FileDescriptor, done: @escaping (Result<(session: UInt32, axis: String, start: Double), FollowRefusal>) -> Void) {
+        guard let b = connect({ done(.failure(FollowRefusal(message: $0 ?? "no session bus"))) }) else { return }
+        let call = FollowCall(done, self)
+        followCalls.append(call)
+        let r = gd_bus_call_follow_begin(b, nil, destination, path, interface, { m, ud, _ in
+            let call = Unmanaged<FollowCall>.fromOpaque(ud!).takeUnretainedValue()
+            call.caller?.followAnswered(call, m)
+            return 0
+        }, Unmanaged.passUnretained(call).toOpaque(), kind, source, time, channel.rawValue)
+        guard r >= 0 else {
+            followCalls.removeAll { $0 === call }
+            return done(.failure(FollowRefusal(message: "cannot send FollowBegin on the session bus: \(Errno(rawValue: -r))")))
+        }
+        process()
+    }
+
+    package struct FollowRefusal: Error { package var message: String }
+
+    private final class FollowCall {
+        let done: (Result<(session: UInt32, axis: String, start: Double), FollowRefusal>) -> Void
+        weak var caller: SessionBusCaller?
+        init(_ done: @escaping (Result<(session: UInt32, axis: String, start: Double), FollowRefusal>) -> Void, _ caller: SessionBusCaller) {
+            self.done = done
+            self.caller = caller
+        }
+    }
+    private var followCalls: [FollowCall] = []
+
+    private func followAnswered(_ call: FollowCall, _ m: OpaquePointer?) {
+        followCalls.removeAll { $0 === call }
+        if let error = SessionBus.error(m) { return call.done(.failure(FollowRefusal(message: error))) }
+        var session: UInt32 = 0
+        var axis: UnsafePointer<CChar>?
+        var start: Double = 0
+        guard let m, gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &session) > 0,
+              gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &axis) > 0, let axis,
+              gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "d")), &start) > 0 else {
+            return call.done(.failure(FollowRefusal(message: "FollowBegin's answer is not (u session, s axis, d start)")))
+        }
+        call.done(.success((session, String(cString: axis), start)))
+    }
+
     private func answered(_ call: Call, _ error: String?) {
         inflight.removeAll { $0 === call }
         call.done(error)
@@ -76,8 +141,10 @@ package final class SessionBusCaller {
     private func process() {
         guard let why = SessionBus.process({ bus }) else { return }
         let lost = inflight
+        let lostFollows = followCalls
         disconnect()
         for call in lost { call.done(why) }
+        for call in lostFollows { call.done(.failure(FollowRefusal(message: why))) }
     }
 
     private func disconnect() {
@@ -86,5 +153,6 @@ package final class SessionBusCaller {
         if let b = bus { gd_sd_bus_close_unref(b) }
         bus = nil
         inflight.removeAll()
+        followCalls.removeAll()
     }
 }

@@ -88,6 +88,9 @@ int gd_bus_call(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *p
                 sd_bus_message_handler_t cb, void *ud);
 int gd_bus_call_s(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
                   sd_bus_message_handler_t cb, void *ud, const char *a);
+// gestured's GNOME Shell extension's FollowBegin(s kind, s source, u time, h channel).
+int gd_bus_call_follow_begin(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface,
+                             sd_bus_message_handler_t cb, void *ud, const char *kind, const char *source, uint32_t time, int channel);
 int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
                    sd_bus_message_handler_t cb, void *ud, const char *a, const char *b);
 int gd_bus_reply(sd_bus_message *m);

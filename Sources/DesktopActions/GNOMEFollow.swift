@@ -1,0 +1,124 @@
+import DaemonCore
+import DesktopSession
+import GestureConfig
+import GestureEngine
+import LinuxSystem
+import TouchModel
+
+/// GNOME: gestured's extension drives GNOME Shell's own swipe trackers, the ones its
+/// touchpad gestures move (docs/GNOME.md, "Follow"). The pan's beginning is one call,
+/// `FollowBegin(kind, source, time, channel)`, made as the owner of
+/// `io.github.gestured` (the only one the extension obeys); each step after it is a
+/// 16-byte record written to `channel`, a pipe whose read end went with the call:
+/// one write(2), no message built, nothing allocated, and its end of file (gestured
+/// gone, however) tells the extension at once to spring back.
+///
+/// A record: little-endian `u32` time (ms, the frame's CLOCK_MONOTONIC), `u32` kind
+/// (0 update, 1 end, 2 cancel), `f64` progress (a fraction of one whole transition
+/// since the beginning, + forward). Records written before the extension has taken
+/// the beginning wait in the pipe, in order.
+final class GNOMEFollow: FollowDriver {
+    /// GNOME's own touchpad travel for a whole transition, mm: 400 and 300 of
+    /// libinput's unaccelerated units (GNOME's TOUCHPAD_BASE_WIDTH and _HEIGHT), at
+    /// 10.52 units per mm with libinput's default profile (docs/GNOME.md).
+    static let touchpadTravel: [Follow.Transition: Double] = [.workspace: 38, .overview: 28.5]
+
+    static let name = "io.github.gestured"
+
+    private let bus: SessionBusCaller
+    private let desktop: Desktop
+    private let log: (LogPriority, String) -> Void
+    /// Done when GNOME cannot be followed (the extension off, too old): the step.
+    private let fallback: OneStepFollow
+    /// The follow under way: its channel's write end and the axis it moves along.
+    private var channel: OwnedFileDescriptor?
+    private var axis = Axis.horizontal
+    private var travel = 0.0
+    private var owned = false
+    /// The extension refused this follow (off, old, its tracker busy): the rest of it is
+    /// ignored, its one step done once.
+    private var refusedWhy: String?
+    /// The progress of this follow's last step: which way its one step goes if refused.
+    private var last = 0.0
+    private var ended = false
+    private var follow: Follow?
+    private var record = [UInt8](repeating: 0, count: 16)
+
+    init(bus: SessionBusCaller, desktop: Desktop, fallback: OneStepFollow, log: @escaping (LogPriority, String) -> Void) {
+        self.bus = bus
+        self.desktop = desktop
+        self.fallback = fallback
+        self.log = log
+    }
+
+    func step(_ follow: Follow, _ motion: FollowMotion, gesture: String) -> Double? {
+        if motion.phase == .begin { begin(follow, motion, gesture: gesture) }
+        if motion.phase == .end || motion.phase == .cancel { ended = true }
+        guard let fd = channel?.descriptor else { return nil }
+        let p = FollowDrivers.progress(follow, motion, axis: axis, travel: travel)
+        last = p
+        let kind: UInt32 = switch motion.phase {
+        case .begin, .update: 0
+        case .end: 1
+        case .cancel: 2
+        }
+        write(fd, time: motion.time, kind: kind, progress: p)
+        if kind != 0 { channel = nil }  // closed: the extension has what it needs
+        return p
+    }
+
+    private func begin(_ follow: Follow, _ motion: FollowMotion, gesture: String) {
+        channel = nil
+        refusedWhy = nil
+        last = 0
+        ended = false
+        self.follow = follow
+        if !owned {
+            owned = true
+            bus.requestName(Self.name) { [weak self] problem in
+                guard let problem else { return }
+                self?.owned = false
+                self?.log(.warning, "GNOME: cannot own \(Self.name) on the session bus, which the extension lets drive a follow: \(problem)")
+            }
+        }
+        let pipe: Pipe
+        do {
+            pipe = try Pipe(flags: Pipe.nonBlocking)
+        } catch {
+            refusedWhy = "\(error)"
+            log(.warning, "[\(gesture)] \(follow.transition.rawValue) follow: no pipe for GNOME (\(error)); one step instead")
+            return
+        }
+        axis = FollowDrivers.axis(follow, motion)
+        travel = FollowDrivers.travel(follow, motion, axis: axis, touchpad: Self.touchpadTravel[follow.transition] ?? 38)
+        let time = UInt32(truncatingIfNeeded: motion.time.microseconds / 1000)
+        bus.followBegin(destination: "org.gnome.Shell", path: "/io/github/gestured/Shell", interface: "io.github.gestured.Shell",
+                        kind: follow.transition.rawValue, source: motion.device == .touchscreen ? "touchscreen" : "touchpad",
+                        time: time, channel: pipe.readEnd.descriptor) { [weak self] result in
+            guard case .failure(let refusal) = result else { return }
+            self?.refused(refusal.message, follow, gesture: gesture)
+        }
+        // sd-bus sent its own duplicate of the read end with the call.
+        channel = .some(pipe.keepingWriteEnd())
+    }
+
+    /// The extension said no (off, a GNOME it does not know, the tracker busy): said,
+    /// and the follow is its one step, the way the fingers went, done now.
+    private func refused(_ why: String, _ follow: Follow, gesture: String) {
+        channel = nil
+        refusedWhy = why
+        log(.warning, "[\(gesture)] \(follow.transition.rawValue) follow: GNOME did not take it: \(desktop.explain(why)); one step instead")
+        if last != 0 { _ = fallback.step(follow, forward: last > 0, gesture: gesture) }
+    }
+
+    private func write(_ fd: FileDescriptor, time: Timestamp, kind: UInt32, progress: Double) {
+        record.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: time.microseconds / 1000).littleEndian, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: kind.littleEndian, toByteOffset: 4, as: UInt32.self)
+            raw.storeBytes(of: progress.bitPattern.littleEndian, toByteOffset: 8, as: UInt64.self)
+        }
+        // A full pipe (the extension stalled) drops an update: the next carries where
+        // the fingers are. A lost end is a closed pipe: the extension springs back.
+        _ = record.withUnsafeBytes { try? fd.write($0) }
+    }
+}
