@@ -397,6 +397,7 @@ package final class Daemon {
             if let hint, hint.path == path { return hint }
             return sessions[path]
         }
+        var device = hint?.path ?? ""
         for output in core.outputs {
             switch output {
             case .decisions(let path):
@@ -407,6 +408,7 @@ package final class Daemon {
                 }
                 if let stream, streaming { stream.decisions(of: s.engine, device: path) }
             case .event(let path, let e, let step):
+                device = path
                 if let stream, streaming { stream.gesture(e, device: path, step: step) }
                 if let onGesture = options.onGesture, let s = session(path) { onGesture(s, e) }
             case .claim(let path):
@@ -414,6 +416,14 @@ package final class Daemon {
             case .invocation(let inv):
                 guard let sink else { continue }
                 sink.submit(inv)
+                if let m = inv.motion, case .desktop(.follow(let f)) = inv.action {
+                    // What the desktop was given, for the live view's card; with no desktop to
+                    // give it to (a dry run, none detected), what it would be given.
+                    if let stream, streaming, let p = followProgress(f, m) {
+                        stream.broadcast { $0.followProgress(gesture: inv.gesture, transition: f.transition.rawValue, progress: p, time: m.time, device: device) }
+                    }
+                    continue
+                }
                 streamSubmitted(inv, dryRun: runner == nil)
             case .grab(let path, let holdBack):
                 guard let s = session(path) else { continue }
@@ -431,6 +441,13 @@ package final class Daemon {
             }
         }
         core.outputs.removeAll(keepingCapacity: true)
+    }
+
+    /// The progress a follow step gave the desktop (or, with none, would have given it).
+    private func followProgress(_ f: Follow, _ m: FollowMotion) -> Double? {
+        if let d = desktopActions, case .desktop = d.detected { return d.lastFollowProgress }
+        let axis = FollowDrivers.axis(f, m)
+        return FollowDrivers.progress(f, m, axis: axis, travel: FollowDrivers.travel(f, m, axis: axis, touchpad: FollowDrivers.defaultTouchpadTravel(f)))
     }
 
     /// Connects the focused-app source (run does; tests driving `runOnce` call it).

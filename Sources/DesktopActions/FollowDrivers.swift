@@ -45,6 +45,12 @@ public enum FollowDrivers {
         return touchpad
     }
 
+    /// A touchpad's travel for a whole transition, mm: GNOME's own (400 and 300 of
+    /// libinput's unaccelerated units, its TOUCHPAD_BASE_WIDTH and _HEIGHT, at 10.52
+    /// units a mm with libinput's default profile; docs/GNOME.md), also where a
+    /// desktop says none.
+    public static func defaultTouchpadTravel(_ f: Follow) -> Double { f.transition == .workspace ? 38 : 28.5 }
+
     /// The fraction of a whole transition the fingers have gone, + forward: the
     /// desktops' own touchpad convention (natural scrolling, as GNOME, KDE and
     /// Hyprland have it by default), fingers left or up go forward (the next workspace

@@ -18,10 +18,6 @@ import TouchModel
 /// since the beginning, + forward). Records written before the extension has taken
 /// the beginning wait in the pipe, in order.
 final class GNOMEFollow: FollowDriver {
-    /// GNOME's own touchpad travel for a whole transition, mm: 400 and 300 of
-    /// libinput's unaccelerated units (GNOME's TOUCHPAD_BASE_WIDTH and _HEIGHT), at
-    /// 10.52 units per mm with libinput's default profile (docs/GNOME.md).
-    static let touchpadTravel: [Follow.Transition: Double] = [.workspace: 38, .overview: 28.5]
 
     static let name = "io.github.gestured"
 
@@ -90,7 +86,7 @@ final class GNOMEFollow: FollowDriver {
             return
         }
         axis = FollowDrivers.axis(follow, motion)
-        travel = FollowDrivers.travel(follow, motion, axis: axis, touchpad: Self.touchpadTravel[follow.transition] ?? 38)
+        travel = FollowDrivers.travel(follow, motion, axis: axis, touchpad: FollowDrivers.defaultTouchpadTravel(follow))
         let time = UInt32(truncatingIfNeeded: motion.time.microseconds / 1000)
         bus.followBegin(destination: "org.gnome.Shell", path: "/io/github/gestured/Shell", interface: "io.github.gestured.Shell",
                         kind: follow.transition.rawValue, source: motion.device == .touchscreen ? "touchscreen" : "touchpad",

@@ -137,6 +137,38 @@ class LivePageTests(DaemonPageTest):
         self.daemon.pad.three_fingers(dx_mm=0)
 
 
+class FollowPageTests(DaemonPageTest):
+    """Tests/Browser/configs/follow.yaml: `follow-ws`, a 3-finger pan whose command is
+    {workspace: follow} with distance: 40mm."""
+    ui_name = 'ui-follow'
+
+    @classmethod
+    def start_daemon(cls):
+        with open(os.path.join(CONFIGS, 'follow.yaml')) as f:
+            daemon = Daemon(f.read(), fake_pad=True, logs=cls.logs)
+        cls.ui_args = ('--config', daemon.config)
+        return daemon
+
+    def setUp(self):
+        super().setUp()
+        self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
+        self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
+
+    def test_the_card_shows_the_transition_moved_with_the_fingers(self):
+        card = self.card('follow-ws')
+        bar = card.find_element('css selector', 'progress')
+        # 20 mm to the left of 40 mm for a whole transition: half of it, forward.
+        self.daemon.pad.three_fingers(dx_mm=-20, lift=False)
+        self.wait(lambda b: 'follow' in (bar.get_attribute('class') or ''), 'the bar is the transition\'s')
+        self.wait(lambda b: 0.4 <= float(bar.get_attribute('value')) <= 0.6, f'the bar near half way: {bar.get_attribute("value")}')
+        self.assertEqual(bar.get_attribute('aria-label'), 'follow-ws: workspace transition')
+        caption = card.find_element('css selector', '.follow-caption').text
+        self.assertRegex(caption, r'^workspace transition: (4\d|5\d|60) %$')
+        self.screenshot('follow-mid-pan')
+        self.assertIn(card.get_attribute('data-state'), ('began', 'changed'), 'the pan is under way')
+        self.daemon.pad.three_fingers(dx_mm=0)
+
+
 class ShapeAndTipTapPageTests(DaemonPageTest):
     """Tests/Browser/configs/shape-tiptap.yaml: `draw-z` (a shape, one finger),
     `tip-right` (a tip-tap to the right of the resting finger), `tip-swipe-left`

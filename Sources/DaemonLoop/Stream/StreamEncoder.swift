@@ -119,6 +119,20 @@ package struct StreamEncoder {
         out.end()
     }
 
+    /// `{"type":"progress",…,"follow":"workspace"}`: where a follow has the desktop's
+    /// transition, as the desktop was given it: a fraction of one whole transition
+    /// since the pan began, + forward (it may pass 1, or go below 0).
+    package mutating func followProgress(gesture: String, transition: String, progress: Double, time: Timestamp, device: String) {
+        out.begin(type: "progress")
+        out.key("device"); out.string(device)
+        out.key("t"); out.seconds(microseconds: time.microseconds)
+        out.key("gesture"); out.string(gesture)
+        out.key("kind"); out.string("pan")
+        out.key("progress"); out.number(progress, 3)
+        out.key("follow"); out.string(transition)
+        out.end()
+    }
+
     /// `{"type":"gesture",…}`: an engine event's `GestureField`s (`replay --json`'s keys
     /// and rounding, the values `GESTURE_*` has), and
     /// `progress` toward the next step of an `every:` binding (`step`: whole steps

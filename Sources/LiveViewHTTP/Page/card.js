@@ -19,11 +19,13 @@ export function makeCard(gesture, toggle) {
   progress.max = 1;
   progress.value = 0;
   progress.setAttribute('aria-label', `${gesture.name} progress`);
+  const follow = el('p', 'follow-caption');
+  follow.hidden = true;
   const values = el('dl', 'values');
   const reason = el('p', 'reason');
   const where = el('p', 'card-device');
-  article.append(header, state, progress, values, reason, where);
-  const parts = { el: article, gesture, state, progress, values, reason, where, toggle: null };
+  article.append(header, state, progress, follow, values, reason, where);
+  const parts = { el: article, gesture, state, progress, follow, values, reason, where, toggle: null };
   if (toggle) {
     parts.toggle = el('button', 'toggle');
     parts.toggle.type = 'button';
@@ -42,6 +44,7 @@ export function cardLook(card, { applies, device, kinds, onlyActive }) {
     reason: card.reason,
     values: card.values,
     progress: card.progress,
+    follow: card.follow || null,
     enabled: card.enabled,
     applies,
     where: !applies ? `No ${card.gesture.device} here.` : device && card.state !== 'possible' ? `on ${device}` : '',
@@ -75,6 +78,11 @@ export function drawCard(parts, look, last) {
     parts.progress.value = Math.min(1, Math.max(0, look.progress));
     parts.progress.textContent = `${Math.round(parts.progress.value * 100)} %`;
   }
+  // A follow's bar is the desktop's own transition, moved with the fingers.
+  parts.progress.setAttribute('aria-label', look.follow ? `${parts.gesture.name}: ${look.follow} transition` : `${parts.gesture.name} progress`);
+  parts.progress.classList.toggle('follow', !!look.follow);
+  parts.follow.hidden = !(look.follow && known);
+  if (look.follow && known) parts.follow.textContent = `${look.follow} transition: ${Math.round(Math.min(1, Math.abs(look.progress)) * 100)} %`;
   parts.el.classList.toggle('disabled', !look.enabled);
   if (parts.toggle) {
     const verb = look.enabled ? 'Disable' : 'Enable';

@@ -135,7 +135,8 @@ export function lineArrived(state, line, when) {
     case 'reload': return withTimelineEntry(state, { type: 'reload', line, when });
     case 'focus': return { ...state, session: { ...state.session, focus: line.app || '' } };
     case 'lost': return withTimelineEntry(state, { type: 'lost', line });
-    // `progress` lines: a card's progress comes with its gesture lines.
+    case 'progress': return followProgressed(state, line);
+    // Other `progress` lines: a card's progress comes with its gesture lines.
     default: return state;
   }
 }
@@ -207,7 +208,7 @@ function stateChanged(state, line) {
   if (!card) return state;
   const to = knownState(line.to);
   const changed = { ...card, device: line.device, state: to, reason: line.reason || null };
-  return { ...state, cards: withEntry(state.cards, line.gesture, to === 'possible' ? { ...changed, values: null, progress: null } : changed) };
+  return { ...state, cards: withEntry(state.cards, line.gesture, to === 'possible' ? { ...changed, values: null, progress: null, follow: null } : changed) };
 }
 
 function gestureArrived(state, line, when) {
@@ -215,10 +216,21 @@ function gestureArrived(state, line, when) {
   const card = state.cards.get(line.gesture);
   if (card) {
     const phase = knownState(line.phase);
-    const moved = { ...card, device: line.device, values: line, progress: line.progress };
+    // A follow's bar is the desktop's transition (its own progress lines), not the 1 of a pan that began.
+    const progress = card.follow && line.phase !== 'began' ? card.progress : line.progress;
+    const moved = { ...card, device: line.device, values: line, progress, follow: line.phase === 'began' ? null : card.follow };
     next = { ...state, cards: withEntry(state.cards, line.gesture, card.state === phase ? moved : { ...moved, state: phase, reason: null }) };
   }
   return line.phase === 'changed' ? next : withTimelineEntry(next, { type: 'gesture', line, when, actions: [] });
+}
+
+/// A follow's progress line: where the desktop's transition is, as it was given it; the
+/// card's bar shows how far of one whole transition (either way).
+function followProgressed(state, line) {
+  if (!line.follow) return state;
+  const card = state.cards.get(line.gesture);
+  if (!card || typeof line.progress !== 'number') return state;
+  return { ...state, cards: withEntry(state.cards, line.gesture, { ...card, progress: Math.abs(line.progress), follow: line.follow }) };
 }
 
 function withTimelineEntry(state, entry) {
