@@ -16,7 +16,7 @@ import TouchModel
 /// `io.github.gestured`; every step after it is a record on the channel. The extension
 /// here is a fake on a private bus that keeps what it was given (the real GNOME Shells
 /// are in TodaysGNOMETests and GNOMEShellTests).
-@Suite(.serialized) struct GNOMEFollowTests {
+@Suite(.serialized) struct GNOMEFollowDriverTests {
     final class FakeExtension {
         private(set) var bus: OpaquePointer?
         /// What FollowBegin carried, and who sent it.
