@@ -2,7 +2,7 @@
 //
 //   gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N]
 //                  [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM]
-//                  [--stream-only | --responsiveness-only | --shapes-only | --throughput-only]
+//                  [--stream-only | --responsiveness-only | --shapes-only | --throughput-only | --follow-only]
 //
 // Prints medians over repeated runs and ratios measured in the same run (these
 // machines are shared and noisy), and ends with the one-line summary `make bench`
@@ -33,6 +33,8 @@ struct Options {
     var responsivenessOnly = false
     /// `--shapes-only`: only the shape accuracy (ShapeAccuracy), then exit.
     var shapesOnly = false
+    /// `--follow-only`: only a follow's per-frame path (FollowLatency), then exit.
+    var followOnly = false
     /// `--throughput-only`: only the throughput table and its ratios to the C floor, then exit.
     var throughputOnly = false
 
@@ -60,6 +62,7 @@ struct Options {
             case "--stream-only": streamOnly = true
             case "--responsiveness-only": responsivenessOnly = true
             case "--shapes-only": shapesOnly = true
+            case "--follow-only": followOnly = true
             case "--throughput-only": throughputOnly = true
             case "--profile":
                 let v = value().split(separator: ":")
@@ -67,7 +70,7 @@ struct Options {
                 else { fail("--profile STAGE:STREAM, STAGE one of \(Stage.allCases.map { "\($0)" }), STREAM 0…2") }
                 profile = (stage, n)
             case "-h", "--help":
-                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM] [--stream-only | --responsiveness-only | --shapes-only | --throughput-only]")
+                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM] [--stream-only | --responsiveness-only | --shapes-only | --throughput-only | --follow-only]")
                 exit(0)
             default: fail("unknown argument \(args[i])")
             }
@@ -114,6 +117,20 @@ say("config: config/default.yaml + Benchmarks/extra-gestures.yaml = \(config.spe
 guard config.specs.count == 20 else { fail("expected 20 gestures, the config has \(config.specs.count)") }
 
 let recordings = Workloads.recordings(root: options.root)
+/// A follow's per-frame path to GNOME's channel: `--follow-only` runs just this.
+func followFigures() -> FollowLatency.Result {
+    guard let drag = recordings.first(where: { $0.name.contains("4-finger-drag-down") }) else { fail("the 4-finger drag-down recording is missing") }
+    say("")
+    say("== follow: a frame's SYN_REPORT → its step written to GNOME's channel (in-process, the real DesktopActions sink)")
+    let r = FollowLatency(recording: drag).measure(passes: 200)
+    say("follow (4-finger pan → {overview: follow} on GNOME): \(r.microseconds.count) frames: p50 \(median(r.microseconds).fixed(1)) µs, p90 \(percentile(r.microseconds, 90).fixed(1)) µs, p99 \(percentile(r.microseconds, 99).fixed(1)) µs; \((Double(r.allocations) / Double(max(r.frames, 1))).fixed(4)) allocations a frame after the beginning (\(r.frames) frames); \(r.records) records read by the stand-in; budget p50 < 1000 µs: \(verdict(median(r.microseconds) < 1000)), 0 allocations: \(verdict(r.allocations == 0))")
+    if r.microseconds.isEmpty || r.records != r.microseconds.count { fail("the follow stepped \(r.microseconds.count) times, \(r.records) records arrived") }
+    return r
+}
+if options.followOnly {
+    _ = followFigures()
+    exit(0)
+}
 if options.replayRSS {
     unlink(benchConfigPath)
     rmdir(tmp)
@@ -334,6 +351,7 @@ say("\(keyLatencies.count) gestures (4-finger swipe down → super+Page_Down): p
 
 say("")
 say("== desktop action latency: SYN_REPORT handed over → {workspace: next}'s RUN_COMMAND written on sway's IPC socket (in-process listener)")
+let followLatency = followFigures()
 let desktopLatency = DesktopLatency(recording: swipe, directory: tmp)
 _ = desktopLatency.measure(iterations: 50) // warm
 let desktopLatencies = desktopLatency.measure(iterations: max(options.latencyRuns, 1000))
@@ -403,7 +421,7 @@ let pipelineB = protocolBFigures.eventsPerSecond[.pipeline]!, pipelineBvsC = pro
 // issue 15 set its budget: paired per round like the others.
 let pipelineBvsUnchecked = pairedRatio(results[streams[1].name]!, .pipeline, over: .cFloorUnchecked)
 say("budgets: protocol B pipeline ≥ 10 M events/s (issue 15): \(verdict(pipelineB >= 10e6)); protocol B pipeline ≤ 4× C: \(verdict(pipelineBvsC <= 4)) (interleaved: \(verdict(pipelineBvsCInterleaved <= 4))); pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50)); key latency p50 < 50 µs: \(verdict(median(keyLatencies) < 50)); stream, 1 subscriber ≤ 1.25× none (issue 20): 100 Hz drag \(verdict(stream1vs0 <= 1.25)), 1 kHz \(verdict(stream1kHz1vs0 <= 1.25)); no subscriber, 0 allocations/frame: \(verdict(streamAllocations == 0))")
-say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_interleaved=\(pipelineBvsCInterleaved.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1)) stream_1_vs_0=\(stream1vs0.fixed(3)) stream_16_vs_0=\(streamDrag.ratios[StreamCost.setups[2]]!.fixed(3)) stream_stalled_vs_0=\(streamDrag.ratios[StreamCost.setups[3]]!.fixed(3)) stream_1khz_1_vs_0=\(stream1kHz1vs0.fixed(3)) stream_1khz_16_vs_0=\(streamKilohertz.ratios[StreamCost.setups[2]]!.fixed(3)) stream_allocs_per_frame_0=\(streamAllocations.fixed(4)) desktop_latency_p50_us=\(median(desktopLatencies).fixed(1))\(swaymsgLatencies.isEmpty ? "" : " swaymsg_request_p50_ms=\(median(swaymsgLatencies).fixed(3))")")
+say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_interleaved=\(pipelineBvsCInterleaved.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1)) stream_1_vs_0=\(stream1vs0.fixed(3)) stream_16_vs_0=\(streamDrag.ratios[StreamCost.setups[2]]!.fixed(3)) stream_stalled_vs_0=\(streamDrag.ratios[StreamCost.setups[3]]!.fixed(3)) stream_1khz_1_vs_0=\(stream1kHz1vs0.fixed(3)) stream_1khz_16_vs_0=\(streamKilohertz.ratios[StreamCost.setups[2]]!.fixed(3)) stream_allocs_per_frame_0=\(streamAllocations.fixed(4)) desktop_latency_p50_us=\(median(desktopLatencies).fixed(1)) follow_latency_p50_us=\(median(followLatency.microseconds).fixed(1)) follow_allocs_per_frame=\((Double(followLatency.allocations) / Double(max(followLatency.frames, 1))).fixed(4))\(swaymsgLatencies.isEmpty ? "" : " swaymsg_request_p50_ms=\(median(swaymsgLatencies).fixed(3))")")
 
 for file in ["config-20.yaml", "daemon.log", "replay-rss.txt"] { unlink(tmp + "/" + file) }
 rmdir(tmp + "/no-input")

@@ -25,6 +25,9 @@ public final class DesktopActions: InvocationSink {
     private var warned = Set<String>()
     /// What moves a follow on this desktop (made at the first follow).
     private var follower: FollowDriver?
+    /// How a GNOME follow reaches the extension; nil: the session bus (a benchmark's
+    /// stand-in otherwise).
+    public var gnomeFollowTransport: GNOMEFollowTransport?
     /// The progress the last follow step gave the desktop (the event stream says it).
     public private(set) var lastFollowProgress: Double?
     /// Called as each request has been written (tests, the benchmark).
@@ -50,13 +53,16 @@ public final class DesktopActions: InvocationSink {
 
     public func submit(_ invocation: Invocation) {
         guard case .desktop(let action) = invocation.action else { return }
+        // A follow's step, at every frame of the pan: nothing here may allocate.
+        if case .follow(let f) = action, let motion = invocation.motion, case .desktop(let desktop) = detected {
+            lastFollowProgress = followDriver(desktop).step(f, motion, gesture: invocation.gesture)
+            return
+        }
+        // With no desktop, a follow is said once, at its beginning, not at every frame.
+        if case .follow = action, let motion = invocation.motion, motion.phase != .begin { return }
         let tag = "[\(invocation.gesture)] \(invocation.trigger): \(action)"
         guard case .desktop(let desktop) = detected else {
             if case .none(let why) = detected { say("\(tag): not done: \(why)") }
-            return
-        }
-        if case .follow(let f) = action, let motion = invocation.motion {
-            lastFollowProgress = followDriver(desktop).step(f, motion, gesture: invocation.gesture)
             return
         }
         let done: (String?) -> Void = { [weak self] problem in
@@ -98,8 +104,14 @@ public final class DesktopActions: InvocationSink {
         let driver: FollowDriver
         switch desktop {
         case .gnome:
-            guard let bus = busCaller(desktop) else { return oneStep }
-            driver = GNOMEFollow(bus: bus, desktop: desktop, fallback: oneStep, log: log)
+            let transport: GNOMEFollowTransport
+            if let given = gnomeFollowTransport {
+                transport = given
+            } else {
+                guard let bus = busCaller(desktop) else { return oneStep }
+                transport = BusFollowTransport(bus)
+            }
+            driver = GNOMEFollow(bus: transport, desktop: desktop, fallback: oneStep, log: log)
         default:
             driver = oneStep
         }

@@ -21,7 +21,7 @@ final class GNOMEFollow: FollowDriver {
 
     static let name = "io.github.gestured"
 
-    private let bus: SessionBusCaller
+    private let bus: GNOMEFollowTransport
     private let desktop: Desktop
     private let log: (LogPriority, String) -> Void
     /// Done when GNOME cannot be followed (the extension off, too old): the step.
@@ -40,7 +40,7 @@ final class GNOMEFollow: FollowDriver {
     private var follow: Follow?
     private var record = [UInt8](repeating: 0, count: 16)
 
-    init(bus: SessionBusCaller, desktop: Desktop, fallback: OneStepFollow, log: @escaping (LogPriority, String) -> Void) {
+    init(bus: GNOMEFollowTransport, desktop: Desktop, fallback: OneStepFollow, log: @escaping (LogPriority, String) -> Void) {
         self.bus = bus
         self.desktop = desktop
         self.fallback = fallback
@@ -88,11 +88,10 @@ final class GNOMEFollow: FollowDriver {
         axis = FollowDrivers.axis(follow, motion)
         travel = FollowDrivers.travel(follow, motion, axis: axis, touchpad: FollowDrivers.defaultTouchpadTravel(follow))
         let time = UInt32(truncatingIfNeeded: motion.time.microseconds / 1000)
-        bus.followBegin(destination: "org.gnome.Shell", path: "/io/github/gestured/Shell", interface: "io.github.gestured.Shell",
-                        kind: follow.transition.rawValue, source: motion.device == .touchscreen ? "touchscreen" : "touchpad",
-                        time: time, channel: pipe.readEnd.descriptor) { [weak self] result in
-            guard case .failure(let refusal) = result else { return }
-            self?.refused(refusal.message, follow, gesture: gesture)
+        bus.followBegin(kind: follow.transition.rawValue, source: motion.device == .touchscreen ? "touchscreen" : "touchpad",
+                        time: time, channel: pipe.readEnd.descriptor) { [weak self] refusal in
+            guard let refusal else { return }
+            self?.refused(refusal, follow, gesture: gesture)
         }
         // sd-bus sent its own duplicate of the read end with the call.
         channel = .some(pipe.keepingWriteEnd())
@@ -116,5 +115,31 @@ final class GNOMEFollow: FollowDriver {
         // A full pipe (the extension stalled) drops an update: the next carries where
         // the fingers are. A lost end is a closed pipe: the extension springs back.
         _ = record.withUnsafeBytes { try? fd.write($0) }
+    }
+}
+
+/// How a GNOME follow reaches the extension: the session bus (`BusFollowTransport`),
+/// or a test's or benchmark's stand-in.
+public protocol GNOMEFollowTransport: AnyObject {
+    /// Asks for the well-known name the extension obeys; `done` gets nil or the problem.
+    func requestName(_ name: String, done: @escaping (String?) -> Void)
+    /// `FollowBegin(kind, source, time, channel)`; `done` gets nil once the extension
+    /// took it, else why not.
+    func followBegin(kind: String, source: String, time: UInt32, channel: FileDescriptor, done: @escaping (String?) -> Void)
+}
+
+/// The extension at the owner of org.gnome.Shell, over the session bus.
+final class BusFollowTransport: GNOMEFollowTransport {
+    private let bus: SessionBusCaller
+
+    init(_ bus: SessionBusCaller) { self.bus = bus }
+
+    func requestName(_ name: String, done: @escaping (String?) -> Void) { bus.requestName(name, done: done) }
+
+    func followBegin(kind: String, source: String, time: UInt32, channel: FileDescriptor, done: @escaping (String?) -> Void) {
+        bus.followBegin(destination: "org.gnome.Shell", path: "/io/github/gestured/Shell", interface: "io.github.gestured.Shell",
+                        kind: kind, source: source, time: time, channel: channel) { result in
+            if case .failure(let refusal) = result { done(refusal.message) } else { done(nil) }
+        }
     }
 }
