@@ -7,11 +7,12 @@ import LinuxSystem
 
 /// A follow's path, per frame (issue 34's budget): from handing the SYN_REPORT that
 /// completes a frame to the decoder, to the step's record written to GNOME's channel:
-/// decoder → engine → ActionMapper (a FollowMotion) → the real DesktopActions sink →
+/// decoder → the daemon's core (its engine and ActionMapper: a FollowMotion) → the real DesktopActions sink →
 /// GNOMEFollow → one write(2) on the pipe. The extension is a stand-in that takes the
 /// beginning and keeps the read end (drained outside the timing), so the figure has
 /// no D-Bus round trip in it: per frame there is none. Allocations are counted over
-/// the frames after the beginning.
+/// the frames of the drag (its updates; the beginning and the end, once a gesture,
+/// keep `gestured status`'s recent gestures and may allocate).
 final class FollowLatency {
     let recording: Workload
     let config: Config
@@ -72,27 +73,29 @@ final class FollowLatency {
         var result = Result()
         for _ in 0..<passes {
             let decoder = recording.makeDecoder()
-            let engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: recording.device.name), specs: config.specs, explains: false)
-            var mapper = ActionMapper(config: config)
-            var events: [GestureEvent] = []
-            var invocations: [Invocation] = []
-            events.reserveCapacity(16)
-            invocations.reserveCapacity(16)
+            let core = DaemonCore(config: config)
+            let path = "/dev/input/bench"
+            core.add(DaemonCore.Device(path: path, info: decoder.capabilities.deviceInfo(name: recording.device.name), calibration: decoder.calibration))
+            core.outputs.removeAll(keepingCapacity: true)
             var begun = false
             for e in recording.events {
                 let m0 = mallocs(), t0 = nowNS()
                 guard decoder.feed(e) else { continue }
-                engine.process(decoder.framePointer, into: &events)
-                for g in events { mapper.map(g, device: engine.device, into: &invocations) }
-                for inv in invocations { sink.submit(inv) }
+                core.frame(decoder.framePointer, device: path)
+                var stepped = false, updateOnly = true
+                for o in core.outputs {
+                    guard case .invocation(let inv) = o else { continue }
+                    sink.submit(inv)
+                    if let m = inv.motion {
+                        stepped = true
+                        if m.phase != .update { updateOnly = false }
+                    }
+                }
+                core.outputs.removeAll(keepingCapacity: true)
                 let t1 = nowNS(), m1 = mallocs()
-                let stepped = invocations.contains { $0.motion != nil }
-                let beginning = invocations.contains { $0.motion?.phase == .begin }
-                events.removeAllKeepingCapacity()
-                invocations.removeAll(keepingCapacity: true)
                 guard stepped else { continue }
                 result.microseconds.append(Double(t1 - t0) / 1e3)
-                if begun && !beginning {
+                if begun && updateOnly {
                     result.allocations += m1 - m0
                     result.frames += 1
                 }

@@ -123,7 +123,7 @@ func followFigures() -> FollowLatency.Result {
     say("")
     say("== follow: a frame's SYN_REPORT → its step written to GNOME's channel (in-process, the real DesktopActions sink)")
     let r = FollowLatency(recording: drag).measure(passes: 200)
-    say("follow (4-finger pan → {overview: follow} on GNOME): \(r.microseconds.count) frames: p50 \(median(r.microseconds).fixed(1)) µs, p90 \(percentile(r.microseconds, 90).fixed(1)) µs, p99 \(percentile(r.microseconds, 99).fixed(1)) µs; \((Double(r.allocations) / Double(max(r.frames, 1))).fixed(4)) allocations a frame after the beginning (\(r.frames) frames); \(r.records) records read by the stand-in; budget p50 < 1000 µs: \(verdict(median(r.microseconds) < 1000)), 0 allocations: \(verdict(r.allocations == 0))")
+    say("follow (4-finger pan → {overview: follow} on GNOME): \(r.microseconds.count) frames: p50 \(median(r.microseconds).fixed(1)) µs, p90 \(percentile(r.microseconds, 90).fixed(1)) µs, p99 \(percentile(r.microseconds, 99).fixed(1)) µs; \((Double(r.allocations) / Double(max(r.frames, 1))).fixed(4)) allocations a frame of the drag (\(r.frames) update frames); \(r.records) records read by the stand-in; budget p50 < 1000 µs: \(verdict(median(r.microseconds) < 1000)), 0 allocations: \(verdict(r.allocations == 0))")
     if r.microseconds.isEmpty || r.records != r.microseconds.count { fail("the follow stepped \(r.microseconds.count) times, \(r.records) records arrived") }
     return r
 }
