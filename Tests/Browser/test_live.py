@@ -137,15 +137,16 @@ class LivePageTests(DaemonPageTest):
         self.daemon.pad.three_fingers(dx_mm=0)
 
 
-class FollowPageTests(DaemonPageTest):
-    """Tests/Browser/configs/follow.yaml: `follow-ws`, a 3-finger pan whose command is
-    {workspace: follow} with distance: 40mm."""
-    ui_name = 'ui-follow'
+class ConfigFilePageTest(DaemonPageTest):
+    """A page on a daemon that runs Tests/Browser/configs/`config_file` on the fake
+    touchpad, the pad drawn and the stream connected before each test."""
+    config_file = None
+    daemon_extra = []
 
     @classmethod
     def start_daemon(cls):
-        with open(os.path.join(CONFIGS, 'follow.yaml')) as f:
-            daemon = Daemon(f.read(), fake_pad=True, logs=cls.logs)
+        with open(os.path.join(CONFIGS, cls.config_file)) as f:
+            daemon = Daemon(f.read(), fake_pad=True, extra=cls.daemon_extra, logs=cls.logs)
         cls.ui_args = ('--config', daemon.config)
         return daemon
 
@@ -153,6 +154,13 @@ class FollowPageTests(DaemonPageTest):
         super().setUp()
         self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
         self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
+
+
+class FollowPageTests(ConfigFilePageTest):
+    """Tests/Browser/configs/follow.yaml: `follow-ws`, a 3-finger pan whose command is
+    {workspace: follow} with distance: 40mm."""
+    ui_name = 'ui-follow'
+    config_file = 'follow.yaml'
 
     def test_the_card_shows_the_transition_moved_with_the_fingers(self):
         card = self.card('follow-ws')
@@ -169,7 +177,7 @@ class FollowPageTests(DaemonPageTest):
         self.daemon.pad.three_fingers(dx_mm=0)
 
 
-class ShapeAndTipTapPageTests(DaemonPageTest):
+class ShapeAndTipTapPageTests(ConfigFilePageTest):
     """Tests/Browser/configs/shape-tiptap.yaml: `draw-z` (a shape, one finger),
     `tip-right` (a tip-tap to the right of the resting finger), `tip-swipe-left`
     (a swipe down to its left) and `knob` (a circle)."""
@@ -178,17 +186,8 @@ class ShapeAndTipTapPageTests(DaemonPageTest):
     # down-left, right; in mm on the 100 × 60 mm pad, +y down.
     Z = [(30, 15), (60, 15), (30, 45), (60, 45)]
 
-    @classmethod
-    def start_daemon(cls):
-        with open(os.path.join(CONFIGS, 'shape-tiptap.yaml')) as f:
-            daemon = Daemon(f.read(), fake_pad=True, extra=['--explain'], logs=cls.logs)
-        cls.ui_args = ('--config', daemon.config)
-        return daemon
-
-    def setUp(self):
-        super().setUp()
-        self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
-        self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
+    config_file = 'shape-tiptap.yaml'
+    daemon_extra = ['--explain']
 
     def daemon_saw(self, name):
         """What the binding's command wrote (the config's commands write their gesture's

@@ -69,6 +69,13 @@ import TouchModel
             }
         }
 
+        /// `n` fingers down, moved by `d` over 0.2 s, lifted.
+        func swipe(_ n: Int, by d: Point) {
+            down(n)
+            move(by: d, over: 0.2)
+            lift()
+        }
+
         func lift() {
             now = now.adding(seconds: 0.01)
             points = []
@@ -128,14 +135,10 @@ import TouchModel
         let core = DaemonCore(config: try Self.config(Self.swipes))
         core.add(Self.screen)
         let f = Fingers(core, on: Self.screen.path)
-        f.down(3)
-        f.move(by: Point(x: -60, y: 0), over: 0.2)
-        f.lift()
+        f.swipe(3, by: Point(x: -60, y: 0))
         #expect(f.ran.isEmpty, "browser-swipe-left is for firefox only")
         core.focus("firefox")
-        f.down(3)
-        f.move(by: Point(x: -60, y: 0), over: 0.2)
-        f.lift()
+        f.swipe(3, by: Point(x: -60, y: 0))
         #expect(f.ran == ["run echo back"])
     }
 
@@ -144,19 +147,13 @@ import TouchModel
         core.add(Self.screen)
         core.setEnabled(false, name: "swipe-up")
         let f = Fingers(core, on: Self.screen.path)
-        f.down(3)
-        f.move(by: Point(x: 0, y: -60), over: 0.2)
-        f.lift()
+        f.swipe(3, by: Point(x: 0, y: -60))
         #expect(f.ran.isEmpty)
         core.replace(config: try Self.config(Self.swipes), at: f.now)
-        f.down(3)
-        f.move(by: Point(x: 0, y: -60), over: 0.2)
-        f.lift()
+        f.swipe(3, by: Point(x: 0, y: -60))
         #expect(f.ran.isEmpty, "still disabled after the reload")
         core.setEnabled(true, name: "swipe-up")
-        f.down(3)
-        f.move(by: Point(x: 0, y: -60), over: 0.2)
-        f.lift()
+        f.swipe(3, by: Point(x: 0, y: -60))
         #expect(f.ran == ["run echo up"])
     }
 
@@ -236,9 +233,7 @@ import TouchModel
         let core = DaemonCore(config: try Self.config(Self.swipes), options: DaemonCore.Options(mapsActions: false, explains: true))
         core.add(Self.screen)
         let f = Fingers(core, on: Self.screen.path)
-        f.down(3)
-        f.move(by: Point(x: 0, y: -60), over: 0.2)
-        f.lift()
+        f.swipe(3, by: Point(x: 0, y: -60))
         #expect(f.said.contains("swipe-up recognized"))
         #expect(f.said.contains("decisions"))
         #expect(f.ran.isEmpty)

@@ -220,11 +220,7 @@ import JSON
                             "Window One Desktop to the Right", "Switch to Desktop 2"]
 
         init(address: String) {
-            var b: OpaquePointer?
-            sd_bus_new(&b)
-            sd_bus_set_address(b, address)
-            sd_bus_set_bus_client(b, 1)
-            sd_bus_start(b)
+            let b = TestBus.client(address)
             bus = b
             sd_bus_add_object(b, nil, "/component/kwin", { m, ud, _ in
                 Unmanaged<FakeKGlobalAccel>.fromOpaque(ud!).takeUnretainedValue().call(m!)

@@ -25,11 +25,7 @@ import TouchModel
         var refuse: String?
 
         init(address: String) {
-            var b: OpaquePointer?
-            sd_bus_new(&b)
-            sd_bus_set_address(b, address)
-            sd_bus_set_bus_client(b, 1)
-            sd_bus_start(b)
+            let b = TestBus.client(address)
             bus = b
             sd_bus_add_object(b, nil, "/io/github/gestured/Shell", { m, ud, _ in
                 Unmanaged<FakeExtension>.fromOpaque(ud!).takeUnretainedValue().call(m!)

@@ -20,11 +20,7 @@ import JSON
 
         /// `flags`: SD_BUS_NAME_REPLACE_EXISTING (1), SD_BUS_NAME_ALLOW_REPLACEMENT (2).
         init(address: String, flags: UInt64 = 0) {
-            var b: OpaquePointer?
-            sd_bus_new(&b)
-            sd_bus_set_address(b, address)
-            sd_bus_set_bus_client(b, 1)
-            sd_bus_start(b)
+            let b = TestBus.client(address)
             bus = b
             sd_bus_add_object(b, nil, "/io/github/gestured/Shell", { m, ud, _ in
                 Unmanaged<FakeShell>.fromOpaque(ud!).takeUnretainedValue().call(m!)

@@ -21,11 +21,7 @@ import Testing
         deinit { if let bus { sd_bus_close_unref(bus) } }
 
         func connect(_ address: String) {
-            var b: OpaquePointer?
-            sd_bus_new(&b)
-            sd_bus_set_address(b, address)
-            sd_bus_set_bus_client(b, 1)
-            sd_bus_start(b)
+            let b = TestBus.client(address)
             bus = b
             let me = Unmanaged.passUnretained(self).toOpaque()
             sd_bus_add_object(b, nil, "/Scripting", { m, ud, _ in

@@ -110,25 +110,24 @@ package struct StreamEncoder {
     /// `{"type":"progress",…}`: how far a gesture that is still possible is toward its
     /// begin (or recognize) threshold, 0…1 in thousandths (`GestureEngine.forEachProgress`).
     package mutating func progress(_ spec: GestureSpec, thousandths: Int, time: Timestamp, device: String) {
+        progressFields(gesture: spec.name, kind: spec.kind.rawValue, progress: Double(thousandths) / 1000, time: time, device: device)
+        out.end()
+    }
+
+    private mutating func progressFields(gesture: String, kind: String, progress: Double, time: Timestamp, device: String) {
         out.begin(type: "progress")
         out.key("device"); out.string(device)
         out.key("t"); out.seconds(microseconds: time.microseconds)
-        out.key("gesture"); out.string(spec.name)
-        out.key("kind"); out.string(spec.kind.rawValue)
-        out.key("progress"); out.number(Double(thousandths) / 1000, 3)
-        out.end()
+        out.key("gesture"); out.string(gesture)
+        out.key("kind"); out.string(kind)
+        out.key("progress"); out.number(progress, 3)
     }
 
     /// `{"type":"progress",…,"follow":"workspace"}`: where a follow has the desktop's
     /// transition, as the desktop was given it: a fraction of one whole transition
     /// since the pan began, + forward (it may pass 1, or go below 0).
     package mutating func followProgress(gesture: String, transition: String, progress: Double, time: Timestamp, device: String) {
-        out.begin(type: "progress")
-        out.key("device"); out.string(device)
-        out.key("t"); out.seconds(microseconds: time.microseconds)
-        out.key("gesture"); out.string(gesture)
-        out.key("kind"); out.string("pan")
-        out.key("progress"); out.number(progress, 3)
+        progressFields(gesture: gesture, kind: GestureKind.pan.rawValue, progress: progress, time: time, device: device)
         out.key("follow"); out.string(transition)
         out.end()
     }
