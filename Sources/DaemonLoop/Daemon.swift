@@ -491,6 +491,8 @@ package final class Daemon {
     package func rearm() {
         var earliest = core.nextDeadline
         if let d = tryRun?.core.nextDeadline, earliest == nil || d < earliest! { earliest = d }
+        // A follow's paced frames (the virtual touchpad's pre-roll and spring-back).
+        if let d = desktopActions?.deadline, earliest == nil || d < earliest! { earliest = d }
         for s in sessions.values {
             // Frames a grabbed device holds back (grab: hold-back:) are due too.
             if let d = s.device.passthrough?.deadline, earliest == nil || d < earliest! { earliest = d }
@@ -514,6 +516,9 @@ package final class Daemon {
             if !core.outputs.isEmpty { carryOut(s) }
             tryRun?.core.timer(at: now, device: s.path)
             reportTry()
+        }
+        desktopActions?.timerFired(at: now)
+        for s in sessions.values {
             s.device.passthrough?.timerFired(at: now)
             checkClone(s)
             grabIfDue(s, now: now)

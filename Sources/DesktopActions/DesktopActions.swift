@@ -2,6 +2,7 @@ import DaemonCore
 import DesktopSession
 import GestureActions
 import GestureConfig
+import TouchModel
 
 /// The sink of desktop actions: each one becomes its desktop's request (`Desktop`'s
 /// table) and is sent through that desktop's own interface, on the daemon's loop, with
@@ -93,6 +94,12 @@ public final class DesktopActions: InvocationSink {
         }
         onSent(request)
     }
+
+    /// When the follow driver has a paced frame to write (the daemon's timer is armed for it).
+    public var deadline: Timestamp? { follower?.deadline }
+
+    /// The daemon's timer at `now`: the follow driver's paced frames.
+    public func timerFired(at now: Timestamp) { follower?.timerFired(at: now) }
 
     /// The desktop's follow driver: its own animated transition where gestured can move
     /// one, else one step as the pan begins.

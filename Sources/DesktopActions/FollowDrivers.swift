@@ -10,6 +10,15 @@ public protocol FollowDriver: AnyObject {
     /// One step of `follow`; the progress the desktop was given (a fraction of a whole
     /// transition, + forward), or nil when it was given none.
     func step(_ follow: Follow, _ motion: FollowMotion, gesture: String) -> Double?
+    /// When the driver has something more to write without a step (a paced frame), for
+    /// the daemon's timer; nil: nothing.
+    var deadline: Timestamp? { get }
+    func timerFired(at now: Timestamp)
+}
+
+extension FollowDriver {
+    public var deadline: Timestamp? { nil }
+    public func timerFired(at now: Timestamp) {}
 }
 
 /// The arithmetic every driver shares: which way is forward, and how far is a whole
