@@ -10,21 +10,23 @@ import TouchModel
 /// `VirtualDevice`; the kernel destroys it when its descriptor closes.
 ///
 /// ```
-/// idle ──begin──► prerolling ──3 frames, 8 ms apart──► following ──end──► ending ──at the goal──► idle
-///                 (down frame, then 3 mm                (each move: one    (commit: on to the
+/// idle ──begin──► prerolling ──4 frames, 8 ms apart──► following ──end──► ending ──at the goal──► idle
+///                 (down frame, then 2–2.5 mm            (each move: one    (commit: on to the
 ///                  along the axis)                       frame, paced)      target; cancel: back
 ///                                                                           to the pre-roll point)
 /// ```
 ///
 /// - **begin**: every finger lands in one frame, on a row 12 mm apart in the middle of
-///   the pad, then the fingers pre-roll 3 mm along the axis and sign: libinput needs
-///   2–2.5 mm of common motion to decide on a swipe (`tp_gesture_detect_motion_gestures`)
-///   and reports none of it. The third frame takes them past 2.5 mm, so libinput
-///   begins the swipe there and every millimetre of the gesture's own motion is in
-///   its updates.
+///   the pad, then the fingers pre-roll along the axis and sign: libinput needs 2 mm
+///   (3 fingers) or 2.5 mm (4) of common motion to decide on a swipe
+///   (`tp_gesture_detect_motion_gestures`), and reports none of it. Three frames take
+///   the fingers to 0.025 mm short of that, a fourth 0.025 mm past it: libinput
+///   begins the swipe in that frame, and every millimetre of the gesture's own motion
+///   is in its updates.
 /// - **move**: the fingers go to the pre-roll point plus `mm` along the axis and sign.
-///   One frame per call, as far as libinput's jump filter takes in one frame; what it
-///   does not take follows on the timer. Never two frames closer than 6 ms.
+///   One frame per call, as far as libinput's jump filter takes in one frame, and a
+///   backlog no faster than 120 mm/s; the rest follows on the timer. Never two
+///   frames closer than 6 ms.
 /// - **end**: commit: the fingers reach where they were sent, then lift. Cancel: they
 ///   go back to the pre-roll point in at least 5 frames at 100 mm/s, then lift (KWin
 ///   and Hyprland decide by the position at the lift, and ignore libinput's cancel).
@@ -80,9 +82,21 @@ public final class VirtualTouchpad {
 
     // MARK: What libinput needs (1.22–1.29)
 
-    /// The pre-roll's frames: 0.8 + 0.8 mm stay under the 2.0 mm libinput needs to
-    /// decide on a 3-finger swipe, the third takes both counts past 2.5 mm (4 fingers).
-    static let prerollStepsMM = [0.8, 0.8, 1.4]
+    /// libinput decides on a swipe once the top and bottom fingers have both moved
+    /// 1.5 mm + 0.5 mm a finger past two (2.0 mm for 3 fingers, 2.5 mm for 4), in
+    /// the same direction. The pre-roll takes them 1 unit short of it in three frames
+    /// (under 120 mm/s), and 2 units on in a fourth, past it: that frame's 0.05 mm is
+    /// all of the pre-roll libinput may report (1.22–1.26 report the deciding frame's
+    /// motion as the first update; 1.27+ begin the swipe there, and report from the next).
+    static func prerollStep(_ step: Int, fingers: Int) -> Int32 {
+        let short = units(1.5 + 0.5 * Double(fingers - 2)) - 1
+        switch step {
+        case 0, 1: return short / 3
+        case 2: return short - 2 * (short / 3)
+        default: return 2
+        }
+    }
+    static let prerollFrames = 4
     /// Pre-roll, catching up and spring-back frames: every 8 ms (125 Hz, a touchpad's rate).
     static let frameIntervalUS: Int64 = 8_000
     /// Never two motion frames closer than 6 ms (at most 166 Hz): a source faster
@@ -96,15 +110,19 @@ public final class VirtualTouchpad {
     static let jumpCheckedUS: Int64 = 30_000
     static let maximumMotionMM = 16.0
     static let maximumRiseMM = 5.0
-    /// A spring-back moves at 100 mm/s, inside libinput's adaptive plateau (7–130 mm/s,
-    /// where the accelerated delta is the unaccelerated one), in at least 5 frames
-    /// (Hyprland averages the motion per event to tell a fling).
+    /// Catching up (what the pre-roll or the frame pacing held back) goes no faster
+    /// than 120 mm/s, unless the gesture itself does: under 130 mm/s libinput's
+    /// adaptive profile leaves a delta as it is; faster, it multiplies it (up to 4.8×
+    /// at 520 mm/s), and KWin and Hyprland follow the accelerated deltas.
+    static let catchUpMMPerSecond = 120.0
+    /// A spring-back moves at 100 mm/s, inside that plateau (so the desktop's
+    /// accelerated sum comes back as far as it went at plateau speeds), in at least 5
+    /// frames (Hyprland averages the motion per event to tell a fling).
     static let springBackMMPerSecond = 100.0
     static let springBackMinimumFrames: Int32 = 5
 
     static func units(_ mm: Double) -> Int32 { Int32((mm * unitsPerMM).rounded()) }
     static let maximumX = units(widthMM), maximumY = units(heightMM)
-    static let prerollUnits = prerollStepsMM.reduce(0) { $0 + units($1) }
 
     // MARK: State
 
@@ -138,6 +156,10 @@ public final class VirtualTouchpad {
     private var lastMotionMM = 0.0
     /// A spring-back's largest frame, in units.
     private var springBackStep: Int32 = 1
+    /// The last move: when, where to, and the gesture's speed it made (mm/s).
+    private var lastMove = Timestamp(microseconds: 0)
+    private var lastMoveTarget: Int32 = 0
+    private var gestureMMPerSecond = 0.0
 
     /// Opens `path` (the real /dev/uinput, or a test's fake), declares a touchpad and
     /// creates it. `open` is `open(2)` unless a test substitutes it.
@@ -248,15 +270,15 @@ public final class VirtualTouchpad {
         case (.idle, .timer):
             deadline = nil
         case (.prerolling, .move(let to)):
-            target = to  // followed once the pre-roll is done
+            aim(at: to, now)  // followed once the pre-roll is done
         case (.prerolling(let step, _), .end(let ending)):
             // The pre-roll goes on to its end: fingers that lifted unmoved would be a tap.
             state = .prerolling(step: step, ending: ending)
         case (.prerolling(let step, let ending), .timer):
-            let units = Self.units(Self.prerollStepsMM[step])
+            let units = Self.prerollStep(step, fingers: fingers)
             offset += units
             writeMotion(units, at: now)
-            if step + 1 < Self.prerollStepsMM.count {
+            if step + 1 < Self.prerollFrames {
                 state = .prerolling(step: step + 1, ending: ending)
                 deadline = Timestamp(microseconds: now.microseconds + Self.frameIntervalUS)
             } else {
@@ -264,7 +286,7 @@ public final class VirtualTouchpad {
                 advance(at: now)
             }
         case (.following, .move(let to)):
-            target = to
+            aim(at: to, now)
             advance(at: now)
         case (.following, .end(let ending)):
             startEnding(ending)
@@ -278,11 +300,22 @@ public final class VirtualTouchpad {
         self.fingers = fingers
         self.axis = axis
         self.sign = sign
-        offset = -Self.prerollUnits
+        offset = -(0..<Self.prerollFrames).reduce(0) { $0 + Self.prerollStep($1, fingers: fingers) }
         target = 0
+        lastMove = now
+        lastMoveTarget = 0
+        gestureMMPerSecond = 0
         writeDown(at: now)
         state = .prerolling(step: 0, ending: nil)
         deadline = Timestamp(microseconds: now.microseconds + Self.frameIntervalUS)
+    }
+
+    private func aim(at to: Int32, _ now: Timestamp) {
+        target = to
+        let elapsed = now.microseconds - lastMove.microseconds
+        if elapsed > 0 { gestureMMPerSecond = Double(abs(to - lastMoveTarget)) / Self.unitsPerMM / (Double(elapsed) / 1e6) }
+        lastMove = now
+        lastMoveTarget = to
     }
 
     private func startEnding(_ ending: Ending) {
@@ -319,15 +352,18 @@ public final class VirtualTouchpad {
         }
     }
 
-    /// The largest frame, in units, that libinput's jump filter keeps `elapsed` µs after
-    /// the last (and a spring-back's pace).
+    /// The largest frame, in units, `elapsed` µs after the last: what libinput's jump
+    /// filter keeps, at the catch-up's pace (or the gesture's, when faster), or the
+    /// spring-back's.
     private func stepLimit(elapsed: Int64) -> Int32 {
-        let checked = Double(min(elapsed, Self.jumpCheckedUS)) / Double(Self.jumpReferenceUS)
-        var mm = min(Self.maximumMotionMM, lastMotionMM + Self.maximumRiseMM) * checked
+        let checked = min(elapsed, Self.jumpCheckedUS)
+        let jump = min(Self.maximumMotionMM, lastMotionMM + Self.maximumRiseMM) * Double(checked) / Double(Self.jumpReferenceUS)
+        let seconds = Double(checked) / 1e6
         if state == .ending(.cancel) {
-            mm = min(mm, Self.springBackMMPerSecond * Double(min(elapsed, Self.jumpCheckedUS)) / 1e6)
+            let mm = min(jump, Self.springBackMMPerSecond * seconds)
             return max(1, min(springBackStep, Int32(mm * Self.unitsPerMM)))
         }
+        let mm = min(jump, max(Self.catchUpMMPerSecond, gestureMMPerSecond) * seconds)
         return max(1, Int32(mm * Self.unitsPerMM))
     }
 
