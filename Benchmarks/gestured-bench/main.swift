@@ -2,8 +2,7 @@
 //
 //   gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N]
 //                  [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM]
-//                  [--stream-only | --responsiveness-only | --shapes-only | --throughput-only
-//                   | --virtual-touchpad-only]
+//                  [--stream-only | --responsiveness-only | --shapes-only | --throughput-only]
 //
 // Prints medians over repeated runs and ratios measured in the same run (these
 // machines are shared and noisy), and ends with the one-line summary `make bench`
@@ -36,8 +35,6 @@ struct Options {
     var shapesOnly = false
     /// `--throughput-only`: only the throughput table and its ratios to the C floor, then exit.
     var throughputOnly = false
-    /// `--virtual-touchpad-only`: only the virtual touchpad's cost (VirtualTouchpadCost), then exit.
-    var virtualTouchpadOnly = false
 
     init(_ args: [String]) {
         var i = 0
@@ -64,14 +61,13 @@ struct Options {
             case "--responsiveness-only": responsivenessOnly = true
             case "--shapes-only": shapesOnly = true
             case "--throughput-only": throughputOnly = true
-            case "--virtual-touchpad-only": virtualTouchpadOnly = true
             case "--profile":
                 let v = value().split(separator: ":")
                 guard v.count == 2, let stage = Stage.allCases.first(where: { "\($0)" == v[0] }), let n = Int(v[1]), (0...2).contains(n)
                 else { fail("--profile STAGE:STREAM, STAGE one of \(Stage.allCases.map { "\($0)" }), STREAM 0…2") }
                 profile = (stage, n)
             case "-h", "--help":
-                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM] [--stream-only | --responsiveness-only | --shapes-only | --throughput-only | --virtual-touchpad-only]")
+                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM] [--stream-only | --responsiveness-only | --shapes-only | --throughput-only]")
                 exit(0)
             default: fail("unknown argument \(args[i])")
             }
@@ -99,10 +95,6 @@ say("cpu: \(Machine.cpuModel), \(Machine.onlineCPUs) online CPUs; kernel \(Machi
 say("bench: \(options.events) events per run, \(options.runs) runs, medians shown")
 if options.shapesOnly {
     ShapeAccuracy.report(root: options.root)
-    exit(0)
-}
-if options.virtualTouchpadOnly {
-    VirtualTouchpadCost.report(gestures: max(options.latencyRuns / 10, 50))
     exit(0)
 }
 
