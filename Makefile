@@ -165,6 +165,7 @@ install: $(RELEASE_BIN) install-gnome-extension
 	install -Dm644 config/default.yaml $(DESTDIR)$(DOCDIR)/config.yaml.example
 	install -Dm644 docs/CONFIG.md $(DESTDIR)$(DOCDIR)/CONFIG.md
 	install -Dm644 udev/70-gestured-uinput.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured-uinput.rules
+	install -Dm644 udev/71-gestured-virtual-touchpad.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-virtual-touchpad.rules
 	install -Dm644 udev/gestured-uinput.conf $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
 	@# Takes effect now where we can (root, no DESTDIR): the module, then the rule on its node.
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then \
@@ -191,7 +192,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(USERUNITDIR)/gestured.service
 	rm -f $(DESTDIR)$(MANDIR)/man1/gestured.1 $(DESTDIR)$(MANDIR)/man5/gestured.yaml.5
 	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(GNOME_EXTENSIONDIR) $(DESTDIR)$(GNOME_EXTENSION_FORMSDIR)
-	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-gestured-uinput.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
+	rm -f $(DESTDIR)$(UDEVRULESDIR)/70-gestured-uinput.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-virtual-touchpad.rules
+	rm -f $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
 	@echo "left $(SYSCONFDIR)/gestured/config.yaml in place (remove it by hand if you wish)"
 
 clean:

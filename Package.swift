@@ -96,7 +96,8 @@ let package = Package(
         // few KB. gold, the default, has no such option.
         .executableTarget(name: "gestured", dependencies: ["Commands"],
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
-        .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "CEvdev", "TouchTimeline"], path: "Tests/vm/Driver"),
+        .executableTarget(name: "gestured-uinput-play", dependencies: ["GestureInput", "GestureActions", "GestureEngine", "TouchModel", "CEvdev", "TouchTimeline"],
+                          path: "Tests/vm/Driver"),
         // Mutation fuzzing of replay and check in child processes (make fuzz; issue 10).
         .executableTarget(name: "gestured-fuzz", dependencies: ["GestureInput", "GestureTestSupport", "CLinux"], path: "Tests/Fuzz/Harness"),
         // The browser tests' daemon: `gestured run` fed by the fake touchpad (Tests/Browser).

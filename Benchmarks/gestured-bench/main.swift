@@ -302,6 +302,9 @@ say("protocol B, decoder + engine over the C floor interleaved pass by pass, \(o
 
 howSoon()
 
+say("")
+VirtualTouchpadCost.report(gestures: max(options.latencyRuns / 10, 50))
+
 // MARK: Shapes.
 say("")
 ShapeAccuracy.report(root: options.root)

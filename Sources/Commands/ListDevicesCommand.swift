@@ -25,7 +25,7 @@ enum ListDevicesCommand {
         let a = try Arguments(args, spec: .init(flags: ["json"], options: ["input-dir"]))
         guard a.positionals.isEmpty else { throw UsageError("unexpected argument '\(a.positionals[0])'") }
         let nodes = Udev().inputNodes(inputDir: a.option("input-dir") ?? "/dev/input")
-        let reports = DeviceScan.scan(nodes).map(ownCopies)
+        let reports = DeviceScan.scan(nodes).map(ownTouchDevices)
         if a.flag("json") {
             for r in reports { Output.out(json(r)) }
             return .success
@@ -82,12 +82,19 @@ enum ListDevicesCommand {
         return parts.isEmpty ? nil : "    orientation: " + parts.joined(separator: "; ")
     }
 
-    /// The copies of grabbed devices (`grab:`) are touch devices, but gestured's output:
-    /// not used, and why.
-    static func ownCopies(_ r: DeviceReport) -> DeviceReport {
-        guard CloneDevice.isClone(name: r.name), case .used = r.status else { return r }
-        return DeviceReport(path: r.path, name: r.name,
-                            status: .ignored("gestured's copy of a grabbed device (grab:): the desktop reads it, gestured reads the device itself"))
+    /// The copies of grabbed devices (`grab:`) and the virtual touchpad are touch
+    /// devices, but gestured's output: not used, and why.
+    static func ownTouchDevices(_ r: DeviceReport) -> DeviceReport {
+        guard case .used = r.status else { return r }
+        if CloneDevice.isClone(name: r.name) {
+            return DeviceReport(path: r.path, name: r.name,
+                                status: .ignored("gestured's copy of a grabbed device (grab:): the desktop reads it, gestured reads the device itself"))
+        }
+        if r.name == VirtualTouchpad.name {
+            return DeviceReport(path: r.path, name: r.name,
+                                status: .ignored("gestured's own virtual touchpad: it plays follow bindings here as the desktop's touchpad swipes (not read)"))
+        }
+        return r
     }
 
     /// gestured's own virtual device is output, never input: say so rather than "not a touch device".

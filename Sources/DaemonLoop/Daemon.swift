@@ -297,9 +297,11 @@ package final class Daemon {
         adopt(device, announce: announce)
     }
 
-    /// gestured's own output, never input: the virtual device of built-in actions, and
-    /// the clones of grabbed devices (`grab:`).
-    package static func isOwnDevice(named name: String) -> Bool { name == VirtualDevice.name || CloneDevice.isClone(name: name) }
+    /// gestured's own output, never input: the virtual device of built-in actions, the
+    /// virtual touchpad of `follow` bindings, and the clones of grabbed devices (`grab:`).
+    package static func isOwnDevice(named name: String) -> Bool {
+        name == VirtualDevice.name || name == VirtualTouchpad.name || CloneDevice.isClone(name: name)
+    }
 
     /// An own device (`isOwnDevice`), known by its name in sysfs before opening it (so
     /// not even a permission warning is logged for it while udev sets its group).

@@ -451,9 +451,17 @@ extension GrabTests {
         let caps = try TouchCapabilities(screen.device.description)
         let reports = [DeviceReport(path: "/dev/input/event5", name: "Fake Touchscreen", status: .used(caps)),
                        DeviceReport(path: "/dev/input/event9", name: "Fake Touchscreen (gestured)", status: .used(caps))]
-        let text = ListDevicesCommand.text(reports.map(ListDevicesCommand.ownCopies))
+        let text = ListDevicesCommand.text(reports.map(ListDevicesCommand.ownTouchDevices))
         #expect(text.contains("/dev/input/event5  touchscreen  \"Fake Touchscreen\""))
         #expect(text.contains("/dev/input/event9  not used  \"Fake Touchscreen (gestured)\": gestured's copy of a grabbed device (grab:): the desktop reads it, gestured reads the device itself"), "\(text)")
+    }
+
+    @Test func listDevicesCallsTheVirtualTouchpadGesturedsOwn() throws {
+        let pad = try FakeTouchpad()
+        let caps = try TouchCapabilities(pad.device.description)
+        let reports = [DeviceReport(path: "/dev/input/event7", name: "gestured virtual touchpad", status: .used(caps))]
+        let text = ListDevicesCommand.text(reports.map(ListDevicesCommand.ownTouchDevices))
+        #expect(text.contains("/dev/input/event7  not used  \"gestured virtual touchpad\": gestured's own virtual touchpad: it plays follow bindings here as the desktop's touchpad swipes (not read)"), "\(text)")
     }
 }
 

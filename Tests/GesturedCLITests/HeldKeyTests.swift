@@ -91,10 +91,11 @@ import JSON
         #expect(daemon.virtualInput?.heldKeys == [])
     }
 
-    @Test func gesturedNeverReadsItsOwnDevice() throws {
+    @Test(arguments: ["gestured virtual input", "gestured virtual touchpad"])
+    func gesturedNeverReadsItsOwnDevice(name: String) throws {
         let dir = TempDir()
         let (daemon, fake) = try Self.daemonWithFakeUinput(dir, config: Self.config)
-        let pad = try FakeTouchpad(name: "gestured virtual input")
+        let pad = try FakeTouchpad(name: name)
         daemon.adopt(pad.device, announce: false)
         #expect(daemon.sessions.isEmpty)
     }

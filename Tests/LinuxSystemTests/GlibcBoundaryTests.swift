@@ -16,6 +16,7 @@ import Testing
         "Sources/GestureActions/CommandRunner.swift": "signal numbers (SIGTERM, SIGKILL) and pid_t; the kill and reap are LinuxSystem.Process",
         "Sources/GestureActions/CommandSpawner.swift": "signal numbers and pid_t; the spawn is LinuxSystem.Process",
         "Sources/GestureActions/VirtualDevice.swift": "open(2) flags and the errnos of /dev/uinput's failures; the open is injectable for the fake uinput and made through valueOrErrno",
+        "Sources/GestureActions/VirtualTouchpad.swift": "open(2) flags; the open is injectable for the fake uinput and made through valueOrErrno",
         "Sources/GestureConfig/ConfigLoader.swift": "open(2) flags, the stat(2) mode bits the file checks name, uid_t",
         "Sources/GestureInput/CloneDevice.swift": "open(2) flags and errnos; the open is injectable for the fake uinput and made through valueOrErrno",
         "Sources/GestureInput/EvdevDevice.swift": "open(2) flags and the errnos libevdev returns negated",

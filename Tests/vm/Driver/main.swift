@@ -12,12 +12,18 @@ let usage = """
                                 print the events of the input device named NAME (gestured's
                                 virtual device) as libevdev reads them, "gone" when it goes;
                                 with --times, each with " @SECONDS" (CLOCK_REALTIME) after it
+           gestured-uinput-play --follow PLAY [--follow PLAY...] [--await PATH] [--ready-file PATH]
+                                make gestured's virtual touchpad and play each PLAY on it, as
+                                the daemon drives it: "4 right 30mm 400ms commit" (FINGERS 3|4,
+                                left|right|up|down, the distance, its duration, commit|cancel)
     options:
       --description FILE   the device header for a recording that has none (.desc)
       --settle DURATION    recordings: wait after creating the device (default 1s)
       --hold DURATION      recordings: keep the device after the last event (default 500ms)
       --name TEXT          give the virtual device another name
       --ready-file PATH    write the device node to PATH while the device exists
+                           (--follow: the device's sysfs name, inputN)
+      --await PATH         --follow: play once PATH exists
     Prints "created /dev/input/eventN …" and "removed …"; exits 1 on error.
     """
 
@@ -37,6 +43,7 @@ var readName: String?
 var readTimes = false
 var recordingPath: String?, scriptPath: String?, descriptionPath: String?, name: String?, readyFile: String?
 var settle: Int64 = 1_000_000, hold: Int64 = 500_000
+var follows: [String] = [], awaitPath: String?
 while let argument = arguments.popFirst() {
     func value() -> String {
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value\n\(usage)") }
@@ -51,6 +58,8 @@ while let argument = arguments.popFirst() {
     case "--hold": hold = microseconds(value())
     case "--name": name = value()
     case "--ready-file": readyFile = value()
+    case "--follow": follows.append(value())
+    case "--await": awaitPath = value()
     case "-h", "--help": print(usage); exit(0)
     default:
         guard !argument.hasPrefix("-"), recordingPath == nil else { fail("unexpected '\(argument)'\n\(usage)") }
@@ -59,6 +68,14 @@ while let argument = arguments.popFirst() {
 }
 
 if let readName { Reader.run(name: readName, readyFile: readyFile, times: readTimes) }
+if !follows.isEmpty {
+    do throws(DriverError) {
+        try Follow(plays: follows.map { text throws(DriverError) in try Follow.Play(text) }).run(readyFile: readyFile, awaiting: awaitPath)
+        exit(0)
+    } catch {
+        fail("\(error)")
+    }
+}
 
 do {
     var playback: Playback
