@@ -142,6 +142,10 @@ package final class Daemon {
                 return try VirtualDevice(capabilities: c)
             })
             let desktop = DesktopActions(environment: environment, loop: loop, log: { logger.log($0, $1) })
+            if let open {
+                desktop.makeTouchpad = { () throws(VirtualTouchpad.Failure) in try VirtualTouchpad(open: open) }
+            }
+            desktop.prepareFollow(config: loaded)
             runner = r
             virtualInput = input
             desktopActions = desktop
@@ -627,6 +631,7 @@ package final class Daemon {
         reportDesktopActions()
         runner?.update(settings: loaded.settings)
         virtualInput?.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
+        desktopActions?.prepareFollow(config: loaded)
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")

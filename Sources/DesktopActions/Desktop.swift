@@ -287,7 +287,16 @@ extension Desktop {
     /// not, a follow is one step as the pan begins (`OneStepFollow`).
     public var animatesFollow: Bool {
         if case .gnome = self { return true }
-        return false
+        return playsFollowOnTouchpad
+    }
+
+    /// Whether a follow is played on gestured's virtual touchpad as this desktop's own
+    /// touchpad swipe (its compositor's libinput makes a swipe of it).
+    public var playsFollowOnTouchpad: Bool {
+        switch self {
+        case .kde, .hyprland, .niri: return true
+        default: return false
+        }
     }
 
     /// For `check`: a follow on a desktop that animates none, said once.

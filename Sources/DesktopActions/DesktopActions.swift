@@ -2,6 +2,7 @@ import DaemonCore
 import DesktopSession
 import GestureActions
 import GestureConfig
+import LinuxSystem
 import TouchModel
 
 /// The sink of desktop actions: each one becomes its desktop's request (`Desktop`'s
@@ -29,6 +30,12 @@ public final class DesktopActions: InvocationSink {
     /// How a GNOME follow reaches the extension; nil: the session bus (a benchmark's
     /// stand-in otherwise).
     public var gnomeFollowTransport: GNOMEFollowTransport?
+    /// Makes gestured's virtual touchpad (a test's fake uinput otherwise).
+    public var makeTouchpad: () throws(VirtualTouchpad.Failure) -> VirtualTouchpad = { () throws(VirtualTouchpad.Failure) in try VirtualTouchpad() }
+    /// The virtual touchpad follows are played on (KDE Plasma, Hyprland, niri), made by
+    /// `prepareFollow` when the config has a follow, and kept.
+    public private(set) var touchpad: VirtualTouchpad?
+    private var fingers: Int?
     /// The progress the last follow step gave the desktop (the event stream says it).
     public private(set) var lastFollowProgress: Double?
     /// Called as each request has been written (tests, the benchmark).
@@ -95,6 +102,27 @@ public final class DesktopActions: InvocationSink {
         onSent(request)
     }
 
+    /// Makes the virtual touchpad before the first follow needs it, where the desktop
+    /// plays follows on one and `config` has a follow (a compositor takes a moment to
+    /// add a device: frames written before would be lost), or gives it back when the
+    /// config has none any more. A device that failed is made again.
+    public func prepareFollow(config: Config) {
+        fingers = config.settings.followFingers
+        let follows = config.bindings.contains { if case .desktop(.follow)? = $0.actions[.began] { return true } else { return false } }
+        guard follows, case .desktop(let d) = detected, d.playsFollowOnTouchpad else {
+            touchpad = nil
+            return
+        }
+        guard touchpad == nil || touchpad?.failure != nil else { return }
+        do throws(VirtualTouchpad.Failure) {
+            touchpad = try makeTouchpad()
+            log(.notice, "follows are played on \"\(VirtualTouchpad.name)\"\(touchpad?.sysname.map { " (\($0))" } ?? ""), as \(d.name)'s own touchpad swipes")
+        } catch {
+            touchpad = nil
+            log(.warning, "follows will be one step, not moved with the fingers: no virtual touchpad: \(error); \(VirtualDevice.advice(for: error))")
+        }
+    }
+
     /// When the follow driver has a paced frame to write (the daemon's timer is armed for it).
     public var deadline: Timestamp? { follower?.deadline }
 
@@ -119,6 +147,9 @@ public final class DesktopActions: InvocationSink {
                 transport = BusFollowTransport(bus)
             }
             driver = GNOMEFollow(bus: transport, desktop: desktop, fallback: oneStep, log: log)
+        case .kde, .hyprland, .niri:
+            driver = VirtualTouchpadFollow(pad: { [weak self] in self?.touchpad }, desktop: desktop, fingers: fingers, fallback: oneStep,
+                                           now: { Timestamp(microseconds: monotonicNanoseconds() / 1000) })
         default:
             driver = oneStep
         }

@@ -52,6 +52,10 @@ public struct Settings: Sendable, Equatable {
     /// ydotool's default and above the ~10 ms GNOME is reported to need: a press and
     /// release in the same instant are dropped by some compositors.
     public var keyDelay: Double = 0.012
+    /// How many fingers a follow's swipe has on gestured's virtual touchpad (KDE Plasma,
+    /// Hyprland, niri): nil, the desktop's own (KDE 4, Hyprland and niri 3; niri's
+    /// overview 4).
+    public var followFingers: Int?
 
     public init() {}
 }

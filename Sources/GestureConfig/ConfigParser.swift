@@ -120,6 +120,8 @@ struct ConfigParser {
                 if let t = positive(value, .duration, key.rawValue) { settings.sequenceWindow = t }
             case .keyDelay:
                 if let t = positive(value, .duration, key.rawValue, max: SettingsKey.maxKeyDelay) { settings.keyDelay = t }
+            case .followFingers:
+                if let n = count(value, 3...4, key.rawValue) { settings.followFingers = n }
             }
         }
     }

@@ -93,6 +93,7 @@ enum SettingsKey: String, CaseIterable {
     case queueLength = "queue-length"
     case sequenceWindow = "sequence-window"
     case keyDelay = "key-delay"
+    case followFingers = "follow-fingers"
 
     static let countRange = 1...64
     /// Longest `key-delay`, seconds: past this a key press reads as held down.
@@ -116,6 +117,9 @@ enum SettingsKey: String, CaseIterable {
         case .keyDelay:
             return .init(key: rawValue, type: "duration, at most 200ms", appliesTo: "", defaultValue: "`\(Int(d.keyDelay * 1000))ms`",
                          summary: "Time between a key's press and its release (and between the keys of a list) on the virtual device; some desktops drop a press and release that arrive together.")
+        case .followFingers:
+            return .init(key: rawValue, type: "count 3–4", appliesTo: "", defaultValue: "the desktop's",
+                         summary: "On KDE Plasma, Hyprland and niri, a follow is played as the desktop's own touchpad swipe on gestured's virtual touchpad: with this many fingers, where the desktop's gesture is configured for another count than its default (KDE 4; Hyprland and niri 3, niri's overview 4).")
         }
     }
 }
