@@ -164,10 +164,13 @@ const ORIENTATION_VERTICAL = 1;
 /// SwipeTracker's State.NONE and State.SCROLLING.
 const TRACKER_IDLE = 0;
 const TRACKER_SCROLLING = 1;
-/// A follow that hears nothing for this long is cancelled: gestured sends a FollowUpdate
-/// at least every 50 ms while the fingers are down, still or not.
-const FOLLOW_SILENCE_MS = 1000;
+/// A follow that hears nothing for 5 ticks of 250 ms (1 to 1.25 s) is cancelled: gestured
+/// sends a FollowUpdate at least every 50 ms while the fingers are down, still or not.
+/// Counted in ticks, not measured on the clock: when GNOME itself stalls (two busy cores),
+/// the one late tick runs before the updates that wait behind it, and must not count them
+/// as silence.
 const WATCHDOG_INTERVAL_MS = 250;
+const WATCHDOG_SILENT_TICKS = 5;
 
 /// A D-Bus error of its own name: what a Follow method answers instead of a reply.
 class BusError extends Error {
@@ -402,7 +405,7 @@ class GesturedShell {
 
         const follow = {
             session: this._followSessions = this._followSessions % 0xffffffff + 1,
-            sender, tracker, direction, position: 0, step: 0, time, heard: 0, ending: false, end: NaN,
+            sender, tracker, direction, position: 0, step: 0, time, silentTicks: 0, ending: false, end: NaN,
         };
         follow.endSignal = tracker.connect('end', (t, duration, endProgress) => this._trackerEnded(follow, endProgress));
         try {
@@ -441,7 +444,7 @@ class GesturedShell {
 
     _heard(follow, time) {
         follow.time = time;
-        follow.heard = GLib.get_monotonic_time();
+        follow.silentTicks = 0;
     }
 
     /// Ends `follow` through GNOME's own end of a touchpad swipe; where it settles.
@@ -486,7 +489,7 @@ class GesturedShell {
     }
 
     _watchdogTick() {
-        if (GLib.get_monotonic_time() - this._follow.heard > FOLLOW_SILENCE_MS * 1000)
+        if (++this._follow.silentTicks >= WATCHDOG_SILENT_TICKS)
             this._followStop('timeout');
         return GLib.SOURCE_CONTINUE;
     }
