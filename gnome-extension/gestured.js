@@ -472,8 +472,8 @@ class GesturedShell {
         this._dbus.emit_signal('FollowEnded', new GLib.Variant('(us)', [follow.session, reason]));
     }
 
-    /// GNOME's tracker ended: as we asked, or on its own (the overview toggled, the
-    /// screen locked, the keyboard switched workspace).
+    /// GNOME's tracker ended: as we asked, or on its own (the overview opened during a
+    /// workspace follow, a keyboard switch, an action mode that no longer allows it).
     _trackerEnded(follow, endProgress) {
         follow.end = endProgress;
         this._followClosed(follow);
