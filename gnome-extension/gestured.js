@@ -1,7 +1,7 @@
 // @uuid gestured@gestured.github.io
 // @name gestured
 // @class GesturedShell
-// @description Tells gestured (the touch gesture daemon) which window has the focus, for per-application gestures, and switches workspaces, moves windows and opens the overview for its gestures. D-Bus: io.github.gestured.Shell at /io/github/gestured/Shell on gnome-shell's connection.
+// @description Tells gestured (the touch gesture daemon) which window has the focus, for per-application gestures, switches workspaces, moves windows and opens the overview for its gestures, and moves GNOME's own workspace and overview transitions with its gestures' fingers. D-Bus: io.github.gestured.Shell at /io/github/gestured/Shell on gnome-shell's connection.
 //
 // The logic of gestured's GNOME Shell extension, shared by both of its forms:
 // `build` wraps it in GNOME 43/44's imports.* header or GNOME 45+'s ES-module one,
@@ -13,7 +13,9 @@
 // in docs/GNOME.md; keep the two in step.
 //
 // No polling: the extension runs when GNOME reports a change of focus, title or app
-// id (GObject notify signals), or when someone calls a method; at rest, nothing.
+// id (GObject notify signals), when the owner of gestured's bus name changes, or when
+// someone calls a method; at rest, nothing. Its one timer, the follow watchdog, exists
+// only while gestured's fingers drive one of GNOME's transitions.
 
 const OBJECT_PATH = '/io/github/gestured/Shell';
 const INTERFACE_VERSION = 1;
@@ -61,6 +63,29 @@ const INTERFACE_XML = `
       <arg name="state" type="s" direction="in"/>
       <arg name="shown" type="b" direction="out"/>
     </method>
+    <method name="FollowBegin">
+      <arg name="kind" type="s" direction="in"/>
+      <arg name="source" type="s" direction="in"/>
+      <arg name="time" type="u" direction="in"/>
+      <arg name="session" type="u" direction="out"/>
+      <arg name="axis" type="s" direction="out"/>
+      <arg name="start" type="d" direction="out"/>
+    </method>
+    <method name="FollowUpdate">
+      <arg name="session" type="u" direction="in"/>
+      <arg name="progress" type="d" direction="in"/>
+      <arg name="time" type="u" direction="in"/>
+    </method>
+    <method name="FollowEnd">
+      <arg name="session" type="u" direction="in"/>
+      <arg name="time" type="u" direction="in"/>
+      <arg name="cancel" type="b" direction="in"/>
+      <arg name="end" type="d" direction="out"/>
+    </method>
+    <signal name="FollowEnded">
+      <arg name="session" type="u"/>
+      <arg name="reason" type="s"/>
+    </signal>
   </interface>
 </node>`;
 
@@ -111,6 +136,118 @@ function workspaceIndex(target, from) {
     return Math.max(0, Math.min(count - 1, index));
 }
 
+// Following the fingers: gestured's FollowBegin/FollowUpdate/FollowEnd drive GNOME
+// Shell's own SwipeTracker for the workspace strip or the overview exactly as a touchpad
+// swipe does, by emitting the signals of the tracker's touchpad sub-gesture
+// (`_touchpadGesture`: begin(time, x, y), update(time, delta, distance), end(time,
+// distance), the same in GNOME 43 to 50). GNOME's own code does the rest: the strip or
+// the overview under the fingers, the velocity history, commit or spring-back, the
+// animations, activating the workspace. docs/GNOME.md, "Following the fingers".
+
+/// Only the program that owns this name on the session bus may drive the transitions.
+const GESTURED_BUS_NAME = 'io.github.gestured';
+
+const ACCESS_DENIED = 'org.freedesktop.DBus.Error.AccessDenied';
+/// GNOME cannot start that transition now; nothing moved.
+const ERROR_REFUSED = 'io.github.gestured.Shell.Error.Refused';
+/// This GNOME's swipe trackers are not the ones this extension knows (GNOME 43 to 50).
+const ERROR_UNSUPPORTED = 'io.github.gestured.Shell.Error.Unsupported';
+/// The session named has ended (or never was); FollowEnded said why.
+const ERROR_NOT_FOLLOWING = 'io.github.gestured.Shell.Error.NotFollowing';
+
+/// GNOME's units for one whole step of a touchpad swipe (swipeTracker.js
+/// TOUCHPAD_BASE_WIDTH, TOUCHPAD_BASE_HEIGHT): its velocity thresholds are in these.
+const TOUCHPAD_STEP_HORIZONTAL = 400;
+const TOUCHPAD_STEP_VERTICAL = 300;
+/// Clutter.Orientation.VERTICAL (HORIZONTAL is 0): the tracker's `orientation`.
+const ORIENTATION_VERTICAL = 1;
+/// SwipeTracker's State.NONE and State.SCROLLING.
+const TRACKER_IDLE = 0;
+const TRACKER_SCROLLING = 1;
+/// A follow that hears nothing for 5 ticks of 250 ms (1 to 1.25 s) is cancelled: gestured
+/// sends a FollowUpdate at least every 50 ms while the fingers are down, still or not.
+/// Counted in ticks, not measured on the clock: when GNOME itself stalls (two busy cores),
+/// the one late tick runs before the updates that wait behind it, and must not count them
+/// as silence.
+const WATCHDOG_INTERVAL_MS = 250;
+const WATCHDOG_SILENT_TICKS = 5;
+
+/// A D-Bus error of its own name: what a Follow method answers instead of a reply.
+class BusError extends Error {
+    constructor(name, message) {
+        super(message);
+        this.busName = name;
+    }
+}
+
+/// Replies to `invocation` with `reply()` packed as `signature`, or with the error it threw.
+function answer(invocation, signature, reply) {
+    let value;
+    try {
+        value = new GLib.Variant(signature, reply());
+    } catch (e) {
+        if (e instanceof BusError) {
+            invocation.return_dbus_error(e.busName, e.message);
+        } else if (e instanceof GLib.Error) {
+            invocation.return_gerror(e);
+        } else {
+            logError(e, 'gestured: a Follow method failed');
+            invocation.return_dbus_error('org.freedesktop.DBus.Error.Failed', `${e}`);
+        }
+        return;
+    }
+    invocation.return_value(value);
+}
+
+/// The SwipeTracker GNOME's own touchpad gesture drives for `kind`: the workspace strip
+/// (or, with the overview open, its workspaces) or the overview's states.
+function trackerFor(kind) {
+    switch (kind) {
+    case 'overview':
+        return Main.overview._swipeTracker;
+    case 'workspace':
+        return Main.overview.visible
+            ? Main.overview._overview?._controls?._workspacesDisplay?._swipeTracker
+            : Main.wm._workspaceAnimation?._swipeTracker;
+    default:
+        throw invalidArgument(`kind must be workspace or overview, not '${kind}'`);
+    }
+}
+
+/// +1, or −1 where GNOME turns a touchpad's swipe around. gestured's progress is
+/// positive for fingers left or up: GNOME's touchpad direction with natural scrolling,
+/// its default, and a touchscreen's (the content under the fingers). A touchpad follows
+/// the user's natural-scroll setting as GNOME's own swipe does (TouchpadSwipeGesture).
+function directionFor(source) {
+    switch (source) {
+    case 'touchscreen':
+        return 1;
+    case 'touchpad':
+        return new Gio.Settings({schema_id: 'org.gnome.desktop.peripherals.touchpad'})
+            .get_boolean('natural-scroll') ? 1 : -1;
+    default:
+        throw invalidArgument(`source must be touchscreen or touchpad, not '${source}'`);
+    }
+}
+
+/// Why `tracker` is not the SwipeTracker this extension drives, or null when it is.
+function unknownTracker(tracker) {
+    if (!tracker)
+        return 'there is no swipe tracker where GNOME 43 to 50 keep it';
+    if (typeof tracker._touchpadGesture?.emit !== 'function')
+        return 'the tracker has no _touchpadGesture';
+    for (const [field, type] of [['_state', 'number'], ['_progress', 'number'], ['_allowedModes', 'number'],
+        ['_cancelled', 'boolean'], ['enabled', 'boolean'], ['orientation', 'number']]) {
+        if (typeof tracker[field] !== type)
+            return `the tracker's ${field} is not a ${type}`;
+    }
+    return null;
+}
+
+function refused(message) {
+    return new BusError(ERROR_REFUSED, message);
+}
+
 class GesturedShell {
     enable() {
         this._window = null;
@@ -123,9 +260,18 @@ class GesturedShell {
         this._dbus.export(Gio.DBus.session, OBJECT_PATH);
         this._focusSignal = global.display.connect('notify::focus-window', () => this._focusMoved());
         this._focusMoved();
+        this._follow = null;
+        this._followSessions = 0;
+        this._watchdog = 0;
+        this._gestured = null;
+        this._gesturedWatch = Gio.bus_watch_name_on_connection(Gio.DBus.session, GESTURED_BUS_NAME,
+            Gio.BusNameWatcherFlags.NONE, (connection, name, owner) => this._gesturedIs(owner),
+            () => this._gesturedIs(null));
     }
 
     disable() {
+        this._followStop('disabled');
+        Gio.bus_unwatch_name(this._gesturedWatch);
         global.display.disconnect(this._focusSignal);
         this._unwatchWindow();
         this._dbus.emit_signal('Disabled', null);
@@ -202,6 +348,157 @@ class GesturedShell {
                 Main.activateWindow(windows[windows.length - 1]);
         }
         return this._minimized.length > 0;
+    }
+
+    /// Starts following: GNOME's tracker for `kind` begins as for a touchpad swipe on the
+    /// primary monitor. Answers the session, the tracker's axis (the fingers' axis that
+    /// moves it: "horizontal" or "vertical") and where GNOME starts from, in its units
+    /// (the workspace index, the overview's state: 0 hidden, 1 windows, 2 app grid).
+    FollowBeginAsync([kind, source, time], invocation) {
+        answer(invocation, '(usd)', () => this._followBegin(kind, source, time, invocation.get_sender()));
+    }
+
+    /// `progress`: the fraction of one whole transition the fingers have moved since
+    /// FollowBegin, positive forward (fingers left or up). Sent without waiting for a reply.
+    FollowUpdateAsync([session, progress, time], invocation) {
+        answer(invocation, '()', () => {
+            const follow = this._following(session, invocation.get_sender());
+            if (!Number.isFinite(progress))
+                throw invalidArgument(`progress must be a number, not ${progress}`);
+            const position = follow.direction * progress;
+            const delta = (position - follow.position) * follow.step;
+            follow.position = position;
+            this._heard(follow, time);
+            follow.tracker._touchpadGesture.emit('update', time, delta, follow.step);
+            return [];
+        });
+    }
+
+    /// The fingers lifted (or the gesture was cancelled: `cancel` springs back whatever
+    /// the position and speed). GNOME decides and animates; answers where it settles.
+    FollowEndAsync([session, time, cancel], invocation) {
+        answer(invocation, '(d)', () => {
+            const follow = this._following(session, invocation.get_sender());
+            this._heard(follow, time);
+            return [this._followFinish(follow, cancel)];
+        });
+    }
+
+    _followBegin(kind, source, time, sender) {
+        this._checkGestured(sender);
+        const tracker = trackerFor(kind);
+        const direction = directionFor(source);
+        this._followStop('replaced');
+        const unknown = unknownTracker(tracker);
+        if (unknown)
+            throw new BusError(ERROR_UNSUPPORTED, `GNOME Shell's ${kind} gesture is not one this extension knows: ${unknown}`);
+        // What TouchpadSwipeGesture checks before it begins, which emitting its signal skips.
+        if (!tracker.enabled)
+            throw refused(`GNOME has its ${kind} gesture turned off just now (the overview or an animation is running)`);
+        if ((tracker._allowedModes & Main.actionMode) === 0)
+            throw refused(`GNOME does not allow its ${kind} gesture now (action mode ${Main.actionMode}: locked, a menu or a dialog)`);
+        if (tracker._state !== TRACKER_IDLE)
+            throw refused(`GNOME's ${kind} gesture is already running (a touchpad swipe)`);
+        const monitor = Main.layoutManager.primaryMonitor;
+        if (!monitor)
+            throw refused('GNOME has no primary monitor');
+
+        const follow = {
+            session: this._followSessions = this._followSessions % 0xffffffff + 1,
+            sender, tracker, direction, position: 0, step: 0, time, silentTicks: 0, ending: false, end: NaN,
+        };
+        follow.endSignal = tracker.connect('end', (t, duration, endProgress) => this._trackerEnded(follow, endProgress));
+        try {
+            tracker._touchpadGesture.emit('begin', time, monitor.x + monitor.width / 2, monitor.y + monitor.height / 2);
+        } catch (e) {
+            tracker.disconnect(follow.endSignal);
+            throw new BusError(ERROR_UNSUPPORTED, `GNOME Shell's ${kind} gesture is not one this extension knows: ${e.message}`);
+        }
+        if (tracker._state !== TRACKER_SCROLLING) {
+            tracker.disconnect(follow.endSignal);
+            throw refused(`GNOME's ${kind} gesture declined to begin`);
+        }
+        // The orientation is the handler's to set (vertical workspaces set it in begin).
+        const vertical = tracker.orientation === ORIENTATION_VERTICAL;
+        follow.step = vertical ? TOUCHPAD_STEP_VERTICAL : TOUCHPAD_STEP_HORIZONTAL;
+        this._follow = follow;
+        this._heard(follow, time);
+        this._watchdog = GLib.timeout_add(GLib.PRIORITY_DEFAULT, WATCHDOG_INTERVAL_MS, () => this._watchdogTick());
+        return [follow.session, vertical ? 'vertical' : 'horizontal', tracker._progress];
+    }
+
+    _checkGestured(sender) {
+        if (this._gestured === null || sender !== this._gestured) {
+            throw new BusError(ACCESS_DENIED, `only the owner of ${GESTURED_BUS_NAME} may drive GNOME's transitions`
+                + (this._gestured === null ? ' (nothing owns it)' : ''));
+        }
+    }
+
+    /// The follow `session` names, if it runs and `sender` may drive it.
+    _following(session, sender) {
+        this._checkGestured(sender);
+        if (this._follow?.session !== session)
+            throw new BusError(ERROR_NOT_FOLLOWING, `follow ${session} has ended`);
+        return this._follow;
+    }
+
+    _heard(follow, time) {
+        follow.time = time;
+        follow.silentTicks = 0;
+    }
+
+    /// Ends `follow` through GNOME's own end of a touchpad swipe; where it settles.
+    _followFinish(follow, cancel) {
+        follow.ending = true;
+        // SwipeTracker's own cancel (its touch gestures'): only while it scrolls, which it
+        // does while we follow, or the flag would cancel the user's next swipe.
+        if (cancel)
+            follow.tracker._cancelled = true;
+        follow.tracker._touchpadGesture.emit('end', follow.time, follow.step);
+        if (this._follow === follow) {
+            // GNOME did not end it: its tracker is not the one we know. Leave it as found.
+            follow.tracker._cancelled = false;
+            this._followClosed(follow);
+        }
+        return follow.end;
+    }
+
+    /// Cancels the follow, if one runs, and says why.
+    _followStop(reason) {
+        const follow = this._follow;
+        if (!follow)
+            return;
+        this._followFinish(follow, true);
+        this._dbus.emit_signal('FollowEnded', new GLib.Variant('(us)', [follow.session, reason]));
+    }
+
+    /// GNOME's tracker ended: as we asked, or on its own (the overview opened during a
+    /// workspace follow, a keyboard switch, an action mode that no longer allows it).
+    _trackerEnded(follow, endProgress) {
+        follow.end = endProgress;
+        this._followClosed(follow);
+        if (!follow.ending)
+            this._dbus.emit_signal('FollowEnded', new GLib.Variant('(us)', [follow.session, 'interrupted']));
+    }
+
+    _followClosed(follow) {
+        follow.tracker.disconnect(follow.endSignal);
+        GLib.source_remove(this._watchdog);
+        this._watchdog = 0;
+        this._follow = null;
+    }
+
+    _watchdogTick() {
+        if (++this._follow.silentTicks >= WATCHDOG_SILENT_TICKS)
+            this._followStop('timeout');
+        return GLib.SOURCE_CONTINUE;
+    }
+
+    /// The owner of gestured's bus name changed: a follow it drove has no driver left.
+    _gesturedIs(owner) {
+        this._gestured = owner;
+        if (this._follow && this._follow.sender !== owner)
+            this._followStop('sender-gone');
     }
 
     _focusMoved() {

@@ -53,3 +53,39 @@ static inline int gestured_bus_emit_focus(sd_bus *bus, const char *dest, const c
     sd_bus_message_unref(m);
     return r;
 }
+
+/// gestured's GNOME extension's Follow methods (docs/GNOME.md), sent as gestured sends them: on
+/// gnome-shell's connection (org.gnome.Shell), FollowBegin and FollowEnd waiting for the reply.
+static inline int gestured_bus_follow_begin(sd_bus *bus, const char *kind, const char *source, uint32_t time,
+                                            sd_bus_error *error, sd_bus_message **reply) {
+    return sd_bus_call_method(bus, "org.gnome.Shell", "/io/github/gestured/Shell", "io.github.gestured.Shell", "FollowBegin",
+                              error, reply, "ssu", kind, source, time);
+}
+
+/// FollowUpdate: with `reply` NULL sent without waiting (NO_REPLY_EXPECTED, as gestured sends
+/// it each frame); otherwise a call whose reply, or error, is waited for.
+static inline int gestured_bus_follow_update(sd_bus *bus, uint32_t session, double progress, uint32_t time,
+                                             sd_bus_error *error, sd_bus_message **reply) {
+    if (reply)
+        return sd_bus_call_method(bus, "org.gnome.Shell", "/io/github/gestured/Shell", "io.github.gestured.Shell", "FollowUpdate",
+                                  error, reply, "udu", session, progress, time);
+    sd_bus_message *m = NULL;
+    int r = sd_bus_message_new_method_call(bus, &m, "org.gnome.Shell", "/io/github/gestured/Shell", "io.github.gestured.Shell",
+                                           "FollowUpdate");
+    if (r >= 0) r = sd_bus_message_append(m, "udu", session, progress, time);
+    if (r >= 0) r = sd_bus_message_set_expect_reply(m, 0);
+    if (r >= 0) r = sd_bus_send(bus, m, NULL);
+    sd_bus_message_unref(m);
+    return r;
+}
+
+static inline int gestured_bus_follow_end(sd_bus *bus, uint32_t session, uint32_t time, int cancel,
+                                          sd_bus_error *error, sd_bus_message **reply) {
+    return sd_bus_call_method(bus, "org.gnome.Shell", "/io/github/gestured/Shell", "io.github.gestured.Shell", "FollowEnd",
+                              error, reply, "uub", session, time, cancel);
+}
+
+/// org.gnome.Shell.Eval(code) (unsafe mode), waiting for its (success, JSON) reply.
+static inline int gestured_bus_eval(sd_bus *bus, const char *code, sd_bus_error *error, sd_bus_message **reply) {
+    return sd_bus_call_method(bus, "org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell", "Eval", error, reply, "s", code);
+}

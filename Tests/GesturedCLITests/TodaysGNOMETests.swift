@@ -13,8 +13,8 @@ extension RealDesktops {
     /// testing), each headless in its own Debian root (`DebianRoot`), with the extension
     /// as `make deb`'s package installs it there (its postinst links the ES-module form).
     /// Each asks GNOME itself: its active workspace, its overview, its windows, its
-    /// monitors' transform. The same checks run on this machine's GNOME 43
-    /// (GNOMEShellTests, RotationSourceTests).
+    /// monitors' transform, its transitions following the fingers. The same checks run
+    /// on this machine's GNOME 43 (GNOMEShellTests, RotationSourceTests, GNOMEFollowTests).
     @Suite(DebianRoot.available, GNOMESession.dbusmock) struct TodaysGNOMETests {
         static let roots = [DebianRoot.trixie, DebianRoot.forky]
 
@@ -63,6 +63,16 @@ extension RealDesktops {
         @Test(arguments: roots)
         func theExtensionsActionsChangeGNOMEsOwnState(root: DebianRoot) throws {
             try GNOMEShellTests.theExtensionsActionsChangeGNOMEsOwnState(in: root)
+        }
+
+        @Test(arguments: roots)
+        func theOverviewFollowsTheFingersAndOnlyGestured(root: DebianRoot) throws {
+            try GNOMEFollowTests.theOverviewFollowsTheFingersAndOnlyGestured(in: root)
+        }
+
+        @Test(arguments: roots)
+        func theWorkspaceStripFollowsTheFingers(root: DebianRoot) throws {
+            try GNOMEFollowTests.theWorkspaceStripFollowsTheFingers(in: root)
         }
 
         @Test(arguments: roots)
