@@ -9,9 +9,12 @@ import TouchModel
 /// touchpad gestures move (docs/GNOME.md, "Follow"). The pan's beginning is one call,
 /// `FollowBegin(kind, source, time, channel)`, made as the owner of
 /// `io.github.gestured` (the only one the extension obeys); each step after it is a
-/// 16-byte record written to `channel`, a pipe whose read end went with the call:
-/// one write(2), no message built, nothing allocated, and its end of file (gestured
-/// gone, however) tells the extension at once to spring back.
+/// 16-byte record written to `channel`, one end of a socket pair whose other end went
+/// with the call (a Gio.Socket in every GNOME the extension knows): one send(2), no
+/// message built, nothing allocated, and its end of file (gestured gone, however)
+/// tells the extension at once to spring back. While the fingers are down and still,
+/// the last record is sent again every 50 ms (`keepalive`): GNOME's velocity is of the
+/// last 150 ms, and the extension cancels a follow it hears nothing of for a second.
 ///
 /// A record: little-endian `u32` time (ms, the frame's CLOCK_MONOTONIC), `u32` kind
 /// (0 update, 1 end, 2 cancel), `f64` progress (a fraction of one whole transition
@@ -26,8 +29,8 @@ final class GNOMEFollow: FollowDriver {
     private let log: (LogPriority, String) -> Void
     /// Done when GNOME cannot be followed (the extension off, too old): the step.
     private let fallback: OneStepFollow
-    /// The follow under way: its channel's write end and the axis it moves along.
-    private var channel: OwnedFileDescriptor?
+    /// The follow under way: its channel's end and the axis it moves along.
+    private var channel: StreamSocket?
     private var axis = Axis.horizontal
     private var travel = 0.0
     private var owned = false
@@ -39,6 +42,9 @@ final class GNOMEFollow: FollowDriver {
     private var ended = false
     private var follow: Follow?
     private var record = [UInt8](repeating: 0, count: 16)
+    /// When the last record was sent (the frame's time); a keepalive goes 50 ms after.
+    private var lastWrite = Timestamp(microseconds: 0)
+    static let keepalive: Int64 = 50_000
 
     init(bus: GNOMEFollowTransport, desktop: Desktop, fallback: OneStepFollow, log: @escaping (LogPriority, String) -> Void) {
         self.bus = bus
@@ -51,6 +57,7 @@ final class GNOMEFollow: FollowDriver {
         if motion.phase == .begin { begin(follow, motion, gesture: gesture) }
         if motion.phase == .end || motion.phase == .cancel { ended = true }
         guard let fd = channel?.descriptor else { return nil }
+        lastWrite = motion.time
         let p = FollowDrivers.progress(follow, motion, axis: axis, travel: travel)
         last = p
         let kind: UInt32 = switch motion.phase {
@@ -77,24 +84,24 @@ final class GNOMEFollow: FollowDriver {
                 self?.log(.warning, "GNOME: cannot own \(Self.name) on the session bus, which the extension lets drive a follow: \(problem)")
             }
         }
-        let pipe: Pipe
+        let ends: StreamSocketPair
         do {
-            pipe = try Pipe(flags: Pipe.nonBlocking)
+            ends = try StreamSocketPair()
         } catch {
             refusedWhy = "\(error)"
-            log(.warning, "[\(gesture)] \(follow.transition.rawValue) follow: no pipe for GNOME (\(error)); one step instead")
+            log(.warning, "[\(gesture)] \(follow.transition.rawValue) follow: no socket pair for GNOME (\(error)); one step instead")
             return
         }
         axis = FollowDrivers.axis(follow, motion)
         travel = FollowDrivers.travel(follow, motion, axis: axis, touchpad: FollowDrivers.defaultTouchpadTravel(follow))
         let time = UInt32(truncatingIfNeeded: motion.time.microseconds / 1000)
         bus.followBegin(kind: follow.transition.rawValue, source: motion.device == .touchscreen ? "touchscreen" : "touchpad",
-                        time: time, channel: pipe.readEnd.descriptor) { [weak self] refusal in
+                        time: time, channel: ends.theirs.descriptor) { [weak self] refusal in
             guard let refusal else { return }
             self?.refused(refusal, follow, gesture: gesture)
         }
-        // sd-bus sent its own duplicate of the read end with the call.
-        channel = .some(pipe.keepingWriteEnd())
+        // sd-bus sent its own duplicate of the other end with the call; ours closes here.
+        channel = .some(ends.keepingMine())
     }
 
     /// The extension said no (off, a GNOME it does not know, the tracker busy): said,
@@ -106,15 +113,25 @@ final class GNOMEFollow: FollowDriver {
         if last != 0 { _ = fallback.step(follow, forward: last > 0, gesture: gesture) }
     }
 
+    /// While a follow runs, the keepalive's time.
+    var deadline: Timestamp? { channel == nil ? nil : Timestamp(microseconds: lastWrite.microseconds + Self.keepalive) }
+
+    /// The fingers are down and still: where they are, again, now.
+    func timerFired(at now: Timestamp) {
+        guard let fd = channel?.descriptor, now.microseconds >= lastWrite.microseconds + Self.keepalive else { return }
+        lastWrite = now
+        write(fd, time: now, kind: 0, progress: last)
+    }
+
     private func write(_ fd: FileDescriptor, time: Timestamp, kind: UInt32, progress: Double) {
         record.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: UInt32(truncatingIfNeeded: time.microseconds / 1000).littleEndian, toByteOffset: 0, as: UInt32.self)
             raw.storeBytes(of: kind.littleEndian, toByteOffset: 4, as: UInt32.self)
             raw.storeBytes(of: progress.bitPattern.littleEndian, toByteOffset: 8, as: UInt64.self)
         }
-        // A full pipe (the extension stalled) drops an update: the next carries where
-        // the fingers are. A lost end is a closed pipe: the extension springs back.
-        _ = record.withUnsafeBytes { try? fd.write($0) }
+        // A full socket (the extension stalled) drops an update: the next carries where
+        // the fingers are. A lost end is a closed socket: the extension springs back.
+        _ = record.withUnsafeBytes { try? fd.send($0) }
     }
 }
 

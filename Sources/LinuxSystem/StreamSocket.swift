@@ -20,6 +20,8 @@ public struct StreamSocket: ~Copyable {
 
     private init(adopting fd: Int32) { file = OwnedFileDescriptor(adopting: fd) }
 
+    fileprivate init(adoptingDescriptor fd: Int32) { file = OwnedFileDescriptor(adopting: fd) }
+
     /// socket(2), then connect(2) to `path` without blocking. A Unix socket connects at
     /// once or fails (`ENOENT`: nobody made it; `ECONNREFUSED`: nobody listens, a stale
     /// socket; `EAGAIN`: its backlog is full), so there is no in-progress state to wait for.
@@ -130,4 +132,23 @@ public struct StreamSocket: ~Copyable {
 
     /// close(2) now, rather than when the value goes.
     public consuming func close() { _ = try? file.close() }
+}
+
+/// socketpair(2): two connected ends, non-blocking and close-on-exec. The other end is
+/// usually handed to another process (over D-Bus), which reads what this one sends.
+public struct StreamSocketPair: ~Copyable {
+    public var mine: StreamSocket
+    public var theirs: StreamSocket
+
+    public init() throws(Errno) {
+        var fds: [Int32] = [-1, -1]
+        _ = try valueOrErrno {
+            socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds)
+        }
+        mine = StreamSocket(adoptingDescriptor: fds[0])
+        theirs = StreamSocket(adoptingDescriptor: fds[1])
+    }
+
+    /// This end; the other closes (once handed over, the other process has its own).
+    public consuming func keepingMine() -> StreamSocket { mine }
 }
