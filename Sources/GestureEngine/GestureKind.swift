@@ -24,10 +24,12 @@ public enum GestureKind: String, Sendable, CaseIterable {
     /// The hand's path draws a shape ('z', a check, a triangle, or one the user recorded).
     case shape
 
-    /// This kind's entry, built once (a `Set` literal allocates: not per call).
-    public var traits: KindTraits { Self.table[self]! }
+    /// This kind's entry, built once (a `Set` literal allocates: not per call), at the
+    /// kind's place in `allCases`: found by comparing cases, where a dictionary hashed
+    /// the raw string (650 instructions for the event stream's every gesture line).
+    public var traits: KindTraits { Self.table[Self.allCases.firstIndex(of: self)!] }
 
-    private static let table = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.entry) })
+    private static let table = allCases.map(\.entry)
 
     /// The one entry per kind.
     private var entry: KindTraits {

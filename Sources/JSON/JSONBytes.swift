@@ -106,16 +106,25 @@ package struct JSONBytes {
     package mutating func key(_ k: StaticString) {
         reserve(k.utf8CodeUnitCount + 4)
         put(UInt8(ascii: ","))
-        firstKey(k)
+        quotedKey(k)
     }
 
     /// `"KEY":` as the first member of a nested object (no comma).
     package mutating func firstKey(_ k: StaticString) {
         reserve(k.utf8CodeUnitCount + 3)
-        put(UInt8(ascii: "\""))
-        raw(k)
-        put(UInt8(ascii: "\""))
-        put(UInt8(ascii: ":"))
+        quotedKey(k)
+    }
+
+    /// `"KEY":` into room already reserved, in one pass: a key is a few bytes, and a
+    /// line has 10 to 30 of them (each went through four calls and two capacity checks).
+    @inline(__always)
+    private mutating func quotedKey(_ k: StaticString) {
+        let from = k.utf8Start, to = base + count, n = k.utf8CodeUnitCount
+        to[0] = UInt8(ascii: "\"")
+        for i in 0..<n { to[i &+ 1] = from[i] }
+        to[n &+ 1] = UInt8(ascii: "\"")
+        to[n &+ 2] = UInt8(ascii: ":")
+        count &+= n &+ 3
     }
 
     @inline(__always)
@@ -167,18 +176,26 @@ package struct JSONBytes {
     package mutating func number(_ v: Double, _ decimals: Int) {
         guard v.isFinite else { return null() }
         var scale: UInt64 = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(v) * Double(scale)).rounded()
+        for _ in 0..<decimals { scale &*= 10 }
+        let scaled = abs(v) * Double(scale)
         guard scaled < 9.0e18 else {  // never a touch's value
             var text = String(v)
             return text.withUTF8 { put($0) }
         }
-        let n = UInt64(scaled)
+        // Rounded half away from zero, as `rounded()` (which is a call to libm's round
+        // here): what follows the point, `scaled` less its whole part, is exact.
+        let whole = UInt64(scaled)
+        let n = scaled - Double(whole) >= 0.5 ? whole &+ 1 : whole
         if v < 0 && n != 0 { byte("-") }
-        digits(n / scale, minimum: 1)
-        guard decimals > 0 else { return }
-        byte(".")
-        digits(n % scale, minimum: decimals)
+        guard decimals > 0 else { return digits(n, minimum: 1) }
+        // All the digits at once (at least one before the point), then the last
+        // `decimals` of them moved one place on for the point.
+        digits(n, minimum: decimals + 1)
+        reserve(1)
+        let point = count - decimals
+        for i in stride(from: count, to: point, by: -1) { base[i] = base[i - 1] }
+        base[point] = UInt8(ascii: ".")
+        count += 1
     }
 
     /// Microseconds as seconds with six decimals, exactly (no floating point).
@@ -204,13 +221,35 @@ package struct JSONBytes {
         while width < 20 && n >= power { width += 1; power &*= 10 }
         width = max(width, minimum)
         reserve(width)
-        var v = n
-        for i in stride(from: count + width - 1, through: count, by: -1) {
-            base[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
-            v /= 10
+        // From the last digit back, two at a time: one division by 100 for each pair.
+        var at = count + width, v = n
+        Self.pairs.withUTF8Buffer { pairs in
+            while v >= 100 {
+                let q = v / 100, r = Int(truncatingIfNeeded: v &- q &* 100) &* 2
+                at &-= 2
+                base[at] = pairs[r]
+                base[at &+ 1] = pairs[r &+ 1]
+                v = q
+            }
+            if v >= 10 {
+                let r = Int(truncatingIfNeeded: v) &* 2
+                at &-= 2
+                base[at] = pairs[r]
+                base[at &+ 1] = pairs[r &+ 1]
+            } else {
+                at &-= 1
+                base[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+            }
+        }
+        while at > count {
+            at &-= 1
+            base[at] = UInt8(ascii: "0")
         }
         count += width
     }
+
+    /// "00", "01", … "99": the two digits of each number below 100.
+    private static let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     private mutating func escaped(_ ch: Unicode.Scalar) {
         switch ch {

@@ -152,7 +152,7 @@ package struct StreamEncoder {
         }
         let steps = step.map { ActionMapper.steps($0, e) }.flatMap { $0.isFinite ? $0 : nil }
         out.key("progress")
-        if e.kind.traits.discrete { out.null() } else if let steps { out.number(abs(steps) - abs(steps).rounded(.down), 3) } else { out.raw("1") }
+        if e.kind.isDiscrete { out.null() } else if let steps { out.number(abs(steps) - abs(steps).rounded(.down), 3) } else { out.raw("1") }
         out.key("step")
         if let steps { out.int(ActionMapper.wholeSteps(steps)) } else { out.null() }
         out.end()
