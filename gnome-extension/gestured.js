@@ -71,6 +71,15 @@ const INTERFACE_XML = `
       <arg name="axis" type="s" direction="out"/>
       <arg name="start" type="d" direction="out"/>
     </method>
+    <method name="FollowBeginChannel">
+      <arg name="kind" type="s" direction="in"/>
+      <arg name="source" type="s" direction="in"/>
+      <arg name="time" type="u" direction="in"/>
+      <arg name="channel" type="h" direction="in"/>
+      <arg name="session" type="u" direction="out"/>
+      <arg name="axis" type="s" direction="out"/>
+      <arg name="start" type="d" direction="out"/>
+    </method>
     <method name="FollowUpdate">
       <arg name="session" type="u" direction="in"/>
       <arg name="progress" type="d" direction="in"/>
@@ -358,20 +367,93 @@ class GesturedShell {
         answer(invocation, '(usd)', () => this._followBegin(kind, source, time, invocation.get_sender()));
     }
 
+    /// FollowBegin, with the channel the steps come on instead of FollowUpdate and
+    /// FollowEnd (gestured's way: one send a frame, no message): one end of a socket
+    /// pair, on which each step is 16 bytes, little-endian: u32 time (ms), u32 kind (0
+    /// update, 1 end, 2 cancel), f64 progress. Its end of file before an end or a
+    /// cancel (the sender gone, however) cancels.
+    FollowBeginChannelAsync([kind, source, time, channel], invocation) {
+        answer(invocation, '(usd)', () => {
+            const fd = invocation.get_message().get_unix_fd_list()?.get(channel) ?? -1;
+            if (fd < 0)
+                throw invalidArgument('no channel came with the call');
+            // Owns fd from here: closed with the socket.
+            const socket = Gio.Socket.new_from_fd(fd);
+            let reply;
+            try {
+                reply = this._followBegin(kind, source, time, invocation.get_sender());
+            } catch (e) {
+                socket.close();
+                throw e;
+            }
+            this._listen(this._follow, socket);
+            return reply;
+        });
+    }
+
     /// `progress`: the fraction of one whole transition the fingers have moved since
     /// FollowBegin, positive forward (fingers left or up). Sent without waiting for a reply.
     FollowUpdateAsync([session, progress, time], invocation) {
         answer(invocation, '()', () => {
             const follow = this._following(session, invocation.get_sender());
-            if (!Number.isFinite(progress))
-                throw invalidArgument(`progress must be a number, not ${progress}`);
-            const position = follow.direction * progress;
-            const delta = (position - follow.position) * follow.step;
-            follow.position = position;
-            this._heard(follow, time);
-            follow.tracker._touchpadGesture.emit('update', time, delta, follow.step);
+            this._followTo(follow, progress, time);
             return [];
         });
+    }
+
+    _followTo(follow, progress, time) {
+        if (!Number.isFinite(progress))
+            throw invalidArgument(`progress must be a number, not ${progress}`);
+        const position = follow.direction * progress;
+        const delta = (position - follow.position) * follow.step;
+        follow.position = position;
+        this._heard(follow, time);
+        follow.tracker._touchpadGesture.emit('update', time, delta, follow.step);
+    }
+
+    /// Reads `follow`'s steps from `socket` until it ends or the follow does.
+    _listen(follow, socket) {
+        follow.channel = new Gio.SocketConnection({socket});
+        follow.cancellable = new Gio.Cancellable();
+        follow.pending = new Uint8Array(0);
+        const stream = follow.channel.get_input_stream();
+        const read = () => stream.read_bytes_async(4096, GLib.PRIORITY_DEFAULT, follow.cancellable, (s, result) => {
+            let data;
+            try {
+                data = s.read_bytes_finish(result).get_data() ?? new Uint8Array(0);
+            } catch (e) {
+                if (!e.matches?.(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED) && this._follow === follow)
+                    this._followStop('sender-gone');
+                return;
+            }
+            if (data.length === 0) {
+                if (this._follow === follow)
+                    this._followStop('sender-gone');
+                return;
+            }
+            const all = new Uint8Array(follow.pending.length + data.length);
+            all.set(follow.pending);
+            all.set(data, follow.pending.length);
+            let at = 0;
+            for (; at + 16 <= all.length && this._follow === follow; at += 16) {
+                const record = new DataView(all.buffer, all.byteOffset + at, 16);
+                const t = record.getUint32(0, true), what = record.getUint32(4, true), progress = record.getFloat64(8, true);
+                if (what === 0) {
+                    try {
+                        this._followTo(follow, progress, t);
+                    } catch (e) {
+                        this._followStop('bad-step');
+                    }
+                } else {
+                    this._heard(follow, t);
+                    this._followFinish(follow, what !== 1);
+                }
+            }
+            follow.pending = all.slice(at);
+            if (this._follow === follow)
+                read();
+        });
+        read();
     }
 
     /// The fingers lifted (or the gesture was cancelled: `cancel` springs back whatever
@@ -482,6 +564,8 @@ class GesturedShell {
     }
 
     _followClosed(follow) {
+        follow.cancellable?.cancel();
+        follow.channel?.close(null);
         follow.tracker.disconnect(follow.endSignal);
         GLib.source_remove(this._watchdog);
         this._watchdog = 0;

@@ -29,7 +29,7 @@ int gd_bus_call_s(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char 
 }
 int gd_bus_call_follow_begin(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface,
                              sd_bus_message_handler_t cb, void *ud, const char *kind, const char *source, uint32_t time, int channel) {
-    return p_sd_bus_call_method_async(bus, slot, dest, path, iface, "FollowBegin", cb, ud, "ssuh", kind, source, time, channel);
+    return p_sd_bus_call_method_async(bus, slot, dest, path, iface, "FollowBeginChannel", cb, ud, "ssuh", kind, source, time, channel);
 }
 int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
                    sd_bus_message_handler_t cb, void *ud, const char *a, const char *b) {

@@ -7,7 +7,7 @@ import TouchModel
 
 /// GNOME: gestured's extension drives GNOME Shell's own swipe trackers, the ones its
 /// touchpad gestures move (docs/GNOME.md, "Follow"). The pan's beginning is one call,
-/// `FollowBegin(kind, source, time, channel)`, made as the owner of
+/// `FollowBeginChannel(kind, source, time, channel)`, made as the owner of
 /// `io.github.gestured` (the only one the extension obeys); each step after it is a
 /// 16-byte record written to `channel`, one end of a socket pair whose other end went
 /// with the call (a Gio.Socket in every GNOME the extension knows): one send(2), no
@@ -140,7 +140,7 @@ final class GNOMEFollow: FollowDriver {
 public protocol GNOMEFollowTransport: AnyObject {
     /// Asks for the well-known name the extension obeys; `done` gets nil or the problem.
     func requestName(_ name: String, done: @escaping (String?) -> Void)
-    /// `FollowBegin(kind, source, time, channel)`; `done` gets nil once the extension
+    /// `FollowBeginChannel(kind, source, time, channel)`; `done` gets nil once the extension
     /// took it, else why not.
     func followBegin(kind: String, source: String, time: UInt32, channel: FileDescriptor, done: @escaping (String?) -> Void)
 }

@@ -66,7 +66,7 @@ package final class SessionBusCaller {
         process()
     }
 
-    /// gestured's GNOME Shell extension's `FollowBegin(kind, source, time, channel)`:
+    /// gestured's GNOME Shell extension's `FollowBeginChannel(kind, source, time, channel)`:
     /// `channel` (a pipe's read end) goes with the call (sd-bus sends a duplicate; the
     /// caller closes its own). `done` gets the session, GNOME's axis and where its
     /// transition stood, or the error.
@@ -82,7 +82,7 @@ package final class SessionBusCaller {
         }, Unmanaged.passUnretained(call).toOpaque(), kind, source, time, channel.rawValue)
         guard r >= 0 else {
             followCalls.removeAll { $0 === call }
-            return done(.failure(FollowRefusal(message: "cannot send FollowBegin on the session bus: \(Errno(rawValue: -r))")))
+            return done(.failure(FollowRefusal(message: "cannot send FollowBeginChannel on the session bus: \(Errno(rawValue: -r))")))
         }
         process()
     }
@@ -108,7 +108,7 @@ package final class SessionBusCaller {
         guard let m, gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &session) > 0,
               gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &axis) > 0, let axis,
               gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "d")), &start) > 0 else {
-            return call.done(.failure(FollowRefusal(message: "FollowBegin's answer is not (u session, s axis, d start)")))
+            return call.done(.failure(FollowRefusal(message: "FollowBeginChannel's answer is not (u session, s axis, d start)")))
         }
         call.done(.success((session, String(cString: axis), start)))
     }
@@ -138,8 +138,16 @@ package final class SessionBusCaller {
         return b
     }
 
+    /// sd-bus refuses to process from inside its own processing (EBUSY): a reply's
+    /// callback that makes another call has it sent by the processing under way.
+    private var processing = false
+
     private func process() {
-        guard let why = SessionBus.process({ bus }) else { return }
+        guard !processing else { return }
+        processing = true
+        let broken = SessionBus.process({ bus })
+        processing = false
+        guard let why = broken else { return }
         let lost = inflight
         let lostFollows = followCalls
         disconnect()

@@ -12,14 +12,14 @@ import TouchModel
 @testable import DaemonLoop
 
 /// A follow on GNOME, gestured's side: the pan's beginning is the extension's
-/// `FollowBegin(kind, source, time, channel)`, asked as the owner of
+/// `FollowBeginChannel(kind, source, time, channel)`, asked as the owner of
 /// `io.github.gestured`; every step after it is a record on the channel. The extension
 /// here is a fake on a private bus that keeps what it was given (the real GNOME Shells
 /// are in TodaysGNOMETests and GNOMEShellTests).
 @Suite(.serialized) struct GNOMEFollowDriverTests {
     final class FakeExtension {
         private(set) var bus: OpaquePointer?
-        /// What FollowBegin carried, and who sent it.
+        /// What FollowBeginChannel carried, and who sent it.
         private(set) var begins: [(kind: String, source: String, time: UInt32, sender: String)] = []
         private(set) var channel: Int32 = -1
         var refuse: String?
@@ -46,7 +46,7 @@ import TouchModel
                 switched.append(KWinSourceTestSupport.string(m))
                 return gestured_bus_reply_i(m, 2)
             }
-            guard sd_bus_message_is_method_call(m, "io.github.gestured.Shell", "FollowBegin") > 0 else { return 0 }
+            guard sd_bus_message_is_method_call(m, "io.github.gestured.Shell", "FollowBeginChannel") > 0 else { return 0 }
             var kind: UnsafePointer<CChar>?, source: UnsafePointer<CChar>?
             var time: UInt32 = 0
             var fd: Int32 = -1
@@ -128,7 +128,7 @@ import TouchModel
         }
         #expect(ext.begins.count == 1)
         #expect(ext.begins.first?.kind == "workspace" && ext.begins.first?.source == "touchscreen" && ext.begins.first?.time == 5000)
-        #expect(ext.begins.first?.sender == ext.owner(of: "io.github.gestured"), "FollowBegin comes from the owner of io.github.gestured")
+        #expect(ext.begins.first?.sender == ext.owner(of: "io.github.gestured"), "FollowBeginChannel comes from the owner of io.github.gestured")
         #expect(got.closed, "the channel closes after the end")
         #expect(got.records.count == 30)
         let kinds: [UInt32] = got.records.map(\.1)

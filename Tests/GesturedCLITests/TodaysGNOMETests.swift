@@ -76,6 +76,11 @@ extension RealDesktops {
         }
 
         @Test(arguments: roots)
+        func aTouchscreensDragUpOpensTheOverviewWithTheFingersOrSpringsBack(root: DebianRoot) throws {
+            try GNOMEFollowDaemonTests.aTouchscreensDragUpOpensTheOverviewWithTheFingersOrSpringsBack(in: root)
+        }
+
+        @Test(arguments: roots)
         func mutterTurningItsMonitorTurnsTheNextGesture(root: DebianRoot) throws {
             try RotationSourceTests.mutterTurningItsMonitorTurnsTheNextGesture(in: root)
         }

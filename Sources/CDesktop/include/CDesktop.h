@@ -88,7 +88,7 @@ int gd_bus_call(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *p
                 sd_bus_message_handler_t cb, void *ud);
 int gd_bus_call_s(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
                   sd_bus_message_handler_t cb, void *ud, const char *a);
-// gestured's GNOME Shell extension's FollowBegin(s kind, s source, u time, h channel).
+// gestured's GNOME Shell extension's FollowBeginChannel(s kind, s source, u time, h channel).
 int gd_bus_call_follow_begin(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface,
                              sd_bus_message_handler_t cb, void *ud, const char *kind, const char *source, uint32_t time, int channel);
 int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
