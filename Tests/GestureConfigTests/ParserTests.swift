@@ -14,6 +14,7 @@ import TouchModel
               queue-length: 5
               sequence-window: 800ms
               key-delay: 20ms
+              follow-fingers: 4
             gestures:
               - name: hold-4
                 gesture: hold
@@ -107,6 +108,7 @@ import TouchModel
                 shape: [z, n]
                 min-score: 0.7
                 command: echo z
+              - {name: ov, gesture: pan, fingers: 3, axis: vertical, command: {overview: follow}, distance: 60mm, reverse: true}
             grab:
               devices: [touchpad]
               device-names: "ELAN*"
@@ -121,6 +123,7 @@ import TouchModel
         expectedSettings.queueLength = 5
         expectedSettings.sequenceWindow = 0.8
         expectedSettings.keyDelay = 0.02
+        expectedSettings.followFingers = 4
         #expect(c.settings == expectedSettings)
         #expect(c.grab == GrabSelection(kinds: [.touchpad], nameGlobs: ["ELAN*"], holdBack: 0.04))
 
@@ -128,7 +131,7 @@ import TouchModel
             name: "hold-4", kind: .hold, fingers: 4...4, taps: 1,
             thresholds: Thresholds(maxMovementMM: 4, minDuration: 0.7),
             devices: DeviceFilter(kind: .touchpad, nameGlob: "*Synaptics*")))
-        #expect(c.bindings[0] == Binding(name: "hold-4", kind: .hold, line: 8,
+        #expect(c.bindings[0] == Binding(name: "hold-4", kind: .hold, line: 9,
                                          actions: [.began: "echo hold", .ended: "echo released", .cancelled: "echo cancelled"]))
         #expect(c.specs[1] == GestureSpec(
             name: "swipe-after-hold", kind: .swipe, fingers: 4...4, directions: [.up, .upLeft],
@@ -173,6 +176,7 @@ import TouchModel
         zed.shapes = ["z", "n"]
         zed.thresholds.minScore = 0.7
         #expect(c.specs[11] == zed)
+        #expect(c.bindings[12].actions[.began] == .desktop(.follow(Follow(transition: .overview, distanceMM: 60, reversed: true))))
 
         // The test names every key of the schema, so a new key cannot go untested (the
         // desktop actions' keys: DesktopActionConfigTests.eachDesktopActionParses, every one).
