@@ -25,8 +25,49 @@ extension RealDesktops {
             wait 300ms
             """
 
+        /// Four fingers landing on the right of the screen, left 49 mm (16.7 % of its
+        /// 294 mm) in 0.6 s, still, lifted.
+        static let dragLeft = "device " + Recordings.path("touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events") + """
+
+            create
+            touch 4 at 70% 50% spread 6%
+            move to 53.3% 50% over 600ms
+            wait 100ms
+            lift
+            wait 300ms
+            """
+
         static func config(_ action: String, distance: Int) -> String {
-            "gestures:\n  - {name: follow, gesture: pan, fingers: 4, axis: vertical, command: {\(action): follow}, distance: \(distance)mm}\n"
+            let axis = action == "overview" ? "vertical" : "horizontal"
+            return "gestures:\n  - {name: follow, gesture: pan, fingers: 4, axis: \(axis), command: {\(action): follow}, distance: \(distance)mm}\n"
+        }
+
+        @Test(GNOMESession.programs, GNOMESession.dbusmock)
+        func aTouchscreensDragLeftMovesTheWorkspacesWithTheFingersOrSpringsBack() throws {
+            try Self.aTouchscreensDragLeftMovesTheWorkspacesWithTheFingersOrSpringsBack(in: nil)
+        }
+
+        /// With `distance: 60mm` the 49 mm drag takes the workspace strip part-way, frame
+        /// by frame, and GNOME activates the next workspace at the lift; with `distance:
+        /// 200mm` it springs back to the first.
+        static func aTouchscreensDragLeftMovesTheWorkspacesWithTheFingersOrSpringsBack(in root: DebianRoot?) throws {
+            let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID], in: root)
+            let reader = try FollowClient(address: session.address, owning: nil)
+            #expect(reader.wait("Main.overview._shownState", for: #""HIDDEN""#, seconds: 30) == #""HIDDEN""#, "\(session.log)")
+            let fixed = "(s => { s('org.gnome.mutter').set_boolean('dynamic-workspaces', false); "
+                + "s('org.gnome.desktop.wm.preferences').set_int('num-workspaces', 4); return true; })(imports.gi.Gio.Settings.new)"
+            #expect(reader.eval(fixed) == "true")
+            #expect(reader.wait("global.workspace_manager.n_workspaces", for: "4") == "4")
+            let strip = "[global.workspace_manager.get_active_workspace_index(), Main.wm._workspaceAnimation._switchData === null]"
+            for (distance, settled) in [(200, "[0,true]"), (60, "[1,true]")] {
+                #expect(reader.eval(GNOMEFollowTests.record(overview: false)) == "true")
+                try play(Self.dragLeft, config: config("workspace", distance: distance), address: session.address)
+                let values = GNOMEFollowTests.numbers(reader.eval("globalThis.gesturedRecord.values"))
+                #expect(reader.eval(GNOMEFollowTests.stopRecording) == "true")
+                let between = Set(values.filter { $0 > 0 && $0 < 1 })
+                #expect(between.count >= 3, "distance \(distance) mm: the strip's position while the fingers moved: \(values)")
+                #expect(reader.wait(strip, for: settled, seconds: 15) == settled, "distance \(distance) mm: \(session.log)")
+            }
         }
 
         @Test(GNOMESession.programs, GNOMESession.dbusmock)

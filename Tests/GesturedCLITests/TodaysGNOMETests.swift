@@ -81,6 +81,11 @@ extension RealDesktops {
         }
 
         @Test(arguments: roots)
+        func aTouchscreensDragLeftMovesTheWorkspacesWithTheFingersOrSpringsBack(root: DebianRoot) throws {
+            try GNOMEFollowDaemonTests.aTouchscreensDragLeftMovesTheWorkspacesWithTheFingersOrSpringsBack(in: root)
+        }
+
+        @Test(arguments: roots)
         func mutterTurningItsMonitorTurnsTheNextGesture(root: DebianRoot) throws {
             try RotationSourceTests.mutterTurningItsMonitorTurnsTheNextGesture(in: root)
         }
