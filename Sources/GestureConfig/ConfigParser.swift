@@ -342,8 +342,12 @@ struct ConfigParser {
         var found: (GesturePhase, Follow)?
         for (phase, action) in d.binding.actions {
             guard case .desktop(.follow(let f)) = action else { continue }
+            if kind == .swipe, phase == .recognized, followsAsPan(&d, f) {
+                found = (.began, f)
+                continue
+            }
             if kind != .pan {
-                log.error(d.marks[.command] ?? d.mark, "'\(f.transition.rawValue): follow' moves the desktop's transition with the fingers, so it needs a gesture that follows them: a pan (with the swipe's 'fingers:' and 'axis:'), not a \(kind.rawValue)")
+                log.error(d.marks[.command] ?? d.mark, "'\(f.transition.rawValue): follow' moves the desktop's transition with the fingers, so it needs a gesture that follows them: a pan or a swipe, not a \(kind.rawValue)")
                 d.valid = false
                 return
             }
@@ -370,6 +374,30 @@ struct ConfigParser {
         follow.distanceMM = d.followDistance
         follow.reversed = d.followReversed ?? false
         d.binding.actions[phase] = .desktop(.follow(follow))
+    }
+
+    /// A swipe's follow moves with the fingers from the moment they start along the
+    /// swipe's axis, so its gesture is a pan: the swipe's fingers and directions, the
+    /// axis they lie on, its `min-distance` to begin; whether it was fast enough is the
+    /// desktop's to judge at the lift, as for its own touchpad swipe. False (and said)
+    /// when its directions lie on no one axis.
+    private mutating func followsAsPan(_ d: inout Draft, _ f: Follow) -> Bool {
+        let directions = d.spec.directions
+        let horizontal: Set<Direction> = [.left, .right], vertical: Set<Direction> = [.up, .down]
+        let axis: Axis
+        if !directions.isEmpty, directions.isSubset(of: horizontal) { axis = .horizontal }
+        else if !directions.isEmpty, directions.isSubset(of: vertical) { axis = .vertical }
+        else {
+            log.error(d.marks[.direction] ?? d.marks[.command] ?? d.mark, "a swipe's '\(f.transition.rawValue): follow' moves along the swipe's direction: give it 'direction:' left or right, or up or down (or use a pan with its 'axis:')")
+            d.valid = false
+            return false
+        }
+        d.spec.kind = .pan
+        d.binding.kind = .pan
+        d.spec.axis = axis
+        d.spec.thresholds.minVelocityMMPerS = nil
+        d.binding.actions[.began] = d.binding.actions.removeValue(forKey: .recognized)
+        return true
     }
 
     private mutating func checkGesture(_ kind: GestureKind, _ d: inout Draft) {

@@ -246,7 +246,7 @@ enum GestureKey: String, CaseIterable {
             case .direction: return t.directions != .none
             case .begin, .update, .end, .cancel, .hold: return !t.discrete
             case .every: return !t.steps.isEmpty
-            case .distance, .reverse: return kind == .pan
+            case .distance, .reverse: return kind == .pan || kind == .swipe
             default: return parameter.map(t.parameters.contains) ?? true
             }
         }

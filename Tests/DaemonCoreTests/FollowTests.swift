@@ -24,14 +24,33 @@ import TouchModel
         #expect(DesktopAction.follow(Follow(transition: .overview)).description == "overview follow")
     }
 
+    /// On a swipe, the follow moves from the moment the fingers start along the swipe's
+    /// axis: its gesture is a pan with the swipe's fingers and directions; the desktop
+    /// judges its speed at the lift.
+    @Test func aSwipesFollowIsAPanAlongItsAxis() throws {
+        let (c, d) = Self.config("""
+            gestures:
+              - {name: ws, gesture: swipe, fingers: 4, direction: [left, right], min-velocity: 50mm/s, command: {workspace: follow}, distance: 80mm}
+              - {name: ov, gesture: swipe, fingers: 3, direction: up, command: {overview: follow}}
+            """)
+        let config = try #require(c, "\(d)")
+        #expect(config.specs[0].kind == .pan && config.specs[0].axis == .horizontal && config.specs[0].fingers == 4...4)
+        #expect(config.specs[0].directions == [.left, .right] && config.specs[0].thresholds.minVelocityMMPerS == nil)
+        #expect(config.bindings[0].actions == [.began: .desktop(.follow(Follow(transition: .workspace, distanceMM: 80)))])
+        #expect(config.specs[1].kind == .pan && config.specs[1].axis == .vertical && config.specs[1].directions == [.up])
+        #expect(config.bindings[1].actions[.began] == .desktop(.follow(Follow(transition: .overview))))
+    }
+
     @Test func whatTheFormRefusesSaysWhereAndWhy() {
         func error(_ gesture: String) -> String? {
             Self.config("gestures:\n  - " + gesture + "\n").1.first { $0.contains("error") }
         }
-        #expect(error("{name: s, gesture: swipe, fingers: 4, direction: left, command: {workspace: follow}}")?
+        #expect(error("{name: s, gesture: swipe, fingers: 4, direction: [left, up], command: {workspace: follow}}")?
             .contains("follow.yaml:2:") == true)
-        #expect(error("{name: s, gesture: swipe, fingers: 4, direction: left, command: {workspace: follow}}")?
-            .contains("needs a gesture that follows them: a pan") == true)
+        #expect(error("{name: s, gesture: swipe, fingers: 4, command: {workspace: follow}}")?
+            .contains("moves along the swipe's direction: give it 'direction:' left or right, or up or down") == true)
+        #expect(error("{name: t, gesture: tap, fingers: 3, command: {workspace: follow}}")?
+            .contains("needs a gesture that follows them: a pan or a swipe, not a tap") == true)
         #expect(error("{name: p, gesture: pan, fingers: 4, end: {workspace: follow}}")?
             .contains("goes in 'command:' (or 'begin:')") == true)
         #expect(error("{name: p, gesture: pan, fingers: 4, command: echo hi, distance: 60mm}")?
