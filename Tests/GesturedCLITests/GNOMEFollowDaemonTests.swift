@@ -60,12 +60,8 @@ extension RealDesktops {
             #expect(reader.wait("global.workspace_manager.n_workspaces", for: "4") == "4")
             let strip = "[global.workspace_manager.get_active_workspace_index(), Main.wm._workspaceAnimation._switchData === null]"
             for (distance, settled) in [(200, "[0,true]"), (60, "[1,true]")] {
-                #expect(reader.eval(GNOMEFollowTests.record(overview: false)) == "true")
-                try play(Self.dragLeft, config: config("workspace", distance: distance), address: session.address)
-                let values = GNOMEFollowTests.numbers(reader.eval("globalThis.gesturedRecord.values"))
-                #expect(reader.eval(GNOMEFollowTests.stopRecording) == "true")
-                let between = Set(values.filter { $0 > 0 && $0 < 1 })
-                #expect(between.count >= 3, "distance \(distance) mm: the strip's position while the fingers moved: \(values)")
+                let values = try followed(reader, overview: false, Self.dragLeft, config("workspace", distance: distance), session.address)
+                #expect(Set(values.filter { $0 > 0 && $0 < 1 }).count >= 3, "distance \(distance) mm: the strip's position while the fingers moved: \(values)")
                 #expect(reader.wait(strip, for: settled, seconds: 15) == settled, "distance \(distance) mm: \(session.log)")
             }
         }
@@ -84,15 +80,21 @@ extension RealDesktops {
             let hidden = #"["HIDDEN",0,false]"#, shown = #"["SHOWN",1,false]"#
             #expect(reader.wait(overview, for: hidden, seconds: 30) == hidden, "the harness left the overview: \(session.log)")
             for (distance, settled) in [(60, shown), (200, hidden)] {
-                #expect(reader.eval(GNOMEFollowTests.record(overview: true)) == "true")
-                try play(Self.dragUp, config: config("overview", distance: distance), address: session.address)
-                let values = GNOMEFollowTests.numbers(reader.eval("globalThis.gesturedRecord.values"))
-                #expect(reader.eval(GNOMEFollowTests.stopRecording) == "true")
-                let between = Set(values.filter { $0 > 0 && $0 < 1 })
-                #expect(between.count >= 3, "distance \(distance) mm: the overview's state while the fingers moved: \(values)")
+                let values = try followed(reader, overview: true, Self.dragUp, config("overview", distance: distance), session.address)
+                #expect(Set(values.filter { $0 > 0 && $0 < 1 }).count >= 3, "distance \(distance) mm: the overview's state while the fingers moved: \(values)")
                 #expect(reader.wait(overview, for: settled, seconds: 15) == settled, "distance \(distance) mm: \(session.log)")
                 if settled == shown { try GNOMEFollowTests.hide(reader) }
             }
+        }
+
+        /// What GNOME's overview state (or workspace strip) took while the daemon with
+        /// `config` followed `timeline` (Eval's recorder, installed before, removed after).
+        static func followed(_ reader: FollowClient, overview: Bool, _ timeline: String, _ config: String, _ address: String) throws -> [Double] {
+            #expect(reader.eval(GNOMEFollowTests.record(overview: overview)) == "true")
+            try play(timeline, config: config, address: address)
+            let values = GNOMEFollowTests.numbers(reader.eval("globalThis.gesturedRecord.values"))
+            #expect(reader.eval(GNOMEFollowTests.stopRecording) == "true")
+            return values
         }
 
         /// The daemon with `config`, on GNOME's session bus, reading `timeline` as a touchscreen until it is gone.

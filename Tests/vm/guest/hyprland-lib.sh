@@ -2,7 +2,8 @@
 # (scenario/hyprland.sh and hyprland-follow.sh): `start_hyprland [CONF_LINE]` sets up
 # the root, the seat and the runtime directory, starts Hyprland with its config plus
 # CONF_LINE, and defines hyprctl, in_root, active_workspace, workspace_is,
-# expect_workspace; $runtime, $signature and $display name the session.
+# expect_workspace, and (for after the daemon starts) window, status, status_has;
+# $runtime, $signature and $display name the session.
 start_hyprland() {
   setup
   root=/var/cache/gestured-roots/forky
@@ -39,4 +40,8 @@ start_hyprland() {
   active_workspace() { hyprctl -j activeworkspace | jq -r .id; }
   workspace_is() { [ "$(active_workspace)" = "$1" ]; }
   expect_workspace() { within 30 workspace_is "$1" || fail "$2: Hyprland's active workspace is $(active_workspace), not $1"; }
+  # A foot window with app id $1 on the active workspace; gestured's status.
+  window() { in_root WAYLAND_DISPLAY="$display" foot --app-id="$1" sleep 120 >>"$log/foot" 2>&1 & }
+  status() { runuser -u "$user" -- env XDG_RUNTIME_DIR="$runtime" "$gestured" status 2>&1; }
+  status_has() { status | grep -Eq "$1"; }
 }

@@ -27,9 +27,6 @@ libinput_on "gestured virtual touchpad" "$log/libinput"
 pad_listed() { hyprctl devices >"$log/devices" 2>&1 && grep -q 'gestured-virtual-touchpad' "$log/devices"; }
 within 30 pad_listed || fail "Hyprland lists no gestured virtual touchpad: $(head -n 20 "$log/devices")"
 # Windows on workspaces 2 and 1: Hyprland's swipe goes through the workspaces that exist.
-window() { in_root WAYLAND_DISPLAY="$display" foot --app-id="$1" sleep 120 >>"$log/foot" 2>&1 & }
-status() { runuser -u "$user" -- env XDG_RUNTIME_DIR="$runtime" "$gestured" status 2>&1; }
-status_has() { status | grep -Eq "$1"; }
 hyprctl dispatch workspace 2 >/dev/null
 window two
 within 90 status_has "focused app: two " || fail "no window 'two' on workspace 2: $(status | grep focused)"

@@ -26,13 +26,10 @@ YAML
 daemon_env=(XDG_RUNTIME_DIR="$runtime" HYPRLAND_INSTANCE_SIGNATURE="$signature" WAYLAND_DISPLAY="$display")
 plug hyprland-swipes
 start_daemon
-status() { runuser -u "$user" -- env XDG_RUNTIME_DIR="$runtime" "$gestured" status 2>&1; }
-status_has() { status | grep -Eq "$1"; }
 within 30 status_has "focused app: .* from hyprland" || fail "no focus source on Hyprland: $(status)"
 
 # A window on workspace 2 and one on 1 (Hyprland's `workspace e+1`, which next is,
 # goes through the workspaces that exist), each focused as it opens.
-window() { in_root WAYLAND_DISPLAY="$display" foot --app-id="$1" sleep 120 >>"$log/foot" 2>&1 & }
 hyprctl dispatch workspace 2 >/dev/null
 window two
 within 60 status_has "focused app: two " || fail "Hyprland's focus on foot --app-id=two was not heard: $(status)"
