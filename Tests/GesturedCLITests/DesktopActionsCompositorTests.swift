@@ -125,18 +125,26 @@ extension RealDesktops {
             let (xvfb, display) = try CompositorFocusTests.xvfb(nil)
             defer { kill(xvfb.pid, SIGTERM); _ = xvfb.wait() }
             let env = ["DISPLAY=\(display)", "HOME=\(dir.path)"]
-            let openbox = try Gestured.Process([], environment: env, executable: "/usr/bin/openbox")
-            defer { kill(openbox.pid, SIGTERM); _ = openbox.wait() }
             func root(_ property: String) -> String {
                 Self.output(["-display", display, "-root", property], executable: "/usr/bin/xprop").split(separator: "\n").first.map(String.init) ?? ""
             }
+            // openbox now and then exits 1 at start on two busy cores, before it has set
+            // its desktops, saying nothing: it is started again (at most three times),
+            // and the test goes on only once it runs with its 4 desktops.
+            var openbox = try Gestured.Process([], environment: env, executable: "/usr/bin/openbox")
+            var starts = 1
+            defer { kill(openbox.pid, SIGTERM); _ = openbox.wait() }
             let (daemon, pad) = try Self.daemon(dir, environment: ["DISPLAY": display])
             let count = Self.wait(daemon, for: "_NET_NUMBER_OF_DESKTOPS(CARDINAL) = 4") {
                 openbox.pump(ms: 0)
+                if openbox.poll() != nil, starts < 3, let again = try? Gestured.Process([], environment: env, executable: "/usr/bin/openbox") {
+                    openbox = again
+                    starts += 1
+                }
                 return root("_NET_NUMBER_OF_DESKTOPS")
             }
             try #require(count == "_NET_NUMBER_OF_DESKTOPS(CARDINAL) = 4",
-                         "openbox runs with its 4 desktops (\(openbox.poll().map { "exited \($0)" } ?? "running"): \(openbox.stderr))")
+                         "openbox runs with its 4 desktops (started \(starts) times; \(openbox.poll().map { "exited \($0)" } ?? "running"): \(openbox.stderr))")
             #expect(root("_NET_CURRENT_DESKTOP") == "_NET_CURRENT_DESKTOP(CARDINAL) = 0")
 
             LiveDeviceTests.swipe(pad, dxMM: -40)
