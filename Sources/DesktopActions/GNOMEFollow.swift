@@ -34,13 +34,8 @@ final class GNOMEFollow: FollowDriver {
     private var axis = Axis.horizontal
     private var travel = 0.0
     private var owned = false
-    /// The extension refused this follow (off, old, its tracker busy): the rest of it is
-    /// ignored, its one step done once.
-    private var refusedWhy: String?
     /// The progress of this follow's last step: which way its one step goes if refused.
     private var last = 0.0
-    private var ended = false
-    private var follow: Follow?
     private var record = [UInt8](repeating: 0, count: 16)
     /// When the last record was sent (the frame's time); a keepalive goes 50 ms after.
     private var lastWrite = Timestamp(microseconds: 0)
@@ -55,7 +50,6 @@ final class GNOMEFollow: FollowDriver {
 
     func step(_ follow: Follow, _ motion: FollowMotion, gesture: String) -> Double? {
         if motion.phase == .begin { begin(follow, motion, gesture: gesture) }
-        if motion.phase == .end || motion.phase == .cancel { ended = true }
         guard let fd = channel?.descriptor else { return nil }
         lastWrite = motion.time
         let p = FollowDrivers.progress(follow, motion, axis: axis, travel: travel)
@@ -72,10 +66,7 @@ final class GNOMEFollow: FollowDriver {
 
     private func begin(_ follow: Follow, _ motion: FollowMotion, gesture: String) {
         channel = nil
-        refusedWhy = nil
         last = 0
-        ended = false
-        self.follow = follow
         if !owned {
             owned = true
             bus.requestName(Self.name) { [weak self] problem in
@@ -88,7 +79,6 @@ final class GNOMEFollow: FollowDriver {
         do {
             ends = try StreamSocketPair()
         } catch {
-            refusedWhy = "\(error)"
             log(.warning, "[\(gesture)] \(follow.transition.rawValue) follow: no socket pair for GNOME (\(error)); one step instead")
             return
         }
@@ -108,7 +98,6 @@ final class GNOMEFollow: FollowDriver {
     /// and the follow is its one step, the way the fingers went, done now.
     private func refused(_ why: String, _ follow: Follow, gesture: String) {
         channel = nil
-        refusedWhy = why
         log(.warning, "[\(gesture)] \(follow.transition.rawValue) follow: GNOME did not take it: \(desktop.explain(why)); one step instead")
         if last != 0 { _ = fallback.step(follow, forward: last > 0, gesture: gesture) }
     }
