@@ -1,4 +1,5 @@
 import GestureInput
+import LinuxSystem
 import GestureTestSupport
 import DaemonLoop
 import Glibc
@@ -8,18 +9,28 @@ import TouchModel
 /// in-process (`DaemonHarness`: its loop, the fake device read by the real libevdev,
 /// decoder, engine with the bench's 20 gestures, no commands), one frame written to
 /// the device before each loop iteration, and only the iterations timed. Subscribers
-/// are real socket clients of the daemon's control socket at the default 60 frames a
-/// second: reading ones empty their sockets every 1/60 s of the recording's time
-/// (outside the timing), a stalled one never reads. Each setup has its own daemon,
-/// and they take turns, so the ratios pair moments of the same load.
+/// are real clients of the daemon's control socket at the default 60 frames a second:
+/// shared readers (`subscribe shared`, what `gestured events` and `gestured ui` are:
+/// `StreamSubscription`) read the ring every 1/60 s of the recording's time, asking
+/// for a wake-up when it had nothing, as they do; line subscribers (`subscribe`, a
+/// script's socat) empty their sockets every 1/60 s; a stalled one never reads. All
+/// reading is outside the timing. Each setup has its own daemon, and they take turns,
+/// so the ratios pair moments of the same load.
 final class StreamCost {
     struct Setup: Hashable, CustomStringConvertible {
         var reading: Int
         var stalled: Int
-        var description: String { stalled > 0 ? "\(reading) reading + \(stalled) stalled" : "\(reading) reading" }
+        /// Shared readers (the ring), or line subscribers (the socket).
+        var shared = true
+        var description: String {
+            (stalled > 0 ? "\(reading) reading + \(stalled) stalled" : "\(reading) reading") + (reading + stalled == 0 ? "" : shared ? " (shared)" : " (lines)")
+        }
     }
 
-    static let setups = [Setup(reading: 0, stalled: 0), Setup(reading: 1, stalled: 0), Setup(reading: 16, stalled: 0), Setup(reading: 0, stalled: 1)]
+    /// None; 1 and 16 shared readers; 1 line subscriber stalled; 1 and 16 line subscribers reading.
+    static let setups = [Setup(reading: 0, stalled: 0), Setup(reading: 1, stalled: 0), Setup(reading: 16, stalled: 0),
+                         Setup(reading: 0, stalled: 1, shared: false), Setup(reading: 1, stalled: 0, shared: false),
+                         Setup(reading: 16, stalled: 0, shared: false)]
 
     struct Result {
         var nsPerFrame: Double
@@ -48,6 +59,8 @@ final class StreamCost {
         let pad: FakeTouchpad
         let readers: [Int32]
         let stalled: [Int32]
+        /// The shared readers' sockets and subscriptions.
+        let sharedReaders: [SharedReader]
         var next = 0
         var nextRead: Int64 = 0
         var result = Result(nsPerFrame: 0, allocationsPerFrame: 0, linesRead: 0)
@@ -64,8 +77,9 @@ final class StreamCost {
             } catch { fail("stream bench: \(error)") }
             self.harness = harness
             harness.adopt(pad.device)
-            readers = (0..<setup.reading).map { _ in StreamCost.subscribe(socket, harness) }
+            readers = setup.shared ? [] : (0..<setup.reading).map { _ in StreamCost.subscribe(socket, harness) }
             stalled = (0..<setup.stalled).map { _ in StreamCost.subscribe(socket, harness) }
+            sharedReaders = setup.shared ? (0..<setup.reading).map { _ in StreamCost.subscribeShared(socket, harness) } : []
             guard harness.subscribers == setup.reading + setup.stalled else { fail("stream bench: \(harness.subscribers) subscribers, wanted \(setup)") }
         }
 
@@ -114,6 +128,7 @@ final class StreamCost {
         if t >= rig.nextRead {
             rig.nextRead = t + 1_000_000 / 60
             for fd in rig.readers { rig.result.linesRead += Self.drain(fd, &buffer) }
+            for k in rig.sharedReaders.indices { rig.result.linesRead += Self.readShared(rig, k) }
         }
     }
 
@@ -136,6 +151,48 @@ final class StreamCost {
         for _ in 0..<1000 where harness.subscribers < wanted { harness.runOnce(timeoutMS: 10) }
         _ = fcntl(fd, F_SETFL, O_NONBLOCK)
         return fd
+    }
+
+    final class SharedReader {
+        let socket: StreamSocket
+        let subscription: StreamSubscription
+        var asleep = false
+        init(_ socket: consuming StreamSocket, _ subscription: StreamSubscription) {
+            self.socket = socket
+            self.subscription = subscription
+        }
+    }
+
+    /// A shared reader's subscription, answered and with its `hello` read.
+    static func subscribeShared(_ path: String, _ harness: DaemonHarness) -> SharedReader {
+        let subscription = StreamSubscription(rate: 60)
+        let socket: StreamSocket
+        do {
+            socket = try StreamSocket.connect(to: path)
+            try socket.sendAll(subscription.request)
+        } catch { fail("stream bench: shared subscribe \(path): \(error)") }
+        var lines: [UInt8] = []
+        for _ in 0..<1000 where !subscription.readsRing {
+            harness.runOnce(timeoutMS: 10)
+            if case .refused(let why) = subscription.readSocket(socket, into: &lines) { fail("stream bench: shared subscribe: \(why)") }
+        }
+        guard subscription.readsRing else { fail("stream bench: no shared answer") }
+        return SharedReader(socket, subscription)
+    }
+
+    /// What a shared reader does at its tick: its socket's wake-ups, then the ring;
+    /// when the ring had nothing, `wait POS`. Returns the lines read.
+    static func readShared(_ rig: Rig, _ k: Int) -> Int {
+        var lines: [UInt8] = []
+        let r = rig.sharedReaders[k]
+        _ = r.subscription.readSocket(r.socket, into: &lines)
+        if r.subscription.readRing(into: &lines) {
+            r.asleep = false
+        } else if !r.asleep {
+            try? r.socket.sendAll(r.subscription.waitRequest)
+            r.asleep = true
+        }
+        return lines.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
     }
 
     /// Reads what is there; returns the lines read.

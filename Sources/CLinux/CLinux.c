@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <spawn.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -191,4 +193,59 @@ const char *clinux_load_library(const char *soname, const struct clinux_symbol *
     }
     *loaded = handle;
     return NULL;
+}
+
+int clinux_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING); }
+
+int clinux_memfd_seal_size(int fd) { return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL); }
+
+int clinux_memfd_size_is_sealed(int fd) {
+    int seals = fcntl(fd, F_GET_SEALS);
+    if (seals < 0) return -1;
+    return (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == (F_SEAL_SHRINK | F_SEAL_GROW);
+}
+
+long clinux_send_with_fd(int sock, const void *buf, unsigned long len, int pass) {
+    struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+    union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf, .msg_controllen = sizeof control.buf };
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &pass, sizeof(int));
+    return sendmsg(sock, &msg, MSG_NOSIGNAL);
+}
+
+long clinux_recv_with_fd(int sock, void *buf, unsigned long len, int *received) {
+    struct iovec iov = { .iov_base = buf, .iov_len = len };
+    union { char buf[CMSG_SPACE(sizeof(int) * 4)]; struct cmsghdr align; } control;
+    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf, .msg_controllen = sizeof control.buf };
+    long n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+    if (n < 0) return n;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            if (*received < 0) *received = fd; else close(fd);
+        }
+    }
+    return n;
+}
+
+uint64_t clinux_load_acquire_u64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+uint64_t clinux_fence_then_load_u64(const uint64_t *p) {
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+void clinux_store_release_u64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+
+void clinux_store_then_fence_u64(uint64_t *p, uint64_t v) {
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

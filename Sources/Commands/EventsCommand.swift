@@ -38,43 +38,72 @@ enum EventsCommand {
             Output.err("gestured: \(error)")
             return .failure
         }
+        let subscription = StreamSubscription(rate: rate)
         do throws(Errno) {
-            try socket.sendAll(Array((ControlRequest.subscribe(rate: rate).line + "\n").utf8))
+            try socket.sendAll(subscription.request)
         } catch {
             Output.err("gestured: cannot send the request: \(error)")
             return .failure
         }
-        return follow(socket, json: a.flag("json"))
+        return follow(socket, subscription, json: a.flag("json"))
     }
 
-    /// Reads the answer, then prints each line until the daemon closes the stream.
-    private static func follow(_ socket: borrowing StreamSocket, json: Bool) -> GesturedCommand.ExitCode {
-        var buffer: [UInt8] = []
+    /// Reads the answer, then prints each line until the daemon closes the stream: the
+    /// shared ring read at most `rate` times a second while the daemon writes to it,
+    /// and asleep (`wait`) while it does not.
+    private static func follow(_ socket: borrowing StreamSocket, _ subscription: StreamSubscription, json: Bool) -> GesturedCommand.ExitCode {
+        var lines: [UInt8] = []
         var answered = false
-        while true {
-            _ = try? Poll.ready([socket.descriptor], timeoutMS: -1)
-            let result = socket.readAvailable(into: &buffer, limit: 1 << 20)
-            while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                if !answered {
-                    answered = true
-                    guard line == "ok" else {
-                        Output.err("gestured: " + (line.hasPrefix("error: ") ? String(line.dropFirst(7)) : "the daemon's answer is not one this gestured understands").printable)
-                        return .failure
-                    }
-                    continue
-                }
+        /// When to read the ring next (ms from now), or -1: asleep until woken.
+        var timeout: Int32 = -1
+        let interval = Int32(max(1, 1000 / subscription.rate))
+        func print() {
+            var start = 0
+            while let nl = lines[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: lines[start..<nl], as: UTF8.self)
+                start = nl + 1
                 if json { Output.out(line) } else if let text = readable(line) { Output.out(text) }
             }
-            switch result {
-            case .drained: continue
-            case .closed:
-                Output.err("gestured: the daemon closed the stream")
-                return answered ? .success : .failure
-            case .failed(let e):
-                Output.err("gestured: reading the stream: \(e)")
+            lines.removeFirst(start)
+        }
+        while true {
+            let ready = (try? Poll.ready([socket.descriptor], timeoutMS: timeout))?.first ?? true
+            if ready {
+                switch subscription.readSocket(socket, into: &lines) {
+                case .more: break
+                case .ended(let why):
+                    print()
+                    Output.err("gestured: \(why)")
+                    return answered ? .success : .failure
+                case .refused(let why):
+                    Output.err("gestured: \(why)")
+                    return .failure
+                }
+                answered = answered || !lines.isEmpty || subscription.readsRing
+                print()
+                if lines.count > StreamSubscription.helloLimit {
+                    Output.err("gestured: a line longer than \(StreamSubscription.helloLimit) bytes; not the stream")
+                    return .failure
+                }
+            }
+            guard subscription.readsRing else {
+                timeout = -1
+                continue
+            }
+            if subscription.readRing(into: &lines) {
+                print()
+                timeout = interval
+            } else if let failure = subscription.failure {
+                Output.err("gestured: \(failure)")
                 return .failure
+            } else {
+                do throws(Errno) {
+                    try socket.sendAll(subscription.waitRequest)
+                } catch {
+                    Output.err("gestured: cannot ask the daemon for a wake-up: \(error)")
+                    return .failure
+                }
+                timeout = -1
             }
         }
     }

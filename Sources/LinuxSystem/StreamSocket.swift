@@ -104,6 +104,38 @@ public struct StreamSocket: ~Copyable {
     /// send(2) once with `MSG_NOSIGNAL`: the bytes taken (`FileDescriptor.send`).
     public func send(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int { try descriptor.send(bytes) }
 
+    /// sendmsg(2) of `bytes` with the descriptor `pass` attached (SCM_RIGHTS): the peer
+    /// gets its own copy with the first of these bytes. All or nothing, on a socket
+    /// with room for them (a short send throws `.wouldBlock`).
+    public func send(_ bytes: [UInt8], passing pass: FileDescriptor) throws(Errno) {
+        let n = try valueOrErrno { bytes.withUnsafeBytes { clinux_send_with_fd(descriptor.rawValue, $0.baseAddress, UInt($0.count), pass.rawValue) } }
+        guard n == bytes.count else { throw .wouldBlock }
+    }
+
+    /// recvmsg(2) of what is available, appended to `buffer` (at most `limit` bytes in
+    /// it in all), like `readAvailable`; a descriptor the peer passed (SCM_RIGHTS) comes
+    /// back owned, and more than one, or one on a later read, are closed.
+    public func readAvailable(into buffer: inout [UInt8], limit: Int, passed: inout OwnedFileDescriptor?) -> ReadResult {
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while buffer.count < limit {
+            var received: Int32 = -1
+            let room = min(chunk.count, limit - buffer.count)
+            let n = chunk.withUnsafeMutableBytes { clinux_recv_with_fd(descriptor.rawValue, $0.baseAddress, UInt(room), &received) }
+            if received >= 0 {
+                if passed == nil { passed = OwnedFileDescriptor(adopting: received) } else { Glibc.close(received) }
+            }
+            if n < 0 {
+                let e = Errno(rawValue: errno)
+                if e == .wouldBlock { return .drained }
+                if e == .interrupted { continue }
+                return .failed(e)
+            }
+            guard n > 0 else { return .closed }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+        return .drained
+    }
+
     /// The process at the other end of a connected socket, as the kernel saw it connect.
     public struct PeerCredentials: Equatable, Sendable {
         public var pid: pid_t

@@ -3,10 +3,12 @@ import LinuxSystem
 import PlainText
 
 /// `gestured ui`'s subscription to a daemon's event stream (docs/CONTROL.md,
-/// `subscribe`), on the ui's loop: connects, asks for `rate` frames per second, hands on
-/// each line; reconnects every second while the daemon is away (a restart, the
-/// private daemon of local mode starting up). `resubscribe` starts over with a fresh
-/// `hello` (after a reload, or to change the rate).
+/// `subscribe`), on the ui's loop: connects, asks for the shared stream at `rate` frames
+/// per second (`StreamSubscription`), hands on each line; reconnects every second while
+/// the daemon is away (a restart, the private daemon of local mode starting up).
+/// `resubscribe` starts over with a fresh `hello` (after a reload, or to change the
+/// rate). The ring is read at most `rate` times a second while the daemon writes, and
+/// not at all while it does not (asleep until the daemon's wake-up).
 package final class DaemonFeed {
     package let socketPath: String
     package private(set) var rate: Int
@@ -18,12 +20,14 @@ package final class DaemonFeed {
     /// hold the feed unowned, and it takes them out when it goes.
     private let loop: EventLoop
     private var socket: StreamSocket?
-    private var buffer: [UInt8] = []
-    private var greeted = false
+    private var subscription: StreamSubscription?
+    private var lines: [UInt8] = []
     /// Counts connections: a line's handler may start a new one (`resubscribe`), after
-    /// which the old one's buffer is gone.
+    /// which the old one's lines are gone.
     private var generation = 0
     private var retry: MonotonicTimer
+    /// When to read the ring next, while the daemon writes to it.
+    private var tick: MonotonicTimer
     /// A line longer than this (a hello of thousands of gestures) drops the connection.
     package static let lineLimit = 8 << 20
     package static let retryInterval: Int64 = 1_000_000_000
@@ -33,33 +37,40 @@ package final class DaemonFeed {
         self.rate = rate
         self.loop = loop
         retry = try MonotonicTimer()
+        tick = try MonotonicTimer()
         try loop.add(retry.descriptor) { [unowned self] _ in
             self.retry.acknowledge()
             if self.socket == nil { self.connect() }
+        }
+        try loop.add(tick.descriptor) { [unowned self] _ in
+            self.tick.acknowledge()
+            self.readRing()
         }
     }
 
     deinit {
         disconnect()
         loop.remove(retry.descriptor)
+        loop.remove(tick.descriptor)
     }
 
     /// Connects now; on failure, tries again every `retryInterval`. True if connected.
     @discardableResult
     package func connect() -> Bool {
         guard socket == nil else { return true }
+        let subscription = StreamSubscription(rate: rate)
         do {
             let connected = try StreamSocket.connect(to: socketPath)
-            try connected.sendAll(Array("subscribe rate=\(rate)\n".utf8))
+            try connected.sendAll(subscription.request)
             try loop.add(connected.descriptor) { [unowned self] _ in self.readable() }
             socket = consume connected
         } catch {
             retry.arm(atNanoseconds: monotonicNanoseconds() + Self.retryInterval)
             return false
         }
+        self.subscription = subscription
         generation += 1
-        greeted = false
-        buffer.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
         return true
     }
 
@@ -71,35 +82,63 @@ package final class DaemonFeed {
     }
 
     private func disconnect() {
+        tick.arm(atNanoseconds: nil)
+        subscription = nil
         guard let fd = socket?.descriptor else { return }
         loop.remove(fd)
         socket = nil
     }
 
     private func readable() {
-        guard let result = socket?.readAvailable(into: &buffer, limit: Self.lineLimit) else { return }
+        guard let subscription, socket != nil else { return }
+        let outcome = subscription.readSocket(into: &lines) { buffer, limit, passed in
+            socket?.readAvailable(into: &buffer, limit: limit, passed: &passed) ?? .closed
+        }
         let connection = generation
-        var start = 0
-        while let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            let line = Array(buffer[start..<nl])
-            start = nl + 1
-            if !greeted {
-                guard line == Array("ok".utf8) else {
-                    return lose("the daemon refused the subscription: \(String(decoding: line, as: UTF8.self).printable)")
-                }
-                greeted = true
-            } else {
-                onLine(line)
-                if generation != connection { return }
+        guard deliver() , generation == connection else { return }
+        switch outcome {
+        case .more: break
+        case .ended(let why): return lose(why)
+        case .refused(let why): return lose("the daemon refused the subscription: \(why)")
+        }
+        if subscription.readsRing { readRing() }
+    }
+
+    /// Reads the ring; while it had something, again in 1/rate s; when it had nothing,
+    /// asks the daemon for a wake-up.
+    private func readRing() {
+        guard let subscription, subscription.readsRing else { return }
+        let connection = generation
+        let fresh = subscription.readRing(into: &lines)
+        guard deliver(), generation == connection else { return }
+        if let failure = subscription.failure { return lose(failure) }
+        if fresh {
+            tick.arm(atNanoseconds: monotonicNanoseconds() + 1_000_000_000 / Int64(rate))
+        } else {
+            do {
+                try socket?.sendAll(subscription.waitRequest)
+            } catch {
+                lose("cannot ask the daemon for a wake-up: \(error)")
             }
         }
-        buffer.removeFirst(start)
-        if buffer.count >= Self.lineLimit { return lose("a line longer than \(Self.lineLimit) bytes") }
-        switch result {
-        case .drained: break
-        case .closed: lose("the daemon closed the stream")
-        case .failed(let e): lose("read error: \(e)")
+    }
+
+    /// Hands on each whole line; false if the connection was replaced or lost meanwhile.
+    private func deliver() -> Bool {
+        let connection = generation
+        var start = 0
+        while let nl = lines[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = Array(lines[start..<nl])
+            start = nl + 1
+            onLine(line)
+            if generation != connection { return false }
         }
+        lines.removeFirst(start)
+        if lines.count >= Self.lineLimit {
+            lose("a line longer than \(Self.lineLimit) bytes")
+            return false
+        }
+        return true
     }
 
     private func lose(_ why: String) {

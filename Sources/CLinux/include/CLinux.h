@@ -114,4 +114,24 @@ int clinux_malloc_trim(void);
 struct clinux_symbol { const char *name; void **pointer; };
 const char *clinux_load_library(const char *soname, const struct clinux_symbol *symbols, size_t count, void **loaded);
 
+// The event stream's shared ring (memfd(2), seals, SCM_RIGHTS, and the ordering the
+// ring's head and tail need: a writer's release stores, a reader's acquire loads).
+/// memfd_create(2) with MFD_CLOEXEC | MFD_ALLOW_SEALING.
+int clinux_memfd_create(const char *name);
+/// fcntl(F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL): its size is fixed.
+int clinux_memfd_seal_size(int fd);
+/// Whether `fd`'s size is sealed (F_SEAL_SHRINK and F_SEAL_GROW): 1, 0, or -1.
+int clinux_memfd_size_is_sealed(int fd);
+/// sendmsg(2) of `len` bytes with `pass` attached (SCM_RIGHTS), MSG_NOSIGNAL.
+long clinux_send_with_fd(int sock, const void *buf, unsigned long len, int pass);
+/// recvmsg(2) into `buf`; a descriptor passed with the bytes (SCM_RIGHTS, received
+/// close-on-exec) goes to `*received` (left alone if none came; extra ones are closed).
+long clinux_recv_with_fd(int sock, void *buf, unsigned long len, int *received);
+uint64_t clinux_load_acquire_u64(const uint64_t *p);
+/// Every load before it completes before any load after it (a seqlock reader's fence).
+uint64_t clinux_fence_then_load_u64(const uint64_t *p);
+void clinux_store_release_u64(uint64_t *p, uint64_t v);
+/// Stores `v`, then a full fence: no write after it is seen before this one.
+void clinux_store_then_fence_u64(uint64_t *p, uint64_t v);
+
 #endif

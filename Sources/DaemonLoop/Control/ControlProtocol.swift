@@ -12,6 +12,9 @@ import LinuxSystem
 ///     reload            read the config again (as SIGHUP)
 ///     subscribe [rate=N]  `ok`, then the event stream's JSON lines until the client
 ///                       closes (Stream/, StreamSubscribers.swift)
+///     subscribe [rate=N] shared  `ok shared SIZE POS` with the stream's ring passed
+///                       (SCM_RIGHTS), then `hello`; the client reads the ring
+///                       (StreamRing.swift, SharedStreamReader.swift)
 ///     try PATH          run the config at PATH beside the running one, in dry run, on
 ///                       the same frames; its lines join the stream with
 ///                       `"source":"try"` (gestured ui's Try; Stream/TryRun.swift)
@@ -21,8 +24,8 @@ package enum ControlRequest: Equatable {
     case enable(String)
     case disable(String)
     case reload
-    /// Frames per second per device, `streamRates`.
-    case subscribe(rate: Int)
+    /// Frames per second per device, `streamRates`; `shared`: through the ring.
+    case subscribe(rate: Int, shared: Bool = false)
     /// `try PATH`: a config file to try beside the running one; nil: `try off`.
     case tryConfig(String?)
 
@@ -33,7 +36,7 @@ package enum ControlRequest: Equatable {
     /// A request longer than this is refused unread.
     package static let maxLength = 4096
 
-    package static let usage = "expected one of: status, status --json, enable NAME, disable NAME, reload, subscribe [rate=N], try PATH, try off"
+    package static let usage = "expected one of: status, status --json, enable NAME, disable NAME, reload, subscribe [rate=N] [shared], try PATH, try off"
 
     /// Parses one request line; the error is the answer to send.
     package static func parse(_ line: String) -> Result<ControlRequest, ControlError> {
@@ -44,13 +47,22 @@ package enum ControlRequest: Equatable {
         case ("enable", 2): return .success(.enable(words[1]))
         case ("disable", 2): return .success(.disable(words[1]))
         case ("reload", 1): return .success(.reload)
-        case ("subscribe", 1): return .success(.subscribe(rate: defaultStreamRate))
-        case ("subscribe", 2) where words[1].hasPrefix("rate="):
-            guard let n = Int(words[1].dropFirst(5)), streamRates.contains(n) else {
-                return .failure(ControlError("'rate=' takes frames per second, \(streamRates.lowerBound)…\(streamRates.upperBound)"))
+        case ("subscribe", _):
+            var rate = defaultStreamRate, shared = false, rated = false
+            for word in words.dropFirst() {
+                if word == "shared", !shared {
+                    shared = true
+                } else if word.hasPrefix("rate="), !rated {
+                    rated = true
+                    guard let n = Int(word.dropFirst(5)), streamRates.contains(n) else {
+                        return .failure(ControlError("'rate=' takes frames per second, \(streamRates.lowerBound)…\(streamRates.upperBound)"))
+                    }
+                    rate = n
+                } else {
+                    return .failure(ControlError("'subscribe' takes only 'rate=N' and 'shared', each once"))
+                }
             }
-            return .success(.subscribe(rate: n))
-        case ("subscribe", _): return .failure(ControlError("'subscribe' takes only 'rate=N'"))
+            return .success(.subscribe(rate: rate, shared: shared))
         case ("try", 2) where words[1] == "off": return .success(.tryConfig(nil))
         case ("try", 2) where words[1].hasPrefix("/"): return .success(.tryConfig(words[1]))
         case ("try", _): return .failure(ControlError("'try' takes the absolute path of a config file (without spaces), or 'off'"))
@@ -67,7 +79,8 @@ package enum ControlRequest: Equatable {
         case .enable(let name): return "enable \(name)"
         case .disable(let name): return "disable \(name)"
         case .reload: return "reload"
-        case .subscribe(let rate): return rate == Self.defaultStreamRate ? "subscribe" : "subscribe rate=\(rate)"
+        case .subscribe(let rate, let shared):
+            return (rate == Self.defaultStreamRate ? "subscribe" : "subscribe rate=\(rate)") + (shared ? " shared" : "")
         case .tryConfig(let path): return "try " + (path ?? "off")
         }
     }

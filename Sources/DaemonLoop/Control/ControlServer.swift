@@ -49,7 +49,7 @@ package final class ControlServer {
     private let handle: (ControlRequest) -> ControlReply
     /// Takes over a connection that asked to `subscribe` (its socket, the rate): it
     /// leaves the request connections and their cap (StreamSubscribers.swift).
-    package var subscribe: ((consuming StreamSocket, Int) -> Void)?
+    package var subscribe: ((consuming StreamSocket, Int, Bool) -> Void)?
     /// Answers `try PATH|off` for the process that asked (a try lasts as long as it does).
     package var tryConfig: ((String?, ProcessID?) -> ControlReply)?
     private let log: (String) -> Void
@@ -183,10 +183,10 @@ package final class ControlServer {
 
     private func answer(_ fd: Int32, _ line: String) {
         switch ControlRequest.parse(line) {
-        case .success(.subscribe(let rate)) where subscribe != nil:
+        case .success(.subscribe(let rate, let shared)) where subscribe != nil:
             loop.remove(FileDescriptor(rawValue: fd))
             guard let socket = clients.removeValue(forKey: fd)?.socket.take() else { return }
-            subscribe?(socket, rate)
+            subscribe?(socket, rate, shared)
         case .success(.tryConfig(let path)) where tryConfig != nil:
             answer(fd, reply: tryConfig?(path, clients[fd]?.pid) ?? .error("this gestured cannot try a config"))
         case .success(let request): answer(fd, reply: handle(request))

@@ -3,19 +3,27 @@ import DesktopSession
 import GestureConfig
 import GestureEngine
 import LinuxSystem
+import PlainText
 import TouchModel
 
 /// The event stream's readers: control connections that asked to `subscribe` (the
 /// ControlServer hands them over after their request line, already checked to be the
-/// daemon's own user). Each line is encoded once (`StreamEncoder`) and queued for
-/// every subscriber; the queues go out once per loop iteration (`flush`), without
-/// blocking: what a socket does not take waits for EPOLLOUT. A subscriber that reads
-/// slowly or not at all costs the loop nothing more and holds at most `queueLimit`
-/// bytes: frames are coalesced to its rate, then dropped past `frameLimit`, then every
-/// line past `queueLimit`, and each dropped line is counted and reported as
-/// `{"type":"lost","lost":N}` before the next line that fits.
+/// daemon's own user). Two kinds:
 ///
-/// With no subscriber, `isEmpty` is all the daemon asks per frame.
+/// - **Shared readers** (`subscribe shared`: `gestured events`, `gestured ui`) map one
+///   ring of binary records (`StreamRing`) that the daemon writes once per fact, and
+///   turn them into lines themselves (`SharedStreamReader`). While they keep up, they
+///   cost the daemon a copy per fact and no system call; one asleep (`wait POS`) is
+///   woken with a newline once there is more.
+/// - **Line subscribers** (`subscribe`, any client such as socat): each line is encoded
+///   once (`StreamEncoder`) and queued for every one of them; the queues go out once
+///   per loop iteration (`flush`), without blocking: what a socket does not take waits
+///   for EPOLLOUT. One that reads slowly or not at all costs the loop nothing more and
+///   holds at most `queueLimit` bytes: frames are coalesced to its rate, then dropped
+///   past `frameLimit`, then every line past `queueLimit`, and each dropped line is
+///   counted and reported as `{"type":"lost","lost":N}` before the next line that fits.
+///
+/// With no reader of either kind, `isEmpty` is all the daemon asks per frame.
 package final class StreamSubscribers {
     package static let maxSubscribers = 32
     /// Queued bytes a subscriber may hold: about a second of 16 frame lines at 60 Hz.
@@ -28,12 +36,12 @@ package final class StreamSubscribers {
     package static let sendBuffer: Int32 = 64 << 10
 
     package private(set) var isEmpty = true
-    /// How many are connected (tests, `status`).
-    package var count: Int { subscribers.count }
-    /// Bytes each has queued and not yet sent (tests: they stay bounded).
+    /// How many are connected, of both kinds (tests, `status`).
+    package var count: Int { subscribers.count + shared.count }
+    /// Bytes each line subscriber has queued and not yet sent (tests: they stay bounded).
     package var queuedBytes: [Int] { subscribers.map(\.pending) }
     /// send(2) calls made so far (tests: one per subscriber per loop turn, however
-    /// many lines the turn queued).
+    /// many lines the turn queued; none to a shared reader that keeps up).
     @exclusivity(unchecked) package private(set) var sends = 0
     /// Told when the first subscriber arrives (true) and the last one leaves (false):
     /// the engines keep their decisions only while someone reads them.
@@ -44,6 +52,12 @@ package final class StreamSubscribers {
     // Touched per frame and only from the loop's thread: unchecked, as in the engine
     // (each checked access cost a runtime call, in the profile of the 100 Hz drag).
     @exclusivity(unchecked) private var subscribers: [Subscriber] = []
+    @exclusivity(unchecked) private var shared: [SharedReader] = []
+    /// The shared readers' ring, while there are any.
+    @exclusivity(unchecked) private var ring: StreamRing.Writer?
+    @exclusivity(unchecked) private var body = StreamRing.Body()
+    /// `head` when the sleeping shared readers were last looked at.
+    @exclusivity(unchecked) private var wokenAt: UInt64 = 0
     @exclusivity(unchecked) private var encoder = StreamEncoder()
     @exclusivity(unchecked) private var scratch = StreamEncoder()
     /// Per device, the arena decisions already streamed: a list, not a dictionary,
@@ -59,50 +73,53 @@ package final class StreamSubscribers {
 
     deinit {
         for s in subscribers { loop.remove(s.fd) }
+        for r in shared { loop.remove(r.fd) }
     }
 
     private final class Subscriber {
         let socket: StreamSocket
         var fd: FileDescriptor { socket.descriptor }
-        /// Least time between two frames of one device, µs.
-        let interval: Int64
         @exclusivity(unchecked) var queue: [UInt8] = []
         /// Bytes of `queue` already sent.
         @exclusivity(unchecked) var sent = 0
         @exclusivity(unchecked) var lost = 0
         @exclusivity(unchecked) var waitingForRoom = false
-        /// Per device: the last frame sent, and whether the newest frame seen was sent
-        /// (its `changed` gesture lines follow it).
-        @exclusivity(unchecked) var clocks: [FrameClock] = []
+        /// Which frames, `changed` lines and progress it gets, at its rate.
+        @exclusivity(unchecked) var pacing: StreamPacing
 
         init(_ socket: consuming StreamSocket, rate: Int) {
             self.socket = socket
-            interval = 1_000_000 / Int64(rate)
+            pacing = StreamPacing(rate: rate)
             queue.reserveCapacity(16 << 10)
         }
 
         var pending: Int { queue.count - sent }
     }
 
-    private struct FrameClock {
-        var device: String
-        var sentAt: Int64
-        var fingers: Int
-        var newest: Int64
-        var tookNewest: Bool
-        /// Per spec index, the progress last sent, in thousandths (0 until one is).
-        var progress: [Int] = []
+    /// A reader of the shared ring: its socket carries only its requests to be woken
+    /// (`wait POS`) and the daemon's wake-ups (a newline).
+    private final class SharedReader {
+        let socket: StreamSocket
+        var fd: FileDescriptor { socket.descriptor }
+        /// What it has sent since its last whole request.
+        var request: [UInt8] = []
+        /// Asleep until the ring is past this (it asked `wait POS`).
+        var waitsPast: UInt64?
+
+        init(_ socket: consuming StreamSocket) { self.socket = socket }
     }
 
     // MARK: Connections
 
     /// Takes over `socket` (a connection whose request was `subscribe rate=N`): `ok`,
-    /// then `hello`, then everything from now on.
-    package func add(_ socket: consuming StreamSocket, rate: Int, hello: StreamLine.Hello) {
-        guard subscribers.count < Self.maxSubscribers else {
+    /// then `hello`, then everything from now on. `shared`: `ok shared SIZE POS` with the
+    /// ring's descriptor, then `hello`; the reader reads the ring from POS.
+    package func add(_ socket: consuming StreamSocket, rate: Int, shared wantsShared: Bool = false, hello: StreamLine.Hello) {
+        guard count < Self.maxSubscribers else {
             try? socket.sendAll(Array("error: busy: \(Self.maxSubscribers) subscribers are connected; try again\n".utf8))
             return
         }
+        if wantsShared { return addShared(socket, hello: hello) }
         try? socket.setSendBufferSize(Self.sendBuffer)
         let s = Subscriber(socket, rate: rate)
         do {
@@ -116,7 +133,38 @@ package final class StreamSubscribers {
         scratch.hello(hello)
         scratch.withBytes { s.queue.append(contentsOf: $0) }
         flush(s)
-        if isEmpty, !subscribers.isEmpty {
+        becameActive()
+    }
+
+    private func addShared(_ socket: consuming StreamSocket, hello: StreamLine.Hello) {
+        do throws(Errno) {
+            if ring == nil {
+                ring = try StreamRing.Writer()
+                wokenAt = 0
+            }
+            guard let ring else { return }
+            let readOnly = try ring.memory.readOnlyDescriptor()
+            try socket.send(Array("ok shared \(StreamRing.size) \(ring.head)\n".utf8), passing: readOnly.descriptor)
+            scratch.removeAll()
+            scratch.hello(hello)
+            try socket.sendAll(scratch.bytes)
+        } catch {
+            try? socket.sendAll(Array("error: cannot share the stream: \(error)\n".utf8))
+            if shared.isEmpty { ring = nil }
+            return
+        }
+        let r = SharedReader(socket)
+        do {
+            try loop.add(r.fd) { [unowned self, unowned r] _ in self.handle(r) }
+        } catch {
+            return
+        }
+        shared.append(r)
+        becameActive()
+    }
+
+    private func becameActive() {
+        if isEmpty, count > 0 {
             isEmpty = false
             onActiveChange?(true)
         }
@@ -134,12 +182,41 @@ package final class StreamSubscribers {
         }
     }
 
+    /// A shared reader says `wait POS`: it read the ring up to POS and sleeps until
+    /// there is more. Anything else, or its end, ends it.
+    private func handle(_ r: SharedReader) {
+        let result = r.socket.readAvailable(into: &r.request, limit: 64)
+        while let nl = r.request.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: r.request[..<nl], as: UTF8.self)
+            r.request.removeSubrange(...nl)
+            guard line.hasPrefix("wait "), let pos = UInt64(line.dropFirst(5)) else {
+                return drop(r, why: "a shared reader asked '\(String(line.prefix(40)).printable)', not 'wait POS'")
+            }
+            r.waitsPast = pos
+            wakeSleepers()
+        }
+        if r.request.count >= 64 { return drop(r, why: "a shared reader sent 64 bytes without a newline") }
+        if result.ended { drop(r, why: nil) }
+    }
+
     /// Its socket closes with it, once the last reference (a caller's) goes.
     private func drop(_ s: Subscriber, why: String?) {
         loop.remove(s.fd)
         subscribers.removeAll { $0 === s }
         if let why { log("control: dropped a stream subscriber: \(why)") }
-        if subscribers.isEmpty && !isEmpty {
+        becameIdleIfLast()
+    }
+
+    private func drop(_ r: SharedReader, why: String?) {
+        loop.remove(r.fd)
+        shared.removeAll { $0 === r }
+        if let why { log("control: dropped a shared stream reader: \(why)") }
+        if shared.isEmpty { ring = nil }
+        becameIdleIfLast()
+    }
+
+    private func becameIdleIfLast() {
+        if count == 0 && !isEmpty {
             isEmpty = true
             onActiveChange?(false)
         }
@@ -147,12 +224,15 @@ package final class StreamSubscribers {
 
     // MARK: Lines
 
-    /// A frame, to each subscriber whose rate lets it through: the newest frame once
-    /// `interval` has passed since the last one sent, and always one whose finger
-    /// count changed (a touch or a lift) or that carries flags.
+    /// A frame: into the ring, and to each line subscriber whose rate lets it through.
     package func frame(_ f: TouchFrame, device: String) {
+        if let ring {
+            body.removeAll()
+            body.frame(f, device: device)
+            ring.append(.frame, body)
+        }
         var encoded = false
-        for s in subscribers where Self.takes(f, device: device, s) {
+        for s in subscribers where s.pacing.takes(time: f.time.microseconds, fingers: f.fingerCount, flagged: !f.flags.isEmpty, device: device) {
             // A queue already past the frames' limit drops it: counted, not encoded.
             if s.pending >= Self.frameLimit {
                 s.lost += 1
@@ -167,47 +247,39 @@ package final class StreamSubscribers {
         }
     }
 
-    private static func takes(_ f: TouchFrame, device: String, _ s: Subscriber) -> Bool {
-        let t = f.time.microseconds
-        guard let i = s.clocks.firstIndex(where: { $0.device == device }) else {
-            s.clocks.append(FrameClock(device: device, sentAt: t, fingers: f.fingerCount, newest: t, tookNewest: true))
-            return true
-        }
-        let c = s.clocks[i]
-        let take = f.fingerCount != c.fingers || !f.flags.isEmpty || t - c.sentAt >= s.interval || t < c.sentAt
-        s.clocks[i].newest = t
-        s.clocks[i].tookNewest = take
-        if take {
-            s.clocks[i].sentAt = t
-            s.clocks[i].fingers = f.fingerCount
-        }
-        return take
-    }
-
     /// The progress of `engine`'s possible gestures at the frame just streamed
-    /// (`frame`): to each subscriber that took that frame, a line per gesture whose
-    /// progress changed (in thousandths) since the last one it got. So at most one per
-    /// gesture per frame sent, and nothing while nothing moves.
+    /// (`frame`): into the ring, all of them; to each line subscriber that took that
+    /// frame, a line per gesture whose progress changed (in thousandths) since the last
+    /// one it got. So at most one per gesture per frame sent, and nothing while nothing
+    /// moves.
     package func progress(of engine: GestureEngine, device: String, at time: Timestamp) {
         let t = time.microseconds
-        guard subscribers.contains(where: { s in s.clocks.contains { $0.device == device && $0.newest == t && $0.tookNewest } }) else { return }
+        let count = engine.specs.count
+        if let ring {
+            body.removeAll()
+            body.put(device)
+            body.put(t)
+            body.put(UInt32(count))
+            engine.forEachProgress { index, p in
+                body.put(UInt32(index))
+                body.put(Int32(Int((p * 1000).rounded())))
+                body.put(case: engine.specs[index].kind)
+                body.put(engine.specs[index].name)
+            }
+            ring.append(.progress, body)
+        }
+        guard subscribers.contains(where: { $0.pacing.took(device: device, at: t) }) else { return }
         engine.forEachProgress { index, p in
             let q = Int((p * 1000).rounded())
             var encoded = false
-            for s in subscribers {
-                guard let c = s.clocks.firstIndex(where: { $0.device == device }), s.clocks[c].newest == t, s.clocks[c].tookNewest
-                else { continue }
-                if s.clocks[c].progress.count != engine.specs.count {
-                    s.clocks[c].progress = Array(repeating: 0, count: engine.specs.count)  // a new engine (reload)
-                }
-                guard s.clocks[c].progress[index] != q else { continue }
+            for s in subscribers where s.pacing.progressIsNew(device: device, at: t, index: index, count: count, q: q) {
                 if !encoded {
                     encoder.removeAll()
                     encoder.progress(engine.specs[index], thousandths: q, time: time, device: device)
                     encoded = true
                 }
                 // Dropped with the frames when the queue is that full; then sent again next time.
-                if encoder.withBytes({ queue($0, to: s, isFrame: true) }) { s.clocks[c].progress[index] = q }
+                if encoder.withBytes({ queue($0, to: s, isFrame: true) }) { s.pacing.sent(progress: q, device: device, index: index) }
             }
         }
     }
@@ -215,16 +287,22 @@ package final class StreamSubscribers {
     /// A gesture event. A `changed` one follows its frame: a subscriber that did not
     /// get the frame does not get the update either (the next one it gets is newer).
     package func gesture(_ e: GestureEvent, device: String, step: Step?) {
+        let steps = step.map { ActionMapper.steps($0, e) }.flatMap { $0.isFinite ? $0 : nil }
+        if let ring {
+            body.removeAll()
+            body.gesture(e, device: device, steps: steps)
+            ring.append(.gesture, body)
+        }
         var encoded = false
         for s in subscribers {
-            if e.phase == .changed, let c = s.clocks.first(where: { $0.device == device }), c.newest == e.time.microseconds, !c.tookNewest { continue }
+            if e.phase == .changed, s.pacing.skipsChange(device: device, at: e.time.microseconds) { continue }
             if s.pending >= Self.queueLimit {
                 s.lost += 1
                 continue
             }
             if !encoded {
                 encoder.removeAll()
-                encoder.gesture(e, device: device, step: step)
+                encoder.gesture(e, device: device, steps: steps)
                 encoded = true
             }
             _ = encoder.withBytes { queue($0, to: s, isFrame: false) }
@@ -254,10 +332,11 @@ package final class StreamSubscribers {
         return body(&cursors[cursors.count - 1].trace)
     }
 
-    /// Any other line, to every subscriber.
+    /// Any other line, to every subscriber, and into the ring as it is.
     package func broadcast(_ write: (inout StreamEncoder) -> Void) {
         encoder.removeAll()
         write(&encoder)
+        if let ring { encoder.withBytes { ring.append(.text, UnsafeRawBufferPointer($0)) } }
         for s in subscribers { _ = encoder.withBytes { queue($0, to: s, isFrame: false) } }
     }
 
@@ -282,12 +361,28 @@ package final class StreamSubscribers {
 
     // MARK: Writing
 
-    /// Sends what each subscriber has queued, as much as its socket takes now (the
-    /// loop calls it after every iteration's handlers).
+    /// Sends what each line subscriber has queued, as much as its socket takes now, and
+    /// wakes the shared readers asleep since before the ring's newest records (the loop
+    /// calls it after every iteration's handlers).
     package func flush() {
+        if let ring, ring.head != wokenAt { wakeSleepers() }
         guard dirty else { return }
         dirty = false
         for s in subscribers where !s.waitingForRoom && s.pending > 0 { flush(s) }
+    }
+
+    /// A newline to each shared reader asleep at a position the ring has passed. A full
+    /// socket needs no other: the reader has wake-ups unread.
+    private func wakeSleepers() {
+        guard let ring else { return }
+        wokenAt = ring.head
+        for r in shared {
+            guard let past = r.waitsPast, ring.head > past else { continue }
+            r.waitsPast = nil
+            sends += 1
+            var newline = UInt8(ascii: "\n")
+            _ = withUnsafeBytes(of: &newline) { try? r.socket.send($0) }
+        }
     }
 
     private func flush(_ s: Subscriber) {

@@ -74,8 +74,8 @@ package extension Daemon {
             self.core.setStreaming(on)
             if on { for s in self.sessions.values { stream.skipDecisions(of: s.engine, device: s.path) } }
         }
-        control.subscribe = { [unowned self, unowned stream] socket, rate in
-            stream.add(socket, rate: rate, hello: self.streamHello(rate: rate))
+        control.subscribe = { [unowned self, unowned stream] socket, rate, shared in
+            stream.add(socket, rate: rate, shared: shared, hello: self.streamHello(rate: rate))
         }
         control.tryConfig = { [unowned self] path, pid in self.startTry(path, owner: pid) }
         loop.afterDispatch = { [weak stream] in stream?.flush() }

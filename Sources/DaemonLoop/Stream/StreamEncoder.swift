@@ -110,7 +110,11 @@ package struct StreamEncoder {
     /// `{"type":"progress",…}`: how far a gesture that is still possible is toward its
     /// begin (or recognize) threshold, 0…1 in thousandths (`GestureEngine.forEachProgress`).
     package mutating func progress(_ spec: GestureSpec, thousandths: Int, time: Timestamp, device: String) {
-        progressFields(gesture: spec.name, kind: spec.kind.rawValue, progress: Double(thousandths) / 1000, time: time, device: device)
+        progress(gesture: spec.name, kind: spec.kind, thousandths: thousandths, time: time, device: device)
+    }
+
+    package mutating func progress(gesture: String, kind: GestureKind, thousandths: Int, time: Timestamp, device: String) {
+        progressFields(gesture: gesture, kind: kind.rawValue, progress: Double(thousandths) / 1000, time: time, device: device)
         out.end()
     }
 
@@ -138,6 +142,12 @@ package struct StreamEncoder {
     /// taken), 1 for other continuous gestures (their begin threshold is behind
     /// them once they began), null for discrete ones.
     package mutating func gesture(_ e: GestureEvent, device: String, step: Step?) {
+        gesture(e, device: device, steps: step.map { ActionMapper.steps($0, e) }.flatMap { $0.isFinite ? $0 : nil })
+    }
+
+    /// The same, with the binding's steps already counted (`ActionMapper.steps`), as a
+    /// shared reader gets them from the ring.
+    package mutating func gesture(_ e: GestureEvent, device: String, steps: Double?) {
         out.begin(type: "gesture")
         out.key("device"); out.string(device)
         out.key("t"); out.seconds(microseconds: e.time.microseconds)
@@ -150,7 +160,6 @@ package struct StreamEncoder {
             case .number(let x, let places): out.number(x, places)
             }
         }
-        let steps = step.map { ActionMapper.steps($0, e) }.flatMap { $0.isFinite ? $0 : nil }
         out.key("progress")
         if e.kind.isDiscrete { out.null() } else if let steps { out.number(abs(steps) - abs(steps).rounded(.down), 3) } else { out.raw("1") }
         out.key("step")

@@ -1,0 +1,196 @@
+import GestureEngine
+import LinuxSystem
+import TouchModel
+
+/// The event stream in shared memory (`subscribe shared`, docs/CONTROL.md): the daemon
+/// writes each fact once, as a binary record, into a ring that every shared reader maps
+/// read-only; each reader turns the records into the stream's JSON lines itself
+/// (`SharedStreamReader`), at its own rate. So a reader costs the daemon a copy of a
+/// few hundred bytes a frame and no system call while it keeps up, and sixteen cost
+/// what one does: the encoding and the sends are the reader's.
+///
+/// Layout (all integers little-endian, as the machine's): a header page, then
+/// `capacity` bytes of records. The header's words: `magic`, `capacity`, `head` (bytes
+/// ever written), `tail` (where the oldest record still whole starts). A record is 16
+/// bytes of header (`length`, a multiple of 16, with its header; `type`; `seq`, its
+/// number, counting from 0) and its body; one that would not fit before the end of
+/// the buffer is preceded by a `pad` record to the end. The writer moves `tail` past
+/// a record before it overwrites it, and `head` past a record once it is whole; a
+/// reader copies a record, then checks that `tail` has not passed it meanwhile.
+package enum StreamRing {
+    package static let magic: UInt64 = 0x3130_676e_6972_6467  // "gdring01"
+    package static let headerSize = 4096
+    package static let capacity = 1 << 20
+    package static let size = headerSize + capacity
+    /// A record longer than this (a reload's line with thousands of diagnostics) is
+    /// not written: readers count it as lost.
+    package static let maxRecord = capacity / 4
+    package static let recordHeader = 16
+
+    package enum Word: Int {
+        case magic = 0, capacity = 8, head = 16, tail = 24
+    }
+
+    package enum RecordType: UInt16 {
+        /// Nothing: the rest of the buffer up to its end.
+        case pad = 0
+        /// One line of JSON as the daemon wrote it (with its newline): everything but
+        /// the three below.
+        case text = 1
+        case frame = 2
+        case gesture = 3
+        /// The progress of a device's possible gestures at one frame.
+        case progress = 4
+        /// A line too long for the ring: one lost line.
+        case dropped = 5
+    }
+
+    /// Records' bodies as bytes, reused: each value's bytes stored as they are in
+    /// memory, straight into a buffer that only grows (an array's append per value cost
+    /// more than the rest of a record together).
+    package struct Body: ~Copyable {
+        private var buffer: UnsafeMutableRawPointer
+        private var capacity: Int
+        package private(set) var count = 0
+
+        package init() {
+            capacity = 4096
+            buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        }
+
+        deinit { buffer.deallocate() }
+
+        package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: buffer, count: count) }
+
+        package mutating func removeAll() { count = 0 }
+
+        @inline(__always) private mutating func reserve(_ n: Int) {
+            guard count + n > capacity else { return }
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: max(capacity * 2, count + n), alignment: 16)
+            grown.copyMemory(from: buffer, byteCount: count)
+            buffer.deallocate()
+            buffer = grown
+            capacity = max(capacity * 2, count + n)
+        }
+
+        @inline(__always) package mutating func put<T: BitwiseCopyable>(_ value: T) {
+            reserve(MemoryLayout<T>.size)
+            (buffer + count).storeBytes(of: value, as: T.self)
+            count += MemoryLayout<T>.size
+        }
+
+        /// A 32-bit length, then the UTF-8.
+        package mutating func put(_ text: String) {
+            var text = text
+            text.withUTF8 { utf8 in
+                put(UInt32(utf8.count))
+                reserve(utf8.count)
+                if let base = utf8.baseAddress { (buffer + count).copyMemory(from: base, byteCount: utf8.count) }
+                count += utf8.count
+            }
+        }
+
+        /// An optional case's place in `allCases` (255: none).
+        @inline(__always) package mutating func put<E: CaseIterable & Equatable>(case value: E?) {
+            guard let value, let i = E.allCases.firstIndex(of: value) else { return put(UInt8.max) }
+            put(UInt8(E.allCases.distance(from: E.allCases.startIndex, to: i)))
+        }
+
+        package mutating func frame(_ f: TouchFrame, device: String) {
+            put(device)
+            put(f.time.microseconds)
+            put(Int32(f.fingerCount))
+            put(f.flags.rawValue)
+            put(UInt8(f.contacts.count))
+            for c in f.contacts {
+                put(c.id); put(c.slot)
+                put(c.position.x); put(c.position.y)
+                put(c.normalized.x); put(c.normalized.y)
+                put(c.majorMM)
+            }
+        }
+
+        /// `steps`: an `every:` binding's steps from where the gesture began (the
+        /// gesture line's `progress` and `step`), nil for none.
+        package mutating func gesture(_ e: GestureEvent, device: String, steps: Double?) {
+            put(device)
+            put(e.name)
+            put(Int32(e.index))
+            put(case: e.kind); put(case: e.phase)
+            put(e.time.microseconds)
+            put(Int32(clamping: e.fingers))
+            put(case: e.direction); put(case: e.sense); put(case: e.side)
+            put(e.location.x); put(e.location.y)
+            put(e.translation.x); put(e.translation.y)
+            put(e.velocity.x); put(e.velocity.y)
+            put(e.scale); put(e.scaleVelocity)
+            put(e.rotation); put(e.rotationVelocity)
+            put(e.duration)
+            put(UInt8(e.score == nil ? 0 : 1)); put(e.score ?? 0)
+            put(UInt8(steps == nil ? 0 : 1)); put(steps ?? 0)
+            put(e.shape ?? "")
+        }
+    }
+
+    /// The daemon's side: the memory, and where the next record goes.
+    package final class Writer {
+        package let memory: SharedMemory
+        /// Bytes ever written: where the next record goes, as `head` says.
+        package private(set) var head: UInt64 = 0
+        private var tail: UInt64 = 0
+        private var seq: UInt64 = 0
+        private let base: UnsafeMutableRawPointer
+
+        package init() throws(Errno) {
+            memory = try SharedMemory(name: "gestured-stream", count: StreamRing.size)
+            base = memory.base + StreamRing.headerSize
+            memory.storeRelease(Word.magic.rawValue, StreamRing.magic)
+            memory.storeRelease(Word.capacity.rawValue, UInt64(StreamRing.capacity))
+        }
+
+        /// Appends one record; a body too long for the ring is counted as one lost line.
+        package func append(_ type: RecordType, _ body: UnsafeRawBufferPointer) {
+            let length = (StreamRing.recordHeader + body.count + 15) & ~15
+            guard length <= StreamRing.maxRecord else {
+                return append(.dropped, UnsafeRawBufferPointer(start: nil, count: 0))
+            }
+            var at = Int(head % UInt64(StreamRing.capacity))
+            if at + length > StreamRing.capacity {
+                let rest = StreamRing.capacity - at
+                makeRoom(rest)
+                header(at: at, length: rest, type: .pad)
+                head += UInt64(rest)
+                at = 0
+            }
+            makeRoom(length)
+            header(at: at, length: length, type: type)
+            if body.count > 0 { (base + at + StreamRing.recordHeader).copyMemory(from: body.baseAddress!, byteCount: body.count) }
+            seq += 1
+            head += UInt64(length)
+            memory.storeRelease(Word.head.rawValue, head)
+        }
+
+        package func append(_ type: RecordType, _ body: borrowing Body) {
+            append(type, body.bytes)
+        }
+
+        private func header(at: Int, length: Int, type: RecordType) {
+            let p = base + at
+            p.storeBytes(of: UInt32(length), as: UInt32.self)
+            p.storeBytes(of: type.rawValue, toByteOffset: 4, as: UInt16.self)
+            p.storeBytes(of: seq, toByteOffset: 8, as: UInt64.self)
+        }
+
+        /// The records the next `length` bytes will overwrite leave first: `tail` moves
+        /// past them, and is seen to have moved before any of their bytes change.
+        private func makeRoom(_ length: Int) {
+            let capacity = UInt64(StreamRing.capacity)
+            guard head + UInt64(length) - tail > capacity else { return }
+            while head + UInt64(length) - tail > capacity {
+                let old = base.load(fromByteOffset: Int(tail % capacity), as: UInt32.self)
+                tail += UInt64(old)
+            }
+            memory.storeThenFence(Word.tail.rawValue, tail)
+        }
+    }
+}
