@@ -47,25 +47,37 @@ enum EventsCommand {
         return follow(socket, json: a.flag("json"))
     }
 
-    /// Reads the answer, then prints each line until the daemon closes the stream.
+    /// Reads the answer, then prints each line until the daemon closes the stream. A
+    /// line longer than `LineReader.defaultMaximumLength` is skipped, and said.
     private static func follow(_ socket: borrowing StreamSocket, json: Bool) -> GesturedCommand.ExitCode {
-        var buffer: [UInt8] = []
+        var reader = LineReader()
         var answered = false
+        var refusal: String?
         while true {
             _ = try? Poll.ready([socket.descriptor], timeoutMS: -1)
-            let result = socket.readAvailable(into: &buffer, limit: 1 << 20)
-            while let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                if !answered {
+            let result = reader.read(from: socket) { item in
+                guard case .line(let bytes) = item else {
+                    if case .skipped(let n) = item {
+                        Output.err("gestured: skipped a line of \(n) bytes from the daemon: longer than the \(LineReader.defaultMaximumLength >> 20) MiB a line may have")
+                    }
+                    answered = true
+                    return true
+                }
+                let line = String(decoding: bytes, as: UTF8.self)
+                guard answered else {
                     answered = true
                     guard line == "ok" else {
-                        Output.err("gestured: " + (line.hasPrefix("error: ") ? String(line.dropFirst(7)) : "the daemon's answer is not one this gestured understands").printable)
-                        return .failure
+                        refusal = line.hasPrefix("error: ") ? String(line.dropFirst(7)) : "the daemon's answer is not one this gestured understands"
+                        return false
                     }
-                    continue
+                    return true
                 }
                 if json { Output.out(line) } else if let text = readable(line) { Output.out(text) }
+                return true
+            }
+            if let refusal {
+                Output.err("gestured: " + refusal.printable)
+                return .failure
             }
             switch result {
             case .drained: continue

@@ -61,7 +61,7 @@ package final class UIProcess {
         var privateSocket: String?
         if options.replay != nil {
             mode = .replay
-        } else if let path = ControlPath.resolve(env), (try? StreamSocket.connect(to: path)) != nil {
+        } else if let path = ControlPath.resolve(env), Self.daemonAnswers(at: path, logger: logger) {
             mode = .daemon
         } else {
             mode = .local
@@ -100,6 +100,18 @@ package final class UIProcess {
             if !self.signals.drain().isEmpty { self.loop.stop() }
         }
         idleSince = monotonicNanoseconds()
+    }
+
+    /// Whether this user's daemon listens at `path`. A socket served by another user's
+    /// process is not believed (`ControlClient.connect`): said, and local mode runs instead.
+    private static func daemonAnswers(at path: String, logger: Logger) -> Bool {
+        do throws(ControlError) {
+            _ = try ControlClient.connect(to: path)
+            return true
+        } catch {
+            if error.foreignServer { logger.warning("gestured ui: \(error)") }
+            return false
+        }
     }
 
     /// Prints the URL (the first line, flushed: scripts and tests read it), opens it,
