@@ -105,6 +105,7 @@ import JSON
         #expect(p.waitForLog(s.refusal), "\(p.stderr)")
         let session = try #require(JSONValue.parse(Array(try ui.get("/api/session").body.utf8)))
         #expect(session["mode"]?.string == "local")
+        #expect(session["config"]?["path"]?.string != "/root/.bashrc", "Save would not write the file the squatter named")
         let page = try HTTPTestConnection(port: ui.port)
         try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
         #expect(page.read { String(decoding: $0, as: UTF8.self).contains("\"dry_run\":true") }, "\(page.text.suffix(300))")
