@@ -50,39 +50,41 @@ enum EventsCommand {
 
     /// Reads the answer, then prints each line until the daemon closes the stream: the
     /// shared ring read at most `rate` times a second while the daemon writes to it,
-    /// and asleep (`wait`) while it does not.
+    /// and asleep (`wait`) while it does not. A line longer than
+    /// `LineReader.defaultMaximumLength` is skipped, and said.
     private static func follow(_ socket: borrowing StreamSocket, _ subscription: StreamSubscription, json: Bool) -> GesturedCommand.ExitCode {
-        var lines: [UInt8] = []
+        var reader = LineReader()
+        var bytes: [UInt8] = []
         var answered = false
         /// When to read the ring next (ms from now), or -1: asleep until woken.
         var timeout: Int32 = -1
         let interval = Int32(max(1, 1000 / subscription.rate))
         func print() {
-            var start = 0
-            while let nl = lines[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: lines[start..<nl], as: UTF8.self)
-                start = nl + 1
-                if json { Output.out(line) } else if let text = readable(line) { Output.out(text) }
+            reader.feed(bytes) { item in
+                switch item {
+                case .skipped(let n):
+                    Output.err("gestured: skipped a line of \(n) bytes from the daemon: longer than the \(LineReader.defaultMaximumLength >> 20) MiB a line may have")
+                case .line(let line):
+                    let text = String(decoding: line, as: UTF8.self)
+                    if json { Output.out(text) } else if let readable = readable(text) { Output.out(readable) }
+                }
+                return true
             }
-            lines.removeFirst(start)
+            bytes.removeAll(keepingCapacity: true)
         }
         while true {
             let ready = (try? Poll.ready([socket.descriptor], timeoutMS: timeout))?.first ?? true
             if ready {
-                switch subscription.readSocket(socket, into: &lines) {
+                let outcome = subscription.readSocket(socket, into: &bytes)
+                answered = answered || !bytes.isEmpty || subscription.readsRing
+                print()
+                switch outcome {
                 case .more: break
                 case .ended(let why):
-                    print()
                     Output.err("gestured: \(why)")
                     return answered ? .success : .failure
                 case .refused(let why):
                     Output.err("gestured: \(why)")
-                    return .failure
-                }
-                answered = answered || !lines.isEmpty || subscription.readsRing
-                print()
-                if lines.count > StreamSubscription.helloLimit {
-                    Output.err("gestured: a line longer than \(StreamSubscription.helloLimit) bytes; not the stream")
                     return .failure
                 }
             }
@@ -90,7 +92,7 @@ enum EventsCommand {
                 timeout = -1
                 continue
             }
-            if subscription.readRing(into: &lines) {
+            if subscription.readRing(into: &bytes) {
                 print()
                 timeout = interval
             } else if let failure = subscription.failure {

@@ -56,10 +56,13 @@ package struct ConfigEditing {
 
     package enum SaveError: Error, CustomStringConvertible {
         case notOwned(String, uid_t)
+        /// A symlink of another user's where a directory is to be made in.
+        case foreignSymlink(String, uid_t)
         case system(String, Errno)
         package var description: String {
             switch self {
             case let .notOwned(path, owner): return "\(path) belongs to uid \(owner), not to you (uid \(getuid())); gestured ui writes only your own files"
+            case let .foreignSymlink(path, owner): return "\(path) is a symlink of uid \(owner), not yours (uid \(getuid())); gestured ui makes no directory through it"
             case let .system(what, e): return "\(what): \(e)"
             }
         }
@@ -74,11 +77,7 @@ package struct ConfigEditing {
         // A config that is a symlink (into a dotfiles repository) stays one: its target is written.
         let path = FileSystem.resolvedPath(self.path) ?? self.path
         let (directory, _) = AtomicFile.split(path)
-        do throws(Errno) {
-            try FileSystem.makeDirectory(directory, mode: 0o700)
-        } catch {
-            throw .system("cannot create \(directory)", error)
-        }
+        try Self.makeDirectories(directory, uid: uid)
         let old = try? FileSystem.status(path)
         let dir = try? FileSystem.status(directory)
         if let old, old.owner != uid { throw .notOwned(path, old.owner) }
@@ -105,4 +104,39 @@ package struct ConfigEditing {
         return backup
     }
 
+    /// `mkdir -p` of the directory a new config goes in (a fresh account has no
+    /// ~/.config yet): each missing one made with mode 0700, as the XDG base directory
+    /// spec asks of ~/.config. They are made only inside a directory of this user's, not
+    /// through a symlink of another user's, and each one made is checked (lstat(2)) to be
+    /// a directory of ours, not a symlink put there meanwhile.
+    private static func makeDirectories(_ directory: String, uid: uid_t) throws(SaveError) {
+        var missing: [String] = []
+        var nearest = directory
+        while (try? FileSystem.linkStatus(nearest)) == nil, nearest != "/", nearest != "." {
+            missing.append(nearest)
+            nearest = AtomicFile.split(nearest).directory
+        }
+        guard !missing.isEmpty else { return }
+        if let link = try? FileSystem.linkStatus(nearest), link.type == S_IFLNK, link.owner != uid {
+            throw .foreignSymlink(nearest, link.owner)
+        }
+        let parent: FileStatus
+        do throws(Errno) {
+            parent = try FileSystem.status(nearest)
+        } catch {
+            throw .system("cannot create \(directory): \(nearest)", error)
+        }
+        guard parent.isDirectory else { throw .system("cannot create \(directory): \(nearest)", Errno(rawValue: ENOTDIR)) }
+        guard parent.owner == uid else { throw .notOwned(nearest, parent.owner) }
+        for made in missing.reversed() {
+            let st: FileStatus
+            do throws(Errno) {
+                try FileSystem.makeDirectory(made, mode: 0o700)
+                st = try FileSystem.linkStatus(made)
+            } catch {
+                throw .system("cannot create \(made)", error)
+            }
+            guard st.isDirectory, st.owner == uid else { throw .notOwned(made, st.owner) }
+        }
+    }
 }

@@ -14,7 +14,8 @@ package final class DaemonFeed {
     package private(set) var rate: Int
     /// One stream line, without its newline.
     package var onLine: ([UInt8]) -> Void = { _ in }
-    /// Told when the connection is lost (the daemon went), with why.
+    /// Told when the connection is lost (the daemon went), or refused (another user's
+    /// process serves the socket: said once, until it changes), with why.
     package var onLost: (String) -> Void = { _ in }
     /// Held strongly: the feed may outlive its owner's other parts; the loop's handlers
     /// hold the feed unowned, and it takes them out when it goes.
@@ -28,6 +29,8 @@ package final class DaemonFeed {
     private var retry: MonotonicTimer
     /// When to read the ring next, while the daemon writes to it.
     private var tick: MonotonicTimer
+    /// The last refusal said (`onLost`), so that a squatter is reported once, not every second.
+    private var refusal: String?
     /// A line longer than this (a hello of thousands of gestures) drops the connection.
     package static let lineLimit = 8 << 20
     package static let retryInterval: Int64 = 1_000_000_000
@@ -60,15 +63,21 @@ package final class DaemonFeed {
         guard socket == nil else { return true }
         let subscription = StreamSubscription(rate: rate)
         do {
-            let connected = try StreamSocket.connect(to: socketPath)
+            // Checked to be served by this user (SO_PEERCRED) before anything is sent or read.
+            let connected = try ControlClient.connect(to: socketPath)
             try connected.sendAll(subscription.request)
             try loop.add(connected.descriptor) { [unowned self] _ in self.readable() }
             socket = consume connected
         } catch {
+            if let refused = error as? ControlError, refused.foreignServer, refused.description != refusal {
+                refusal = refused.description
+                onLost(refused.description)
+            }
             retry.arm(atNanoseconds: monotonicNanoseconds() + Self.retryInterval)
             return false
         }
         self.subscription = subscription
+        refusal = nil
         generation += 1
         lines.removeAll(keepingCapacity: true)
         return true

@@ -36,7 +36,14 @@ package final class UIEndpoints {
     /// Asks the loop to re-arm its timers (a deferred answer is ready to go).
     package var arm: () -> Void = {}
 
+    /// Local mode: starts the private daemon now if it is not running (or, with true,
+    /// even if it is) and says so; nil when it runs on, to be asked to reload.
+    package var restartLocalDaemon: ((Bool) -> String?)?
+
     private weak var feed: DaemonFeed?
+    /// Why the private daemon is not running (a `reload` line of `"source":"ui"`): what
+    /// a page that connects is sent, until the daemon's next `hello`.
+    private var stopped: String?
     /// The daemon's last `hello`, and the devices it has added since: what a page that
     /// connects now is sent first.
     private var hello: String?
@@ -86,6 +93,17 @@ package final class UIEndpoints {
         if let replay { return stream.send(replay.hello) }
         if let hello { stream.send(hello) }
         for d in deviceLines { stream.send(d.line) }
+        if let stopped { stream.send(stopped) }
+    }
+
+    /// The private daemon exited: the pages see why, as a refused reload with the
+    /// config's diagnostics, from the ui (`"source":"ui"`).
+    package func daemonStopped(_ why: String, _ diagnostics: [Diagnostic]) {
+        let line = JSON.object([("type", JSON.string("reload")), ("source", JSON.string("ui")), ("file", JSON.string(editing.path)),
+                                ("ok", "false"), ("gestures", "0"), ("message", JSON.string(why)),
+                                ("diagnostics", ConfigEditing.json(diagnostics))])
+        stopped = line
+        broadcast(line, false)
     }
 
     private func relay(_ bytes: [UInt8]) {
@@ -94,6 +112,7 @@ package final class UIEndpoints {
         switch type {
         case "hello":
             hello = line
+            stopped = nil
             followDaemonConfig(v["config"]?.string)
             deviceLines.removeAll()
             devices.removeAll()
@@ -277,6 +296,11 @@ package final class UIEndpoints {
         logger.notice("gestured ui: saved \(editing.path)\(backup.map { " (the previous version is \($0))" } ?? "")")
         fields += [("saved", "true"), ("needs_confirm", "false"), ("backup", backup.map(JSON.string) ?? "null")]
         guard control != nil else { return .response(.json(JSON.object(fields + [("reload", "null")]))) }
+        // Local mode: a private daemon that is not running starts again on the saved file,
+        // and one running the built-in default starts over to take the user's new file.
+        if let said = restartLocalDaemon?(!editing.inUse) {
+            return .response(.json(JSON.object(fields + [("reload", JSON.string(said))])))
+        }
         // Then `gestured reload`: the daemon's answer, `reloaded FILE: N gestures` or `error: …`.
         return ask(.reload) { result in
             let reload = switch result {

@@ -61,11 +61,11 @@ package final class UIProcess {
         var privateSocket: String?
         if options.replay != nil {
             mode = .replay
-        } else if let path = ControlPath.resolve(env), (try? StreamSocket.connect(to: path)) != nil {
+        } else if let path = ControlPath.resolve(env), Self.daemonAnswers(at: path, logger: logger) {
             mode = .daemon
         } else {
             mode = .local
-            let local = try LocalDaemon(configPath: options.configPath, environment: env, logger: logger)
+            let local = try LocalDaemon(configPath: options.configPath, environment: env, loop: loop, logger: logger)
             localDaemon = local
             privateSocket = local.socket
         }
@@ -79,6 +79,10 @@ package final class UIProcess {
             let feed = try DaemonFeed(socketPath: socket, rate: UIEndpoints.pageRate, loop: loop)
             self.feed = feed
             api.attach(feed)
+        }
+        if let local = localDaemon {
+            local.onExit = { [unowned self] why, diagnostics in self.api.daemonStopped(why, diagnostics) }
+            api.restartLocalDaemon = { [unowned local] evenIfRunning in local.restartNow(evenIfRunning: evenIfRunning) }
         }
         // A line resumes suspended streams; libmicrohttpd then wants to run at once
         // (its timeout says 0), which the timer does after this iteration's other sources.
@@ -100,6 +104,18 @@ package final class UIProcess {
             if !self.signals.drain().isEmpty { self.loop.stop() }
         }
         idleSince = monotonicNanoseconds()
+    }
+
+    /// Whether this user's daemon listens at `path`. A socket served by another user's
+    /// process is not believed (`ControlClient.connect`): said, and local mode runs instead.
+    private static func daemonAnswers(at path: String, logger: Logger) -> Bool {
+        do throws(ControlError) {
+            _ = try ControlClient.connect(to: path)
+            return true
+        } catch {
+            if error.foreignServer { logger.warning("gestured ui: \(error)") }
+            return false
+        }
     }
 
     /// Prints the URL (the first line, flushed: scripts and tests read it), opens it,
@@ -177,25 +193,147 @@ package final class UIProcess {
 /// Local mode's engine: `gestured run --dry-run` as a child, with its control socket in
 /// a private directory (mode 0700) so that it is nobody's daemon but ours. Its output
 /// goes to our standard error; it stops with us, however we stop (`--ui-parent`).
+///
+/// Supervised: when it exits (a config with errors, or none, at start; a crash), the
+/// pages are told why (`onExit`: its status and the config's errors), and it starts
+/// again after `firstDelay`, then twice as long each time up to `longestDelay`; Save
+/// starts it at once (`restartNow`). Its exit is its pidfd on the ui's loop.
 package final class LocalDaemon {
     package let directory: String
     package var socket: String { directory + "/gestured.sock" }
-    private let pid: pid_t
+    /// The child while it runs.
+    package private(set) var pid: pid_t?
+    /// Told when it exits: why it is not running and when it starts again, and the
+    /// config's diagnostics (what `gestured check` says of the file it would run).
+    package var onExit: (String, [Diagnostic]) -> Void = { _, _ in }
 
-    package init(configPath: String?, environment: [String: String], logger: Logger) throws {
+    /// The first wait before starting again, doubled after each exit up to `longestDelay` (ns).
+    package static let firstDelay: Int64 = 1_000_000_000
+    package static let longestDelay: Int64 = 30_000_000_000
+    /// A run at least this long was no failure at start: the next wait is the first again (ns).
+    package static let steadyRun: Int64 = 30_000_000_000
+
+    private let configPath: String?
+    private let environment: [String: String]
+    private let logger: Logger
+    private let loop: EventLoop
+    private var exitWatch: OwnedFileDescriptor?
+    private var restartTimer: MonotonicTimer
+    private var startedAt: Int64 = 0
+    private var delay = LocalDaemon.firstDelay
+    /// Save asked for a running one to start over: it starts as soon as it has exited.
+    private var restartOnExit = false
+    private var stopping = false
+
+    package init(configPath: String?, environment: [String: String], loop: EventLoop, logger: Logger) throws {
         let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         directory = try FileSystem.makeTemporaryDirectory(prefix: base + "/gestured-ui-")
+        self.configPath = configPath
+        self.environment = environment
+        self.logger = logger
+        self.loop = loop
+        restartTimer = try MonotonicTimer()
+        try loop.add(restartTimer.descriptor) { [unowned self] _ in
+            self.restartTimer.acknowledge()
+            if self.pid == nil { self.start() }
+        }
+        start()
+    }
+
+    private func start() {
+        // A daemon that stopped (Save restarts a running one) took its directory with it:
+        // made again, and it must be ours alone, not something another user put there.
+        do throws(Errno) {
+            try FileSystem.makeDirectory(directory, mode: 0o700)
+            let st = try FileSystem.linkStatus(directory)
+            guard st.isDirectory, st.owner == Process.userID, st.permissions & 0o077 == 0 else {
+                return notRunning("the private daemon's directory \(directory) is no longer this process's own (uid \(st.owner), mode 0\(String(st.permissions, radix: 8)))", [])
+            }
+        } catch {
+            return notRunning("the private daemon's directory \(directory) cannot be made: \(error)", [])
+        }
         // --ui-parent: it stops when we do, even killed with SIGKILL, and takes the directory with it.
-        var args = ["gestured", "run", "--dry-run", "--quiet", "--control-socket", directory + "/gestured.sock", "--ui-parent", String(getpid())]
+        var args = ["gestured", "run", "--dry-run", "--quiet", "--control-socket", socket, "--ui-parent", String(getpid())]
         if let configPath { args += ["--config", configPath] }
-        pid = try Process.spawn("/proc/self/exe", arguments: args, environment: Process.environment().filter { !$0.hasPrefix("NOTIFY_SOCKET=") },
-                                stdout: FileDescriptor.standardError, stderr: .standardError, newProcessGroup: true)
-        logger.notice("no daemon running: started a private one in dry run (pid \(pid)); commands are shown, not run")
+        let child: pid_t
+        do {
+            child = try Process.spawn("/proc/self/exe", arguments: args, environment: Process.environment().filter { !$0.hasPrefix("NOTIFY_SOCKET=") },
+                                      stdout: FileDescriptor.standardError, stderr: .standardError, newProcessGroup: true)
+        } catch {
+            return notRunning("the private daemon could not be started: \(error)", [])
+        }
+        do {
+            let watch = try Process.descriptor(of: child)
+            try loop.add(watch.descriptor) { [unowned self] _ in self.exited() }
+            exitWatch = consume watch
+        } catch {
+            Process.signalGroup(child, SIGKILL)
+            _ = try? Process.reap(child, blocking: true)
+            return notRunning("the private daemon's exit cannot be watched: \(error)", [])
+        }
+        pid = child
+        startedAt = monotonicNanoseconds()
+        logger.notice("no daemon running: started a private one in dry run (pid \(child)); commands are shown, not run")
+    }
+
+    /// Its pidfd is readable: reaped (no wait: it has exited), then started again.
+    private func exited() {
+        guard let child = pid else { return }
+        if let fd = exitWatch?.descriptor { loop.remove(fd) }
+        exitWatch = nil
+        pid = nil
+        let status = (try? Process.reap(child, blocking: true)) ?? nil
+        guard !stopping else { return }
+        if restartOnExit {
+            restartOnExit = false
+            return start()
+        }
+        if monotonicNanoseconds() - startedAt >= Self.steadyRun { delay = Self.firstDelay }
+        let how = status.map { $0 & 0x7f == 0 ? "exited with status \(($0 >> 8) & 0xff)" : "was killed by \(Signals.name($0 & 0x7f))" } ?? "exited"
+        let source = resolveConfigPath(explicit: configPath, environment: environment)
+        let diagnostics = ConfigLoader.load(source).1.filter(\.isError)
+        var why = "the private daemon (pid \(child)) \(how)"
+        if !diagnostics.isEmpty {
+            let file = if case .file(let path) = source { path } else { "the built-in default" }
+            why += "; \(file) has \(diagnostics.count) error\(diagnostics.count == 1 ? "" : "s"): "
+                + diagnostics.prefix(3).map(\.description).joined(separator: "; ")
+        }
+        notRunning(why, diagnostics)
+    }
+
+    /// Says why it is not running, and starts it again after the delay, doubled for the next time.
+    private func notRunning(_ why: String, _ diagnostics: [Diagnostic]) {
+        let message = "\(why). It starts again in \(delay / 1_000_000_000) s, and at once when you Save."
+        logger.warning("gestured ui: \(message)")
+        onExit(message, diagnostics)
+        restartTimer.arm(atNanoseconds: monotonicNanoseconds() + delay)
+        delay = min(delay * 2, Self.longestDelay)
+    }
+
+    /// After a Save: one that is not running starts now (and its next wait is the first
+    /// again); a running one starts over if `evenIfRunning` (it runs the built-in default,
+    /// and Save made the user's own file). What to tell the page, or nil: it runs on, to
+    /// be asked to reload.
+    package func restartNow(evenIfRunning: Bool) -> String? {
+        delay = Self.firstDelay
+        if let pid {
+            guard evenIfRunning else { return nil }
+            restartOnExit = true
+            Process.signalGroup(pid, SIGTERM)
+            return "the private daemon starts again, on the saved file"
+        }
+        restartTimer.arm(atNanoseconds: nil)
+        start()
+        return pid == nil ? "error: the private daemon could not be started again" : "the private daemon was not running; started it again, on the saved file"
     }
 
     package func stop() {
-        Process.signalGroup(pid, SIGTERM)
-        _ = try? Process.reap(pid, blocking: true)
+        stopping = true
+        restartTimer.arm(atNanoseconds: nil)
+        if let pid {
+            Process.signalGroup(pid, SIGTERM)
+            _ = try? Process.reap(pid, blocking: true)
+        }
         FileSystem.remove(socket)
         FileSystem.remove(directory)
     }

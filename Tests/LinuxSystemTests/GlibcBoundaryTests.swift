@@ -26,7 +26,7 @@ import Testing
         "Sources/Commands/ImportCommand.swift": "open(2) flags and the S_IFREG mode bits of the file it reads, EEXIST of its link(2)",
         "Sources/Commands/RecordCommand.swift": "open(2) flags of the output file, signal numbers",
         "Sources/Commands/RecordShapeCommand.swift": "open(2) flags of the shape file, signal numbers",
-        "Sources/LiveView/ConfigEditing.swift": "open(2) flags, uid_t",
+        "Sources/LiveView/ConfigEditing.swift": "open(2) flags, uid_t, the S_IFLNK mode bits and ENOTDIR of the directories Save makes",
         "Sources/LiveView/UIProcess.swift": "signal numbers, pid_t, and close(2) of a pidfd the loop's handler owns",
     ]
 

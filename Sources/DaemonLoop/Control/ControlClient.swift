@@ -13,8 +13,19 @@ package enum ControlClient {
         guard let path = ControlPath.resolve(environment) else {
             throw ControlError("XDG_RUNTIME_DIR is not set, so there is no control socket to find; run this in the desktop session that runs gestured")
         }
+        return try connect(to: path)
+    }
+
+    /// Connects to the control socket at `path` and makes sure that this user's process
+    /// serves it (getsockopt `SO_PEERCRED`) before a byte is sent or read: in a runtime
+    /// directory that is not the user's alone, another user can listen there first, and
+    /// its answers (a `hello` naming `~/.bashrc` as the config, escape sequences) must not
+    /// be believed nor shown. Every client goes through here: `status`, `enable`,
+    /// `disable`, `reload`, `events`, and `gestured ui`'s stream, Save's reload, Try.
+    package static func connect(to path: String) throws(ControlError) -> StreamSocket {
+        let socket: StreamSocket
         do throws(Errno) {
-            return try StreamSocket.connect(to: path)
+            socket = try StreamSocket.connect(to: path)
         } catch .noSuchFileOrDirectory {
             throw ControlError("no gestured is running for this user (no control socket at \(path)); start it: systemctl --user start gestured")
         } catch .connectionRefused {
@@ -25,6 +36,13 @@ package enum ControlClient {
         } catch {
             throw ControlError("cannot connect to \(path): \(error)")
         }
+        let server = try? socket.peerCredentials()
+        guard let server, server.uid == Process.userID else {
+            let who = server.map { "uid \($0.uid) (pid \($0.pid))" } ?? "a process whose user cannot be known"
+            let why = ControlPath.unsafeDirectory(of: path).map { "; \($0)" } ?? ""
+            throw ControlError("refusing to talk to \(path): it is served by \(who), not by you (uid \(Process.userID)), so it is not your gestured\(why)", foreignServer: true)
+        }
+        return socket
     }
 
     package static func exchange(_ request: ControlRequest, environment: [String: String]) -> Result<ControlReply, ControlError> {
@@ -35,14 +53,6 @@ package enum ControlClient {
             return .failure(error)
         }
         let path = ControlPath.resolve(environment) ?? ""
-        // Nothing is sent to, and nothing believed from, a server of another user: in a
-        // runtime directory that is not ours alone, anyone can listen here first.
-        let server = try? socket.peerCredentials()
-        guard let server, server.uid == Process.userID else {
-            let who = server.map { "uid \($0.uid) (pid \($0.pid))" } ?? "a process whose user cannot be known"
-            let why = ControlPath.unsafeDirectory(of: path).map { "; \($0)" } ?? ""
-            return .failure(ControlError("refusing to talk to \(path): it is served by \(who), not by you (uid \(Process.userID)), so it is not your gestured\(why)"))
-        }
         // A daemon that refuses us answers and closes before reading: its answer is
         // still there to read after a failed write (EPIPE).
         do throws(Errno) {

@@ -88,7 +88,12 @@ package enum ControlRequest: Equatable {
 
 package struct ControlError: Error, CustomStringConvertible {
     package var description: String
-    package init(_ message: String) { description = message }
+    /// The socket is served by another user's process (`ControlClient.connect`).
+    package var foreignServer = false
+    package init(_ message: String, foreignServer: Bool = false) {
+        description = message
+        self.foreignServer = foreignServer
+    }
 }
 
 /// The answer to one request.

@@ -1,0 +1,46 @@
+"""The page on `gestured ui` in local mode (no daemon running) with a config that has
+an error: the private dry-run daemon cannot start, the page says why, and a good Save
+starts it again and makes the page live (issue 35, item 10)."""
+import os
+import shutil
+import tempfile
+
+from harness import SWIPES_CONFIG, PageTest, UiServer, per_browser
+
+
+class LocalBrokenConfigTests(PageTest):
+    @classmethod
+    def start_server(cls):
+        cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
+        for sub in ('run', 'home'):
+            os.makedirs(os.path.join(cls.dir, sub), mode=0o700)
+        cls.config = os.path.join(cls.dir, 'config.yaml')
+        with open(cls.config, 'w') as f:
+            f.write('gestures:\n  - name: x\n    gesture: swipee\n')
+        env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(cls.dir, 'run'), HOME=os.path.join(cls.dir, 'home'))
+        for k in ('WAYLAND_DISPLAY', 'DISPLAY', 'SWAYSOCK', 'I3SOCK', 'HYPRLAND_INSTANCE_SIGNATURE', 'XDG_CONFIG_HOME'):
+            env.pop(k, None)
+        return UiServer('--config', cls.config, env=env, name='ui-local', logs=cls.logs)
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_the_page_says_why_there_is_no_engine_and_a_good_save_makes_it_live(self):
+        def why(b):
+            return [e.text for e in self.elements('#timeline li.timeline-reload.error') if 'private daemon' in e.text]
+        said = self.wait(why, 'why the private daemon is not running')[0]
+        self.assertIn("unknown gesture kind 'swipee'", said)
+        self.assertIn('It starts again in', said)
+        self.assertIn('own engine', self.text('#session'))
+        self.assertEqual(self.elements('#cards article.card'), [])
+        with open(SWIPES_CONFIG) as f:
+            self.set_editor(f.read())
+        self.wait(lambda b: 'no problems' in self.text('#check-status'), 'the good config checked clean')
+        self.element('#save').click()
+        self.wait(lambda b: 'started it again' in self.text('#save-result'), 'Save started the private daemon')
+        self.wait(lambda b: self.elements('#cards article.card'), "the saved config's cards: the page is live")
+
+
+load_tests = per_browser(globals())
