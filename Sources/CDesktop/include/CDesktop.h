@@ -51,7 +51,8 @@ const char *gd_load_xcb(void);
     FUNCTION(int, sd_bus_message_enter_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents)) \
     FUNCTION(int, sd_bus_message_exit_container, (sd_bus_message *m), (m)) \
     FUNCTION(int, sd_bus_message_skip, (sd_bus_message *m, const char *types), (m, types)) \
-    FUNCTION(const sd_bus_error *, sd_bus_message_get_error, (sd_bus_message *m), (m))
+    FUNCTION(const sd_bus_error *, sd_bus_message_get_error, (sd_bus_message *m), (m)) \
+    FUNCTION(int, sd_bus_reply_method_error, (sd_bus_message *call, const sd_bus_error *e), (call, e))
 
 #define GD_XCB_FUNCTIONS(FUNCTION) \
     FUNCTION(xcb_connection_t *, xcb_connect, (const char *displayname, int *screenp), (displayname, screenp)) \
@@ -94,6 +95,8 @@ int gd_bus_call_follow_begin(sd_bus *bus, sd_bus_slot **slot, const char *dest, 
 int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
                    sd_bus_message_handler_t cb, void *ud, const char *a, const char *b);
 int gd_bus_reply(sd_bus_message *m);
+/// An error reply `name` (org.freedesktop.DBus.Error.AccessDenied…) with `message`.
+int gd_bus_reply_error(sd_bus_message *m, const char *name, const char *message);
 
 // libwayland-client (the outputs' transforms, for screen rotation; the focused window on
 // wlroots compositors), loaded the same way.
