@@ -118,3 +118,9 @@ static inline int gestured_bus_call_ss_sync(sd_bus *bus, const char *dest, const
                                             const char *a, const char *b, sd_bus_error *e, sd_bus_message **reply) {
     return sd_bus_call_method(bus, dest, path, iface, member, e, reply, "ss", a, b);
 }
+
+/// A method call without arguments, waiting for its reply or error (a test's own client).
+static inline int gestured_bus_call_sync(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member,
+                                         sd_bus_error *e, sd_bus_message **reply) {
+    return sd_bus_call_method(bus, dest, path, iface, member, e, reply, NULL);
+}

@@ -3,12 +3,14 @@ import LinuxSystem
 
 /// GNOME Shell, through gestured's own Shell extension (gnome-extension/, docs/GNOME.md):
 /// it exports `io.github.gestured.Shell` on gnome-shell's own session-bus connection,
-/// the one that owns `org.gnome.Shell`, and signals `FocusChanged` on every change. Through
+/// the one that owns `org.gnome.Shell`, and sends `FocusChanged` on every change to the
+/// owner of `io.github.gestured.Focus` alone, which this source asks for. Through
 /// sd-bus (libsystemd), on the loop:
 ///
 /// ```
 ///  connect ─→ match the extension's signals and NameOwnerChanged(org.gnome.Shell)
-///          ─→ GetNameOwner(org.gnome.Shell) ─→ owner ─→ GetFocus ─→ FocusChanged…
+///          ─→ GetNameOwner(org.gnome.Shell), RequestName(io.github.gestured.Focus)
+///          ─→ owner ─→ GetFocus ─→ FocusChanged…
 ///                  ↑ NameOwnerChanged: a new owner (GNOME Shell restarted) ─→ GetFocus
 ///  GetFocus fails, or Disabled: the extension is off, said once with the command that
 ///  enables it ─→ its next FocusChanged (the extension sends one when enabled) picks it up
@@ -31,6 +33,10 @@ public final class GNOMEShellSource: FocusSource {
     static let objectPath = "/io/github/gestured/Shell"
     static let interface = "io.github.gestured.Shell"
     static let signalRule = "type='signal',sender='\(shell)',path='\(objectPath)',interface='\(interface)'"
+    /// The name the extension tells the focus to, and answers GetFocus for (docs/GNOME.md).
+    static let focusName = "io.github.gestured.Focus"
+    static let notOwner = "another program owns \(focusName) on the session bus (another gestured?), and the gestured "
+        + "GNOME Shell extension tells the focus to that name's owner only; this one is told when that one leaves"
     static let noShell = "GNOME Shell is not on the session bus (nothing owns \(shell)); waiting for it"
     static let extensionOff = "the gestured GNOME Shell extension is not running (not enabled, or the screen is locked), "
         + "so per-application gestures are off; "
@@ -77,6 +83,9 @@ public final class GNOMEShellSource: FocusSource {
         // The bus handles requests in order: both rules are in place before the owner is asked.
         gd_sd_bus_add_match_async(b, nil, Self.signalRule, { m, ud, _ in GNOMEShellSource.source(ud).signal(m) }, nil, me)
         shellOwner.follow(on: b) { [unowned self] owner, changed in ownerIs(owner, changed: changed) }
+        // Asked before GetFocus is sent (after GetNameOwner's answer): the extension knows
+        // us as the owner by the time it is asked.
+        gd_sd_bus_request_name_async(b, nil, Self.focusName, 0, { m, ud, _ in GNOMEShellSource.source(ud).focusNameAnswered(m) }, me)
         process()
     }
 
@@ -102,10 +111,23 @@ public final class GNOMEShellSource: FocusSource {
                     { m, ud, _ in GNOMEShellSource.source(ud).focusAnswered(m) }, me)
     }
 
-    /// GetFocus's reply: the focus, or an error (UnknownMethod, UnknownObject: no extension).
+    /// RequestName's answer: 1 the owner now, 4 already; 2 queued behind another owner, 3 not.
+    private func focusNameAnswered(_ m: OpaquePointer?) -> Int32 {
+        var answer: UInt32 = 0
+        if let error = SessionBus.error(m) {
+            link.log("cannot own \(Self.focusName) on the session bus: \(error)")
+        } else if let m, gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &answer) > 0, answer == 2 || answer == 3 {
+            say(Self.notOwner)
+        }
+        return 0
+    }
+
+    /// GetFocus's reply: the focus, or an error (UnknownMethod, UnknownObject: no extension;
+    /// AccessDenied: another program owns the focus name).
     private func focusAnswered(_ m: OpaquePointer?) -> Int32 {
         guard let m, shellOwner.sent(m) else { return 0 }
-        if SessionBus.error(m) != nil {
+        if let error = SessionBus.error(m) {
+            if error.hasPrefix("org.freedesktop.DBus.Error.AccessDenied") { return extensionGone(Self.notOwner) }
             extensionGone(Self.extensionOff)
         } else {
             report(m)
@@ -131,10 +153,12 @@ public final class GNOMEShellSource: FocusSource {
     }
 
     /// The focus is unknown from now on: per-application gestures stop matching the last app.
-    private func extensionGone(_ why: String) {
+    @discardableResult
+    private func extensionGone(_ why: String) -> Int32 {
         say(why)
         if link.focus.told { link.focus.report(nil) }
         link.focus.reset()
+        return 0
     }
 
     /// Logs a change of problem once, not on every signal.
