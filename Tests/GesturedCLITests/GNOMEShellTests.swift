@@ -233,6 +233,9 @@ extension RealDesktops {
             #expect(try session.eval(active) == "1", "the workspace did not change")
             #expect(try session.eval("Main.overview.visibleTarget") == "false")
             #expect(try session.eval(minimized) == "\"one=false,two=false\"")
+            // What anyone may read: the interface's version (README's check that it runs).
+            #expect(try session.gdbus(["call", "--dest", "org.gnome.Shell", "--object-path", "/io/github/gestured/Shell", "--method",
+                                       "org.freedesktop.DBus.Properties.Get", "io.github.gestured.Shell", "Version"]) == "(<uint32 1>,)")
         }
     }
 }
