@@ -35,9 +35,6 @@ const char *gd_load_xcb(void);
     FUNCTION(int, sd_bus_process, (sd_bus *bus, sd_bus_message **r), (bus, r)) \
     FUNCTION(int, sd_bus_add_object, (sd_bus *bus, sd_bus_slot **slot, const char *path, sd_bus_message_handler_t callback, void *userdata), \
              (bus, slot, path, callback, userdata)) \
-    FUNCTION(int, sd_bus_match_signal_async, (sd_bus *bus, sd_bus_slot **ret, const char *sender, const char *path, const char *interface, \
-             const char *member, sd_bus_message_handler_t match_callback, sd_bus_message_handler_t add_callback, void *userdata), \
-             (bus, ret, sender, path, interface, member, match_callback, add_callback, userdata)) \
     FUNCTION(int, sd_bus_request_name_async, (sd_bus *bus, sd_bus_slot **ret_slot, const char *name, uint64_t flags, \
              sd_bus_message_handler_t callback, void *userdata), (bus, ret_slot, name, flags, callback, userdata)) \
     FUNCTION(int, sd_bus_add_match_async, (sd_bus *bus, sd_bus_slot **slot, const char *match, sd_bus_message_handler_t callback, \
