@@ -8,16 +8,20 @@
 // which define Gio, GLib, Meta and Main before this text. Nothing here imports,
 // exports, or names a version of GNOME.
 //
-// It tells gestured (and anyone on the session bus) which window has the focus, and
-// does for gestured what GNOME has no command for. The D-Bus interface is documented
-// in docs/GNOME.md; keep the two in step.
+// It tells gestured, and gestured only, which window has the focus, and does for
+// gestured, and gestured only, what GNOME has no command for: every method answers only
+// the owner of gestured's bus names, anyone else gets AccessDenied, and FocusChanged
+// (with the window's title, which GNOME 41 and later withhold from other programs) is
+// sent to the owner of io.github.gestured.Focus alone, never broadcast. The D-Bus
+// interface is documented in docs/GNOME.md; keep the two in step.
 //
 // No polling: the extension runs when GNOME reports a change of focus, title or app
-// id (GObject notify signals), when the owner of gestured's bus name changes, or when
-// someone calls a method; at rest, nothing. Its one timer, the follow watchdog, exists
+// id (GObject notify signals), when the owner of one of gestured's bus names changes,
+// or when someone calls a method; at rest, nothing. Its one timer, the follow watchdog, exists
 // only while gestured's fingers drive one of GNOME's transitions.
 
 const OBJECT_PATH = '/io/github/gestured/Shell';
+const INTERFACE_NAME = 'io.github.gestured.Shell';
 const INTERFACE_VERSION = 1;
 
 const INTERFACE_XML = `
@@ -153,8 +157,12 @@ function workspaceIndex(target, from) {
 // the overview under the fingers, the velocity history, commit or spring-back, the
 // animations, activating the workspace. docs/GNOME.md, "Following the fingers".
 
-/// Only the program that owns this name on the session bus may drive the transitions.
+/// Only the program that owns this name on the session bus may call the methods: the
+/// actions, the transitions, the focus. gestured owns it on the connection it sends them on.
 const GESTURED_BUS_NAME = 'io.github.gestured';
+/// The owner of this name is told the focus (FocusChanged, sent to it alone) and may ask
+/// for it (GetFocus): gestured's focus source owns it on its own connection.
+const GESTURED_FOCUS_BUS_NAME = 'io.github.gestured.Focus';
 
 const ACCESS_DENIED = 'org.freedesktop.DBus.Error.AccessDenied';
 /// GNOME cannot start that transition now; nothing moved.
@@ -267,20 +275,26 @@ class GesturedShell {
         // gnome-shell's own connection, the one that owns org.gnome.Shell: gestured
         // trusts this object's signals because of that sender.
         this._dbus.export(Gio.DBus.session, OBJECT_PATH);
-        this._focusSignal = global.display.connect('notify::focus-window', () => this._focusMoved());
-        this._focusMoved();
         this._follow = null;
         this._followSessions = 0;
         this._watchdog = 0;
+        // The unique names that own gestured's two names (null: none), as the bus says.
         this._gestured = null;
+        this._focusReader = null;
         this._gesturedWatch = Gio.bus_watch_name_on_connection(Gio.DBus.session, GESTURED_BUS_NAME,
             Gio.BusNameWatcherFlags.NONE, (connection, name, owner) => this._gesturedIs(owner),
             () => this._gesturedIs(null));
+        this._focusReaderWatch = Gio.bus_watch_name_on_connection(Gio.DBus.session, GESTURED_FOCUS_BUS_NAME,
+            Gio.BusNameWatcherFlags.NONE, (connection, name, owner) => this._focusReaderIs(owner),
+            () => this._focusReaderIs(null));
+        this._focusSignal = global.display.connect('notify::focus-window', () => this._focusMoved());
+        this._focusMoved();
     }
 
     disable() {
         this._followStop('disabled');
         Gio.bus_unwatch_name(this._gesturedWatch);
+        Gio.bus_unwatch_name(this._focusReaderWatch);
         global.display.disconnect(this._focusSignal);
         this._unwatchWindow();
         this._dbus.emit_signal('Disabled', null);
@@ -294,11 +308,42 @@ class GesturedShell {
         return INTERFACE_VERSION;
     }
 
-    GetFocus() {
-        return describeWindow(global.display.focus_window);
+    /// The focus, with the title: to gestured only (either of its names).
+    GetFocusAsync(parameters, invocation) {
+        this._answerGestured(invocation, '(sssssss)', () => describeWindow(global.display.focus_window),
+            [GESTURED_BUS_NAME, GESTURED_FOCUS_BUS_NAME]);
     }
 
-    SwitchWorkspace(target) {
+    SwitchWorkspaceAsync([target], invocation) {
+        this._answerGestured(invocation, '(u)', () => [this._switchWorkspace(target)]);
+    }
+
+    MoveWindowToWorkspaceAsync([target], invocation) {
+        this._answerGestured(invocation, '(u)', () => [this._moveWindowToWorkspace(target)]);
+    }
+
+    OverviewAsync([state], invocation) {
+        this._answerGestured(invocation, '(b)', () => [this._overview(state)]);
+    }
+
+    AppGridAsync([state], invocation) {
+        this._answerGestured(invocation, '(b)', () => [this._appGrid(state)]);
+    }
+
+    ShowDesktopAsync([state], invocation) {
+        this._answerGestured(invocation, '(b)', () => [this._showDesktop(state)]);
+    }
+
+    /// Answers `invocation` with `reply()` packed as `signature` if its caller owns one of
+    /// `names`, else AccessDenied with nothing done.
+    _answerGestured(invocation, signature, reply, names = [GESTURED_BUS_NAME]) {
+        answer(invocation, signature, () => {
+            this._checkCaller(invocation.get_sender(), names);
+            return reply();
+        });
+    }
+
+    _switchWorkspace(target) {
         const manager = global.workspace_manager;
         const index = workspaceIndex(target, manager.get_active_workspace_index());
         // The same call as GNOME's own keyboard shortcuts: it animates the switch.
@@ -306,7 +351,7 @@ class GesturedShell {
         return index + 1;
     }
 
-    MoveWindowToWorkspace(target) {
+    _moveWindowToWorkspace(target) {
         const window = global.display.focus_window;
         if (!window)
             throw new GLib.Error(Gio.DBusError, Gio.DBusError.FAILED, 'no window has the focus');
@@ -316,7 +361,7 @@ class GesturedShell {
         return index + 1;
     }
 
-    Overview(state) {
+    _overview(state) {
         if (wanted(state, Main.overview.visibleTarget))
             Main.overview.show();
         else
@@ -324,7 +369,7 @@ class GesturedShell {
         return Main.overview.visibleTarget;
     }
 
-    AppGrid(state) {
+    _appGrid(state) {
         const overview = Main.overview, button = overview.dash.showAppsButton;
         const showing = overview.visibleTarget && button.checked;
         const show = wanted(state, showing);
@@ -341,7 +386,7 @@ class GesturedShell {
 
     /// GNOME has no "show desktop": this minimizes the active workspace's windows and
     /// remembers them, and brings back those it minimized (the last one focused on top).
-    ShowDesktop(state) {
+    _showDesktop(state) {
         this._minimized = this._minimized.filter(w => w.minimized && w.get_workspace() !== null);
         const show = wanted(state, this._minimized.length > 0);
         if (show && this._minimized.length === 0) {
@@ -467,7 +512,7 @@ class GesturedShell {
     }
 
     _followBegin(kind, source, time, sender) {
-        this._checkGestured(sender);
+        this._checkCaller(sender);
         const tracker = trackerFor(kind);
         const direction = directionFor(source);
         this._followStop('replaced');
@@ -509,16 +554,19 @@ class GesturedShell {
         return [follow.session, vertical ? 'vertical' : 'horizontal', tracker._progress];
     }
 
-    _checkGestured(sender) {
-        if (this._gestured === null || sender !== this._gestured) {
-            throw new BusError(ACCESS_DENIED, `only the owner of ${GESTURED_BUS_NAME} may drive GNOME's transitions`
-                + (this._gestured === null ? ' (nothing owns it)' : ''));
-        }
+    /// Throws AccessDenied unless `sender` (a unique name, as the bus daemon wrote it) owns
+    /// one of `names` now: gestured, not any other program on the session bus.
+    _checkCaller(sender, names = [GESTURED_BUS_NAME]) {
+        const owners = names.map(name => name === GESTURED_BUS_NAME ? this._gestured : this._focusReader);
+        if (sender && owners.includes(sender))
+            return;
+        throw new BusError(ACCESS_DENIED, `only gestured (the owner of ${names.join(' or ')}) may call this`
+            + (owners.every(owner => owner === null) ? ' (nothing owns it)' : ''));
     }
 
     /// The follow `session` names, if it runs and `sender` may drive it.
     _following(session, sender) {
-        this._checkGestured(sender);
+        this._checkCaller(sender);
         if (this._follow?.session !== session)
             throw new BusError(ERROR_NOT_FOLLOWING, `follow ${session} has ended`);
         return this._follow;
@@ -585,6 +633,12 @@ class GesturedShell {
             this._followStop('sender-gone');
     }
 
+    /// The owner of io.github.gestured.Focus changed: the new one is told the focus now.
+    _focusReaderIs(owner) {
+        this._focusReader = owner;
+        this._tellFocus();
+    }
+
     _focusMoved() {
         this._unwatchWindow();
         this._window = global.display.focus_window;
@@ -603,11 +657,23 @@ class GesturedShell {
 
     /// FocusChanged, when what it says has changed: a title set twice is said once.
     _report() {
-        const fields = describeWindow(this._window);
-        const text = fields.join('\n');
+        const text = describeWindow(this._window).join('\n');
         if (text === this._last)
             return;
         this._last = text;
-        this._dbus.emit_signal('FocusChanged', new GLib.Variant('(sssssss)', fields));
+        this._tellFocus();
+    }
+
+    /// FocusChanged to the owner of io.github.gestured.Focus alone (a signal with a
+    /// destination, which the bus routes to no one else), never broadcast.
+    _tellFocus() {
+        if (this._focusReader === null)
+            return;
+        try {
+            Gio.DBus.session.emit_signal(this._focusReader, OBJECT_PATH, INTERFACE_NAME, 'FocusChanged',
+                new GLib.Variant('(sssssss)', describeWindow(this._window)));
+        } catch (e) {
+            logError(e, 'gestured: FocusChanged not sent');
+        }
     }
 }

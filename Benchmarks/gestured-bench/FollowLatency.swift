@@ -33,7 +33,6 @@ final class FollowLatency {
     /// Takes every FollowBegin and keeps its channel's read end.
     final class StandIn: GNOMEFollowTransport {
         var channel: Int32 = -1
-        func requestName(_ name: String, done: @escaping (String?) -> Void) { done(nil) }
         func followBegin(kind: String, source: String, time: UInt32, channel: FileDescriptor, done: @escaping (String?) -> Void) {
             if self.channel >= 0 { close(self.channel) }
             self.channel = fcntl(channel.rawValue, F_DUPFD_CLOEXEC, 0)

@@ -36,6 +36,10 @@ int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char
     return p_sd_bus_call_method_async(bus, slot, dest, path, iface, member, cb, ud, "ss", a, b);
 }
 int gd_bus_reply(sd_bus_message *m) { return p_sd_bus_reply_method_return(m, NULL); }
+int gd_bus_reply_error(sd_bus_message *m, const char *name, const char *message) {
+    const sd_bus_error e = SD_BUS_ERROR_MAKE_CONST(name, message);
+    return p_sd_bus_reply_method_error(m, &e);
+}
 
 #define GD_SYMBOL(type, name, parameters, arguments) { #name, (void **)&p_##name },
 static const struct clinux_symbol sdbus_symbols[] = {

@@ -89,3 +89,38 @@ static inline int gestured_bus_follow_end(sd_bus *bus, uint32_t session, uint32_
 static inline int gestured_bus_eval(sd_bus *bus, const char *code, sd_bus_error *error, sd_bus_message **reply) {
     return sd_bus_call_method(bus, "org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell", "Eval", error, reply, "s", code);
 }
+
+/// A signal with three strings (`NameOwnerChanged(name, old, new)`'s form), sent to `dest` alone:
+/// what a client that pretends to be someone else sends (the tests' forgeries).
+static inline int gestured_bus_emit_sss(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member,
+                                        const char *a, const char *b, const char *c) {
+    sd_bus_message *m = NULL;
+    int r = sd_bus_message_new_signal(bus, &m, path, iface, member);
+    if (r >= 0 && dest) r = sd_bus_message_set_destination(m, dest);
+    if (r >= 0) r = sd_bus_message_append(m, "sss", a, b, c);
+    if (r >= 0) r = sd_bus_send(bus, m, NULL);
+    sd_bus_message_unref(m);
+    return r;
+}
+
+/// A signal without arguments (Mutter's `MonitorsChanged`), broadcast or to `dest` alone.
+static inline int gestured_bus_emit_empty(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member) {
+    sd_bus_message *m = NULL;
+    int r = sd_bus_message_new_signal(bus, &m, path, iface, member);
+    if (r >= 0 && dest) r = sd_bus_message_set_destination(m, dest);
+    if (r >= 0) r = sd_bus_send(bus, m, NULL);
+    sd_bus_message_unref(m);
+    return r;
+}
+
+/// A method call with two strings, waiting for its reply or error (a test's own client).
+static inline int gestured_bus_call_ss_sync(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member,
+                                            const char *a, const char *b, sd_bus_error *e, sd_bus_message **reply) {
+    return sd_bus_call_method(bus, dest, path, iface, member, e, reply, "ss", a, b);
+}
+
+/// A method call without arguments, waiting for its reply or error (a test's own client).
+static inline int gestured_bus_call_sync(sd_bus *bus, const char *dest, const char *path, const char *iface, const char *member,
+                                         sd_bus_error *e, sd_bus_message **reply) {
+    return sd_bus_call_method(bus, dest, path, iface, member, e, reply, NULL);
+}

@@ -166,7 +166,12 @@ public final class DesktopActions: InvocationSink {
         if let bus { return bus }
         guard let loop else { return nil }
         switch desktop {
-        case .kde(let address), .gnome(let address): bus = SessionBusCaller(address: address, loop: loop)
+        case .kde(let address): bus = SessionBusCaller(address: address, loop: loop)
+        case .gnome(let address):
+            // The extension answers only the owner of io.github.gestured (docs/GNOME.md).
+            bus = SessionBusCaller(address: address, loop: loop, owning: GNOMEFollow.name) { [weak self] problem in
+                self?.say("GNOME: \(problem); the gestured extension answers only that name's owner, so GNOME's desktop actions are refused")
+            }
         case .i3IPC, .hyprland, .niri, .x11, .extWorkspace: return nil
         }
         return bus

@@ -8,7 +8,8 @@ import TouchModel
 /// GNOME: gestured's extension drives GNOME Shell's own swipe trackers, the ones its
 /// touchpad gestures move (docs/GNOME.md, "Follow"). The pan's beginning is one call,
 /// `FollowBeginChannel(kind, source, time, channel)`, made as the owner of
-/// `io.github.gestured` (the only one the extension obeys); each step after it is a
+/// `io.github.gestured` (the only one the extension obeys: the connection asks for it
+/// before its first call, `SessionBusCaller`); each step after it is a
 /// 16-byte record written to `channel`, one end of a socket pair whose other end went
 /// with the call (a Gio.Socket in every GNOME the extension knows): one send(2), no
 /// message built, nothing allocated, and its end of file (gestured gone, however)
@@ -33,7 +34,6 @@ final class GNOMEFollow: FollowDriver {
     private var channel: StreamSocket?
     private var axis = Axis.horizontal
     private var travel = 0.0
-    private var owned = false
     /// The progress of this follow's last step: which way its one step goes if refused.
     private var last = 0.0
     private var record = [UInt8](repeating: 0, count: 16)
@@ -67,14 +67,6 @@ final class GNOMEFollow: FollowDriver {
     private func begin(_ follow: Follow, _ motion: FollowMotion, gesture: String) {
         channel = nil
         last = 0
-        if !owned {
-            owned = true
-            bus.requestName(Self.name) { [weak self] problem in
-                guard let problem else { return }
-                self?.owned = false
-                self?.log(.warning, "GNOME: cannot own \(Self.name) on the session bus, which the extension lets drive a follow: \(problem)")
-            }
-        }
         let ends: StreamSocketPair
         do {
             ends = try StreamSocketPair()
@@ -127,8 +119,6 @@ final class GNOMEFollow: FollowDriver {
 /// How a GNOME follow reaches the extension: the session bus (`BusFollowTransport`),
 /// or a test's or benchmark's stand-in.
 public protocol GNOMEFollowTransport: AnyObject {
-    /// Asks for the well-known name the extension obeys; `done` gets nil or the problem.
-    func requestName(_ name: String, done: @escaping (String?) -> Void)
     /// `FollowBeginChannel(kind, source, time, channel)`; `done` gets nil once the extension
     /// took it, else why not.
     func followBegin(kind: String, source: String, time: UInt32, channel: FileDescriptor, done: @escaping (String?) -> Void)
@@ -139,8 +129,6 @@ final class BusFollowTransport: GNOMEFollowTransport {
     private let bus: SessionBusCaller
 
     init(_ bus: SessionBusCaller) { self.bus = bus }
-
-    func requestName(_ name: String, done: @escaping (String?) -> Void) { bus.requestName(name, done: done) }
 
     func followBegin(kind: String, source: String, time: UInt32, channel: FileDescriptor, done: @escaping (String?) -> Void) {
         bus.followBegin(destination: "org.gnome.Shell", path: "/io/github/gestured/Shell", interface: "io.github.gestured.Shell",

@@ -14,9 +14,16 @@ public class BusRotationSource: RotationSource {
     private(set) var bus: OpaquePointer?
     let link: LibraryConnection
     let report = RotationReport()
+    /// Who owns the service's name: the only sender whose signals count (`BusNameOwner`).
+    let serviceOwner: BusNameOwner
+    /// Signals from a sender that is not who it claims to be (the service, the bus daemon).
+    var ignoredSignals: Int { serviceOwner.ignored }
+    /// Our own unique name on the bus (tests send us signals directly).
+    private(set) var uniqueName: String?
 
-    init(name: String, busAddress: String, retryInitial: Double, retryMaximum: Double) {
+    init(name: String, service: String, busAddress: String, retryInitial: Double, retryMaximum: Double) {
         self.name = name
+        serviceOwner = BusNameOwner(service)
         link = LibraryConnection(endpoint: busAddress, retry: ReconnectTimer(initial: retryInitial, maximum: retryMaximum))
     }
 
@@ -33,8 +40,8 @@ public class BusRotationSource: RotationSource {
         disconnect()
     }
 
-    /// Adds its matches and sends its first call on the bus just opened (each answer
-    /// is read by `process`, on the loop).
+    /// Adds its matches, follows `serviceOwner`, and sends its first call on the bus just
+    /// opened (each answer is read by `process`, on the loop).
     func connected(_ bus: OpaquePointer) {}
 
     /// This source as sd-bus callbacks' userdata, and back (`source(ud)`): unretained,
@@ -48,6 +55,7 @@ public class BusRotationSource: RotationSource {
     private func connect() {
         guard let b = SessionBus.connect(link, readable: { [weak self] in self?.process() }) else { return }
         bus = b
+        uniqueName = SessionBus.uniqueName(b)
         connected(b)
         process()
     }

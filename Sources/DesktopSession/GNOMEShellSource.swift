@@ -3,12 +3,14 @@ import LinuxSystem
 
 /// GNOME Shell, through gestured's own Shell extension (gnome-extension/, docs/GNOME.md):
 /// it exports `io.github.gestured.Shell` on gnome-shell's own session-bus connection,
-/// the one that owns `org.gnome.Shell`, and signals `FocusChanged` on every change. Through
+/// the one that owns `org.gnome.Shell`, and sends `FocusChanged` on every change to the
+/// owner of `io.github.gestured.Focus` alone, which this source asks for. Through
 /// sd-bus (libsystemd), on the loop:
 ///
 /// ```
 ///  connect ─→ match the extension's signals and NameOwnerChanged(org.gnome.Shell)
-///          ─→ GetNameOwner(org.gnome.Shell) ─→ owner ─→ GetFocus ─→ FocusChanged…
+///          ─→ GetNameOwner(org.gnome.Shell), RequestName(io.github.gestured.Focus)
+///          ─→ owner ─→ GetFocus ─→ FocusChanged…
 ///                  ↑ NameOwnerChanged: a new owner (GNOME Shell restarted) ─→ GetFocus
 ///  GetFocus fails, or Disabled: the extension is off, said once with the command that
 ///  enables it ─→ its next FocusChanged (the extension sends one when enabled) picks it up
@@ -16,7 +18,8 @@ import LinuxSystem
 ///
 /// Only the unique name that owns `org.gnome.Shell` now is believed: any program on the
 /// session bus may emit a signal with the extension's path and interface, and one sent
-/// to us directly passes every match rule, so each signal's sender is compared.
+/// to us directly passes every match rule, so each signal's sender is compared, and who
+/// owns the name is what the bus daemon itself says (`BusNameOwner`).
 public final class GNOMEShellSource: FocusSource {
     public let name = "gnome"
     public var endpoint: String { link.endpoint }
@@ -30,20 +33,24 @@ public final class GNOMEShellSource: FocusSource {
     static let objectPath = "/io/github/gestured/Shell"
     static let interface = "io.github.gestured.Shell"
     static let signalRule = "type='signal',sender='\(shell)',path='\(objectPath)',interface='\(interface)'"
-    static let ownerRule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-        + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(shell)'"
+    /// The name the extension tells the focus to, and answers GetFocus for (docs/GNOME.md).
+    static let focusName = "io.github.gestured.Focus"
+    static let notOwner = "another program owns \(focusName) on the session bus (another gestured?), and the gestured "
+        + "GNOME Shell extension tells the focus to that name's owner only; this one is told when that one leaves"
     static let noShell = "GNOME Shell is not on the session bus (nothing owns \(shell)); waiting for it"
     static let extensionOff = "the gestured GNOME Shell extension is not running (not enabled, or the screen is locked), "
         + "so per-application gestures are off; "
         + "enable it with: \(enableCommand) (installed by `make install`; after a first install, log out and in once)"
 
     private var bus: OpaquePointer?
-    /// The unique name that owns org.gnome.Shell: the only sender whose signals count.
-    private(set) var owner: String?
+    /// Who owns org.gnome.Shell: the only sender whose signals and replies count.
+    private let shellOwner = BusNameOwner(shell)
+    var owner: String? { shellOwner.owner }
     /// Our own unique name on the bus (tests send us signals directly).
     private(set) var uniqueName: String?
-    /// Signals with the extension's interface from a sender that does not own org.gnome.Shell.
-    private(set) var ignoredSignals = 0
+    /// Signals from a sender that is not who it claims to be: not the owner of
+    /// org.gnome.Shell (the extension's), not the bus daemon (NameOwnerChanged).
+    var ignoredSignals: Int { shellOwner.ignored }
     private let link: LibraryConnection
 
     /// `busAddress`: the session bus (`DBUS_SESSION_BUS_ADDRESS`).
@@ -72,13 +79,13 @@ public final class GNOMEShellSource: FocusSource {
     private func connect() {
         guard let b = SessionBus.connect(link, readable: { [weak self] in self?.process() }) else { return }
         bus = b
-        var unique: UnsafePointer<CChar>?
-        if gd_sd_bus_get_unique_name(b, &unique) >= 0, let unique { uniqueName = String(cString: unique) }
+        uniqueName = SessionBus.uniqueName(b)
         // The bus handles requests in order: both rules are in place before the owner is asked.
         gd_sd_bus_add_match_async(b, nil, Self.signalRule, { m, ud, _ in GNOMEShellSource.source(ud).signal(m) }, nil, me)
-        gd_sd_bus_add_match_async(b, nil, Self.ownerRule, { m, ud, _ in GNOMEShellSource.source(ud).ownerChanged(m) }, nil, me)
-        gd_bus_call_s(b, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-                      { m, ud, _ in GNOMEShellSource.source(ud).ownerAnswered(m) }, me, Self.shell)
+        shellOwner.follow(on: b) { [unowned self] owner, changed in ownerIs(owner, changed: changed) }
+        // Asked before GetFocus is sent (after GetNameOwner's answer): the extension knows
+        // us as the owner by the time it is asked.
+        gd_sd_bus_request_name_async(b, nil, Self.focusName, 0, { m, ud, _ in GNOMEShellSource.source(ud).focusNameAnswered(m) }, me)
         process()
     }
 
@@ -88,28 +95,14 @@ public final class GNOMEShellSource: FocusSource {
 
     // MARK: The exchange
 
-    private func ownerAnswered(_ m: OpaquePointer?) -> Int32 {
-        guard let m, SessionBus.error(m) == nil, let name = SessionBus.readString(m) else {
-            owner = nil
-            say(Self.noShell)
-            return 0
-        }
-        owner = name
-        askFocus()
-        return 0
-    }
-
-    private func ownerChanged(_ m: OpaquePointer?) -> Int32 {
-        guard let m, SessionBus.readString(m) == Self.shell, SessionBus.readString(m) != nil,
-              let new = SessionBus.readString(m) else { return 0 }
-        owner = new.isEmpty ? nil : new
+    /// GetNameOwner's answer (`changed` false) or NameOwnerChanged (true), from the bus daemon.
+    private func ownerIs(_ owner: String?, changed: Bool) {
         if owner == nil {
-            extensionGone(Self.noShell)
-        } else {
-            link.log("GNOME Shell (re)started as \(new); asking it for the focus")
-            askFocus()
+            if changed { extensionGone(Self.noShell) } else { say(Self.noShell) }
+            return
         }
-        return 0
+        if changed, let owner { link.log("GNOME Shell (re)started as \(owner); asking it for the focus") }
+        askFocus()
     }
 
     private func askFocus() {
@@ -118,10 +111,23 @@ public final class GNOMEShellSource: FocusSource {
                     { m, ud, _ in GNOMEShellSource.source(ud).focusAnswered(m) }, me)
     }
 
-    /// GetFocus's reply: the focus, or an error (UnknownMethod, UnknownObject: no extension).
+    /// RequestName's answer: 1 the owner now, 4 already; 2 queued behind another owner, 3 not.
+    private func focusNameAnswered(_ m: OpaquePointer?) -> Int32 {
+        var answer: UInt32 = 0
+        if let error = SessionBus.error(m) {
+            link.log("cannot own \(Self.focusName) on the session bus: \(error)")
+        } else if let m, gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &answer) > 0, answer == 2 || answer == 3 {
+            say(Self.notOwner)
+        }
+        return 0
+    }
+
+    /// GetFocus's reply: the focus, or an error (UnknownMethod, UnknownObject: no extension;
+    /// AccessDenied: another program owns the focus name).
     private func focusAnswered(_ m: OpaquePointer?) -> Int32 {
-        guard let m, gd_sd_bus_message_get_sender(m).map({ String(cString: $0) }) == owner else { return 0 }
-        if SessionBus.error(m) != nil {
+        guard let m, shellOwner.sent(m) else { return 0 }
+        if let error = SessionBus.error(m) {
+            if error.hasPrefix("org.freedesktop.DBus.Error.AccessDenied") { return extensionGone(Self.notOwner) }
             extensionGone(Self.extensionOff)
         } else {
             report(m)
@@ -130,11 +136,7 @@ public final class GNOMEShellSource: FocusSource {
     }
 
     private func signal(_ m: OpaquePointer?) -> Int32 {
-        guard let m else { return 0 }
-        guard let owner, gd_sd_bus_message_get_sender(m).map({ String(cString: $0) }) == owner else {
-            ignoredSignals += 1
-            return 0
-        }
+        guard let m, shellOwner.sent(m) else { return 0 }
         if gd_sd_bus_message_is_signal(m, Self.interface, "FocusChanged") > 0 {
             report(m)
         } else if gd_sd_bus_message_is_signal(m, Self.interface, "Disabled") > 0 {
@@ -151,10 +153,12 @@ public final class GNOMEShellSource: FocusSource {
     }
 
     /// The focus is unknown from now on: per-application gestures stop matching the last app.
-    private func extensionGone(_ why: String) {
+    @discardableResult
+    private func extensionGone(_ why: String) -> Int32 {
         say(why)
         if link.focus.told { link.focus.report(nil) }
         link.focus.reset()
+        return 0
     }
 
     /// Logs a change of problem once, not on every signal.
@@ -163,6 +167,5 @@ public final class GNOMEShellSource: FocusSource {
     private func disconnect() {
         SessionBus.close(bus, link)
         bus = nil
-        owner = nil
     }
 }

@@ -13,6 +13,9 @@ import LinuxSystem
 ///
 /// sd-bus writes its messages as it sends them; it is processed whenever the bus
 /// socket is readable, which is when KWin answers or calls back.
+///
+/// Only KWin may say the focus: `Activated` from any other connection than the one that
+/// owns org.kde.KWin (as the bus daemon says, `BusNameOwner`) is answered AccessDenied.
 public final class KWinSource: FocusSource {
     public let name = "kwin"
     public var endpoint: String { link.endpoint }
@@ -28,6 +31,12 @@ public final class KWinSource: FocusSource {
 
     private var bus: OpaquePointer?
     private let link: LibraryConnection
+    /// Who owns org.kde.KWin: the only caller of `Activated` believed.
+    private let kwinOwner = BusNameOwner(kwin)
+    /// `Activated` calls and NameOwnerChanged signals from a sender that is not who it claims to be.
+    var ignored: Int { kwinOwner.ignored }
+    /// Our own unique name on the bus (tests call us directly).
+    private(set) var uniqueName: String?
 
     /// `busAddress`: the session bus (`DBUS_SESSION_BUS_ADDRESS`); the script is
     /// written to `scriptDirectory` (the user's runtime directory), where KWin reads it.
@@ -77,9 +86,14 @@ public final class KWinSource: FocusSource {
     private func connect() {
         guard let b = SessionBus.connect(link, readable: { [weak self] in self?.process() }) else { return }
         bus = b
+        uniqueName = SessionBus.uniqueName(b)
         gd_sd_bus_add_object(b, nil, Self.objectPath, { m, ud, _ in KWinSource.source(ud).methodCall(m) }, me)
-        gd_sd_bus_match_signal_async(b, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                  "NameOwnerChanged", { m, ud, _ in KWinSource.source(ud).ownerChanged(m) }, nil, me)
+        // The owner is known before the name is ours, so before KWin can call back.
+        kwinOwner.follow(on: b) { [unowned self] owner, changed in
+            guard changed, owner != nil else { return }
+            link.log("KWin (re)started; loading the focus script")
+            loadScript()
+        }
         gd_sd_bus_request_name_async(b, nil, serviceName, 0, { m, ud, _ in KWinSource.source(ud).nameAcquired(m) }, me)
         process()
     }
@@ -126,23 +140,17 @@ public final class KWinSource: FocusSource {
         return 0
     }
 
-    /// `Activated(class, caption)` from the script.
+    /// `Activated(class, caption)` from the script, which KWin runs on its own connection.
     private func methodCall(_ m: OpaquePointer?) -> Int32 {
         guard let m, gd_sd_bus_message_is_method_call(m, Self.interface, "Activated") > 0 else { return 0 }
+        guard kwinOwner.sent(m) else {
+            gd_bus_reply_error(m, "org.freedesktop.DBus.Error.AccessDenied", "only KWin (the owner of \(Self.kwin)) says the focus")
+            return 1
+        }
         let cls = SessionBus.readString(m) ?? "", caption = SessionBus.readString(m) ?? ""
         gd_bus_reply(m)
         link.focus.report(cls.isEmpty ? nil : FocusedApp(app: cls, title: caption))
         return 1
-    }
-
-    private func ownerChanged(_ m: OpaquePointer?) -> Int32 {
-        guard let m, SessionBus.readString(m) == Self.kwin else { return 0 }
-        _ = SessionBus.readString(m)
-        if let owner = SessionBus.readString(m), !owner.isEmpty {
-            link.log("KWin (re)started; loading the focus script")
-            loadScript()
-        }
-        return 0
     }
 
     // MARK: Helpers

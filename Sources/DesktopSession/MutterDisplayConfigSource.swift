@@ -10,22 +10,26 @@ import CDesktop
 ///  connect ─→ match MonitorsChanged and NameOwnerChanged(org.gnome.Mutter.DisplayConfig) ─→ GetCurrentState ─→ report
 ///               ↑ MonitorsChanged (a monitor turned, plugged in, set up): ask again; NameOwnerChanged: gnome-shell (re)started
 /// ```
+///
+/// MonitorsChanged counts only from the owner of the name, NameOwnerChanged only from the
+/// bus daemon (`BusNameOwner`): another client's costs nothing, not even a question.
 public final class MutterDisplayConfigSource: BusRotationSource {
     static let service = "org.gnome.Mutter.DisplayConfig"
     static let objectPath = "/org/gnome/Mutter/DisplayConfig"
     static let changedRule = "type='signal',sender='\(service)',path='\(objectPath)',interface='\(service)',member='MonitorsChanged'"
-    static let ownerRule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-        + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(service)'"
     /// Connectors read at most, as the other sources bound their outputs.
     static let maxOutputs = 32
 
     public init(busAddress: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
-        super.init(name: "mutter", busAddress: busAddress, retryInitial: retryInitial, retryMaximum: retryMaximum)
+        super.init(name: "mutter", service: Self.service, busAddress: busAddress, retryInitial: retryInitial, retryMaximum: retryMaximum)
     }
 
     override func connected(_ b: OpaquePointer) {
-        gd_sd_bus_add_match_async(b, nil, Self.changedRule, { _, ud, _ in MutterDisplayConfigSource.source(ud).ask() }, nil, me)
-        gd_sd_bus_add_match_async(b, nil, Self.ownerRule, { _, ud, _ in MutterDisplayConfigSource.source(ud).ask() }, nil, me)
+        gd_sd_bus_add_match_async(b, nil, Self.changedRule, { m, ud, _ in
+            let source = MutterDisplayConfigSource.source(ud)
+            return source.serviceOwner.sent(m) ? source.ask() : 0
+        }, nil, me)
+        serviceOwner.follow(on: b) { [unowned self] _, changed in if changed { ask() } }
         ask()
     }
 

@@ -13,13 +13,13 @@ import CDesktop
 /// The proxy reads the sensor only while someone holds a claim, and drops the claim
 /// when its holder leaves the bus: the claim lives as long as the connection.
 /// `undefined` (no sensor, or the device lies flat) tells nothing: the last turn stays.
+/// PropertiesChanged counts only from the proxy's connection, NameOwnerChanged only from
+/// the bus daemon (`BusNameOwner`).
 public final class SensorProxySource: BusRotationSource {
     static let service = "net.hadess.SensorProxy"
     static let objectPath = "/net/hadess/SensorProxy"
     static let propertiesRule = "type='signal',sender='\(service)',path='\(objectPath)',"
         + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
-    static let ownerRule = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-        + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(service)'"
 
     /// The system bus: `DBUS_SYSTEM_BUS_ADDRESS`, else its standard socket.
     public static func systemBus(_ env: [String: String]) -> String {
@@ -28,12 +28,15 @@ public final class SensorProxySource: BusRotationSource {
     }
 
     public init(busAddress: String, retryInitial: Double = 0.5, retryMaximum: Double = 10) {
-        super.init(name: "iio-sensor-proxy", busAddress: busAddress, retryInitial: retryInitial, retryMaximum: retryMaximum)
+        super.init(name: "iio-sensor-proxy", service: Self.service, busAddress: busAddress, retryInitial: retryInitial, retryMaximum: retryMaximum)
     }
 
     override func connected(_ b: OpaquePointer) {
-        gd_sd_bus_add_match_async(b, nil, Self.propertiesRule, { _, ud, _ in SensorProxySource.source(ud).askOrientation() }, nil, me)
-        gd_sd_bus_add_match_async(b, nil, Self.ownerRule, { m, ud, _ in SensorProxySource.source(ud).ownerChanged(m) }, nil, me)
+        gd_sd_bus_add_match_async(b, nil, Self.propertiesRule, { m, ud, _ in
+            let source = SensorProxySource.source(ud)
+            return source.serviceOwner.sent(m) ? source.askOrientation() : 0
+        }, nil, me)
+        serviceOwner.follow(on: b) { [unowned self] owner, changed in if changed { ownerChanged(owner) } }
         claim()
     }
 
@@ -83,15 +86,12 @@ public final class SensorProxySource: BusRotationSource {
         }
     }
 
-    private func ownerChanged(_ m: OpaquePointer?) -> Int32 {
-        guard let m, SessionBus.readString(m) == Self.service, SessionBus.readString(m) != nil,
-              let new = SessionBus.readString(m) else { return 0 }
-        if new.isEmpty {
+    private func ownerChanged(_ owner: String?) {
+        if owner == nil {
             link.say("iio-sensor-proxy left the system bus; keeping the last rotation")
         } else {
             link.log("iio-sensor-proxy (re)started; claiming the accelerometer")
             claim()
         }
-        return 0
     }
 }

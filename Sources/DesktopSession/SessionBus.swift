@@ -69,6 +69,13 @@ package enum SessionBus {
         return nil
     }
 
+    /// Our own name on `bus` (":1.42"): what a test sends to directly.
+    static func uniqueName(_ bus: OpaquePointer) -> String? {
+        var unique: UnsafePointer<CChar>?
+        guard gd_sd_bus_get_unique_name(bus, &unique) >= 0, let unique else { return nil }
+        return String(cString: unique)
+    }
+
     static func readString(_ m: OpaquePointer) -> String? {
         var p: UnsafePointer<CChar>?
         guard gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &p) > 0, let p else { return nil }

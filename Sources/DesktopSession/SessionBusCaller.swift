@@ -5,8 +5,14 @@ import LinuxSystem
 /// loop: what desktop actions send to kglobalaccel (KDE Plasma) and to gestured's GNOME
 /// Shell extension. The connection opens at the first call and is opened again at the
 /// next call after it broke; each call's reply (or error) goes to its own `done`.
+/// With `owning`, each connection first asks for that well-known name, before any call
+/// goes out on it (the GNOME extension answers only the owner of `io.github.gestured`):
+/// the bus handles a connection's messages in order, so the callee knows the owner first.
 package final class SessionBusCaller {
     package let address: String
+    private let owning: String?
+    /// Told when the bus will not give `owning` to this connection: why.
+    private let ownProblem: (String) -> Void
     private var bus: OpaquePointer?
     private var fd: Int32 = -1
     private weak var loop: FocusLoop?
@@ -22,9 +28,11 @@ package final class SessionBusCaller {
         }
     }
 
-    package init(address: String, loop: FocusLoop) {
+    package init(address: String, loop: FocusLoop, owning: String? = nil, problem: @escaping (String) -> Void = { _ in }) {
         self.address = address
         self.loop = loop
+        self.owning = owning
+        ownProblem = problem
     }
 
     deinit { disconnect() }
@@ -48,22 +56,28 @@ package final class SessionBusCaller {
         process()
     }
 
-    /// Asks for the well-known `name` on this connection (the GNOME Shell extension lets
-    /// only its owner drive a follow); nil: asked, the answer is the bus's to give.
-    package func requestName(_ name: String, done: @escaping (String?) -> Void) {
-        guard let b = connect(done) else { return }
-        let call = Call(done, self)
+    /// RequestName(`name`) on the connection just opened; its answer: 1 the owner now, 2
+    /// queued behind another owner, 3 refused (the owner does not queue), 4 already.
+    private func requestName(_ b: OpaquePointer, _ name: String) {
+        let call = Call({ [weak self] problem in if let problem { self?.ownProblem(problem) } }, self)
         inflight.append(call)
         let r = gd_sd_bus_request_name_async(b, nil, name, 0, { m, ud, _ in
             let call = Unmanaged<Call>.fromOpaque(ud!).takeUnretainedValue()
-            call.caller?.answered(call, SessionBus.error(m))
+            var answer: UInt32 = 0
+            let problem: String? = if let error = SessionBus.error(m) {
+                "cannot own \(call.caller?.owning ?? "the name") on the session bus: \(error)"
+            } else if let m, gd_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &answer) > 0, answer == 2 || answer == 3 {
+                "another program owns \(call.caller?.owning ?? "the name") on the session bus (another gestured?)"
+            } else {
+                nil
+            }
+            call.caller?.answered(call, problem)
             return 0
         }, Unmanaged.passUnretained(call).toOpaque())
-        guard r >= 0 else {
+        if r < 0 {
             inflight.removeAll { $0 === call }
-            return done("cannot ask for \(name) on the session bus: \(Errno(rawValue: -r))")
+            ownProblem("cannot ask for \(name) on the session bus: \(Errno(rawValue: -r))")
         }
-        process()
     }
 
     /// gestured's GNOME Shell extension's `FollowBeginChannel(kind, source, time, channel)`:
@@ -135,6 +149,7 @@ package final class SessionBusCaller {
         }
         self.fd = fd
         bus = b
+        if let owning { requestName(b, owning) }
         return b
     }
 

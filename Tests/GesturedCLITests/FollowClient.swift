@@ -28,6 +28,8 @@ final class FollowClient {
     private var bus: OpaquePointer?
     /// FollowEnded(session, reason), as heard.
     private(set) var ended: [(session: UInt32, reason: String)] = []
+    /// The titles of every FocusChanged this connection was sent (broadcast or to it).
+    private(set) var focusTitles: [String] = []
 
     /// Connected and, with `owning`, the name's owner once this returns (the bus has told
     /// GNOME Shell before it answers us).
@@ -46,6 +48,13 @@ final class FollowClient {
             sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &session)
             sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &reason)
             Unmanaged<FollowClient>.fromOpaque(ud!).takeUnretainedValue().ended.append((session, reason.map { String(cString: $0) } ?? ""))
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+        sd_bus_match_signal(b, nil, nil, "/io/github/gestured/Shell", "io.github.gestured.Shell", "FocusChanged", { m, ud, _ in
+            var app: UnsafePointer<CChar>?, title: UnsafePointer<CChar>?
+            sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &app)
+            sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &title)
+            Unmanaged<FollowClient>.fromOpaque(ud!).takeUnretainedValue().focusTitles.append(title.map { String(cString: $0) } ?? "")
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())
         if let name {
@@ -93,6 +102,40 @@ final class FollowClient {
             var end = Double.nan
             sd_bus_message_read_basic(m, CChar(UInt8(ascii: "d")), &end)
             return end
+        }
+    }
+
+    /// One of the extension's other methods with one string argument (`SwitchWorkspace
+    /// next`), as gestured's desktop actions call it: its answer in gdbus's notation,
+    /// `(uint32 2,)` or `(true,)`.
+    func call(_ method: String, _ argument: String) throws(BusError) -> String {
+        try call({ gestured_bus_call_s_sync(bus, "org.gnome.Shell", "/io/github/gestured/Shell", "io.github.gestured.Shell",
+                                            method, argument, &$0, &$1) }) { m in
+            var type: CChar = 0
+            sd_bus_message_peek_type(m, &type, nil)
+            switch UInt8(bitPattern: type) {
+            case UInt8(ascii: "u"):
+                var u: UInt32 = 0
+                sd_bus_message_read_basic(m, type, &u)
+                return "(uint32 \(u),)"
+            case UInt8(ascii: "b"):
+                var b: Int32 = 0
+                sd_bus_message_read_basic(m, type, &b)
+                return b != 0 ? "(true,)" : "(false,)"
+            default:
+                return "(type \(type),)"
+            }
+        }
+    }
+
+    /// GetFocus: the app and the title, or the error.
+    func getFocus() throws(BusError) -> (app: String, title: String) {
+        try call({ gestured_bus_call_sync(bus, "org.gnome.Shell", "/io/github/gestured/Shell", "io.github.gestured.Shell",
+                                          "GetFocus", &$0, &$1) }) { m in
+            var app: UnsafePointer<CChar>?, title: UnsafePointer<CChar>?
+            sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &app)
+            sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &title)
+            return (app.map { String(cString: $0) } ?? "", title.map { String(cString: $0) } ?? "")
         }
     }
 

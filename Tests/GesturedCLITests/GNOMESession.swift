@@ -111,12 +111,6 @@ final class GNOMESession {
         return p.stdout.trimmingSuffix("\n")
     }
 
-    /// A method of the extension: `gdbus call` on gnome-shell's connection.
-    func call(_ method: String, _ args: String...) throws -> String? {
-        try gdbus(["call", "--dest", "org.gnome.Shell", "--object-path", "/io/github/gestured/Shell",
-                   "--method", "io.github.gestured.Shell." + method] + args)
-    }
-
     /// GNOME Shell's own state: `code` run by org.gnome.Shell.Eval (the harness turned on
     /// unsafe mode), its JSON result; nil if it threw.
     func eval(_ code: String) throws -> String? {

@@ -17,6 +17,9 @@ import JSON
         var focus = ("org.gnome.Nautilus", "Home")
         /// Off: the object is not there, as when the extension is disabled.
         var extensionEnabled = true
+        /// The one unique name GetFocus answers, as the real extension answers only the
+        /// owner of io.github.gestured.Focus; nil: anyone (an older extension).
+        var focusReader: String?
 
         /// `flags`: SD_BUS_NAME_REPLACE_EXISTING (1), SD_BUS_NAME_ALLOW_REPLACEMENT (2).
         init(address: String, flags: UInt64 = 0) {
@@ -39,6 +42,10 @@ import JSON
 
         private func call(_ m: OpaquePointer) -> Int32 {
             guard extensionEnabled, sd_bus_message_is_method_call(m, "io.github.gestured.Shell", "GetFocus") > 0 else { return 0 }
+            if let focusReader, sd_bus_message_get_sender(m).map({ String(cString: $0) }) != focusReader {
+                return gestured_bus_reply_error(m, "org.freedesktop.DBus.Error.AccessDenied",
+                                                "only gestured (the owner of io.github.gestured or io.github.gestured.Focus) may call this")
+            }
             return gestured_bus_reply_focus(m, focus.0, focus.1)
         }
 
@@ -114,6 +121,33 @@ import JSON
         #expect(h.spin(serve: shell.pump) { h.changes == [FocusedApp(app: "org.gnome.Calculator", title: "Calculator")] })
         #expect(source.problem == nil && source.connected)
         #expect(h.log.contains { $0.contains("reports the focus") })
+        _ = daemon
+    }
+
+    /// A second gestured on the session: another program owns io.github.gestured.Focus,
+    /// so the extension tells this one nothing. It says why (not "the extension is off"),
+    /// and is told the focus once the name is its own.
+    @Test(Requires.programs([("dbus-daemon", "dbus-daemon")]))
+    func aSecondGesturedSaysWhyItHearsNoFocus() throws {
+        let dir = TempDir()
+        let (daemon, address) = try KWinFocusTests.privateBus(dir)
+        let shell = FakeShell(address: address)
+        let first = TestBus.client(address)
+        #expect(sd_bus_request_name(first, GNOMEShellSource.focusName, 0) >= 0)
+        var unique: UnsafePointer<CChar>?
+        sd_bus_get_unique_name(first, &unique)
+        shell.focusReader = unique.map { String(cString: $0) }
+        let source = GNOMEShellSource(busAddress: address)
+        let h = try SourceHarness(source)
+        #expect(h.spin(serve: shell.pump) { source.problem == GNOMEShellSource.notOwner }, "\(h.log)")
+        #expect(h.log.contains { $0.contains("another program owns io.github.gestured.Focus on the session bus (another gestured?)") })
+        #expect(h.changes.isEmpty)
+
+        // The first leaves: the name passes to the one queued, which the extension tells.
+        sd_bus_close_unref(first)
+        shell.focusReader = source.uniqueName
+        shell.emit("org.gnome.Console", "~", to: try #require(source.uniqueName))
+        #expect(h.spin(serve: shell.pump) { h.changes.last == FocusedApp(app: "org.gnome.Console", title: "~") && source.problem == nil })
         _ = daemon
     }
 

@@ -1,3 +1,4 @@
+import CLinux
 @testable import DesktopSession
 import GestureTestSupport
 import Glibc
@@ -156,54 +157,85 @@ extension RealDesktops {
 
         static func theExtensionsActionsChangeGNOMEsOwnState(in root: DebianRoot?) throws {
             let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID], in: root)
+            // Another program on the session bus, listening to every FocusChanged there is.
+            let other = try FollowClient(address: session.address, owning: nil)
             // The extension's own signal says when each window is shown and focused.
             let h = try SourceHarness(Self.source(session))
             for id in ["one", "two"] {
                 try session.openWindow(appID: id)
                 try #require(h.spin(seconds: 30) { h.changes.last == FocusedApp(app: id, title: "foot") }, "focused: \(session.log)")
             }
+            // The source (the owner of io.github.gestured.Focus) was told each focus and its
+            // title; the other program, answered by GNOME after every signal sent before, none.
+            #expect(other.eval("global.display.focus_window.get_wm_class()") == "\"two\"")
+            other.pump(untilNS: clinux_monotonic_ns())
+            #expect(other.focusTitles == [], "a non-owner hears no focus, no title")
+            var refusal = #expect(throws: FollowClient.BusError.self) { _ = try other.getFocus() }
+            #expect(refusal?.name == "org.freedesktop.DBus.Error.AccessDenied", "\(String(describing: refusal))")
+            // gestured's desktop actions: the owner of io.github.gestured.
+            let gestured = try FollowClient(address: session.address)
+            let focus = try gestured.getFocus()
+            #expect(focus.app == "two" && focus.title == "foot", "\(focus)")
             let active = "global.workspace_manager.get_active_workspace_index()"
             let windowAt = "global.display.focus_window.get_workspace().index()"
 
             // GNOME's dynamic workspaces: the windows', and an empty one after it.
             #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "2")
-            #expect(try session.call("SwitchWorkspace", "next") == "(uint32 2,)")
+            #expect(try gestured.call("SwitchWorkspace", "next") == "(uint32 2,)")
             #expect(try session.eval(active) == "1")
-            #expect(try session.call("SwitchWorkspace", "next") == "(uint32 2,)", "the last: GNOME does not wrap around")
-            #expect(try session.call("SwitchWorkspace", "previous") == "(uint32 1,)")
+            #expect(try gestured.call("SwitchWorkspace", "next") == "(uint32 2,)", "the last: GNOME does not wrap around")
+            #expect(try gestured.call("SwitchWorkspace", "previous") == "(uint32 1,)")
             #expect(try session.eval(active) == "0")
-            #expect(try session.call("SwitchWorkspace", "2") == "(uint32 2,)")
+            #expect(try gestured.call("SwitchWorkspace", "2") == "(uint32 2,)")
             #expect(try session.eval(active) == "1")
-            #expect(try session.call("SwitchWorkspace", "1") == "(uint32 1,)")
+            #expect(try gestured.call("SwitchWorkspace", "1") == "(uint32 1,)")
 
-            #expect(try session.call("MoveWindowToWorkspace", "next") == "(uint32 2,)")
+            #expect(try gestured.call("MoveWindowToWorkspace", "next") == "(uint32 2,)")
             #expect(try session.eval(windowAt) == "1", "'two' moved; 'one' keeps the first workspace from being removed")
             #expect(try session.eval(active) == "1", "and the view followed it, as GNOME's Shift+Super+Page_Down does")
-            #expect(try session.eval("global.workspace_manager.get_n_workspaces()") == "3", "GNOME added an empty one after it")
+            #expect(gestured.wait("global.workspace_manager.get_n_workspaces()", for: "3") == "3", "GNOME added an empty one after it (later)")
 
-            #expect(try session.call("Overview", "on") == "(true,)")
+            #expect(try gestured.call("Overview", "on") == "(true,)")
             #expect(try session.eval("Main.overview.visibleTarget") == "true")
-            #expect(try session.call("AppGrid", "toggle") == "(true,)")
+            #expect(try gestured.call("AppGrid", "toggle") == "(true,)")
             #expect(try session.eval("Main.overview.dash.showAppsButton.checked") == "true", "the app grid")
-            #expect(try session.call("AppGrid", "off") == "(false,)")
+            #expect(try gestured.call("AppGrid", "off") == "(false,)")
             #expect(try session.eval("Main.overview.visibleTarget") == "false")
 
             // Only the active workspace's windows: 'two', not 'one'.
             let minimized = "global.get_window_actors().map(a => a.meta_window.get_wm_class() + '=' + a.meta_window.minimized).join(',')"
-            #expect(try session.call("ShowDesktop", "toggle") == "(true,)")
+            #expect(try gestured.call("ShowDesktop", "toggle") == "(true,)")
             #expect(try session.eval(minimized) == "\"one=false,two=true\"")
-            #expect(try session.call("ShowDesktop", "toggle") == "(false,)")
+            #expect(try gestured.call("ShowDesktop", "toggle") == "(false,)")
             #expect(try session.eval(minimized) == "\"one=false,two=false\"")
             #expect(try session.eval("global.display.focus_window.get_wm_class()") == "\"two\"", "and focused again")
 
             // A target the extension does not know is refused, and nothing moves.
-            let bad = try Gestured.Process(["call", "--address", session.address, "--dest", "org.gnome.Shell",
-                                            "--object-path", "/io/github/gestured/Shell",
-                                            "--method", "io.github.gestured.Shell.SwitchWorkspace", "sideways"],
-                                           executable: "/usr/bin/gdbus")
-            #expect(bad.wait() != 0)
-            #expect(bad.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs: target must be next, previous or a workspace number from 1"))
+            refusal = #expect(throws: FollowClient.BusError.self) { _ = try gestured.call("SwitchWorkspace", "sideways") }
+            #expect(refusal?.description == "org.freedesktop.DBus.Error.InvalidArgs: target must be next, previous or a workspace number from 1, "
+                    + "not 'sideways'")
             #expect(try session.eval(active) == "1")
+
+            // Any other program is refused every method, and nothing moves: gdbus, and a
+            // client of its own, while gestured owns the name and after it has left.
+            for method in ["SwitchWorkspace next", "MoveWindowToWorkspace next", "Overview on", "AppGrid on", "ShowDesktop on"] {
+                let words = method.split(separator: " ").map(String.init)
+                let p = try Gestured.Process(["call", "--address", session.address, "--dest", "org.gnome.Shell",
+                                              "--object-path", "/io/github/gestured/Shell",
+                                              "--method", "io.github.gestured.Shell." + words[0], words[1]], executable: "/usr/bin/gdbus")
+                #expect(p.wait() != 0)
+                #expect(p.stderr.contains("org.freedesktop.DBus.Error.AccessDenied: only gestured (the owner of io.github.gestured) may call this"),
+                        "\(method): \(p.stderr)")
+            }
+            gestured.close()
+            refusal = #expect(throws: FollowClient.BusError.self) { _ = try other.call("SwitchWorkspace", "previous") }
+            #expect(refusal?.name == "org.freedesktop.DBus.Error.AccessDenied")
+            #expect(try session.eval(active) == "1", "the workspace did not change")
+            #expect(try session.eval("Main.overview.visibleTarget") == "false")
+            #expect(try session.eval(minimized) == "\"one=false,two=false\"")
+            // What anyone may read: the interface's version (README's check that it runs).
+            #expect(try session.gdbus(["call", "--dest", "org.gnome.Shell", "--object-path", "/io/github/gestured/Shell", "--method",
+                                       "org.freedesktop.DBus.Properties.Get", "io.github.gestured.Shell", "Version"]) == "(<uint32 1>,)")
         }
     }
 }

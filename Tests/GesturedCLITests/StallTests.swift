@@ -223,6 +223,35 @@ import JSON
         #expect(LiveDeviceTests.read(dir.path + "/out") == nil, "nothing fired from the stalled swipe")
     }
 
+    /// The daemon and its watchdog stopped together (SIGSTOP to both, as `pkill -STOP
+    /// gestured` does, matching `gestured-grabwd` too; a frozen cgroup is the same to
+    /// them): nothing runs that could give the device back, and the grab holds past the
+    /// watchdog's bound. The recovery docs/INPUT.md gives: the watchdog alone continued
+    /// (`pkill -CONT -x gestured-grabwd`) gives it back within its bound, the daemon
+    /// still stopped.
+    @Test func aWatchdogStoppedWithTheDaemonHoldsTheGrabUntilItAloneIsContinued() throws {
+        let rig = try WatchdogRig()
+        defer { withExtendedLifetime(rig) {} }  // its watchdog log stays open until the end
+        let (fake, pad) = (rig.fake, rig.pad)
+        let watchdog = try #require(pad.device.passthrough?.watchdog)
+        _ = fake.events()
+        #expect(kill(watchdog.pid, SIGSTOP) == 0)
+        defer { kill(watchdog.pid, SIGCONT) }
+        // The daemon "stalls" too: input arrives, and nobody runs the loop.
+        let hand = Hand(pad)
+        hand.down(at: [300, 400, 500])
+        hand.move(mm: 40)
+        // Twice the watchdog's bound, and the stopped child has not let go.
+        #expect(try Poll.ready([watchdog.exitDescriptor], timeoutMS: 3_000)[0] == false, "a stopped watchdog gave the device back")
+        #expect(pad.grabbed)
+        let started = clinux_monotonic_ns()
+        #expect(kill(watchdog.pid, SIGCONT) == 0)
+        #expect(try Poll.ready([watchdog.exitDescriptor], timeoutMS: 30_000)[0], "continued, the watchdog never gave the device back")
+        let waitedMS = (clinux_monotonic_ns() - started) / 1_000_000
+        #expect(waitedMS < 2_500, "it took \(waitedMS) ms")
+        #expect(fake.events(of: 0).contains(GrabTests.Record(type: EventType.key, code: KeyCode.btnTouch, value: 0)), "the clone's touch came up")
+    }
+
     /// The other side: a daemon that reads keeps its grab. Fingers moving for 2.5 s,
     /// twice the watchdog's bound, read as they come: the heartbeats keep the child
     /// quiet, and the device stays grabbed.

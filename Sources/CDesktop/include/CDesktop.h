@@ -35,9 +35,6 @@ const char *gd_load_xcb(void);
     FUNCTION(int, sd_bus_process, (sd_bus *bus, sd_bus_message **r), (bus, r)) \
     FUNCTION(int, sd_bus_add_object, (sd_bus *bus, sd_bus_slot **slot, const char *path, sd_bus_message_handler_t callback, void *userdata), \
              (bus, slot, path, callback, userdata)) \
-    FUNCTION(int, sd_bus_match_signal_async, (sd_bus *bus, sd_bus_slot **ret, const char *sender, const char *path, const char *interface, \
-             const char *member, sd_bus_message_handler_t match_callback, sd_bus_message_handler_t add_callback, void *userdata), \
-             (bus, ret, sender, path, interface, member, match_callback, add_callback, userdata)) \
     FUNCTION(int, sd_bus_request_name_async, (sd_bus *bus, sd_bus_slot **ret_slot, const char *name, uint64_t flags, \
              sd_bus_message_handler_t callback, void *userdata), (bus, ret_slot, name, flags, callback, userdata)) \
     FUNCTION(int, sd_bus_add_match_async, (sd_bus *bus, sd_bus_slot **slot, const char *match, sd_bus_message_handler_t callback, \
@@ -51,7 +48,8 @@ const char *gd_load_xcb(void);
     FUNCTION(int, sd_bus_message_enter_container, (sd_bus_message *m, char type, const char *contents), (m, type, contents)) \
     FUNCTION(int, sd_bus_message_exit_container, (sd_bus_message *m), (m)) \
     FUNCTION(int, sd_bus_message_skip, (sd_bus_message *m, const char *types), (m, types)) \
-    FUNCTION(const sd_bus_error *, sd_bus_message_get_error, (sd_bus_message *m), (m))
+    FUNCTION(const sd_bus_error *, sd_bus_message_get_error, (sd_bus_message *m), (m)) \
+    FUNCTION(int, sd_bus_reply_method_error, (sd_bus_message *call, const sd_bus_error *e), (call, e))
 
 #define GD_XCB_FUNCTIONS(FUNCTION) \
     FUNCTION(xcb_connection_t *, xcb_connect, (const char *displayname, int *screenp), (displayname, screenp)) \
@@ -94,6 +92,8 @@ int gd_bus_call_follow_begin(sd_bus *bus, sd_bus_slot **slot, const char *dest, 
 int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
                    sd_bus_message_handler_t cb, void *ud, const char *a, const char *b);
 int gd_bus_reply(sd_bus_message *m);
+/// An error reply `name` (org.freedesktop.DBus.Error.AccessDenied…) with `message`.
+int gd_bus_reply_error(sd_bus_message *m, const char *name, const char *message);
 
 // libwayland-client (the outputs' transforms, for screen rotation; the focused window on
 // wlroots compositors), loaded the same way.
