@@ -110,6 +110,8 @@ public final class DaemonCore {
         /// next sequence, as the decoder does).
         public fileprivate(set) var fingersDown = false
         fileprivate var events: [GestureEvent] = []
+        /// `engine.decisionCount` when its decisions were last handed on (-1: a new engine).
+        fileprivate var decisionsOut = -1
 
         init(_ device: Device, specs: [GestureSpec], explains: Bool) {
             self.device = device
@@ -126,6 +128,7 @@ public final class DaemonCore {
         fileprivate func rebuild(specs: [GestureSpec], orientation o: Orientation, explains: Bool) {
             orientation = o
             engine = GestureEngine(device: device.info(turned: o), specs: specs, explains: explains)
+            decisionsOut = -1
         }
 
         /// A new config's gestures; what was in flight is cancelled into `events` (its
@@ -328,7 +331,12 @@ public final class DaemonCore {
     /// A session's events, in order: the decisions behind them, each event, the claim
     /// of the device's touches, then the actions.
     private func dispatch(_ s: Session) {
-        if explains { outputs.append(.decisions(device: s.path)) }
+        // Only when there are new ones: with the stream read, a `decisions` output each
+        // frame made the daemon carry out outputs at every frame for nothing.
+        if explains, s.engine.decisionCount != s.decisionsOut {
+            s.decisionsOut = s.engine.decisionCount
+            outputs.append(.decisions(device: s.path))
+        }
         guard !s.events.isEmpty else { return }
         var claims = false
         for e in s.events {
