@@ -181,14 +181,15 @@ final class StreamCost {
     }
 
     /// What a shared reader does at its tick: its socket's wake-ups, then the ring;
-    /// when the ring had nothing, `wait POS`. Returns the lines read.
+    /// when the ring has had nothing for a quarter of a second, `wait POS`. Returns the
+    /// lines read.
     static func readShared(_ rig: Rig, _ k: Int) -> Int {
         var lines: [UInt8] = []
         let r = rig.sharedReaders[k]
         _ = r.subscription.readSocket(r.socket, into: &lines)
         if r.subscription.readRing(into: &lines) {
             r.asleep = false
-        } else if !r.asleep {
+        } else if !r.asleep, r.subscription.sleepsNow {
             try? r.socket.sendAll(r.subscription.waitRequest)
             r.asleep = true
         }

@@ -92,12 +92,15 @@ enum EventsCommand {
                 timeout = -1
                 continue
             }
-            if subscription.readRing(into: &bytes) {
+            let fresh = subscription.readRing(into: &bytes)
+            if let failure = subscription.failure {
                 print()
-                timeout = interval
-            } else if let failure = subscription.failure {
                 Output.err("gestured: \(failure)")
                 return .failure
+            }
+            if fresh || !subscription.sleepsNow {
+                print()
+                timeout = interval
             } else {
                 do throws(Errno) {
                     try socket.sendAll(subscription.waitRequest)

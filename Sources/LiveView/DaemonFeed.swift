@@ -113,15 +113,15 @@ package final class DaemonFeed {
         if subscription.readsRing { readRing() }
     }
 
-    /// Reads the ring; while it had something, again in 1/rate s; when it had nothing,
-    /// asks the daemon for a wake-up.
+    /// Reads the ring; again in 1/rate s, until it has had nothing for a quarter of a
+    /// second (`sleepsNow`): then asks the daemon for a wake-up.
     private func readRing() {
         guard let subscription, subscription.readsRing else { return }
         let connection = generation
         let fresh = subscription.readRing(into: &lines)
         guard deliver(), generation == connection else { return }
         if let failure = subscription.failure { return lose(failure) }
-        if fresh {
+        if fresh || !subscription.sleepsNow {
             tick.arm(atNanoseconds: monotonicNanoseconds() + 1_000_000_000 / Int64(rate))
         } else {
             do {

@@ -38,7 +38,7 @@ import JSON
                 if ready { asleep = false }
             }
             if subscription.readsRing, !asleep {
-                if !subscription.readRing(into: &bytes), subscription.failure == nil {
+                if !subscription.readRing(into: &bytes), subscription.failure == nil, subscription.sleepsNow {
                     try? socket.sendAll(subscription.waitRequest)
                     waits += 1
                     asleep = true

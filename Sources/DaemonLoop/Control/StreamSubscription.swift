@@ -8,8 +8,9 @@ import PlainText
 /// - **Shared** (`subscribe shared`, what gestured's own readers ask): the answer is
 ///   `ok shared SIZE POS` with the ring's descriptor, then `hello`; the lines are read
 ///   from the ring (`readRing`), at most `rate` times a second by the caller's clock
-///   while there is more; when a read finds nothing, the caller sends `waitRequest`
-///   and sleeps until the socket is readable (a newline: there is more).
+///   while there is more; when reads have found nothing for a quarter of a second
+///   (`sleepsNow`), the caller sends `waitRequest` and sleeps until the socket is
+///   readable (a newline: there is more).
 /// - **Lines** (a daemon that does not share): `ok`, then the lines on the socket.
 package final class StreamSubscription {
     package let rate: Int
@@ -108,8 +109,18 @@ package final class StreamSubscription {
     /// (`failure`).
     @discardableResult
     package func readRing(into lines: inout [UInt8]) -> Bool {
-        reader?.read(into: &lines) ?? false
+        let fresh = reader?.read(into: &lines) ?? false
+        emptyReads = fresh ? 0 : emptyReads + 1
+        return fresh
     }
+
+    /// Reads in a row that found nothing new.
+    package private(set) var emptyReads = 0
+    /// Empty reads before a reader sleeps (`waitRequest`): a quarter of a second at its
+    /// rate (at least 2). A drag whose frames come a little slower than the reader
+    /// reads finds the ring empty now and then; asleep each time, the reader would cost
+    /// the daemon a request and a wake-up each time.
+    package var sleepsNow: Bool { emptyReads >= max(2, rate / 4) }
 
     /// Why the ring can no longer be read, once it cannot.
     package var failure: String? { reader?.failure }
