@@ -103,7 +103,8 @@ import JSON
     /// Frames 1 ms apart (a 1 kHz touchscreen's pace), written in chunks the loop
     /// reads between (the fake's pipe holds 64 KiB): `fingers` fingers down for
     /// `count` frames, moving left, the finger count changing at `changes`.
-    static func burst(_ s: Session, _ pad: FakeTouchpad, frames count: Int, fingersAt: (Int) -> Int) {
+    /// `between`: what readers do at each of the loop's turns (nothing: they read after).
+    static func burst(_ s: Session, _ pad: FakeTouchpad, frames count: Int, between: () -> Void = {}, fingersAt: (Int) -> Int) {
         var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - Int64(count + 100) * 1000)
         var down = 0
         for i in 0..<count {
@@ -122,7 +123,7 @@ import JSON
             pad.send(EventType.key, KeyCode.btnTouch, want > 0 ? 1 : 0, at: t)
             pad.send(EventType.syn, SynCode.report, 0, at: t)
             t = t.adding(seconds: 0.001)
-            if i % 50 == 49 { for _ in 0..<3 { s.daemon.runOnce(timeoutMS: 0) } }
+            if i % 50 == 49 { for _ in 0..<3 { s.daemon.runOnce(timeoutMS: 0); between() } }
         }
     }
 

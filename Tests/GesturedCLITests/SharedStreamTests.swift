@@ -79,29 +79,10 @@ import JSON
         // A 1 kHz burst (1, 3, 4 fingers, a lift) and a slow pan: frames to coalesce,
         // progress rising, a pan that begins and changes, a stepped pan.
         let profile: (Int) -> Int = { i in i < 100 ? 1 : i < 500 ? 3 : i < 900 ? 4 : i < 999 ? 3 : 0 }
-        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 3_000_000)
-        var down = 0
-        for i in 0..<1000 {
-            let want = profile(i)
-            for slot in 0..<5 {
-                pad.send(EventType.abs, AbsCode.mtSlot, Int32(slot), at: t)
-                if slot < want {
-                    if slot >= down { pad.send(EventType.abs, AbsCode.mtTrackingID, Int32(1000 + i * 5 + slot), at: t) }
-                    pad.send(EventType.abs, AbsCode.mtPositionX, Int32(800 - (i % 500) - slot * 50), at: t)
-                    pad.send(EventType.abs, AbsCode.mtPositionY, Int32(300 + i % 7), at: t)
-                } else if slot < down {
-                    pad.send(EventType.abs, AbsCode.mtTrackingID, -1, at: t)
-                }
-            }
-            down = want
-            pad.send(EventType.key, KeyCode.btnTouch, want > 0 ? 1 : 0, at: t)
-            pad.send(EventType.syn, SynCode.report, 0, at: t)
-            t = t.adding(seconds: 0.001)
-            // Both read as they go, so that neither falls behind and loses lines.
-            if i % 20 == 19 { s.daemon.runOnce(timeoutMS: 0); lineClient.read(); shared.read() }
-        }
+        // Both read as they go, so that neither falls behind and loses lines.
+        EventStreamTests.burst(s, pad, frames: 1000, between: { lineClient.read(); shared.read() }, fingersAt: profile)
         // A slow 3-finger pan: progress rising to the pan's 10 mm, then the pan.
-        t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
+        var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
         for frame in 0...30 {
             for slot in 0..<3 {
                 pad.send(EventType.abs, AbsCode.mtSlot, Int32(slot), at: t)
