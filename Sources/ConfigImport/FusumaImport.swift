@@ -35,6 +35,7 @@ enum FusumaImport {
     static func translate(_ bytes: [UInt8], file: String) throws(ImportError) -> ImportedConfig {
         let (documents, problem) = YAMLReader.readDocuments(bytes, fileKind: "fusuma's config.yml")
         if let problem { throw ImportError(file: file, line: problem.mark?.line, column: problem.mark?.column, problem.message) }
+        for document in documents { try ImportFormat.refuseNUL(in: document, file: file) }
         let root = documents.first
         var out = ImportedConfig(format: .fusuma)
         out.notes = [
