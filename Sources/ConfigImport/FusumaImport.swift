@@ -74,12 +74,13 @@ enum FusumaImport {
             return
         }
         let application = entries.first { $0.key.scalar == "application" }?.value
-        let names: [String]
+        var names: [String]
         switch application?.value {
         case .scalar(let name)?: names = [name]
         case .sequence(let items)?: names = items.compactMap(\.scalar)
         default: names = []
         }
+        names.removeAll { $0.trimmingWhitespace.isEmpty }
         guard !names.isEmpty, entries.count == 1 else {
             let keys = entries.compactMap { $0.key.scalar?.printable }.joined(separator: ", ")
             out.keep(context.key.mark.line, "context: \(keys)", "only appmatcher's application: context has a gestured equivalent (apps:)")
@@ -102,6 +103,7 @@ enum FusumaImport {
                 guard case .mapping(let entries) = v.value else { out.keep(k.mark.line, "application:", "not a mapping of application names"); continue }
                 for (name, body) in entries {
                     guard let app = name.scalar, case .mapping(let inner) = body.value else { continue }
+                    guard !app.trimmingWhitespace.isEmpty else { out.keep(name.mark.line, "'\(app.printable)':", "no application's name: it matches no window"); continue }
                     let global = app.lowercased() == "global"
                     section(inner, apps: global ? nil : [app], tuning: tuning, into: &out)
                 }

@@ -1,4 +1,5 @@
 import GestureConfig
+import GestureEngine
 import PlainText
 import TouchModel
 import YAMLTree
@@ -180,22 +181,38 @@ public struct ImportedConfig: Sendable, Equatable {
 
     public var keptCount: Int { items.count - gestures.count }
 
-    mutating func add(_ g: ImportedGesture) { items.append(.gesture(g)) }
+    /// A gesture, or in its place the reason it cannot be one: fingers gestured does
+    /// not bind for its kind (a 1-finger pinch, 9 fingers), or a command longer than
+    /// Linux passes to a program (`Binding.maximumCommandBytes`), which never ran in
+    /// the other tool either.
+    mutating func add(_ g: ImportedGesture) {
+        if let kind = GestureKind(rawValue: g.kind), !(max(1, kind.traits.minFingers)...5).contains(g.fingers) {
+            keep(g.line, "\(g.kind), \(g.fingers) finger\(g.fingers == 1 ? "" : "s")",
+                 "a gestured \(g.kind) takes \(max(1, kind.traits.minFingers)) to 5 fingers")
+            return
+        }
+        for case (_, .command(let c)) in g.actions where c.utf8.count > Binding.maximumCommandBytes {
+            keep(g.line, c.prefix(60) + "…", "a command of \(c.utf8.count) bytes: Linux runs none longer than \(Binding.maximumCommandBytes) (MAX_ARG_STRLEN), so it never ran")
+            return
+        }
+        items.append(.gesture(g))
+    }
     mutating func keep(_ line: Int, _ text: some StringProtocol, _ reason: String) {
         items.append(.kept(line: line, text: String(text), reason: reason))
     }
 
     /// The gestured config: a header, then each gesture with a comment saying where it
     /// came from (`file:line`), and what was not carried over as comments in its place.
-    /// `source` is the input's name as the comments give it.
-    public func yaml(source: String) -> String {
+    /// `source` is the input's name as the comments give it. Past `maximumBytes` it
+    /// stops, and the text is cut short there.
+    public func yaml(source: String, maximumBytes: Int = .max) -> String {
         let origin = source.printable
         var out = "# Imported by `gestured import` from \(format.possessive) \(origin).\n"
         out += "# Try it with: gestured run --config THIS_FILE --dry-run\n"
         for n in notes { out += comment(n, indent: "") }
         out += "\ngestures:\n"
         var used: Set<String> = []
-        for item in items {
+        for item in items where out.utf8.count <= maximumBytes {
             switch item {
             case .gesture(let g):
                 out += "\n  # from \(origin):\(g.line)\n"
@@ -222,10 +239,10 @@ public struct ImportedConfig: Sendable, Equatable {
         guard gestures.count <= Config.maximumGestures else {
             throw ImportError(file: source, "\(gestures.count) gestures to import; a gestured config holds at most \(Config.maximumGestures): split the file")
         }
-        let text = yaml(source: source)
+        let text = yaml(source: source, maximumBytes: ConfigLoader.maximumFileSize)
         guard text.utf8.count <= ConfigLoader.maximumFileSize else {
-            throw ImportError(file: source, "the gestured config would be \(text.utf8.count) bytes (\(summary)), "
-                + "more than the \(ConfigLoader.maximumFileSize >> 20) MiB a config may be: remove the lines that set a gesture again or that gestured cannot import, or split the file")
+            throw ImportError(file: source, "the gestured config would be more than the \(ConfigLoader.maximumFileSize >> 20) MiB a config may be (\(summary)): "
+                + "remove the lines that set a gesture again or that gestured cannot import, or split the file")
         }
         return text
     }

@@ -50,17 +50,17 @@ enum LibinputGesturesImport {
             }
             let line = text.trimmingWhitespace
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            var words = line.split(maxSplits: 1, whereSeparator: \.isWhitespace)
+            var words = line.split(maxSplits: 1, whereSeparator: { $0.isWhitespace })
             var keyword = String(words.removeFirst())
             if keyword.hasSuffix(":") { keyword.removeLast() }
             let rest = words.first.map { $0.trimmingWhitespace } ?? ""
             switch keyword {
             case "gesture":
-                let fields = rest.split(maxSplits: 2, whereSeparator: \.isWhitespace)
+                let fields = rest.split(maxSplits: 2, whereSeparator: { $0.isWhitespace })
                 guard fields.count == 3 else { out.keep(number, line, "a gesture line needs a gesture, a motion and a command"); continue }
                 var command = String(fields[2])
                 var count: Int?
-                let first = command.split(maxSplits: 1, whereSeparator: \.isWhitespace)
+                let first = command.split(maxSplits: 1, whereSeparator: { $0.isWhitespace })
                 if let f = first.first, f.count == 1, let n = Int(f) {
                     count = n
                     command = first.count > 1 ? String(first[1]).trimmingWhitespace : ""
@@ -71,6 +71,7 @@ enum LibinputGesturesImport {
                 // The first device line counts (libinput-gestures' conf_device keeps it).
                 guard !sawDevice else { out.keep(number, line, "a second device line: libinput-gestures uses the first"); continue }
                 sawDevice = true
+                guard !rest.isEmpty else { out.keep(number, line, "a device line without a name (libinput-gestures refuses it)"); continue }
                 if rest != "all" { device = rest }
                 if rest.hasPrefix("/") { out.keep(number, line, "gestured picks devices by name, not by path: see gestured list-devices, then add device-name: to the gestures") }
             case "swipe_threshold":
@@ -210,6 +211,7 @@ func trimmed(_ v: Double) -> String {
 
 extension StringProtocol {
     var trimmingWhitespace: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -147,8 +147,8 @@ import GestureConfig
         let e = try #require({ () -> ImportError? in
             do throws(ImportError) { _ = try big.yamlWithinLimits(source: "f"); return nil } catch { return error }
         }())
-        #expect(e.description.hasPrefix("f: error: the gestured config would be "), "\(e)")
-        #expect(e.message.contains("(1 binding imported, 39999 kept as comments), more than the 4 MiB a config may be"), "\(e)")
+        #expect(e.description.hasPrefix("f: error: the gestured config would be more than"), "\(e)")
+        #expect(e.message.contains("the gestured config would be more than the 4 MiB a config may be (1 binding imported, 39999 kept as comments): remove"), "\(e)")
         let small = try ImportFormat.libinputGestures.translate(Array(String(repeating: line, count: 1000).utf8), file: "f")
         let (_, diagnostics) = ConfigLoader.parse(try small.yamlWithinLimits(source: "f"), file: "out.yaml")
         #expect(diagnostics.filter(\.isError).isEmpty)
@@ -180,5 +180,23 @@ import GestureConfig
         let a = try ImportFormat.libinputGestures.translate(Array(lf.utf8), file: "f")
         let b = try ImportFormat.libinputGestures.translate(Array(other.utf8), file: "f")
         #expect(a.gestures == b.gestures && a.gestures.count == 2)
+    }
+
+    /// What `make fuzz` found: inputs whose translation `check` refused (exit 1, "a bug
+    /// in gestured import"). Each is now a comment with its reason, and the config passes.
+    @Test(arguments: [
+        (ImportFormat.libinputGestures, "gesture swipe up 9 ls\ngesture swipe down 0 ls\ngesture pinch in 1 ls\ngesture pinch clockwise 1 ls\n", "a gestured pinch takes 2 to 5 fingers"),
+        (.libinputGestures, "device:\ngesture swipe up 3 ls\n", "a device line without a name"),
+        (.fusuma, "application:\n  '':\n    swipe: {3: {up: {command: ls}}}\n", "no application's name"),
+        (.fusuma, "swipe: {4: {up: {command: ls}}}\n---\ncontext: {application: ['', ' ']}\nswipe: {3: {up: {command: ls}}}\n", "only appmatcher's application: context"),
+        (.fusuma, "swipe: {3: {up: {command: '\(String(repeating: "x", count: 140_000))'}}}\n", "a command of 140000 bytes: Linux runs none longer than 131071"),
+        (.touchegg, "<touchégg><application name=\",,\"><gesture type=\"SWIPE\" fingers=\"3\" direction=\"UP\"><action type=\"RUN_COMMAND\"><command>ls</command></action></gesture></application></touchégg>", "no application's name"),
+    ] as [(ImportFormat, String, String)])
+    func whatCheckWouldRefuseIsKeptAsAComment(format: ImportFormat, text: String, reason: String) throws {
+        let imported = try format.translate(Array(text.utf8), file: "f")
+        let yaml = try imported.yamlWithinLimits(source: "f")
+        #expect(yaml.contains(reason), "\(yaml)")
+        let (_, diagnostics) = ConfigLoader.parse(yaml, file: "out.yaml")
+        #expect(diagnostics.filter(\.isError).isEmpty, "\(diagnostics.filter(\.isError))")
     }
 }

@@ -99,8 +99,8 @@ import TouchModel
         #expect(r.stderr == nul + ":1:26: error: a NUL character: no config holds one, and a command would be cut short there (read as libinput-gestures; --from names another format)\n")
         let b = try Gestured.run(["import", big, "-o", out])
         #expect(b.status == 3)
-        #expect(b.stderr.hasPrefix(big + ": error: the gestured config would be "), "\(b.stderr)")
-        #expect(b.stderr.contains("(1 binding imported, 39999 kept as comments), more than the 4 MiB a config may be"))
+        #expect(b.stderr.hasPrefix(big + ": error: the gestured config would be more than"), "\(b.stderr)")
+        #expect(b.stderr.contains("the gestured config would be more than the 4 MiB a config may be (1 binding imported, 39999 kept as comments): remove"))
         #expect(access(out, F_OK) != 0)
     }
 
