@@ -220,7 +220,11 @@ enum FusumaImport {
                 let mm = (interval ?? 1) * repeatIntervalS * assumedSpeedMMPerS
                 every = mmText(max(mm, 0.01))
             }
-            if gesturedKind != "hold" {
+            if gesturedKind == "pan" && direction == nil {
+                // gestured counts a pan's steps along one axis, which a direction names.
+                actions.removeAll { $0.0 == "update" }
+                out.keep(line, "swipe: \(n): update:", "an update: without a direction: gestured steps a swipe along the axis of its direction (left:, up:…)")
+            } else if gesturedKind != "hold" {
                 keys.append(("every", every))
                 notes.append(gesturedKind == "pan"
                              ? "fusuma repeats update: at most every \(trimmed((interval ?? 1) * repeatIntervalS)) s; at an assumed \(trimmed(assumedSpeedMMPerS)) mm/s that is every \(every)"
@@ -232,6 +236,7 @@ enum FusumaImport {
         } else if pairs.contains(where: { $0.key.scalar == "interval" }) && !isContinuous {
             notes.append("interval: gestured runs a one-shot gesture once per touch, so fusuma's time between repeats does not apply")
         }
+        guard !actions.isEmpty else { return }
         if anyCount { notes.append("\(kind) without a finger count: bound for \(n) fingers") }
         let name = ((apps?.first.map { [$0] } ?? []) + [gesturedKind] + (direction.map { [$0] } ?? []) + ["\(n)"]).joined(separator: "-")
         out.add(ImportedGesture(name: name, line: line, kind: gesturedKind, fingers: n, keys: keys, actions: actions, notes: notes))

@@ -190,6 +190,7 @@ import GestureConfig
         (.fusuma, "application:\n  '':\n    swipe: {3: {up: {command: ls}}}\n", "no application's name"),
         (.fusuma, "swipe: {4: {up: {command: ls}}}\n---\ncontext: {application: ['', ' ']}\nswipe: {3: {up: {command: ls}}}\n", "only appmatcher's application: context"),
         (.fusuma, "swipe: {3: {up: {command: '\(String(repeating: "x", count: 140_000))'}}}\n", "a command of 140000 bytes: Linux runs none longer than 131071"),
+        (.fusuma, "swipe:\n  4:\n    update:\n      command: ls\n    begin:\n      command: ls\n", "an update: without a direction"),
         (.touchegg, "<touchégg><application name=\",,\"><gesture type=\"SWIPE\" fingers=\"3\" direction=\"UP\"><action type=\"RUN_COMMAND\"><command>ls</command></action></gesture></application></touchégg>", "no application's name"),
     ] as [(ImportFormat, String, String)])
     func whatCheckWouldRefuseIsKeptAsAComment(format: ImportFormat, text: String, reason: String) throws {

@@ -9,7 +9,7 @@ import GestureEngine
 /// give the program the same words, and no shell syntax in them may come alive.
 @Suite struct ImportedCommandTests {
     /// `/bin/sh -c command`, as the daemon runs a command: its exit status and output,
-    /// waited for at most 10 s.
+    /// waited for at most 10 s. `BIN=/bin` is in its environment.
     static func runShell(_ command: String) throws -> (status: Int32, stdout: String) {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
@@ -22,7 +22,9 @@ import GestureEngine
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = ["/bin/sh", "-c", command].map { (s: String) in strdup(s) } + [nil]
         defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
+        let envp: [UnsafeMutablePointer<CChar>?] = ["PATH=/usr/bin:/bin", "HOME=/nonexistent", "BIN=/bin"].map { (s: String) in strdup(s) } + [nil]
+        defer { envp.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
         close(fds[1])
         defer { close(fds[0]) }
         try #require(spawned == 0)
@@ -82,7 +84,7 @@ import GestureEngine
         #expect(try Self.importedCommand("gesture swipe up 3 ~/bin/x $HOME") == #"exec "$HOME"/bin/x '$HOME'"#)
         #expect(try Self.importedCommand("gesture swipe up 3 ${HOME}/bin/y") == #"exec "${HOME}"/bin/y"#)
         #expect(try Self.importedCommand("gesture swipe up 3 notify-send hi") == "notify-send hi")
-        #expect(try Self.runShell(try Self.importedCommand("gesture swipe up 3 $HOME/../../bin/echo ok")).stdout == "ok\n")
+        #expect(try Self.runShell(try Self.importedCommand("gesture swipe up 3 $BIN/echo ok $BIN")).stdout == "ok $BIN\n")
         for line in ["eval echo\\ ran", "A=b echo ran", "if true; then echo ran; fi", "'echo' ran"] {
             let command = try Self.importedCommand("gesture swipe up 3 " + line)
             let r = try Self.runShell(command)
