@@ -12,6 +12,7 @@
 #                  and the GNOME Shell extension (make install-gnome-extension alone: just that)
 #   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
 #   make fuzz      mutation fuzzing, 20 000 seeded cases (Tests/Fuzz); ends with one summary line
+#   make fuzz-import  the same for `gestured import`'s cases alone (FUZZ_SEED, FUZZ_CASES)
 #   make deb       the Debian package (debian/, dpkg-buildpackage -us -uc -b) in .build/deb/, as yourself
 #   make deb-lint  make deb, then lintian: an error fails (make test runs this)
 #   make deb-check make deb-lint, then install, run, upgrade and purge it in a fresh Debian 12
@@ -150,6 +151,13 @@ FUZZ_SEED ?= 1
 FUZZ_CASES ?= 20000
 fuzz: build
 	.build/debug/gestured-fuzz --root $(CURDIR) --seed $(FUZZ_SEED) --cases $(FUZZ_CASES)
+
+# Only `gestured import`'s cases (issue 35): the other tools' configs mutated in their
+# own syntax (Tests/Fuzz/Harness/ImportCases.swift) and imported; an import that fails
+# on a file it can read, or writes a config `check` refuses, is a finding too.
+.PHONY: fuzz-import
+fuzz-import: build
+	.build/debug/gestured-fuzz --root $(CURDIR) --seed $(FUZZ_SEED) --cases $(FUZZ_CASES) --only import
 
 # The short seeded run `make test` includes (about 15 s on 2 cores).
 fuzz-quick: build

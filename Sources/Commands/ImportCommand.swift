@@ -26,7 +26,8 @@ enum ImportCommand {
       --force            replace FILE if it exists
 
     exit codes: 0 imported, 1 a file could not be read or written, 2 usage error,
-                3 FILE is not a valid config of its format (file:line:column: why)
+                3 FILE is not a valid config of its format (file:line:column: why), or
+                  its translation is more than a gestured config may hold
     """
 
     /// Larger than any gesture tool's config; refused before it is read.
@@ -64,7 +65,11 @@ enum ImportCommand {
             Output.err(error.description.printable + (format == nil ? " (read as \(chosen.rawValue); --from names another format)" : ""))
             return .invalidConfig
         }
-        let yaml = imported.yaml(source: input)
+        let yaml: String
+        do throws(ImportError) { yaml = try imported.yamlWithinLimits(source: input) } catch {
+            Output.err(error.description.printable)
+            return .invalidConfig
+        }
         // What `gestured check` would say: the translation's own test, on every input.
         let (_, diagnostics) = ConfigLoader.parse(yaml, file: output ?? "<imported>")
         if diagnostics.contains(where: \.isError) {

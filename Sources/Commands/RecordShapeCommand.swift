@@ -95,15 +95,37 @@ enum RecordShapeCommand {
         }
         let path = directory + "/" + name + ShapeFile.suffix
         let text = ShapeFile.render(name: name, samples: samples, comment: "\(samples.count) sample\(samples.count == 1 ? "" : "s") \(source)")
-        do throws(Errno) {
-            let file = try OwnedFileDescriptor(opening: path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
-            try file.descriptor.writeAll(text)
-        } catch {
-            Output.err("gestured record-shape: \(path): cannot write: \(error)")
+        if let problem = write(text, to: path) {
+            Output.err("gestured record-shape: \(path): \(problem)")
             return .failure
         }
         Output.out("wrote \(samples.count) sample\(samples.count == 1 ? "" : "s") of '\(name)' to \(path); bind it with 'gesture: shape' and 'shape: \(name)'")
         return .success
+    }
+
+    /// Replaces the shape file whole (`AtomicFile`: a new file renamed over it), so the
+    /// daemon never reads half of one. Only a regular file is replaced: a symbolic link,
+    /// a FIFO or a device at its place is refused, never followed or opened (a FIFO
+    /// would block). The mode is the old file's without write for others, which
+    /// `check` refuses (0644 for a new file). nil on success, else why not.
+    static func write(_ text: String, to path: String) -> String? {
+        var mode: mode_t = 0o644
+        do throws(Errno) {
+            let st = try FileSystem.linkStatus(path)
+            guard st.type == S_IFREG else {
+                let kinds: [mode_t: String] = [S_IFLNK: "a symbolic link", S_IFIFO: "a FIFO (named pipe)", S_IFDIR: "a directory",
+                                               S_IFCHR: "a character device", S_IFBLK: "a block device", S_IFSOCK: "a socket"]
+                return "is \(kinds[st.type] ?? "not a regular file"); record-shape replaces only a regular file: remove it, or record under another name"
+            }
+            mode = st.permissions & 0o644
+        } catch where error.rawValue == ENOENT {
+        } catch {
+            return "cannot write: \(error)"
+        }
+        do throws(Errno) { try AtomicFile.write(Array(text.utf8), to: path, mode: mode) } catch {
+            return "cannot write: \(error)"
+        }
+        return nil
     }
 
     static func bendsEnough(_ stroke: [Point]) -> Bool {

@@ -35,6 +35,7 @@ enum FusumaImport {
     static func translate(_ bytes: [UInt8], file: String) throws(ImportError) -> ImportedConfig {
         let (documents, problem) = YAMLReader.readDocuments(bytes, fileKind: "fusuma's config.yml")
         if let problem { throw ImportError(file: file, line: problem.mark?.line, column: problem.mark?.column, problem.message) }
+        for document in documents { try ImportFormat.refuseNUL(in: document, file: file) }
         let root = documents.first
         var out = ImportedConfig(format: .fusuma)
         out.notes = [
@@ -73,12 +74,13 @@ enum FusumaImport {
             return
         }
         let application = entries.first { $0.key.scalar == "application" }?.value
-        let names: [String]
+        var names: [String]
         switch application?.value {
         case .scalar(let name)?: names = [name]
         case .sequence(let items)?: names = items.compactMap(\.scalar)
         default: names = []
         }
+        names.removeAll { $0.trimmingWhitespace.isEmpty }
         guard !names.isEmpty, entries.count == 1 else {
             let keys = entries.compactMap { $0.key.scalar?.printable }.joined(separator: ", ")
             out.keep(context.key.mark.line, "context: \(keys)", "only appmatcher's application: context has a gestured equivalent (apps:)")
@@ -101,6 +103,7 @@ enum FusumaImport {
                 guard case .mapping(let entries) = v.value else { out.keep(k.mark.line, "application:", "not a mapping of application names"); continue }
                 for (name, body) in entries {
                     guard let app = name.scalar, case .mapping(let inner) = body.value else { continue }
+                    guard !app.trimmingWhitespace.isEmpty else { out.keep(name.mark.line, "'\(app.printable)':", "no application's name: it matches no window"); continue }
                     let global = app.lowercased() == "global"
                     section(inner, apps: global ? nil : [app], tuning: tuning, into: &out)
                 }
@@ -217,7 +220,11 @@ enum FusumaImport {
                 let mm = (interval ?? 1) * repeatIntervalS * assumedSpeedMMPerS
                 every = mmText(max(mm, 0.01))
             }
-            if gesturedKind != "hold" {
+            if gesturedKind == "pan" && direction == nil {
+                // gestured counts a pan's steps along one axis, which a direction names.
+                actions.removeAll { $0.0 == "update" }
+                out.keep(line, "swipe: \(n): update:", "an update: without a direction: gestured steps a swipe along the axis of its direction (left:, up:…)")
+            } else if gesturedKind != "hold" {
                 keys.append(("every", every))
                 notes.append(gesturedKind == "pan"
                              ? "fusuma repeats update: at most every \(trimmed((interval ?? 1) * repeatIntervalS)) s; at an assumed \(trimmed(assumedSpeedMMPerS)) mm/s that is every \(every)"
@@ -229,6 +236,7 @@ enum FusumaImport {
         } else if pairs.contains(where: { $0.key.scalar == "interval" }) && !isContinuous {
             notes.append("interval: gestured runs a one-shot gesture once per touch, so fusuma's time between repeats does not apply")
         }
+        guard !actions.isEmpty else { return }
         if anyCount { notes.append("\(kind) without a finger count: bound for \(n) fingers") }
         let name = ((apps?.first.map { [$0] } ?? []) + [gesturedKind] + (direction.map { [$0] } ?? []) + ["\(n)"]).joined(separator: "-")
         out.add(ImportedGesture(name: name, line: line, kind: gesturedKind, fingers: n, keys: keys, actions: actions, notes: notes))

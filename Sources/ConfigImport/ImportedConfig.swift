@@ -1,6 +1,8 @@
 import GestureConfig
+import GestureEngine
 import PlainText
 import TouchModel
+import YAMLTree
 
 /// The tools `gestured import` reads. Each reads libinput's gestures, so their
 /// configs describe touchpad gestures in libinput's terms (docs/IMPORT.md).
@@ -29,7 +31,7 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
         let start = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         if start.hasPrefix("<") { return .touchegg }
-        for line in text.split(separator: "\n") {
+        for line in text.textLines where !line.isEmpty {
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let first = words.first, !first.hasPrefix("#") else { continue }
             let keyword = first.hasSuffix(":") ? first.dropLast() : first
@@ -41,10 +43,40 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     /// Translates `bytes`, read from `file`: the gestured config, or the problem with
     /// the input at its place.
     public func translate(_ bytes: [UInt8], file: String) throws(ImportError) -> ImportedConfig {
+        try Self.refuseNUL(bytes, file: file)
         switch self {
         case .libinputGestures: return try LibinputGesturesImport.translate(bytes, file: file)
         case .fusuma: return try FusumaImport.translate(bytes, file: file)
         case .touchegg: return try ToucheggImport.translate(bytes, file: file)
+        }
+    }
+}
+
+extension ImportFormat {
+    /// No tool's config holds a NUL, and a command or name with one would be cut short
+    /// there: an error at the first, by line and column (in characters, as the config's).
+    static func refuseNUL(_ bytes: [UInt8], file: String) throws(ImportError) {
+        guard bytes.contains(0) else { return }
+        for (i, line) in textLines(bytes).enumerated() {
+            guard let at = line.firstIndex(of: 0) else { continue }
+            let column = String(decoding: line[..<at], as: UTF8.self).count + 1
+            throw ImportError(file: file, line: i + 1, column: column, "a NUL character: no config holds one, and a command would be cut short there")
+        }
+    }
+
+    /// The same for a NUL written as an escape (YAML's `"\0"`, `"\x00"`) in any value.
+    static func refuseNUL(in root: YAMLNode, file: String) throws(ImportError) {
+        var pending = [root]
+        while let node = pending.popLast() {
+            switch node.value {
+            case .scalar(let s):
+                if s.utf8.contains(0) {
+                    throw ImportError(file: file, line: node.mark.line, column: node.mark.column,
+                                      "a value holds a NUL character ('\\0'): a command or name would be cut short there")
+                }
+            case .sequence(let items): pending += items
+            case .mapping(let pairs): for (k, v) in pairs { pending += [k, v] }
+            }
         }
     }
 }
@@ -149,22 +181,38 @@ public struct ImportedConfig: Sendable, Equatable {
 
     public var keptCount: Int { items.count - gestures.count }
 
-    mutating func add(_ g: ImportedGesture) { items.append(.gesture(g)) }
+    /// A gesture, or in its place the reason it cannot be one: fingers gestured does
+    /// not bind for its kind (a 1-finger pinch, 9 fingers), or a command longer than
+    /// Linux passes to a program (`Binding.maximumCommandBytes`), which never ran in
+    /// the other tool either.
+    mutating func add(_ g: ImportedGesture) {
+        if let kind = GestureKind(rawValue: g.kind), !(max(1, kind.traits.minFingers)...5).contains(g.fingers) {
+            keep(g.line, "\(g.kind), \(g.fingers) finger\(g.fingers == 1 ? "" : "s")",
+                 "a gestured \(g.kind) takes \(max(1, kind.traits.minFingers)) to 5 fingers")
+            return
+        }
+        for case (_, .command(let c)) in g.actions where c.utf8.count > Binding.maximumCommandBytes {
+            keep(g.line, c.prefix(60) + "…", "a command of \(c.utf8.count) bytes: Linux runs none longer than \(Binding.maximumCommandBytes) (MAX_ARG_STRLEN), so it never ran")
+            return
+        }
+        items.append(.gesture(g))
+    }
     mutating func keep(_ line: Int, _ text: some StringProtocol, _ reason: String) {
         items.append(.kept(line: line, text: String(text), reason: reason))
     }
 
     /// The gestured config: a header, then each gesture with a comment saying where it
     /// came from (`file:line`), and what was not carried over as comments in its place.
-    /// `source` is the input's name as the comments give it.
-    public func yaml(source: String) -> String {
+    /// `source` is the input's name as the comments give it. Past `maximumBytes` it
+    /// stops, and the text is cut short there.
+    public func yaml(source: String, maximumBytes: Int = .max) -> String {
         let origin = source.printable
         var out = "# Imported by `gestured import` from \(format.possessive) \(origin).\n"
         out += "# Try it with: gestured run --config THIS_FILE --dry-run\n"
         for n in notes { out += comment(n, indent: "") }
         out += "\ngestures:\n"
         var used: Set<String> = []
-        for item in items {
+        for item in items where out.utf8.count <= maximumBytes {
             switch item {
             case .gesture(let g):
                 out += "\n  # from \(origin):\(g.line)\n"
@@ -175,15 +223,32 @@ public struct ImportedConfig: Sendable, Equatable {
                 for (k, a) in g.actions { out += "    \(k): \(a.yaml)\n" }
             case .kept(let line, let text, let reason):
                 out += "\n  # not imported, \(origin):\(line): \(reason)\n"
-                for l in text.split(separator: "\n", omittingEmptySubsequences: false) { out += "  #   \(String(l).printable)\n" }
+                for l in text.textLines { out += "  #   \(String(l).printable)\n" }
             }
         }
         if gestures.isEmpty { out += "  []\n" }
         return out
     }
 
+    /// The config's text (`yaml(source:)`) when it is within what `gestured check`
+    /// takes of a file: at most `Config.maximumGestures` gestures and
+    /// `ConfigLoader.maximumFileSize` bytes; else why not. A file of thousands of lines
+    /// that all set one gesture, each kept as a comment with its reason, would be
+    /// several times its own size.
+    public func yamlWithinLimits(source: String) throws(ImportError) -> String {
+        guard gestures.count <= Config.maximumGestures else {
+            throw ImportError(file: source, "\(gestures.count) gestures to import; a gestured config holds at most \(Config.maximumGestures): split the file")
+        }
+        let text = yaml(source: source, maximumBytes: ConfigLoader.maximumFileSize)
+        guard text.utf8.count <= ConfigLoader.maximumFileSize else {
+            throw ImportError(file: source, "the gestured config would be more than the \(ConfigLoader.maximumFileSize >> 20) MiB a config may be (\(summary)): "
+                + "remove the lines that set a gesture again or that gestured cannot import, or split the file")
+        }
+        return text
+    }
+
     private func comment(_ text: String, indent: String) -> String {
-        text.split(separator: "\n").map { indent + "# " + String($0).printable + "\n" }.joined()
+        text.textLines.filter { !$0.isEmpty }.map { indent + "# " + String($0).printable + "\n" }.joined()
     }
 
     /// `name`, or `name-2`, `name-3`… when taken; only the characters names may hold.

@@ -47,13 +47,19 @@ enum KeyTranslation {
     /// What an `xdotool key …` or `xdotool click N` command does, as a built-in action;
     /// nil for any other command, or options it cannot carry (`--window`, `--delay`…).
     static func xdotool(_ command: String) -> ImportedAction? {
-        var words = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let words = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        // What the shell would change (quotes, expansions) is left to the shell.
+        guard !words.contains(where: { $0.contains("'") || $0.contains("\"") || $0.contains("$") }) else { return nil }
+        return xdotool(words: words)
+    }
+
+    /// The same for a command's words as the program gets them.
+    static func xdotool(words: [String]) -> ImportedAction? {
+        var words = words
         guard words.count >= 3, words.removeFirst() == "xdotool" else { return nil }
         let verb = words.removeFirst()
         words.removeAll { $0 == "--clearmodifiers" }
-        guard !words.isEmpty, !words.contains(where: { $0.hasPrefix("-") || $0.contains("'") || $0.contains("\"") || $0.contains("$") }) else {
-            return nil
-        }
+        guard !words.isEmpty, !words.contains(where: { $0.hasPrefix("-") }) else { return nil }
         switch verb {
         case "key":
             let chords = words.map { chord($0) }

@@ -32,14 +32,15 @@ enum LibinputGesturesImport {
         out.notes = [
             "libinput-gestures acts when the fingers lift; gestured acts as soon as a swipe is",
             "recognized, while the fingers still move, and on a pinch at the lift, as libinput-gestures.",
-            "Commands run through /bin/sh -c here.",
+            "Commands run through /bin/sh -c here: libinput-gestures ran them without a shell, so each is written",
+            "as the words libinput-gestures split it into, quoted where sh would give a character a meaning.",
         ]
         var lines: [Line] = []
         var device: String?
         var sawDevice = false
         var swipeThreshold: (line: Int, dots: Int)?
         var number = 0
-        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        for raw in textLines(bytes) {
             number += 1
             guard raw.count <= maximumLineBytes else {
                 throw ImportError(file: file, line: number, column: 1, "a line of \(raw.count) bytes; libinput-gestures.conf lines are far shorter")
@@ -49,17 +50,17 @@ enum LibinputGesturesImport {
             }
             let line = text.trimmingWhitespace
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            var words = line.split(maxSplits: 1, whereSeparator: \.isWhitespace)
+            var words = line.split(maxSplits: 1, whereSeparator: { $0.isWhitespace })
             var keyword = String(words.removeFirst())
             if keyword.hasSuffix(":") { keyword.removeLast() }
             let rest = words.first.map { $0.trimmingWhitespace } ?? ""
             switch keyword {
             case "gesture":
-                let fields = rest.split(maxSplits: 2, whereSeparator: \.isWhitespace)
+                let fields = rest.split(maxSplits: 2, whereSeparator: { $0.isWhitespace })
                 guard fields.count == 3 else { out.keep(number, line, "a gesture line needs a gesture, a motion and a command"); continue }
                 var command = String(fields[2])
                 var count: Int?
-                let first = command.split(maxSplits: 1, whereSeparator: \.isWhitespace)
+                let first = command.split(maxSplits: 1, whereSeparator: { $0.isWhitespace })
                 if let f = first.first, f.count == 1, let n = Int(f) {
                     count = n
                     command = first.count > 1 ? String(first[1]).trimmingWhitespace : ""
@@ -70,6 +71,7 @@ enum LibinputGesturesImport {
                 // The first device line counts (libinput-gestures' conf_device keeps it).
                 guard !sawDevice else { out.keep(number, line, "a second device line: libinput-gestures uses the first"); continue }
                 sawDevice = true
+                guard !rest.isEmpty else { out.keep(number, line, "a device line without a name (libinput-gestures refuses it)"); continue }
                 if rest != "all" { device = rest }
                 if rest.hasPrefix("/") { out.keep(number, line, "gestured picks devices by name, not by path: see gestured list-devices, then add device-name: to the gestures") }
             case "swipe_threshold":
@@ -110,9 +112,19 @@ enum LibinputGesturesImport {
             out.keep(l.number, l.text, "libinput reports no 2-finger swipes (they scroll), so this never ran; gestured would run it")
             return
         }
-        guard let action = action(for: l.command) else {
-            out.keep(l.number, l.text, l.command.isEmpty ? "no command" : "_internal with a grid of workspaces (--cols, left/right): gestured's {workspace:} goes to the next or previous one only")
+        let words: [String]
+        do throws(ShellWords.SplitError) { words = try ShellWords.split(l.command) } catch {
+            out.keep(l.number, l.text, "libinput-gestures refuses this command: Python's shlex says \"\(error.message)\"")
             return
+        }
+        guard let action = action(for: words) else {
+            out.keep(l.number, l.text, words.isEmpty ? "no command" : "_internal with a grid of workspaces (--cols, left/right): gestured's {workspace:} goes to the next or previous one only")
+            return
+        }
+        var quoting: String?
+        if case .command(let c) = action, c != l.command {
+            quoting = "libinput-gestures ran this without a shell, as the words " + words.map { "«\($0)»" }.joined(separator: " ")
+                + ": each is quoted for sh, so no ; | & $ ` # * or quote in them does anything more"
         }
         let counts = l.fingers.map { [$0] } ?? fingers(for: l.gesture).filter { !explicit.contains("\(l.gesture) \(l.motion) \($0)") }
         for n in counts {
@@ -120,7 +132,7 @@ enum LibinputGesturesImport {
             if let direction { keys.append(("direction", direction)) }
             keys.append(("device", "touchpad"))
             if let device { keys.append(("device-name", glob(device).quoted)) }
-            var notes: [String] = []
+            var notes = quoting.map { [$0] } ?? []
             if l.fingers == nil { notes.append("'\(l.gesture) \(l.motion)' without a finger count: bound for \(n) fingers") }
             if let holdDelay {
                 keys.append(("min-duration", holdDelay))
@@ -164,11 +176,11 @@ enum LibinputGesturesImport {
         }
     }
 
-    /// The action of a command; nil for an `_internal` that gestured cannot do.
-    static func action(for command: String) -> ImportedAction? {
-        guard !command.isEmpty else { return nil }
-        let words = command.split(whereSeparator: \.isWhitespace)
-        guard words.first == "_internal" else { return KeyTranslation.action(for: command) }
+    /// The action of a command's words (`ShellWords.split`): a built-in one, or the
+    /// words as a command for sh; nil for an `_internal` that gestured cannot do.
+    static func action(for words: [String]) -> ImportedAction? {
+        guard let first = words.first else { return nil }
+        guard first == "_internal" else { return KeyTranslation.xdotool(words: words) ?? .command(ShellWords.command(words)) }
         // `_internal [-w|--wrap] ws_up|ws_down`: wmctrl's next or previous workspace
         // (ws_up is the next: it adds 1 to the row of a one-column grid).
         let rest = words.dropFirst().filter { $0 != "-w" && $0 != "--wrap" }
@@ -199,6 +211,7 @@ func trimmed(_ v: Double) -> String {
 
 extension StringProtocol {
     var trimmingWhitespace: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
     }
 }

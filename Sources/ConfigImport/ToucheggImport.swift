@@ -37,6 +37,7 @@ enum ToucheggImport {
                 }
             case "application":
                 let names = (element.attribute("name") ?? "All").split(separator: ",").map { $0.trimmingWhitespace }.filter { !$0.isEmpty }
+                guard !names.isEmpty else { out.keep(element.line, "<application name=\"…\">", "no application's name: it matches no window"); continue }
                 let apps = names.contains { $0.lowercased() == "all" } ? nil : names
                 for g in element.children where g.name == "gesture" { gesture(g, apps: apps, into: &out) }
             default:

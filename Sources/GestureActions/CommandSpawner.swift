@@ -1,6 +1,7 @@
 import DaemonCore
 import Glibc
 import LinuxSystem
+import PlainText
 
 /// How one command becomes a process: its argv (`/bin/sh -c COMMAND`, or the words
 /// themselves for a plain command: see `plainArgv`), its environment, the pipes for
@@ -69,7 +70,7 @@ struct CommandSpawner {
 
     /// Words a shell would pass through untouched: no quoting, expansion, globbing,
     /// redirection, operators or assignments, and a first word that means the same
-    /// to the shell as to the program of that name (see `shellOnlyWords`). Such a
+    /// to the shell as to the program of that name (`ShellSyntax.ownWords`). Such a
     /// command runs without `/bin/sh`: one process start instead of two (the shell,
     /// then the command), which is most of the gesture-to-command latency. Anything
     /// else goes through `sh -c`, as written.
@@ -77,40 +78,12 @@ struct CommandSpawner {
         guard !command.isEmpty, command.utf8.count <= 4096 else { return nil }
         var words: [String] = []
         for word in command.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-            guard word.unicodeScalars.allSatisfy(isPlain) else { return nil }
+            guard word.unicodeScalars.allSatisfy(ShellSyntax.isPlain) else { return nil }
             words.append(String(word))
         }
-        guard let first = words.first, !first.contains("="), !shellOnlyWords.contains(first) else { return nil }
+        guard let first = words.first, !first.contains("="), !ShellSyntax.ownWords.contains(first) else { return nil }
         return words
     }
-
-    private static func isPlain(_ c: Unicode.Scalar) -> Bool {
-        switch c {
-        case "a"..."z", "A"..."Z", "0"..."9", "_", ".", "/", ":", "+", ",", "@", "%", "=", "-": return true
-        default: return false
-        }
-    }
-
-    /// First words the shell answers itself, differently from any program of that
-    /// name, so that skipping the shell would change what the command does:
-    /// - reserved words (POSIX's, and bash's: /bin/sh may be bash);
-    /// - special and regular builtins with no program at all (`cd`, `export`, …);
-    /// - builtins that do have a program in /bin, which behaves differently: dash's
-    ///   `echo` interprets `\n` and has no `-e` (`echo -e hello` prints `-e hello`),
-    ///   coreutils' does the opposite; `printf`, `test`/`[` and `kill` differ in
-    ///   options and escapes; `pwd` reads $PWD (-L) where /bin/pwd resolves links (-P).
-    /// `true` and `false` are builtins too, but behave the same either way.
-    static let shellOnlyWords: Set<String> = [
-        // reserved words
-        "!", "{", "}", "case", "do", "done", "elif", "else", "esac", "fi", "for", "if", "in", "then", "until",
-        "while", "[[", "]]", "function", "select", "time", "coproc",
-        // builtins with no program
-        ".", ":", "alias", "bg", "break", "cd", "chdir", "command", "continue", "eval", "exec", "exit", "export",
-        "fc", "fg", "getopts", "hash", "jobs", "local", "read", "readonly", "return", "set", "shift", "source",
-        "times", "trap", "type", "ulimit", "umask", "unalias", "unset", "wait",
-        // builtins whose /bin program differs
-        "echo", "printf", "test", "[", "kill", "pwd",
-    ]
 
     /// The executable `name` names, searched on the command's own PATH as the shell would.
     static func resolve(_ name: String, environment: [String]) -> String? {

@@ -50,11 +50,10 @@ public enum ShapeFile {
         var templates: [ShapeTemplate] = []
         var sawHeader = false
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.textLines {
             lineNumber += 1
-            let body = line.drop { $0 == " " || $0 == "\t" }
-            let indent = line.count - body.count
-            let trimmed = body.hasSuffix("\r") ? body.dropLast() : body
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            let indent = line.count - trimmed.count
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             if !sawHeader {
                 guard trimmed == header[...] else {
@@ -63,8 +62,8 @@ public enum ShapeFile {
                 sawHeader = true
                 continue
             }
-            var words = trimmed.split(separator: " ", omittingEmptySubsequences: true).makeIterator()
-            guard let keyword = words.next(), keyword == "sample" else {
+            let keyword = trimmed.prefix { $0 != " " && $0 != "\t" }
+            guard keyword == "sample" else {
                 return error(lineNumber, indent + 1, "expected 'sample' and its points (x,y x,y …), found '\(trimmed.prefix(40))'")
             }
             guard templates.count < maximumSamples else {

@@ -22,7 +22,7 @@ import YAMLTree
 ///         - [  0,      0,   3,  57,   1] # sec, usec, type, code, value
 enum LibinputRecordFormat {
     static func looksLike(_ text: String) -> Bool {
-        for line in text.split(separator: "\n").prefix(20) {
+        for line in text.textLines.lazy.filter({ !$0.isEmpty }).prefix(20) {
             let l = line.drop(while: { $0 == " " })
             if l.hasPrefix("#") || l.isEmpty { continue }
             return l.hasPrefix("version:") || l.hasPrefix("ndevices:") || l.hasPrefix("libinput:") || l.hasPrefix("devices:")

@@ -122,4 +122,82 @@ import GestureConfig
             #expect(errors.isEmpty, "\(format) \(number): \(errors)\n\(yaml)")
         }
     }
+
+    /// A NUL would cut a command or name short: in each format, raw or as an escape,
+    /// it is an error at its line and column, never a config `check` refuses.
+    @Test(arguments: [
+        (ImportFormat.libinputGestures, "# c\ngesture swipe up 3 echo a\u{0}b\n", 2, 26, "a NUL character"),
+        (.fusuma, "swipe:\n  3:\n    up:\n      command: \"echo \\0 x\"\n", 4, 16, "a value holds a NUL character"),
+        (.fusuma, "application:\n  \"a\\x00\":\n    swipe: {3: {up: {command: ls}}}\n", 2, 3, "a value holds a NUL character"),
+        (.touchegg, "<touchégg>\n<application name=\"All\"><gesture type=\"SWIPE\" fingers=\"3\" direction=\"UP\"><action type=\"RUN_COMMAND\"><command>é\u{0}</command>", 2, 111, "a NUL character"),
+    ] as [(ImportFormat, String, Int, Int, String)])
+    func aNULIsAnErrorAtItsPlace(format: ImportFormat, text: String, line: Int, column: Int, message: String) throws {
+        let e = try #require(error(text, format))
+        #expect(e.line == line && e.column == column, "\(e)")
+        #expect(e.message.hasPrefix(message), "\(e)")
+    }
+
+    /// A file of thousands of lines for one gesture: each later one replaces the
+    /// earlier, which stays as a comment, and the comments would make the config
+    /// several times the 4 MiB `check` takes. The import is refused with the reason;
+    /// one within the limits passes check.
+    @Test func aTranslationPastTheConfigsLimitsIsRefused() throws {
+        let line = "gesture swipe up 3 notify-send " + String(repeating: "x", count: 60) + "\n"
+        let big = try ImportFormat.libinputGestures.translate(Array(String(repeating: line, count: 40_000).utf8), file: "f")
+        let e = try #require({ () -> ImportError? in
+            do throws(ImportError) { _ = try big.yamlWithinLimits(source: "f"); return nil } catch { return error }
+        }())
+        #expect(e.description.hasPrefix("f: error: the gestured config would be more than"), "\(e)")
+        #expect(e.message.contains("the gestured config would be more than the 4 MiB a config may be (1 binding imported, 39999 kept as comments): remove"), "\(e)")
+        let small = try ImportFormat.libinputGestures.translate(Array(String(repeating: line, count: 1000).utf8), file: "f")
+        let (_, diagnostics) = ConfigLoader.parse(try small.yamlWithinLimits(source: "f"), file: "out.yaml")
+        #expect(diagnostics.filter(\.isError).isEmpty)
+    }
+
+    /// More gestures than a config holds: touchegg's application lists multiply them.
+    @Test func moreGesturesThanAConfigHoldsAreRefused() throws {
+        var text = "<touchégg>"
+        for app in 0..<300 {
+            text += "<application name=\"a\(app)\">"
+            for d in ["UP", "DOWN", "LEFT", "RIGHT"] {
+                text += "<gesture type=\"SWIPE\" fingers=\"3\" direction=\"\(d)\"><action type=\"RUN_COMMAND\"><command>ls</command></action></gesture>"
+            }
+            text += "</application>"
+        }
+        let imported = try ImportFormat.touchegg.translate(Array((text + "</touchégg>").utf8), file: "t")
+        #expect(throws: ImportError(file: "t", "1200 gestures to import; a gestured config holds at most 1000: split the file")) {
+            _ = try imported.yamlWithinLimits(source: "t")
+        }
+    }
+
+    /// A file saved with CRLF (or CR) line ends is found to be libinput-gestures' and
+    /// imports as the same file with LF.
+    @Test(arguments: ["\r\n", "\r"])
+    func otherLineEndsImportAsTheSame(end: String) throws {
+        let lf = "# mine\ngesture swipe up 3 xdotool key super+Up\ngesture swipe down 4 notify-send down\n"
+        let other = lf.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: end)
+        #expect(ImportFormat.detect(Array(other.utf8)) == .libinputGestures)
+        let a = try ImportFormat.libinputGestures.translate(Array(lf.utf8), file: "f")
+        let b = try ImportFormat.libinputGestures.translate(Array(other.utf8), file: "f")
+        #expect(a.gestures == b.gestures && a.gestures.count == 2)
+    }
+
+    /// What `make fuzz` found: inputs whose translation `check` refused (exit 1, "a bug
+    /// in gestured import"). Each is now a comment with its reason, and the config passes.
+    @Test(arguments: [
+        (ImportFormat.libinputGestures, "gesture swipe up 9 ls\ngesture swipe down 0 ls\ngesture pinch in 1 ls\ngesture pinch clockwise 1 ls\n", "a gestured pinch takes 2 to 5 fingers"),
+        (.libinputGestures, "device:\ngesture swipe up 3 ls\n", "a device line without a name"),
+        (.fusuma, "application:\n  '':\n    swipe: {3: {up: {command: ls}}}\n", "no application's name"),
+        (.fusuma, "swipe: {4: {up: {command: ls}}}\n---\ncontext: {application: ['', ' ']}\nswipe: {3: {up: {command: ls}}}\n", "only appmatcher's application: context"),
+        (.fusuma, "swipe: {3: {up: {command: '\(String(repeating: "x", count: 140_000))'}}}\n", "a command of 140000 bytes: Linux runs none longer than 131071"),
+        (.fusuma, "swipe:\n  4:\n    update:\n      command: ls\n    begin:\n      command: ls\n", "an update: without a direction"),
+        (.touchegg, "<touchégg><application name=\",,\"><gesture type=\"SWIPE\" fingers=\"3\" direction=\"UP\"><action type=\"RUN_COMMAND\"><command>ls</command></action></gesture></application></touchégg>", "no application's name"),
+    ] as [(ImportFormat, String, String)])
+    func whatCheckWouldRefuseIsKeptAsAComment(format: ImportFormat, text: String, reason: String) throws {
+        let imported = try format.translate(Array(text.utf8), file: "f")
+        let yaml = try imported.yamlWithinLimits(source: "f")
+        #expect(yaml.contains(reason), "\(yaml)")
+        let (_, diagnostics) = ConfigLoader.parse(yaml, file: "out.yaml")
+        #expect(diagnostics.filter(\.isError).isEmpty, "\(diagnostics.filter(\.isError))")
+    }
 }

@@ -46,6 +46,26 @@ private final class ShapeDir {
         #expect(templates.first?.points[5] == Point(x: 10, y: 20))
     }
 
+    /// A file saved on Windows (CRLF) or an old Mac (CR) reads as the same samples, and
+    /// an error in it is at the line an editor shows. `sample` may be followed by a tab,
+    /// as SHAPES.md says points are separated by spaces or tabs.
+    @Test(arguments: ["\r\n", "\r"])
+    func otherLineEndsReadAsTheSameSamples(end: String) {
+        let crlf = Self.good.replacingLineEnds(with: end)
+        let (templates, problems) = ShapeFile.parse(Array(crlf.utf8), name: "q", file: "q.shape")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(templates.map(\.points) == ShapeFile.parse(Array(Self.good.utf8), name: "q", file: "q.shape").0.map(\.points))
+        let bad = "gestured-shape 1\(end)# a comment\(end)sample 0,0 1,x\(end)"
+        #expect(ShapeFile.parse(Array(bad.utf8), name: "q", file: "q.shape").1.map(\.description)
+                == ["q.shape:3:12: error: expected a point 'x,y' (two numbers, mm), found '1,x'"])
+    }
+
+    @Test func aTabMaySeparateSampleFromItsPoints() {
+        let (templates, problems) = ShapeFile.parse(Array("gestured-shape 1\nsample\t0,0\t10,0 0,10\n".utf8), name: "t", file: "t.shape")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(templates.first?.points == [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 0, y: 10)])
+    }
+
     /// What `record-shape` writes reads back as what it recorded.
     @Test func aRenderedFileReadsBack() {
         let samples = [[Point(x: 0, y: 0), Point(x: 12.5, y: 3), Point(x: 1, y: 20.25)]]
@@ -151,5 +171,12 @@ private final class ShapeDir {
           - {name: c, gesture: shape, shape: [z], command: x}
         """, file: "c.yaml")
         #expect(d.map(\.description) == ["c.yaml:4:5: warning: gesture 'c' can never fire: 'a' (line 2) is the same shape and comes first; add 'simultaneous-with' or change one of them"])
+    }
+}
+
+extension String {
+    /// The text with each "\n" written as `end`.
+    func replacingLineEnds(with end: String) -> String {
+        split(separator: "\n", omittingEmptySubsequences: false).joined(separator: end)
     }
 }

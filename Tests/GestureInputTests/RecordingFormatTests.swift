@@ -36,6 +36,22 @@ import TouchModel
         }
     }
 
+    /// A `libinput record` file saved with CRLF line ends (a Windows editor, a mail)
+    /// is still found to be one (past its first line, a comment as libinput writes it),
+    /// and reads as the same events.
+    @Test func libinputRecordWithCRLFLineEndsReadsTheSame() throws {
+        let original = try Recordings.load("touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events")
+        var text = RecordingWriter.header(for: original.device, node: "/dev/input/event7")
+        var writer = RecordingWriter()
+        for e in original.events { if let group = writer.add(e) { text += group } }
+        text = "# libinput record\n" + text
+        let path = try temp(text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n"))
+        defer { unlink(path) }
+        let back = try Recording.load(path: path)
+        #expect(back.device.name == original.device.name)
+        #expect(back.events.count == original.events.count)
+    }
+
     @Test func libinputRecordWithUdevPropertiesClassifiesByThem() throws {
         let text = """
         version: 1

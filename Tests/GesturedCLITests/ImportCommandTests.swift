@@ -29,7 +29,8 @@ import TouchModel
               --force            replace FILE if it exists
 
             exit codes: 0 imported, 1 a file could not be read or written, 2 usage error,
-                        3 FILE is not a valid config of its format (file:line:column: why)
+                        3 FILE is not a valid config of its format (file:line:column: why), or
+                          its translation is more than a gestured config may hold
 
             """)
     }
@@ -78,6 +79,28 @@ import TouchModel
         let r = try Gestured.run(["import", input, "-o", out])
         #expect(r.status == status)
         #expect(r.stderr == input + message + "\n")
+        #expect(access(out, F_OK) != 0)
+    }
+
+    /// A NUL in a command, and a file whose translation is more than a config may be
+    /// (every later line for one gesture keeps the earlier as a comment): each an error
+    /// with exit status 3 and no output file, not "a bug in gestured import".
+    @Test func aNULOrAnOversizedTranslationIsAnErrorWithStatus3() throws {
+        let dir = TempDir()
+        let nul = dir.path + "/nul.conf"
+        let fd = open(nul, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let bytes = Array("gesture swipe up 3 echo a\u{0}b\n".utf8)
+        #expect(write(fd, bytes, bytes.count) == bytes.count)
+        close(fd)
+        let big = dir.write("big.conf", String(repeating: "gesture swipe up 3 notify-send " + String(repeating: "x", count: 60) + "\n", count: 40_000))
+        let out = dir.path + "/config.yaml"
+        let r = try Gestured.run(["import", nul, "-o", out])
+        #expect(r.status == 3)
+        #expect(r.stderr == nul + ":1:26: error: a NUL character: no config holds one, and a command would be cut short there (read as libinput-gestures; --from names another format)\n")
+        let b = try Gestured.run(["import", big, "-o", out])
+        #expect(b.status == 3)
+        #expect(b.stderr.hasPrefix(big + ": error: the gestured config would be more than"), "\(b.stderr)")
+        #expect(b.stderr.contains("the gestured config would be more than the 4 MiB a config may be (1 binding imported, 39999 kept as comments): remove"))
         #expect(access(out, F_OK) != 0)
     }
 

@@ -44,6 +44,54 @@ import Testing
         #expect(shown.stdout.contains("GESTURE_SHAPE=loop"), "\(shown.stdout)")
     }
 
+    /// `record-shape` into `shapes/loop.shape` beside `config`, from the bcm5974's circle.
+    static func recordLoop(_ config: String) throws -> Gestured.Result {
+        try Gestured.run(["record-shape", "loop", "--from", CommandLineTests.recordings + "/data_bcm5974.event",
+                          "--config", config, "--samples", "3"])
+    }
+
+    /// An earlier shape file writable by everyone is replaced by one that `check`
+    /// accepts, and replaced whole: a reader that had the old file open still reads the
+    /// old samples, never a truncated file.
+    @Test func aRecordedShapeReplacesTheOldFileWholeWithAModeCheckAccepts() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", "gestures:\n  - {name: loop, gesture: shape, fingers: 1, shape: loop, command: \"true\"}\n")
+        #expect(mkdir(dir.path + "/shapes", 0o755) == 0)
+        let old = "gestured-shape 1\nsample 0,0 10,0 0,10\n"
+        let path = dir.write("shapes/loop.shape", old, mode: 0o666)
+        let reader = open(path, O_RDONLY)
+        defer { close(reader) }
+        let r = try Self.recordLoop(config)
+        #expect(r.status == 0, "\(r.stderr)")
+        var st = stat()
+        #expect(stat(path, &st) == 0 && st.st_mode & 0o7777 == 0o644)
+        #expect(try Gestured.run(["check", "--config", config]).status == 0)
+        var buf = [UInt8](repeating: 0, count: 256)
+        let n = read(reader, &buf, buf.count)
+        #expect(n > 0 && String(decoding: buf[..<n], as: UTF8.self) == old)
+    }
+
+    /// A symbolic link or a FIFO where the shape file goes is refused: nothing is written
+    /// through the link, and the FIFO is never opened (which would block).
+    @Test func aShapeFileThatIsALinkOrAFIFOIsRefused() throws {
+        let dir = TempDir()
+        let config = dir.write("config.yaml", "gestures: []\n")
+        #expect(mkdir(dir.path + "/shapes", 0o755) == 0)
+        let victim = dir.write("victim", "mine\n")
+        #expect(symlink(victim, dir.path + "/shapes/loop.shape") == 0)
+        let linked = try Self.recordLoop(config)
+        #expect(linked.status == 1)
+        #expect(linked.stderr.contains("\(dir.path)/shapes/loop.shape: is a symbolic link; record-shape replaces only a regular file"), "\(linked.stderr)")
+        #expect(UIProcessTests.read(victim) == "mine\n")
+        #expect(unlink(dir.path + "/shapes/loop.shape") == 0 && mkfifo(dir.path + "/shapes/loop.shape", 0o600) == 0)
+        let p = try Gestured.Process(["record-shape", "loop", "--from", CommandLineTests.recordings + "/data_bcm5974.event",
+                                      "--config", config, "--samples", "3"])
+        let status = p.wait(timeoutMS: 20_000)
+        if status == nil { kill(p.pid, SIGKILL); _ = p.wait() }
+        #expect(status == 1, "record-shape blocked on the FIFO")
+        #expect(p.stderr.contains("is a FIFO (named pipe); record-shape replaces only a regular file"), "\(p.stderr)")
+    }
+
     /// A recording of straight strokes makes no shape: they are a swipe's, which a
     /// shape gesture would fail before comparing.
     @Test func straightStrokesAreNoSamples() throws {

@@ -5,17 +5,19 @@ import GestureInput
 /// gestured-fuzz: mutation fuzzing of `gestured replay` and `gestured check` (issue 10).
 ///
 ///     gestured-fuzz [--seed N] [--cases N] [--jobs N] [--timeout S] [--max-rss MB]
-///                   [--root DIR] [--binary PATH] [--keep DIR] [--case N]
+///                   [--root DIR] [--binary PATH] [--keep DIR] [--case N] [--only TARGET]
 ///
 /// Inputs: every recording in Tests/Recordings in its own format and converted to
 /// `libinput record` YAML (so both readers see every device), config/default.yaml and
 /// the configs in Tests/Fuzz/configs (taken from the test suites), and the other tools'
 /// configs `gestured import` reads (Tests/Imports: libinput-gestures' lines, fusuma's
-/// YAML, touchegg's XML; each imported to a file, as a user would), and a shape file
+/// YAML, touchegg's XML, mutated in their own syntax too: ImportCases.swift; each
+/// imported to a file, as a user would, and what it writes checked), and a shape file
 /// (docs/SHAPES.md) checked beside a config that names it. Each case mutates
 /// one of them (Mutator.swift) with its own generator, derived from the seed and the
 /// case number, so `--seed S --case N` re-runs exactly one case. Cases run as child
 /// processes (Runner.swift); a crash or a hang is recorded and its input kept.
+/// `--only import` (or another target) runs only that target's cases.
 /// Ends with one summary line; exits 1 on any crash, hang or RSS over the limit.
 struct Options {
     var seed: UInt64 = 1
@@ -27,6 +29,7 @@ struct Options {
     var binary: String?
     var keep: String?
     var only: Int?
+    var target: Case.Target?
 
     init(_ args: [String]) {
         var it = args.makeIterator()
@@ -42,6 +45,7 @@ struct Options {
             case "--binary": binary = v
             case "--keep": keep = v
             case "--case": only = number(a, v) as Int
+            case "--only": target = Case.Target(rawValue: v) ?? { usage("--only takes replay, check, config-replay, import or shape, not '\(v)'") }()
             default: usage("unknown option \(a)")
             }
         }
@@ -54,7 +58,7 @@ func number<T: LosslessStringConvertible>(_ option: String, _ v: String) -> T {
 }
 
 func usage(_ message: String) -> Never {
-    print("gestured-fuzz: \(message)\nusage: gestured-fuzz [--seed N] [--cases N] [--jobs N] [--timeout S] [--max-rss MB] [--root DIR] [--binary PATH] [--keep DIR] [--case N]")
+    print("gestured-fuzz: \(message)\nusage: gestured-fuzz [--seed N] [--cases N] [--jobs N] [--timeout S] [--max-rss MB] [--root DIR] [--binary PATH] [--keep DIR] [--case N] [--only TARGET]")
     exit(2)
 }
 
@@ -143,7 +147,7 @@ struct Case {
     enum Target: String { case replay, check, configReplay = "config-replay", importFile = "import", shapeFile = "shape" }
     var target: Target
     var seed: String
-    var mutations: [Mutator.Kind]
+    var mutations: [String]
     var file: String
     var argv: [String]
     /// A second file the case wrote (a shape case's config).
@@ -163,11 +167,11 @@ let shapeSeed = Seed(name: "shape", kind: .config, bytes: Array("""
 func makeCase(_ index: Int, options: Options, corpus: (recordings: [Seed], configs: [Seed], imports: [Seed]), dir: String, root: String) -> Case {
     var m = Mutator(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03)
     let roll = m.int(100)
-    let target: Case.Target = roll < 55 ? .replay : roll < 75 ? .check : roll < 85 ? .configReplay : roll < 95 ? .importFile : .shapeFile
+    let target: Case.Target = options.target ?? (roll < 55 ? .replay : roll < 75 ? .check : roll < 85 ? .configReplay : roll < 95 ? .importFile : .shapeFile)
     let seed = target == .replay ? m.pick(corpus.recordings) : target == .importFile ? m.pick(corpus.imports)
         : target == .shapeFile ? shapeSeed : m.pick(corpus.configs)
     let text = seed.kind == .config || seed.kind == .importSource
-    let (bytes, kinds) = m.mutate(seed.bytes, config: text)
+    let (bytes, kinds) = target == .importFile ? ImportCases.mutate(seed, &m) : { let (b, k) = m.mutate(seed.bytes, config: text); return (b, k.map(\.rawValue)) }()
     let file = target == .shapeFile ? dir + "/shapes/case-\(index).shape"
         : dir + "/case-\(index)." + (seed.kind == .config ? "yaml" : seed.kind == .evemu ? "events" : seed.kind == .importSource ? "conf" : "yml")
     writeFile(file, bytes)
@@ -205,7 +209,7 @@ let keepDir = options.keep ?? root + "/.build/fuzz-findings"
 
 var cases: [Int: Case] = [:]
 var counts: [Case.Target: Int] = [:]
-var crashes = 0, hangs = 0, maxRSS = 0, maxRSSCase = -1, slowest = 0.0, slowestCase = -1
+var crashes = 0, hangs = 0, importFindings = 0, maxRSS = 0, maxRSSCase = -1, slowest = 0.0, slowestCase = -1
 let indices = options.only.map { [$0] } ?? Array(0..<options.cases)
 let t0 = clinux_monotonic_ns()
 var selfPath = [CChar](repeating: 0, count: 4096)
@@ -225,12 +229,17 @@ runner.run(indices.count, argv: { i in
     var finding: String?
     if let sig = outcome.signal { crashes += 1; finding = "crash (signal \(sig))" }
     if outcome.hung { hangs += 1; finding = "hang (killed after \(options.timeout) s)" }
+    if finding == nil, c.target == .importFile,
+       let wrong = ImportCases.finding(c, exitCode: outcome.exitCode, binary: binary, timeoutNS: Int64(options.timeout * 1e9)) {
+        importFindings += 1
+        finding = wrong
+    }
     if let finding {
         mkdir(keepDir, 0o755)
         let kept = keepDir + "/seed\(options.seed)-case\(indices[i])-" + (c.file.split(separator: "/").last.map(String.init) ?? "input")
         rename(c.file, kept) == 0 ? () : { writeFile(kept, readFile(c.file) ?? []); unlink(c.file) }()
         let shown = c.argv.map { $0 == c.file ? kept : $0 }.joined(separator: " ")
-        print("\(finding): case \(indices[i]) (\(c.target.rawValue) of \(c.seed), \(c.mutations.map(\.rawValue).joined(separator: "+"))): "
+        print("\(finding): case \(indices[i]) (\(c.target.rawValue) of \(c.seed), \(c.mutations.joined(separator: "+"))): "
               + "gestured \(shown)   [re-run: gestured-fuzz --seed \(options.seed) --case \(indices[i])]")
     } else {
         unlink(c.file)
@@ -245,7 +254,7 @@ let rssMB = Double(maxRSS) / 1024
 let rssOver = maxRSS > options.maxRSSMB * 1024
 func f1(_ v: Double) -> String { String(Int((v * 10).rounded()) / 10) + "." + String(Int((v * 10).rounded()) % 10) }
 print("fuzz: \(indices.count) cases (\(counts[.replay] ?? 0) recordings replayed, \(counts[.check] ?? 0) configs checked, "
-      + "\(counts[.configReplay] ?? 0) configs replayed, \(counts[.importFile] ?? 0) imported, \(counts[.shapeFile] ?? 0) shape files checked), \(crashes) crashes, \(hangs) hangs > \(f1(options.timeout)) s, "
+      + "\(counts[.configReplay] ?? 0) configs replayed, \(counts[.importFile] ?? 0) imported (\(importFindings) wrong), \(counts[.shapeFile] ?? 0) shape files checked), \(crashes) crashes, \(hangs) hangs > \(f1(options.timeout)) s, "
       + "max RSS \(f1(rssMB)) MB (case \(maxRSSCase))\(rssOver ? " OVER \(options.maxRSSMB) MB" : ""), "
       + "slowest \(f1(slowest)) s (case \(slowestCase)), \(f1(seconds)) s in all, \(options.jobs) jobs, seed \(options.seed)")
-exit(crashes + hangs > 0 || rssOver ? 1 : 0)
+exit(crashes + hangs + importFindings > 0 || rssOver ? 1 : 0)
