@@ -198,6 +198,34 @@ import JSON
         #expect(reader.read(into: &out) == false, "and reads nothing more")
     }
 
+    /// Round and round: records of sizes that do not divide the ring (so pads at its
+    /// end, and old records' bytes under the new ones' padding), read as they come,
+    /// three times the ring over: every frame comes back, nothing lost, nothing refused.
+    @Test func aReaderThatKeepsUpReadsEveryRecordLapAfterLap() throws {
+        let writer = try StreamRing.Writer()
+        let memory = try SharedMemory(mapping: try writer.memory.readOnlyDescriptor(), count: StreamRing.size)
+        let reader = try SharedStreamReader(memory: memory, position: 0, rate: 1000)
+        var body = StreamRing.Body()
+        var out: [UInt8] = []
+        var written = 0
+        var contacts = 1
+        while writer.head < 3 * UInt64(StreamRing.capacity) {
+            let f = TouchFrame(time: Timestamp(microseconds: Int64(written) * 1000),
+                               contacts: ContactList((0..<contacts).map { Contact(id: Int32($0), position: Point(x: Double(written % 97), y: 1)) }))
+            body.removeAll()
+            body.frame(f, device: written % 2 == 0 ? "/dev/input/event5" : "/dev/input/event12")
+            writer.append(.frame, body)
+            written += 1
+            contacts = contacts % 10 + 1
+            if written % 3 == 0 { reader.read(into: &out) }
+        }
+        reader.read(into: &out)
+        #expect(reader.failure == nil, "\(reader.failure ?? "")")
+        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == written, "\(lines.count) of \(written) frames")
+        #expect(!lines.contains { $0.hasPrefix("{\"type\":\"lost\"") })
+    }
+
     /// A line longer than the ring's record limit is one lost line, not a broken ring.
     @Test func aLineTooLongForTheRingIsOneLostLine() throws {
         let writer = try StreamRing.Writer()

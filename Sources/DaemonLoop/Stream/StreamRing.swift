@@ -165,6 +165,10 @@ package enum StreamRing {
             makeRoom(length)
             header(at: at, length: length, type: type)
             if body.count > 0 { (base + at + StreamRing.recordHeader).copyMemory(from: body.baseAddress!, byteCount: body.count) }
+            // The padding is zeros, as a reader checks: on the second lap and after, the
+            // bytes there are an old record's.
+            let used = StreamRing.recordHeader + body.count
+            if used < length { (base + at + used).initializeMemory(as: UInt8.self, repeating: 0, count: length - used) }
             seq += 1
             head += UInt64(length)
             memory.storeRelease(Word.head.rawValue, head)
