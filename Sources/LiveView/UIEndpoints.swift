@@ -156,6 +156,18 @@ package final class UIEndpoints {
 
     // MARK: Requests
 
+    /// The most body each endpoint takes (bytes; the others: `LiveViewServer.maximumBody`,
+    /// for a recording): a config's endpoints no more than a config file may be (Save's
+    /// JSON twice that, for its escapes; its text is then held to the same), the rest a
+    /// little. Over it: 413, before the body is read when its `Content-Length` says so.
+    package static let bodyLimits: [String: Int] = [
+        "/api/check": ConfigLoader.maximumFileSize,
+        "/api/try": ConfigLoader.maximumFileSize,
+        "/api/save": 2 * ConfigLoader.maximumFileSize,
+        "/api/enable": 4096, "/api/disable": 4096,
+        "/api/record/start": 4096, "/api/record/stop": 4096, "/api/session": 4096,
+    ]
+
     package func handle(_ r: HTTPRequest) -> HTTPServer.Reply? {
         let routes: [String: (method: String, run: (HTTPRequest) -> HTTPServer.Reply)] = [
             "/api/session": ("GET", { _ in .response(self.session()) }),
@@ -258,6 +270,9 @@ package final class UIEndpoints {
     private func save(_ body: [UInt8]) -> HTTPServer.Reply {
         guard let v = JSONValue.parse(body), let text = v["text"]?.string else {
             return .response(.text("expected {\"text\": …, \"force\": bool}", status: 400))
+        }
+        guard text.utf8.count <= ConfigLoader.maximumFileSize else {
+            return .response(.text("too large: a config is at most \(ConfigLoader.maximumFileSize >> 20) MiB", status: 413))
         }
         let force = v["force"]?.bool ?? false
         let (config, diagnostics) = editing.check(text)
