@@ -143,7 +143,8 @@ public final class HTTPServer {
         if resumed { return 0 }
         var ms: UInt64 = 0
         let library = gd_MHD_get_timeout(daemon, &ms) == .YES ? ms : nil
-        let guarded = connections.nextDeadline.map { UInt64(max(0, $0 - monotonicNanoseconds()) / 1_000_000) }
+        // Rounded up: a timer armed before the deadline would fire, find nothing due, and fire again.
+        let guarded = connections.nextDeadline.map { UInt64((max(0, $0 - monotonicNanoseconds()) + 999_999) / 1_000_000) }
         return [library, guarded].compactMap { $0 }.min()
     }
 
