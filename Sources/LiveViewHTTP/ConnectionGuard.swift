@@ -43,6 +43,8 @@ struct ConnectionGuard {
     /// A connection was accepted: the sockets to shut down to keep to `connections`
     /// (the oldest not logged in: this one, if every other is logged in).
     mutating func opened(_ key: UInt, socket: Int32, now: Int64) -> [Int32] {
+        // The number is this connection's now: any other entry with it is stale.
+        for (k, e) in entries where e.socket == socket { entries[k] = nil }
         entries[key] = Entry(socket: socket, opened: now, phase: .awaitingHeaders(since: now))
         var shut: [Int32] = []
         while entries.values.count(where: { $0.phase != .closing }) > limits.connections,

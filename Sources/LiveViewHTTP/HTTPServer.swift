@@ -1,5 +1,4 @@
 import CMicrohttpd
-import Glibc
 import LinuxSystem
 
 /// libmicrohttpd on the caller's event loop: bound to 127.0.0.1 only, in external
@@ -132,7 +131,7 @@ public final class HTTPServer {
         for e in events[..<n] where e.data != Self.libraryTag { endStream(socket: Int32(truncatingIfNeeded: e.data)) }
         resumed = false
         _ = gd_MHD_run(daemon)
-        for socket in connections.expired(now: monotonicNanoseconds()) { Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+        for socket in connections.expired(now: monotonicNanoseconds()) { shutDown(socket) }
     }
 
     /// MHD_get_timeout, or the next connection deadline if sooner: when `run()` must be
@@ -156,15 +155,21 @@ public final class HTTPServer {
         let key = UInt(bitPattern: connection)
         if started {
             let socket = gd_mhd_connection_fd(connection)
-            for victim in connections.opened(key, socket: socket, now: monotonicNanoseconds()) {
-                Glibc.shutdown(victim, Int32(SHUT_RDWR))
-            }
+            for victim in connections.opened(key, socket: socket, now: monotonicNanoseconds()) { shutDown(victim) }
         } else {
             if let socket = connections.entries[key]?.socket, watchedStreams.removeValue(forKey: socket) != nil {
                 watch.remove(FileDescriptor(rawValue: socket))
             }
             connections.closed(key)
         }
+    }
+
+    /// Ends a connection libmicrohttpd owns: it reads end of stream and closes it. Only
+    /// a socket of this server's port (a number can only be stale if libmicrohttpd
+    /// closed it unannounced, but then it may be anyone's by now).
+    private func shutDown(_ socket: Int32) {
+        let fd = FileDescriptor(rawValue: socket)
+        if fd.localIPv4Port == port { fd.shutdownSocket() }
     }
 
     /// A suspended stream's client went: the stream ends, and its slot with it.
