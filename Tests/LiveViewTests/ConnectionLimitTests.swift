@@ -105,3 +105,51 @@ import Testing
         #expect(try s.request("POST", "/api/echo", [s.cookie, ("Origin", s.origin)], body: String(repeating: "b", count: 60_000)).status == 200)
     }
 }
+
+/// The guard alone, its clock moved by hand: who makes room, and when a deadline cuts.
+@Suite struct ConnectionGuardTests {
+    static let s: Int64 = 1_000_000_000
+
+    @Test func overTheCapTheOldestWithoutASessionMakesRoom() {
+        var limits = ConnectionLimits()
+        limits.connections = 3
+        var g = ConnectionGuard(limits: limits)
+        #expect(g.opened(1, socket: 11, now: 0).isEmpty)
+        g.headersReceived(1, loggedIn: true, now: 0)  // the page's: never made to go
+        #expect(g.opened(2, socket: 12, now: 1).isEmpty)
+        #expect(g.opened(3, socket: 13, now: 2).isEmpty)
+        #expect(g.opened(4, socket: 14, now: 3) == [12], "the oldest without a session")
+        #expect(g.opened(5, socket: 15, now: 4) == [13])
+        g.closed(2)
+        g.closed(3)
+        g.headersReceived(4, loggedIn: true, now: 5)
+        g.headersReceived(5, loggedIn: true, now: 5)
+        #expect(g.opened(6, socket: 16, now: 6) == [16], "every other one logged in: the newcomer goes")
+    }
+
+    @Test func deadlinesCutHeadersWithoutASessionAndEveryBody() {
+        var limits = ConnectionLimits()
+        limits.headerDeadline = 10 * Self.s
+        limits.bodyDeadline = 30 * Self.s
+        var g = ConnectionGuard(limits: limits)
+        _ = g.opened(1, socket: 11, now: 0)  // trickles its headers
+        _ = g.opened(2, socket: 12, now: 0)
+        g.headersReceived(2, loggedIn: true, now: Self.s)  // a page's upload
+        g.requestComplete(2, now: 2 * Self.s)  // … in: idle, logged in, no deadline
+        _ = g.opened(3, socket: 13, now: 0)
+        g.headersReceived(3, loggedIn: true, now: Self.s)  // an upload that trickles
+        #expect(g.nextDeadline == 10 * Self.s)
+        #expect(g.expired(now: 10 * Self.s - 1).isEmpty)
+        #expect(g.expired(now: 10 * Self.s) == [11])
+        #expect(g.expired(now: 20 * Self.s).isEmpty, "each named once")
+        #expect(g.expired(now: 31 * Self.s) == [13])
+        #expect(g.nextDeadline == nil)
+    }
+
+    @Test func aSocketNumberTakenByANewConnectionForgetsTheOldEntry() {
+        var g = ConnectionGuard(limits: ConnectionLimits())
+        _ = g.opened(1, socket: 11, now: 0)
+        _ = g.opened(2, socket: 11, now: Self.s)
+        #expect(g.entries.count == 1 && g.entries[2]?.socket == 11)
+    }
+}
