@@ -156,11 +156,15 @@ package final class UIEndpoints {
 
     // MARK: Requests
 
-    /// The most body each endpoint takes (bytes; the others: `LiveViewServer.maximumBody`,
-    /// for a recording): a config's endpoints no more than a config file may be (Save's
-    /// JSON twice that, for its escapes; its text is then held to the same), the rest a
-    /// little. Over it: 413, before the body is read when its `Content-Length` says so.
+    /// The most body each endpoint takes (bytes): a config's endpoints no more than a
+    /// config file may be (Save's JSON twice that, for its escapes; its text is then held
+    /// to the same), the rest a little. Over it: 413, before the body is read when its
+    /// `Content-Length` says so. A recording's timeline is built on the one thread: 4 MiB
+    /// (minutes of a touchpad, a minute of a 10-finger touchscreen) hold the page for
+    /// about a second; a larger one is for `gestured ui --replay FILE`, built before the
+    /// page is served (32 MiB held it 8 s).
     package static let bodyLimits: [String: Int] = [
+        "/api/recording": 4 << 20,
         "/api/check": ConfigLoader.maximumFileSize,
         "/api/try": ConfigLoader.maximumFileSize,
         "/api/save": 2 * ConfigLoader.maximumFileSize,

@@ -103,12 +103,12 @@ public struct ConnectionLimits: Sendable {
     public var connections = 128
     /// From a connection's start to its request's last header, before it showed a session (ns).
     public var headerDeadline: Int64 = 10_000_000_000
-    /// From a request's headers to its last byte of body (ns): 32 MiB take well under a
+    /// From a request's headers to its last byte of body (ns): 8 MiB take well under a
     /// second over loopback.
     public var bodyDeadline: Int64 = 30_000_000_000
     /// Request bodies held at once, all connections together (bytes): two of the
-    /// largest, which is what one page sends at a time.
-    public var heldBodies = 64 << 20
+    /// largest (Save's 8 MiB), more than one page sends at a time.
+    public var heldBodies = 16 << 20
 
     public init() {}
 }

@@ -19,8 +19,8 @@ public final class LiveViewServer {
 
     /// Event streams at once; more are refused (503) rather than queued for.
     public static let maximumStreams = 16
-    /// The largest request body: a recording of a few minutes of a 10-finger touchscreen.
-    public static let maximumBody = 32 << 20
+    /// The largest request body: Save's JSON of the largest config (`UIEndpoints.bodyLimits`).
+    public static let maximumBody = 8 << 20
 
     /// Starts listening on 127.0.0.1:`port` (0: ephemeral); nobody can log in until
     /// `newLoginURL` has made an address to.
