@@ -11,7 +11,8 @@
 #   make install   release binary, unit, config, man pages (copies only after make release),
 #                  and the GNOME Shell extension (make install-gnome-extension alone: just that)
 #   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
-#   make fuzz      mutation fuzzing, 20 000 seeded cases (Tests/Fuzz); ends with one summary line
+#   make fuzz      mutation fuzzing, 20 000 seeded cases (Tests/Fuzz), then 20 000 hostile requests to
+#                  gestured ui; each part ends with one summary line
 #   make fuzz-import  the same for `gestured import`'s cases alone (FUZZ_SEED, FUZZ_CASES)
 #   make deb       the Debian package (debian/, dpkg-buildpackage -us -uc -b) in .build/deb/, as yourself
 #   make deb-lint  make deb, then lintian: an error fails (make test runs this)
@@ -147,10 +148,13 @@ bench: deps
 # mutated and run through `gestured replay`/`check` in child processes with a
 # per-case timeout; crashes and hangs are reported with their kept input and the
 # command that re-runs the case. FUZZ_SEED=N for another seed; exit 1 on a finding.
+# Then `gestured ui`'s HTTP side (issue 35): as many hostile and mutated requests to
+# a real ui, each on its own connection (Tests/Fuzz/Harness/HTTPFuzz.swift).
 FUZZ_SEED ?= 1
 FUZZ_CASES ?= 20000
 fuzz: build
 	.build/debug/gestured-fuzz --root $(CURDIR) --seed $(FUZZ_SEED) --cases $(FUZZ_CASES)
+	.build/debug/gestured-fuzz --http --root $(CURDIR) --seed $(FUZZ_SEED) --cases $(FUZZ_CASES)
 
 # Only `gestured import`'s cases (issue 35): the other tools' configs mutated in their
 # own syntax (Tests/Fuzz/Harness/ImportCases.swift) and imported; an import that fails

@@ -14,12 +14,14 @@ enum UICommand {
     type, tries the edited config beside the running one and saves it; a gesture
     recorder that proposes the binding; and a recording scrubber.
 
-    Prints the page's address (it carries a one-time secret; keep it to yourself)
-    and opens it with xdg-open. With the daemon running, the page shows its devices
-    and gestures; with none, gestured ui runs its own engine on the devices, in dry
-    run (commands are shown, not run). Only this user's browser can use the page:
-    it listens on 127.0.0.1 only and checks the secret, Host and Origin of every
-    request. Exits on Ctrl-C, or by itself when no page has been open for 5 minutes.
+    Prints the page's address (it carries a secret that logs one browser in, once)
+    and opens the browser with xdg-open on a private file that leads to an address
+    of its own, so that no secret is on any command line. With the daemon running,
+    the page shows its devices and gestures; with none, gestured ui runs its own
+    engine on the devices, in dry run (commands are shown, not run). Only this
+    user's browser can use the page: it listens on 127.0.0.1 only and checks the
+    session, Host and Origin of every request. Exits on Ctrl-C, or by itself when
+    no page has been open for 5 minutes.
 
       --no-open          print the address only; do not start a browser
       --replay FILE      show a recording (evemu, libinput record, gestured record)

@@ -125,6 +125,29 @@ public enum ConfigLoader {
         return nil
     }
 
+    /// A config file's bytes for `gestured ui`, which shows and saves it (and so does not
+    /// refuse it for its owner or mode, as `readFile` does): opened non-blocking, as a
+    /// FIFO would block open(2) and the ui's only thread with it until a writer came, and
+    /// only a regular file, of at most `maximumFileSize`.
+    public static func readRegularFile(_ path: String) throws(ConfigFileError) -> [UInt8] {
+        let file: OwnedFileDescriptor
+        do throws(Errno) {
+            file = try OwnedFileDescriptor(opening: path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+        } catch {
+            throw ConfigFileError(path: path, message: "cannot open it: \(error)", errno: error)
+        }
+        let st: FileStatus
+        do throws(Errno) { st = try file.descriptor.status() } catch { throw ConfigFileError(path: path, message: "cannot stat it: \(error)", errno: error) }
+        if let problem = fileTypeProblem(st.mode) { throw ConfigFileError(path: path, message: problem) }
+        do throws(Errno) {
+            return try file.descriptor.readToEnd(maximumBytes: maximumFileSize)
+        } catch .fileTooLarge {
+            throw ConfigFileError(path: path, message: "the file is more than the \(maximumFileSize >> 20) MiB a config may be")
+        } catch {
+            throw ConfigFileError(path: path, message: "cannot read it: \(error)", errno: error)
+        }
+    }
+
     /// Why a file of this type cannot be a config, or nil for a regular file.
     static func fileTypeProblem(_ mode: mode_t) -> String? {
         let type: String
@@ -145,4 +168,14 @@ public enum ConfigLoader {
         repeat { s = String(v & 7) + s; v >>= 3 } while v > 0
         return "0" + s
     }
+}
+
+/// A config file `ConfigLoader.readRegularFile` would not read: `PATH: why`.
+public struct ConfigFileError: Error, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    /// The system's error, when there was one (`ENOENT`: there is no file yet).
+    public var errno: Errno?
+
+    public var description: String { "\(path): \(message)" }
 }

@@ -11,6 +11,9 @@ public struct Epoll: ~Copyable {
     /// `EPOLLOUT`: room in a socket's send buffer (the event stream's slow readers).
     public static let writable = CLINUX_EPOLLOUT
 
+    /// `EPOLLRDHUP`: the peer closed its end (a client that went, though nothing is read).
+    public static let peerClosed = CLINUX_EPOLLRDHUP
+
     private let file: OwnedFileDescriptor
 
     /// The set's own descriptor: readable when any member is, so a set can sit in another loop.
@@ -19,9 +22,9 @@ public struct Epoll: ~Copyable {
     /// epoll_create1(2) with `EPOLL_CLOEXEC`.
     public init() throws(Errno) { file = try OwnedFileDescriptor { clinux_epoll_create() } }
 
-    /// epoll_ctl(2) `EPOLL_CTL_ADD` of `fd` for input, tagged `tag`.
-    public func add(_ fd: FileDescriptor, tag: UInt64) throws(Errno) {
-        _ = try valueOrErrno { clinux_epoll_add(descriptor.rawValue, fd.rawValue, Self.readable, tag) }
+    /// epoll_ctl(2) `EPOLL_CTL_ADD` of `fd` for `events` (input unless said), tagged `tag`.
+    public func add(_ fd: FileDescriptor, tag: UInt64, events: UInt32 = Epoll.readable) throws(Errno) {
+        _ = try valueOrErrno { clinux_epoll_add(descriptor.rawValue, fd.rawValue, events, tag) }
     }
 
     /// epoll_ctl(2) `EPOLL_CTL_MOD`: `fd`'s interest is now `events` (`readable`, `writable`).

@@ -184,3 +184,25 @@ public struct StreamSocketPair: ~Copyable {
     /// This end; the other closes (once handed over, the other process has its own).
     public consuming func keepingMine() -> StreamSocket { mine }
 }
+
+extension FileDescriptor {
+    /// shutdown(2) `SHUT_RDWR` of a socket that another owns (libmicrohttpd's, say):
+    /// both ends read end of stream, so its owner closes it on its next read; the
+    /// number stays the owner's to close.
+    public func shutdownSocket() {
+        _ = try? valueOrErrno { shutdown(rawValue, Int32(SHUT_RDWR)) }
+    }
+}
+
+extension FileDescriptor {
+    /// getsockname(2): the local port of an IPv4 socket, nil for anything else.
+    public var localIPv4Port: UInt16? {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let rc = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(rawValue, $0, &length) }
+        }
+        guard rc == 0, address.sin_family == sa_family_t(AF_INET) else { return nil }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}

@@ -33,10 +33,7 @@ package struct ConfigEditing {
     /// The file's text, or the built-in default's when there is no file yet (bounded, as
     /// the loader bounds it).
     package func text() -> String {
-        guard let file = try? OwnedFileDescriptor(opening: path, O_RDONLY),
-              let bytes = try? file.descriptor.readToEnd(maximumBytes: ConfigLoader.maximumFileSize) else {
-            return ConfigLoader.builtInText
-        }
+        guard let bytes = try? ConfigLoader.readRegularFile(path) else { return ConfigLoader.builtInText }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -59,8 +56,11 @@ package struct ConfigEditing {
         /// A symlink of another user's where a directory is to be made in.
         case foreignSymlink(String, uid_t)
         case system(String, Errno)
+        /// The file in place is not one to read (a FIFO, a device, too large).
+        case notRegular(String)
         package var description: String {
             switch self {
+            case let .notRegular(why): return why
             case let .notOwned(path, owner): return "\(path) belongs to uid \(owner), not to you (uid \(getuid())); gestured ui writes only your own files"
             case let .foreignSymlink(path, owner): return "\(path) is a symlink of uid \(owner), not yours (uid \(getuid())); gestured ui makes no directory through it"
             case let .system(what, e): return "\(what): \(e)"
@@ -87,9 +87,12 @@ package struct ConfigEditing {
         var backup: String?
         if old != nil {
             let previous: [UInt8]
+            do throws(ConfigFileError) {
+                previous = try ConfigLoader.readRegularFile(path)
+            } catch {
+                throw .notRegular("cannot back up \(error); nothing was written")
+            }
             do throws(Errno) {
-                let file = try OwnedFileDescriptor(opening: path, O_RDONLY)
-                previous = try file.descriptor.readToEnd(maximumBytes: ConfigLoader.maximumFileSize)
                 try AtomicFile.write(previous, to: path + ".bak", mode: mode)
             } catch {
                 throw .system("cannot back up \(path) to \(path).bak; nothing was written", error)

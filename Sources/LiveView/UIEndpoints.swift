@@ -175,6 +175,22 @@ package final class UIEndpoints {
 
     // MARK: Requests
 
+    /// The most body each endpoint takes (bytes): a config's endpoints no more than a
+    /// config file may be (Save's JSON twice that, for its escapes; its text is then held
+    /// to the same), the rest a little. Over it: 413, before the body is read when its
+    /// `Content-Length` says so. A recording's timeline is built on the one thread: 4 MiB
+    /// (minutes of a touchpad, a minute of a 10-finger touchscreen) hold the page for
+    /// about a second; a larger one is for `gestured ui --replay FILE`, built before the
+    /// page is served (32 MiB held it 8 s).
+    package static let bodyLimits: [String: Int] = [
+        "/api/recording": 4 << 20,
+        "/api/check": ConfigLoader.maximumFileSize,
+        "/api/try": ConfigLoader.maximumFileSize,
+        "/api/save": 2 * ConfigLoader.maximumFileSize,
+        "/api/enable": 4096, "/api/disable": 4096,
+        "/api/record/start": 4096, "/api/record/stop": 4096, "/api/session": 4096,
+    ]
+
     package func handle(_ r: HTTPRequest) -> HTTPServer.Reply? {
         let routes: [String: (method: String, run: (HTTPRequest) -> HTTPServer.Reply)] = [
             "/api/session": ("GET", { _ in .response(self.session()) }),
@@ -277,6 +293,9 @@ package final class UIEndpoints {
     private func save(_ body: [UInt8]) -> HTTPServer.Reply {
         guard let v = JSONValue.parse(body), let text = v["text"]?.string else {
             return .response(.text("expected {\"text\": …, \"force\": bool}", status: 400))
+        }
+        guard text.utf8.count <= ConfigLoader.maximumFileSize else {
+            return .response(.text("too large: a config is at most \(ConfigLoader.maximumFileSize >> 20) MiB", status: 413))
         }
         let force = v["force"]?.bool ?? false
         let (config, diagnostics) = editing.check(text)

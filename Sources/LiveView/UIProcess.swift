@@ -52,6 +52,7 @@ package final class UIProcess {
 
     package init(options: Options, logger: Logger) throws {
         self.options = options
+        try Self.refuseNonRegularConfig(options.configPath)
         loop = try EventLoop()
         httpTimer = try MonotonicTimer()
         ticker = try MonotonicTimer()
@@ -92,6 +93,7 @@ package final class UIProcess {
         }
         api.arm = { [unowned self] in self.rearm() }
         server.api = { [unowned self] in self.api.handle($0) }
+        server.bodyLimits = UIEndpoints.bodyLimits
         server.streamOpened = { [unowned self] in self.api.greet($0) }
         server.streamsChanged = { [unowned self] n in self.idleSince = n == 0 ? monotonicNanoseconds() : nil }
         try loop.add(server.http.descriptor) { [unowned self] _ in self.serve() }
@@ -118,18 +120,39 @@ package final class UIProcess {
         }
     }
 
-    /// Prints the URL (the first line, flushed: scripts and tests read it), opens it,
-    /// and runs until a signal or the idle exit.
+    /// Prints a login address (the first line, flushed: scripts and tests read it),
+    /// opens the browser on another (`openBrowser`), and runs until a signal or the idle exit.
     package func run() -> Gestured.ExitCode {
-        Output.out(server.url)
-        Output.err("gestured ui: \(mode.rawValue) mode; open \(server.url) (Ctrl-C to stop)")
+        let url: String
+        do {
+            url = try server.newLoginURL()
+        } catch {
+            Output.err("gestured ui: cannot make a login address: \(error)")
+            return .failure
+        }
+        Output.out(url)
+        Output.err("gestured ui: \(mode.rawValue) mode; open \(url) (it works once; Ctrl-C to stop)")
         if options.open { openBrowser() }
         feed?.connect()
         armTicker()
         loop.run()
         server.http.stop()
         localDaemon?.stop()
+        if let opener { FileSystem.remove(opener + "/open.html"); FileSystem.remove(opener) }
         return .success
+    }
+
+    /// `--config` names the file the page shows and saves. A FIFO (or a device) there
+    /// would block the only thread in open(2) at the page's first request, and a ui
+    /// blocked there is deaf to SIGTERM (its signalfd takes it): refused at start, with
+    /// the file's name. No file yet is fine: Save creates it.
+    static func refuseNonRegularConfig(_ path: String?) throws(ConfigFileError) {
+        guard let path else { return }
+        do throws(ConfigFileError) {
+            _ = try ConfigLoader.readRegularFile(path)
+        } catch where error.errno == .noSuchFileOrDirectory {
+            return
+        }
     }
 
     private func serve() {
@@ -161,21 +184,44 @@ package final class UIProcess {
         armTicker()
     }
 
-    /// xdg-open(1), not waited for: the browser may run for hours. Its exit is reaped by
-    /// init once we are gone; a missing xdg-open is said, and the URL is printed anyway.
+    /// The directory (0700, in the runtime directory) of the file the browser is opened on.
+    private var opener: String?
+
+    /// xdg-open(1) of a file that leads the browser to a login address of its own, as
+    /// Jupyter does: a command line is anyone's to read (/proc/PID/cmdline, of xdg-open
+    /// and of the browser it starts), so no secret goes on one. The file is mode 0600 in
+    /// a directory of ours (0700), removed at exit; its address works once, and logs in
+    /// a session of its own. Not waited for: the browser may run for hours; its exit is
+    /// reaped on the loop. A missing xdg-open is said; the printed address works anyway.
     private func openBrowser() {
-        let path = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open", "/bin/xdg-open"].first(where: FileSystem.isExecutable)
-        guard let path else {
-            Output.err("gestured ui: no xdg-open; open the URL above in a browser")
+        guard let path = Self.xdgOpen(options.environment) else {
+            Output.err("gestured ui: no xdg-open; open the address above in a browser")
             return
         }
         do {
-            let pid = try Process.spawn(path, arguments: ["xdg-open", server.url], environment: Process.environment(),
+            let runtime = options.environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+            let directory = try FileSystem.makeTemporaryDirectory(prefix: runtime + "/gestured-open-")
+            opener = directory
+            let url = try server.newLoginURL()
+            let page = """
+                <!DOCTYPE html>
+                <html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=\(url)"><title>gestured ui</title></head>
+                <body><p>Opening <a href="\(url)">the gestured live view</a>…</p></body></html>
+
+                """
+            try AtomicFile.write(Array(page.utf8), to: directory + "/open.html", mode: 0o600)
+            let pid = try Process.spawn(path, arguments: ["xdg-open", "file://" + directory + "/open.html"], environment: Process.environment(),
                                         stdout: .standardError, stderr: .standardError, newProcessGroup: true)
             reapLater(pid)
         } catch {
-            Output.err("gestured ui: cannot run xdg-open: \(error); open the URL above in a browser")
+            Output.err("gestured ui: cannot run xdg-open: \(error); open the address above in a browser")
         }
+    }
+
+    /// xdg-open on `PATH`, else where Debian puts it.
+    static func xdgOpen(_ environment: [String: String]) -> String? {
+        let path = (environment["PATH"] ?? "").split(separator: ":").filter { $0.hasPrefix("/") }.map { String($0) + "/xdg-open" }
+        return (path + ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open", "/bin/xdg-open"]).first(where: FileSystem.isExecutable)
     }
 
     /// Reaps a child when it exits (its pidfd on the loop), so it leaves no zombie.

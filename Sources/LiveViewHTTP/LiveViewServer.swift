@@ -1,11 +1,14 @@
 import LinuxSystem
 
 /// The ui's web server: the page, its event streams and the API, behind the
-/// `AccessPolicy` (token, Host, Origin) and with the security headers on every answer.
-/// What the API does is the owner's (`api`); this is HTTP only.
+/// `AccessPolicy` (login tokens, sessions, Host, Origin) and with the security headers
+/// on every answer. What the API does is the owner's (`api`); this is HTTP only.
 public final class LiveViewServer {
     public let http: HTTPServer
-    public let policy: AccessPolicy
+    public private(set) var policy: AccessPolicy
+    /// The most body a request to this path may have (bytes), below `maximumBody`: a
+    /// config's endpoints take no more than a config file may be.
+    public var bodyLimits: [String: Int] = [:]
     /// `/api/…` requests other than the event stream; nil: 404.
     public var api: (HTTPRequest) -> HTTPServer.Reply? = { _ in nil }
     /// A page opened its event stream (send it a `hello`).
@@ -16,15 +19,17 @@ public final class LiveViewServer {
 
     /// Event streams at once; more are refused (503) rather than queued for.
     public static let maximumStreams = 16
-    /// The largest request body: a recording of a few minutes of a 10-finger touchscreen.
-    public static let maximumBody = 32 << 20
+    /// The largest request body: Save's JSON of the largest config (`UIEndpoints.bodyLimits`).
+    public static let maximumBody = 8 << 20
 
-    /// Starts listening on 127.0.0.1:`port` (0: ephemeral) with a new random token.
-    public init(port: UInt16 = 0, maximumBody: Int = LiveViewServer.maximumBody) throws {
-        http = try HTTPServer(port: port, maximumBody: maximumBody)
-        policy = AccessPolicy(token: try Self.newToken(), port: http.port)
+    /// Starts listening on 127.0.0.1:`port` (0: ephemeral); nobody can log in until
+    /// `newLoginURL` has made an address to.
+    public init(port: UInt16 = 0, maximumBody: Int = LiveViewServer.maximumBody, limits: ConnectionLimits = ConnectionLimits()) throws {
+        http = try HTTPServer(port: port, maximumBody: maximumBody, limits: limits)
+        policy = AccessPolicy(port: http.port)
         http.commonHeaders = AccessPolicy.securityHeaders
         http.admit = { [unowned self] in self.admit($0) }
+        http.bodyLimit = { [unowned self] in self.bodyLimits[$0.path] ?? maximumBody }
         http.handle = { [unowned self] in self.route($0) }
         http.streamEnded = { [unowned self] s in
             self.streams.removeAll { $0 === s }
@@ -32,13 +37,10 @@ public final class LiveViewServer {
         }
     }
 
-    /// What `gestured ui` prints and opens: the one URL that carries the token.
-    public var url: String { "http://127.0.0.1:\(http.port)/?token=\(policy.token)" }
-
-    /// 128 bits from getrandom(2), as 32 hex digits.
-    static func newToken() throws(Errno) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(try Random.bytes(16).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+    /// An address that logs one browser in, once (`http://127.0.0.1:PORT/?token=T`):
+    /// what `gestured ui` prints, and what the file it opens leads to.
+    public func newLoginURL() throws -> String {
+        "http://127.0.0.1:\(http.port)/?token=\(try policy.newLoginToken())"
     }
 
     /// Sends one stream line to every open page.
@@ -52,9 +54,10 @@ public final class LiveViewServer {
         switch policy.decide(method: r.method, path: r.path, headers: r.headers, query: r.query, cookies: r.cookies) {
         case .allow: return nil
         case .refuse(let why): return .text(why, status: 403)
-        case .setCookie:
+        case .logIn(let token):
+            guard let cookie = try? policy.logIn(token) else { return .text("cannot start a session: no random bytes", status: 500) }
             return HTTPResponse(status: 303, contentType: "text/plain; charset=utf-8", body: Array("see /\n".utf8),
-                                headers: [("Location", "/"), ("Set-Cookie", policy.cookie)])
+                                headers: [("Location", "/"), ("Set-Cookie", cookie)])
         }
     }
 

@@ -169,6 +169,12 @@ class UiServer(Process):
         assert re.match(r'^http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{32}$', line), line
         return line
 
+    def log_in(self):
+        """Trades the printed URL (which works once) for a session, with no browser:
+        (the answer's status and headers, the `Cookie` header's value)."""
+        status, headers, _ = self.request('GET', self.url[len(self.origin):], headers={'Host': f'127.0.0.1:{self.port}'})
+        return status, headers, headers.get('Set-Cookie', '').split(';')[0]
+
     def request(self, method, path, body=None, headers=None):
         """A raw HTTP request (no browser): (status, headers, body)."""
         connection = http.client.HTTPConnection('127.0.0.1', self.port, timeout=WAIT_S)

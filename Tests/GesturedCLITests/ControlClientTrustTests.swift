@@ -107,7 +107,7 @@ import JSON
         #expect(session["mode"]?.string == "local")
         #expect(session["config"]?["path"]?.string != "/root/.bashrc", "Save would not write the file the squatter named")
         let page = try HTTPTestConnection(port: ui.port)
-        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
+        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: \(ui.session)\r\n\r\n".utf8))
         #expect(page.read { String(decoding: $0, as: UTF8.self).contains("\"dry_run\":true") }, "\(page.text.suffix(300))")
         #expect(!page.text.contains(".bashrc") && !page.text.contains("squatted"))
         kill(p.pid, SIGTERM)

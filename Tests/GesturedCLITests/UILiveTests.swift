@@ -29,8 +29,8 @@ import JSON
             ui.loop.runOnce(timeoutMS: 1)
         }
         let port = ui.server.http.port
-        let token = ui.server.policy.token
-        let headers = [("Cookie", "gestured_ui=\(token)"), ("Origin", "http://127.0.0.1:\(port)")]
+        let session = try HTTPTestClient.logIn(try ui.server.newLoginURL(), pump: pump)
+        let headers = [("Cookie", session), ("Origin", "http://127.0.0.1:\(port)")]
         func post(_ path: String, _ body: String) throws -> JSONValue {
             let r = try HTTPTestClient.request("POST", path, port: port, headers: headers, body: Array(body.utf8), pump: pump)
             #expect(r.status == 200, "\(path): \(r)")
@@ -38,7 +38,7 @@ import JSON
         }
 
         let page = try HTTPTestConnection(port: port, pump: pump)
-        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: localhost:\(port)\r\nCookie: gestured_ui=\(token)\r\n\r\n".utf8))
+        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: localhost:\(port)\r\nCookie: \(session)\r\n\r\n".utf8))
         #expect(page.read { String(decoding: $0, as: UTF8.self).contains("\"type\":\"hello\"") }, "the daemon's hello: \(page.text.prefix(300))")
         #expect(page.text.contains("\"name\":\"left\"") && page.text.contains("\"name\":\"right\""))
 

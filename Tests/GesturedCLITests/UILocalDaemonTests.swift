@@ -22,7 +22,7 @@ import JSON
 
         // The page is told why there is no engine, with the config's errors.
         let page = try HTTPTestConnection(port: ui.port)
-        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
+        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: \(ui.session)\r\n\r\n".utf8))
         let why = start == .broken ? "\(config) has 1 error: \(config):3:14: error: unknown gesture kind 'swipee'"
                                    : "\(config) has 1 error: \(config): error: cannot open the config file: ENOENT"
         #expect(page.read { String(decoding: $0, as: UTF8.self).contains(why) }, "\(page.text.suffix(600)) \(p.stderr)")
@@ -55,7 +55,7 @@ import JSON
         try ui.start([])
         let p = try #require(ui.process)
         let page = try HTTPTestConnection(port: ui.port)
-        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
+        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: \(ui.session)\r\n\r\n".utf8))
         #expect(page.read { String(decoding: $0, as: UTF8.self).contains("\"dry_run\":true") }, "\(page.text.suffix(300)) \(p.stderr)")
         #expect(page.text.contains("\"config\":\"<built-in default>\""))
         let file = ui.dir.path + "/config/gestured/config.yaml"

@@ -23,8 +23,11 @@ import JSON
         var env: [String] { ["XDG_RUNTIME_DIR=\(runtime)", "XDG_CONFIG_HOME=\(dir.path)/config", "HOME=\(dir.path)"] }
         private(set) var process: Gestured.Process?
         private(set) var port: UInt16 = 0
-        private(set) var token = ""
-        var cookie: (String, String) { ("Cookie", "gestured_ui=\(token)") }
+        /// The address it printed, used once by `start` to log in.
+        private(set) var url = ""
+        /// `gestured_ui_PORT=SESSION`.
+        private(set) var session = ""
+        var cookie: (String, String) { ("Cookie", session) }
         var origin: (String, String) { ("Origin", "http://127.0.0.1:\(port)") }
 
         init() {
@@ -33,9 +36,17 @@ import JSON
             mkdir(dir.path + "/input", 0o700)
         }
 
-        /// Starts it and reads the URL from its first line of output.
-        func start(_ args: [String]) throws {
-            let p = try Gestured.Process(["ui", "--no-open"] + args, environment: env)
+        /// Starts it, reads the URL from its first line of output, and logs in with it.
+        /// `open`: it opens the browser, with `xdgOpen` as xdg-open on `PATH`.
+        func start(_ args: [String], xdgOpen: String? = nil) throws {
+            var env = self.env
+            if let xdgOpen {
+                mkdir(dir.path + "/bin", 0o700)
+                _ = dir.write("bin/xdg-open", xdgOpen)
+                chmod(dir.path + "/bin/xdg-open", 0o700)
+                env.append("PATH=\(dir.path)/bin:/usr/bin:/bin")
+            }
+            let p = try Gestured.Process(["ui"] + (xdgOpen == nil ? ["--no-open"] : []) + args, environment: env)
             process = p
             let deadline = clinux_monotonic_ns() + 20_000_000_000
             while !p.stdout.contains("\n") && p.poll() == nil && clinux_monotonic_ns() < deadline { p.pump(ms: 50) }
@@ -44,7 +55,8 @@ import JSON
             try #require(url.hasPrefix(prefix), "\(url)")
             let rest = url.dropFirst(prefix.count)
             port = try #require(UInt16(rest.prefix { $0.isNumber }))
-            token = String(try #require(rest.split(separator: "=").last))
+            self.url = url
+            session = try HTTPTestClient.logIn(url)
         }
 
         /// A daemon of `validConfig` with no device, then the ui in daemon mode beside it.
@@ -197,9 +209,9 @@ import JSON
         #expect(try ui.get("/api/session", [ui.cookie, ("Host", "evil.example:\(ui.port)")]).status == 403)
         #expect(try ui.post("/api/check", "x", [ui.cookie, ("Origin", "http://evil.example")]).status == 403)
         #expect(try ui.post("/api/check", "x", [ui.cookie]).status == 403)
-        let front = try ui.get("/?token=\(ui.token)", [])
-        #expect(front.status == 303 && front.header("Set-Cookie")?.contains("HttpOnly; SameSite=Strict") == true)
-        #expect(front.header("Content-Security-Policy") != nil && front.header("Access-Control-Allow-Origin") == nil)
+        let used = try ui.get(String(ui.url.dropFirst("http://127.0.0.1:\(ui.port)".count)), [])
+        #expect(used.status == 403 && used.header("Set-Cookie") == nil, "the printed address works once: \(used)")
+        #expect(used.header("Content-Security-Policy") != nil && used.header("Access-Control-Allow-Origin") == nil)
     }
 
     @Test func itExitsByItselfOnceNoPageIsOpen() throws {
@@ -209,7 +221,7 @@ import JSON
         do {
             // An open page keeps it running: its stream gets the hello, then heartbeats.
             let page = try HTTPTestConnection(port: ui.port)
-            try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
+            try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: \(ui.session)\r\n\r\n".utf8))
             #expect(page.read { String(decoding: $0, as: UTF8.self).contains("\"type\":\"hello\"") })
             #expect(page.read { String(decoding: $0, as: UTF8.self).components(": keepalive").count > 4 },
                     "heartbeats for more than the idle time")
@@ -225,7 +237,7 @@ import JSON
         let session = try #require(JSONValue.parse(Array(try ui.get("/api/session").body.utf8)))
         #expect(session["mode"]?.string == "local")
         let page = try HTTPTestConnection(port: ui.port)
-        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: gestured_ui=\(ui.token)\r\n\r\n".utf8))
+        try page.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(ui.port)\r\nCookie: \(ui.session)\r\n\r\n".utf8))
         #expect(page.read { String(decoding: $0, as: UTF8.self).contains("\"dry_run\":true") }, "\(page.text.suffix(300))")
         let privateDirs = FileSystemProbe.names(in: ui.runtime).filter { $0.hasPrefix("gestured-ui-") }
         #expect(privateDirs.count == 1, "its control socket is in a directory of its own, not $XDG_RUNTIME_DIR/gestured.sock")
@@ -255,6 +267,75 @@ import JSON
         while poll(&exited, 1, 50) == 0 && clinux_monotonic_ns() < deadline { p.pump(ms: 0) }
         #expect(exited.revents & Int16(POLLIN) != 0, "the private daemon exited within 15 s of the ui")
         #expect(FileSystemProbe.names(in: ui.runtime).filter { $0.hasPrefix("gestured-ui-") }.isEmpty, "its directory was removed")
+    }
+
+    /// Another local user can read every process's command line (/proc/PID/cmdline):
+    /// xdg-open's and the browser's carry only the name of a file of ours (0600, in a
+    /// 0700 directory), which leads to a login address of its own. Each address works
+    /// once, for a session whose cookie is not its token; the file goes at exit.
+    @Test func theBrowserIsOpenedWithNoSecretOnAnyCommandLine() throws {
+        let ui = UI()
+        // What a browser started by xdg-open would be given, and what any process can read of it.
+        try ui.start(["--replay", Self.recording], xdgOpen: """
+            #!/bin/sh
+            tr '\\0' '\\n' < /proc/$$/cmdline > "\(ui.dir.path)/cmdline.tmp"
+            mv "\(ui.dir.path)/cmdline.tmp" "\(ui.dir.path)/cmdline"
+
+            """)
+        let p = try #require(ui.process)
+        let deadline = clinux_monotonic_ns() + 20_000_000_000
+        while UIProcessTests.read(ui.dir.path + "/cmdline") == nil && clinux_monotonic_ns() < deadline { p.pump(ms: 20) }
+        let cmdline = try #require(UIProcessTests.read(ui.dir.path + "/cmdline"), "xdg-open ran; stderr: \(p.stderr)")
+        let argument = try #require(cmdline.split(separator: "\n").last.map(String.init))
+        #expect(argument.hasPrefix("file://\(ui.runtime)/gestured-open-") && argument.hasSuffix("/open.html"), "\(cmdline)")
+        #expect(!cmdline.contains("token") && !cmdline.contains(ui.session.split(separator: "=")[1]), "\(cmdline)")
+        #expect(cmdline.split(whereSeparator: { !$0.isHexDigit }).allSatisfy { $0.count < 32 }, "no 128-bit secret: \(cmdline)")
+        let file = String(argument.dropFirst("file://".count))
+        var st = stat()
+        #expect(stat(file, &st) == 0 && st.st_mode & 0o777 == 0o600)
+        #expect(stat(String(file.dropLast("/open.html".count)), &st) == 0 && st.st_mode & 0o777 == 0o700)
+        let page = try #require(UIProcessTests.read(file))
+        let start = try #require(page.firstRange(of: "url=http://127.0.0.1:\(ui.port)/?token="))
+        let url = String(page[page.index(start.lowerBound, offsetBy: 4)...].prefix { $0 != "\"" })
+        #expect(url != ui.url, "the file's address is not the printed one")
+        let session = try HTTPTestClient.logIn(url)
+        #expect(session != ui.session && !url.contains(session.split(separator: "=")[1]), "a session of its own, not the token")
+        let target = String(url.dropFirst("http://127.0.0.1:\(ui.port)".count))
+        #expect(try ui.get(target, []).status == 403, "the file's address works once")
+        #expect(try ui.get("/api/session", [("Cookie", session)]).status == 200)
+        #expect(try ui.get("/api/session").status == 200, "the printed address's session still works")
+        kill(p.pid, SIGTERM)
+        #expect(p.wait() == 0)
+        #expect(UIProcessTests.read(file) == nil, "the file is removed at exit")
+    }
+
+    /// `--config FIFO` would block the ui's only thread in open(2) at the page's first
+    /// request, deaf to SIGTERM: refused at start, naming the file.
+    @Test func aConfigThatIsNotARegularFileIsRefusedAtStart() throws {
+        let ui = UI()
+        let fifo = ui.dir.path + "/config.yaml"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let p = try Gestured.Process(["ui", "--no-open", "--replay", Self.recording, "--config", fifo], environment: ui.env)
+        #expect(p.wait(timeoutMS: 20_000) == 1, "exits; stdout: \(p.stdout)")
+        #expect(p.stderr.contains("\(fifo): refusing a FIFO (named pipe): a config must be a regular file"), "\(p.stderr)")
+    }
+
+    /// A config replaced by a FIFO while the ui runs: the page still gets its session
+    /// (the built-in text), Save refuses to back it up, and SIGTERM still ends the ui.
+    @Test func aConfigSwappedForAFIFOBlocksNeitherThePageNorSIGTERM() throws {
+        let ui = UI()
+        let config = ui.dir.write("config.yaml", "gestures: []\n")
+        try ui.start(["--replay", Self.recording, "--config", config])
+        unlink(config)
+        try #require(mkfifo(config, 0o600) == 0)
+        let session = try ui.get("/api/session")
+        #expect(session.status == 200, "\(session)")
+        let save = try #require(JSONValue.parse(Array(try ui.post("/api/save", saveBody("gestures: []\n", force: false)).body.utf8)))
+        #expect(save["saved"] == .bool(false))
+        #expect(save["message"]?.string?.contains("\(config): refusing a FIFO") == true, "\(save)")
+        let p = try #require(ui.process)
+        kill(p.pid, SIGTERM)
+        #expect(p.wait(timeoutMS: 20_000) == 0)
     }
 
     @Test func itExitsOnSIGTERM() throws {

@@ -10,8 +10,8 @@ import Testing
         let s = try ServerSecurityTests.Running()
         var opened: [EventStream] = []
         s.server.streamOpened = { opened.append($0); $0.send("{\"type\":\"hello\"}") }
-        let c = try HTTPTestConnection(port: s.port, pump: { [server = s.server] in server.http.run() })
-        try c.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(s.port)\r\nCookie: gestured_ui=\(s.token)\r\n\r\n".utf8))
+        let c = try s.connect()
+        try c.send(s.eventsRequest)
         #expect(c.read { String(decoding: $0, as: UTF8.self).contains("hello") })
         #expect(c.text.contains("Content-Type: text/event-stream"))
         #expect(c.text.contains("Content-Security-Policy:"))
@@ -35,8 +35,8 @@ import Testing
         s.server.streamsChanged = { counts.append($0) }
         s.server.streamOpened = { $0.send("{\"type\":\"hello\"}") }
         do {
-            let c = try HTTPTestConnection(port: s.port, pump: { [server = s.server] in server.http.run() })
-            try c.send(Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(s.port)\r\nCookie: gestured_ui=\(s.token)\r\n\r\n".utf8))
+            let c = try s.connect()
+            try c.send(s.eventsRequest)
             #expect(c.read { String(decoding: $0, as: UTF8.self).contains("hello") })
         }
         // The heartbeat finds the connection gone.
@@ -47,6 +47,31 @@ import Testing
         }
         #expect(s.server.streams.isEmpty)
         #expect(counts.first == 1 && counts.last == 0)
+    }
+
+    /// 16 page reloads: each closes its stream while it is suspended (nothing to send).
+    /// Their slots are free as soon as the server runs, not at the next heartbeat's
+    /// failed write (15 s), so the next page gets its stream and not a 503.
+    @Test func streamsClosedWhileIdleFreeTheirSlotsAtOnce() throws {
+        let s = try ServerSecurityTests.Running()
+        s.server.streamOpened = { $0.send("{\"type\":\"hello\"}") }
+        var pages: [HTTPTestConnection] = []
+        for _ in 0..<LiveViewServer.maximumStreams {
+            let c = try s.connect()
+            try c.send(s.eventsRequest)
+            #expect(c.read { String(decoding: $0, as: UTF8.self).contains("hello") })
+            pages.append(c)
+        }
+        for _ in 0..<10 { s.server.http.run() }  // idle: every stream suspended
+        #expect(s.server.streams.count == LiveViewServer.maximumStreams)
+        pages.removeAll()  // closed, as a reload closes them; no heartbeat from here on
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !s.server.streams.isEmpty && ContinuousClock.now < deadline { s.server.http.run() }
+        #expect(s.server.streams.isEmpty, "\(s.server.streams.count) slots still held")
+        let next = try s.connect()
+        try next.send(s.eventsRequest)
+        #expect(next.read { String(decoding: $0, as: UTF8.self).contains("hello") }, "\(next.text.prefix(200))")
+        #expect(next.text.hasPrefix("HTTP/1.1 200"))
     }
 
     @Test func aStalledPageLosesFramesFirstAndIsToldHowMany() {

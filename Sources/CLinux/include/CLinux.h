@@ -24,6 +24,7 @@ extern const uint32_t CLINUX_EPOLLIN;
 extern const uint32_t CLINUX_EPOLLOUT;
 extern const uint32_t CLINUX_EPOLLERR;
 extern const uint32_t CLINUX_EPOLLHUP;
+extern const uint32_t CLINUX_EPOLLRDHUP;
 
 // timerfd_create(2): CLOCK_MONOTONIC, non-blocking, close-on-exec.
 int clinux_timerfd_create(void);

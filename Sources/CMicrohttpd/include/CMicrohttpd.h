@@ -47,12 +47,16 @@ GD_MHD_FUNCTIONS(GD_MHD_DECLARE)
 // external epoll mode (no thread of its own: the caller waits on the epoll descriptor
 // and calls MHD_run), with suspend/resume for event streams. `timeout_s`: idle
 // connections close after it; `connection_limit` and `memory_limit` (bytes per
-// connection) bound what clients can hold.
+// connection) bound what clients can hold. `notify` is told of each connection
+// accepted and closed (MHD_OPTION_NOTIFY_CONNECTION; closed: before its socket is).
 struct MHD_Daemon *gd_mhd_start_loopback(uint16_t port, unsigned connection_limit, unsigned timeout_s, size_t memory_limit,
                                          MHD_AccessHandlerCallback handler, void *handler_cls,
-                                         MHD_RequestCompletedCallback completed, void *completed_cls);
+                                         MHD_RequestCompletedCallback completed, void *completed_cls,
+                                         MHD_NotifyConnectionCallback notify, void *notify_cls);
 // MHD_get_daemon_info(3) MHD_DAEMON_INFO_EPOLL_FD: the descriptor to wait on; -1 if none.
 int gd_mhd_epoll_fd(struct MHD_Daemon *daemon);
+// MHD_get_connection_info(3) MHD_CONNECTION_INFO_CONNECTION_FD: the connection's socket; -1 if unknown.
+int gd_mhd_connection_fd(struct MHD_Connection *connection);
 // MHD_get_daemon_info(3) MHD_DAEMON_INFO_BIND_PORT: the port bound; 0 if unknown.
 uint16_t gd_mhd_port(struct MHD_Daemon *daemon);
 

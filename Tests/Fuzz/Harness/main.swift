@@ -19,6 +19,9 @@ import GestureInput
 /// processes (Runner.swift); a crash or a hang is recorded and its input kept.
 /// `--only import` (or another target) runs only that target's cases.
 /// Ends with one summary line; exits 1 on any crash, hang or RSS over the limit.
+///
+/// `gestured-fuzz --http [--seed N] [--cases N] [--timeout S] …` fuzzes `gestured ui`'s
+/// HTTP side instead (HTTPFuzz.swift).
 struct Options {
     var seed: UInt64 = 1
     var cases = 20_000
@@ -195,6 +198,9 @@ func makeCase(_ index: Int, options: Options, corpus: (recordings: [Seed], confi
 
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "--measure" {
     Runner.measure(Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "--http" {
+    HTTPFuzz.run(Options(Array(CommandLine.arguments.dropFirst(2))))
 }
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let root = options.root

@@ -103,6 +103,19 @@ public enum HTTPTestClient {
         return try parse(c.received)
     }
 
+    /// Trades a login address (`http://127.0.0.1:PORT/?token=T`, what `gestured ui`
+    /// prints) for a session: the value for a `Cookie` header (`gestured_ui_PORT=S`).
+    public static func logIn(_ url: String, pump: (() -> Void)? = nil) throws -> String {
+        let prefix = "http://127.0.0.1:"
+        guard url.hasPrefix(prefix), let port = UInt16(url.dropFirst(prefix.count).prefix { $0.isNumber }),
+              let slash = url.dropFirst(prefix.count).firstIndex(of: "/") else { throw HTTPTestError("not a login address: \(url)") }
+        let r = try request("GET", String(url[slash...]), port: port, pump: pump)
+        guard r.status == 303, let cookie = r.header("Set-Cookie")?.split(separator: ";").first else {
+            throw HTTPTestError("no session for \(url): \(r)")
+        }
+        return String(cookie)
+    }
+
     /// Status line, headers, and body (de-chunked).
     public static func parse(_ bytes: [UInt8]) throws -> HTTPTestResponse {
         let text = String(decoding: bytes, as: UTF8.self)
