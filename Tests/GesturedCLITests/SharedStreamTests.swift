@@ -163,6 +163,26 @@ import JSON
         #expect(shared.parsed.filter { $0["type"] == .string("frame") }.count >= 9, "the frames at 60 a second of their 0.6 s")
     }
 
+    /// A config of a thousand gestures each for twenty apps makes a `hello` of over a
+    /// megabyte, more than the socket takes at once: it goes as the socket has room,
+    /// whole, and the stream after it.
+    @Test func aHelloLargerThanTheSocketTakesArrivesWholeThenTheStream() throws {
+        let apps = (0..<20).map { "an-application-with-a-rather-long-name-number-\($0)" }.joined(separator: ", ")
+        let config = "gestures:\n" + (0..<1000).map { "  - {name: g\($0), gesture: swipe, fingers: 3, direction: left, command: \"true\", apps: [\(apps)]}\n" }.joined()
+        let s = try EventStreamTests.Session(config: config)
+        let shared = try SharedClient(s.socket, rate: 60)
+        let deadline = clinux_monotonic_ns() + 30_000_000_000
+        while !shared.subscription.readsRing && clinux_monotonic_ns() < deadline { s.daemon.runOnce(timeoutMS: 10); shared.read() }
+        let hello = try #require(shared.lines.first)
+        #expect(hello.utf8.count > 1 << 20, "a hello of \(hello.utf8.count) bytes")
+        #expect(JSONValue.parse(Array(hello.utf8))?["gestures"]?.array?.count == 1000)
+        let pad = try FakeTouchpad()
+        s.daemon.adopt(pad.device, announce: true)
+        func device() -> Bool { shared.lines.contains { $0.hasPrefix("{\"type\":\"device\"") } }
+        for _ in 0..<500 where !device() { s.daemon.runOnce(timeoutMS: 10); shared.read() }
+        #expect(device(), "the stream after it: \(shared.lines.count) lines")
+    }
+
     /// The ring's own rules, without a daemon: a record overwritten before it was read
     /// is a `lost` count and the reader goes on from the oldest record still whole; a
     /// ring that does not add up ends the reading with why, never a crash.

@@ -105,6 +105,10 @@ package final class StreamSubscribers {
         var request: [UInt8] = []
         /// Asleep until the ring is past this (it asked `wait POS`).
         var waitsPast: UInt64?
+        /// What is still to go of its `hello` (a config of thousands of gestures makes
+        /// one larger than the socket takes at once); nothing else is sent before it.
+        var hello: [UInt8] = []
+        var helloSent = 0
 
         init(_ socket: consuming StreamSocket) { self.socket = socket }
     }
@@ -145,9 +149,6 @@ package final class StreamSubscribers {
             guard let ring else { return }
             let readOnly = try ring.memory.readOnlyDescriptor()
             try socket.send(Array("ok shared \(StreamRing.size) \(ring.head)\n".utf8), passing: readOnly.descriptor)
-            scratch.removeAll()
-            scratch.hello(hello)
-            try socket.sendAll(scratch.bytes)
         } catch {
             try? socket.sendAll(Array("error: cannot share the stream: \(error)\n".utf8))
             if shared.isEmpty { ring = nil }
@@ -155,12 +156,40 @@ package final class StreamSubscribers {
         }
         let r = SharedReader(socket)
         do {
-            try loop.add(r.fd) { [unowned self, unowned r] _ in self.handle(r) }
+            try loop.add(r.fd) { [unowned self, unowned r] events in self.handle(r, events) }
         } catch {
             return
         }
+        scratch.removeAll()
+        scratch.hello(hello)
+        r.hello = scratch.bytes
         shared.append(r)
         becameActive()
+        sendHello(r)
+    }
+
+    /// As much of its `hello` as its socket takes now; the rest when it has room.
+    private func sendHello(_ r: SharedReader) {
+        while r.helloSent < r.hello.count {
+            let sent = r.hello.withUnsafeBytes { bytes -> Result<Int, Errno> in
+                do throws(Errno) {
+                    return .success(try r.socket.send(UnsafeRawBufferPointer(rebasing: bytes[r.helloSent...])))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch sent {
+            case .success(let n): r.helloSent += n
+            case .failure(.wouldBlock):
+                loop.watchWritable(r.fd, true)
+                return
+            case .failure(let e): return drop(r, why: e == .brokenPipe || e == .connectionReset ? nil : "\(e)")
+            }
+        }
+        r.hello = []
+        r.helloSent = 0
+        loop.watchWritable(r.fd, false)
+        wakeSleepers()
     }
 
     private func becameActive() {
@@ -184,7 +213,9 @@ package final class StreamSubscribers {
 
     /// A shared reader says `wait POS`: it read the ring up to POS and sleeps until
     /// there is more. Anything else, or its end, ends it.
-    private func handle(_ r: SharedReader) {
+    private func handle(_ r: SharedReader, _ events: UInt32) {
+        if events & Epoll.writable != 0 { sendHello(r) }
+        guard events & ~Epoll.writable != 0 else { return }
         let result = r.socket.readAvailable(into: &r.request, limit: 64)
         while let nl = r.request.firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: r.request[..<nl], as: UTF8.self)
@@ -376,7 +407,7 @@ package final class StreamSubscribers {
     private func wakeSleepers() {
         guard let ring else { return }
         wokenAt = ring.head
-        for r in shared {
+        for r in shared where r.hello.isEmpty {
             guard let past = r.waitsPast, ring.head > past else { continue }
             r.waitsPast = nil
             sends += 1
