@@ -141,6 +141,9 @@ package final class StreamSubscribers {
     }
 
     private func addShared(_ socket: consuming StreamSocket, hello: StreamLine.Hello) {
+        // Its socket carries the answer, the hello and wake-ups: the same small buffer as
+        // a line subscriber's, so a hello larger than it goes in pieces (`sendHello`).
+        try? socket.setSendBufferSize(Self.sendBuffer)
         do throws(Errno) {
             if ring == nil {
                 ring = try StreamRing.Writer()
