@@ -173,21 +173,13 @@ package final class StreamSubscribers {
 
     /// As much of its `hello` as its socket takes now; the rest when it has room.
     private func sendHello(_ r: SharedReader) {
-        while r.helloSent < r.hello.count {
-            let sent = r.hello.withUnsafeBytes { bytes -> Result<Int, Errno> in
-                do throws(Errno) {
-                    return .success(try r.socket.send(UnsafeRawBufferPointer(rebasing: bytes[r.helloSent...])))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            switch sent {
-            case .success(let n): r.helloSent += n
-            case .failure(.wouldBlock):
-                loop.watchWritable(r.fd, true)
-                return
-            case .failure(let e): return drop(r, why: e == .brokenPipe || e == .connectionReset ? nil : "\(e)")
-            }
+        var calls = 0  // not the stream's sends: the subscription's answer
+        switch Self.send(r.hello, from: &r.helloSent, on: r.socket, calls: &calls) {
+        case nil: break
+        case .wouldBlock?:
+            loop.watchWritable(r.fd, true)
+            return
+        case let e?: return drop(r, why: Self.why(e))
         }
         r.hello = []
         r.helloSent = 0
@@ -420,20 +412,10 @@ package final class StreamSubscribers {
     }
 
     private func flush(_ s: Subscriber) {
-        while s.pending > 0 {
-            sends += 1
-            let sent = s.queue.withUnsafeBytes { bytes -> Result<Int, Errno> in
-                do throws(Errno) {
-                    return .success(try s.socket.send(UnsafeRawBufferPointer(rebasing: bytes[s.sent...])))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            switch sent {
-            case .success(let n): s.sent += n
-            case .failure(.wouldBlock): return waitForRoom(s)
-            case .failure(let e): return drop(s, why: e == .brokenPipe || e == .connectionReset ? nil : "\(e)")
-            }
+        switch Self.send(s.queue, from: &s.sent, on: s.socket, calls: &sends) {
+        case nil: break
+        case .wouldBlock?: return waitForRoom(s)
+        case let e?: return drop(s, why: Self.why(e))
         }
         s.queue.removeAll(keepingCapacity: true)
         s.sent = 0
@@ -442,6 +424,32 @@ package final class StreamSubscribers {
             loop.watchWritable(s.fd, false)
         }
     }
+
+    /// Sends `bytes` from `sent` on, as much as `socket` takes now, one send(2) after
+    /// another (each counted in `calls`): nil once all are out, or the error that
+    /// stopped it (`.wouldBlock`: the socket is full for now).
+    private static func send(_ bytes: [UInt8], from sent: inout Int, on socket: borrowing StreamSocket, calls: inout Int) -> Errno? {
+        while sent < bytes.count {
+            calls += 1
+            let start = sent
+            let result = bytes.withUnsafeBytes { b -> Result<Int, Errno> in
+                do throws(Errno) {
+                    return .success(try socket.send(UnsafeRawBufferPointer(rebasing: b[start...])))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch result {
+            case .success(let n): sent += n
+            case .failure(let e): return e
+            }
+        }
+        return nil
+    }
+
+    /// Why a subscriber whose socket failed is dropped, for the log: nothing when it
+    /// simply went away.
+    private static func why(_ e: Errno) -> String? { e == .brokenPipe || e == .connectionReset ? nil : "\(e)" }
 
     /// The socket is full: the loop wakes us when it has room. What was sent is cut
     /// from the queue's front, so the queue holds only what is still to go.
