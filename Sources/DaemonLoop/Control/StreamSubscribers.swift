@@ -281,22 +281,24 @@ package final class StreamSubscribers {
     package func progress(of engine: GestureEngine, device: String, at time: Timestamp) {
         let t = time.microseconds
         let count = engine.specs.count
-        if let ring {
+        let lines = subscribers.contains { $0.pacing.took(device: device, at: t) }
+        guard ring != nil || lines else { return }
+        if ring != nil {
             body.removeAll()
             body.put(device)
             body.put(t)
             body.put(UInt32(count))
-            engine.forEachProgress { index, p in
+        }
+        // One pass over the engine for both kinds of reader.
+        engine.forEachProgress { index, p in
+            let q = Int((p * 1000).rounded())
+            if ring != nil {
                 body.put(UInt32(index))
-                body.put(Int32(Int((p * 1000).rounded())))
+                body.put(Int32(q))
                 body.put(case: engine.specs[index].kind)
                 body.put(engine.specs[index].name)
             }
-            ring.append(.progress, body)
-        }
-        guard subscribers.contains(where: { $0.pacing.took(device: device, at: t) }) else { return }
-        engine.forEachProgress { index, p in
-            let q = Int((p * 1000).rounded())
+            guard lines else { return }
             var encoded = false
             for s in subscribers where s.pacing.progressIsNew(device: device, at: t, index: index, count: count, q: q) {
                 if !encoded {
@@ -308,6 +310,7 @@ package final class StreamSubscribers {
                 if encoder.withBytes({ queue($0, to: s, isFrame: true) }) { s.pacing.sent(progress: q, device: device, index: index) }
             }
         }
+        ring?.append(.progress, body)
     }
 
     /// A gesture event. A `changed` one follows its frame: a subscriber that did not
