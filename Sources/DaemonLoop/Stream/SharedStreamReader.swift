@@ -38,9 +38,6 @@ package final class SharedStreamReader {
         record.reserveCapacity(4096)
     }
 
-    /// Whether the daemon has written past `position`.
-    package var hasMore: Bool { failure == nil && memory.loadAcquire(StreamRing.Word.head.rawValue) > position }
-
     /// Appends the lines of every record written since the last call to `lines`
     /// (each with its newline); false when there was nothing new.
     @discardableResult
@@ -50,55 +47,52 @@ package final class SharedStreamReader {
         guard head > position else { return false }
         guard head - position <= UInt64(Int64.max) else { return fail("the ring's head went back") }
         while position < head {
-            guard copyRecord(head: head) else { if failure != nil { return true }; continue }
-            decode(into: &lines)
+            guard let type = copyRecord(head: head) else { if failure != nil { return true }; continue }
+            decode(type, into: &lines)
             if failure != nil { return true }
         }
         return true
     }
 
-    /// Copies the record at `position` into `record` and moves past it. False when
-    /// there is none to decode there: a pad, or records lost to the writer (then
-    /// `position` is at the oldest whole one, and `lost` counts them).
-    private func copyRecord(head: UInt64) -> Bool {
+    /// Copies the record at `position` into `record`, moves past it, and says its
+    /// type. Nil when there is none to decode there: a pad, or records lost to the
+    /// writer (then `position` is at the oldest whole one, and `lost` counts them).
+    private func copyRecord(head: UInt64) -> UInt16? {
         let tail = memory.loadAcquire(StreamRing.Word.tail.rawValue)
         if tail > position {
-            guard tail <= memory.loadAcquire(StreamRing.Word.head.rawValue) else { fail("the ring's tail is past its head"); return false }
+            guard tail <= memory.loadAcquire(StreamRing.Word.head.rawValue) else { fail("the ring's tail is past its head"); return nil }
             // Overwritten before we got to it: on from the oldest record still whole.
             position = tail
             nextSeq = nil
             lost += 1
-            return false
+            return nil
         }
         let base = memory.base + StreamRing.headerSize
         let at = Int(position % capacity)
-        guard at + StreamRing.recordHeader <= StreamRing.capacity else { fail("a record header crosses the ring's end"); return false }
+        guard at + StreamRing.recordHeader <= StreamRing.capacity else { fail("a record header crosses the ring's end"); return nil }
         let length = Int(base.loadUnaligned(fromByteOffset: at, as: UInt32.self))
         let type = base.loadUnaligned(fromByteOffset: at + 4, as: UInt16.self)
         let seq = base.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)
         guard length >= StreamRing.recordHeader, length % 16 == 0, at + length <= StreamRing.capacity,
               UInt64(length) <= head - position else {
             // Torn by the writer while we looked, or never whole: which, the tail says.
-            if memory.loadAfterReads(StreamRing.Word.tail.rawValue) > position { return false }
+            if memory.loadAfterReads(StreamRing.Word.tail.rawValue) > position { return nil }
             fail("a record at \(position) of \(length) bytes does not fit the ring")
-            return false
+            return nil
         }
         record.removeAll(keepingCapacity: true)
         record.append(contentsOf: UnsafeRawBufferPointer(start: base + at + StreamRing.recordHeader, count: length - StreamRing.recordHeader))
         // Still ours? The writer moves the tail past a record before it overwrites it.
-        if memory.loadAfterReads(StreamRing.Word.tail.rawValue) > position { return false }
+        if memory.loadAfterReads(StreamRing.Word.tail.rawValue) > position { return nil }
         position += UInt64(length)
-        guard type != StreamRing.RecordType.pad.rawValue else { return false }
+        guard type != StreamRing.RecordType.pad.rawValue else { return nil }
         if let expected = nextSeq, seq != expected {
-            guard seq > expected, seq - expected < 1 << 40 else { fail("the ring's records went back"); return false }
+            guard seq > expected, seq - expected < 1 << 40 else { fail("the ring's records went back"); return nil }
             lost += Int(seq - expected)
         }
         nextSeq = seq &+ 1
-        recordType = type
-        return true
+        return type
     }
-
-    private var recordType: UInt16 = 0
 
     @discardableResult
     private func fail(_ why: String) -> Bool {
@@ -108,9 +102,9 @@ package final class SharedStreamReader {
 
     // MARK: Records to lines
 
-    private func decode(into lines: inout [UInt8]) {
+    private func decode(_ type: UInt16, into lines: inout [UInt8]) {
         var r = RecordReader(record)
-        switch StreamRing.RecordType(rawValue: recordType) {
+        switch StreamRing.RecordType(rawValue: type) {
         case .text?:
             // One line: no NUL in it, and nothing after its newline but the zeros that pad it.
             guard let end = record.firstIndex(of: UInt8(ascii: "\n")), !record[..<end].contains(0),
