@@ -25,8 +25,9 @@ package final class StreamSubscription {
     private var passed: OwnedFileDescriptor?
     private var pending: (memory: SharedMemory, position: UInt64)?
 
-    /// A `hello` longer than this (a config of thousands of gestures) ends the subscription.
-    package static let helloLimit = 16 << 20
+    /// A `hello` longer than this ends the subscription: the longest line a reader
+    /// takes (LineReader's; a hello lists every gesture of a config of up to 4 MiB).
+    package static let helloLimit = LineReader.defaultMaximumLength
 
     package init(rate: Int, shared: Bool = true) {
         self.rate = rate
