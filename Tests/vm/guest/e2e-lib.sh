@@ -118,6 +118,25 @@ libinput_on() {
   wait_for_match "$2" 'DEVICE_ADDED' 20 || fail "libinput debug-events on $node did not start: $(cat "$2")"
 }
 
+# libinput_off SECONDS: stops the `libinput debug-events` of libinput_on after SECONDS
+# more (what it is still reading arrives), and waits for it to end.
+libinput_off() {
+  sleep "$1"
+  kill -INT "$last_libinput"
+  wait "$last_libinput" 2>/dev/null
+}
+
+# play_cued TIMELINE KIND CUE [N]: timelines/TIMELINE.timeline played in the background
+# ($player_pid), the daemon's Nth (default 1st) `using`/`added` of a KIND device (a
+# touchpad, a touchscreen) waited for, CUE given, and the player waited for.
+play_cued() {
+  "$player" --script "$vm_dir/timelines/$1.timeline" >>"$log/player" 2>&1 &
+  player_pid=$!
+  wait_for_log "(using|added) /dev/input/.*$2" "${4:-1}" 30
+  cue "$3"
+  wait "$player_pid" || fail "gestured-uinput-play $1 failed"
+}
+
 # start_grabbing DEVICE TIMELINE [--no-daemon]: the grab scenarios' set-up: the
 # uinput rule, scenario/grab.yaml as the config, TIMELINE playing in the background
 # ($player_pid) with its device (named DEVICE) made, and, unless --no-daemon, the

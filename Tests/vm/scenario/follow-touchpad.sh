@@ -19,14 +19,8 @@ start_daemon
 wait_for_log 'follows are played on "gestured virtual touchpad"' 1 20 || fail "the daemon made no virtual touchpad: $(tail -n 5 "$log/daemon")"
 udevadm settle --timeout=20
 libinput_on "gestured virtual touchpad" "$log/libinput"
-"$player" --script "$vm_dir/timelines/follow-4-finger-drag.timeline" >>"$log/player" 2>&1 &
-player_pid=$!
-wait_for_log '(using|added) /dev/input/.*touchscreen' 1 30
-cue go
-wait "$player_pid" || fail "gestured-uinput-play follow-4-finger-drag failed"
-sleep 1
-kill -INT "$last_libinput"
-wait "$last_libinput" 2>/dev/null
+play_cued follow-4-finger-drag touchscreen go
+libinput_off 1
 
 grep -Ei 'jump|bug|discard' "$log/libinput" && fail "libinput logged the above"
 others=$(grep -Eo '(POINTER|GESTURE_PINCH|GESTURE_HOLD|TOUCH)_[A-Z_]+' "$log/libinput" | sort | uniq -c | tr '\n' ' ')

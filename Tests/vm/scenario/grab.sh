@@ -43,9 +43,7 @@ cue swipe
 wait_for /tmp/e2e/swiped 20 || fail "the swipe never ended"
 expect_lines screen-swipe screen-swipe
 within 5 grep -q TOUCH_CANCEL "$log/libinput" || fail "libinput saw no touch cancel: $(grep -o 'TOUCH_[A-Z]*' "$log/libinput" | uniq -c | tr '\n' ' ')"
-sleep 0.3
-kill -INT "$last_libinput"
-wait "$last_libinput" 2>/dev/null
+libinput_off 0.3
 seen=$(grep -o 'TOUCH_[A-Z]*' "$log/libinput" | grep -v TOUCH_FRAME | uniq -c | awk '{ printf "%s×%s ", $2, $1 }')
 say "libinput on the clone: $seen"
 [ "$(grep -c TOUCH_DOWN "$log/libinput")" = 3 ] || fail "expected 3 touch downs: $seen"
@@ -64,9 +62,7 @@ libinput_on "$clone" "$log/libinput-held"
 cue quick-swipe
 wait_for /tmp/e2e/quick-swiped 20 || fail "the quick swipe never ended"
 expect_lines screen-swipe screen-swipe screen-swipe
-sleep 0.5
-kill -INT "$last_libinput"
-wait "$last_libinput" 2>/dev/null
+libinput_off 0.5
 held=$(grep -o 'TOUCH_[A-Z]*' "$log/libinput-held" | uniq -c | awk '{ printf "%s×%s ", $2, $1 }')
 [ -z "$held" ] || fail "with hold-back the quick swipe still reached the desktop: $held"
 say "hold-back 100ms: libinput on the clone saw nothing of a quick swipe"

@@ -34,13 +34,8 @@ hyprctl dispatch workspace 1 >/dev/null
 window one
 within 90 status_has "focused app: one " || fail "no window 'one' on workspace 1: $(status | grep focused)"
 expect_workspace 1 "before the drag"
-"$player" --script "$vm_dir/timelines/follow-4-finger-drag.timeline" >>"$log/player" 2>&1 &
-player_pid=$!
-wait_for_log '(using|added) /dev/input/.*touchscreen' 1 30
-cue go
-wait "$player_pid" || fail "gestured-uinput-play follow-4-finger-drag failed"
-sleep 1
-kill -INT "$last_libinput"; wait "$last_libinput" 2>/dev/null
+play_cued follow-4-finger-drag touchscreen go
+libinput_off 1
 say "libinput on the pad: $(grep -c GESTURE_SWIPE_BEGIN "$log/libinput") swipe of $(grep GESTURE_SWIPE_BEGIN "$log/libinput" | awk '{print $NF}' | head -n 1) fingers, $(grep -c GESTURE_SWIPE_UPDATE "$log/libinput") updates"
 [ -s "$log/configerrors" ] && grep -q . "$log/configerrors" && fail "Hyprland's config errors: $(cat "$log/configerrors")"
 expect_workspace 2 "a 4-finger drag left on the touchscreen, followed as Hyprland's own 3-finger swipe"

@@ -11,20 +11,12 @@ grep -q "not used  \"gestured virtual input\": gestured's own virtual device" "$
   || fail "list-devices does not show the virtual device as gestured's own: $(cat "$log/list-devices")"
 # reader_keys: what the reader saw, EV_KEY only, as +NAME / -NAME.
 reader_keys() { awk '$1 ~ /^(KEY|BTN)_/ { printf "%s%s ", ($2 == 1 ? "+" : "-"), substr($1, 5) }' "$log/reader"; }
-"$player" --script "$vm_dir/timelines/keys-swipe.timeline" >>"$log/player" 2>&1 &
-player_pid=$!
-wait_for_log '(using|added) /dev/input/.*touchpad' 1 30
-cue go
-wait "$player_pid" || fail "gestured-uinput-play keys-swipe failed"
+play_cued keys-swipe touchpad go
 within 10 grep -q 'KEY_PAGEDOWN 0' "$log/reader" || fail "no super+Page_Down: reader saw [$(reader_keys)]"
 [ "$(reader_keys)" = "+LEFTMETA +PAGEDOWN -PAGEDOWN -LEFTMETA " ] || fail "swipe: reader saw [$(reader_keys)]"
 say "swipe left: $(reader_keys)"
 
-"$player" --script "$vm_dir/timelines/keys-alt-tab.timeline" >>"$log/player" 2>&1 &
-player_pid=$!
-wait_for_log '(using|added) /dev/input/.*touchscreen' 1 30
-cue go-pan
-wait "$player_pid" || fail "gestured-uinput-play keys-alt-tab failed"
+play_cued keys-alt-tab touchscreen go-pan
 within 5 grep -q 'KEY_LEFTALT 0' "$log/reader" || fail "Alt never came up: reader saw [$(reader_keys)]"
 pan=$(reader_keys | sed 's/^+LEFTMETA +PAGEDOWN -PAGEDOWN -LEFTMETA //')
 echo "$pan" | grep -Eq '^\+LEFTALT (\+TAB -TAB ){2,}(\+LEFTSHIFT \+TAB -TAB -LEFTSHIFT )+-LEFTALT $' \

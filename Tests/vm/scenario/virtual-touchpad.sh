@@ -55,9 +55,7 @@ within 30 not_running "$player_pid" || fail "the driver did not finish its follo
 wait "$player_pid" || fail "the driver failed: $(tail -n 3 "$log/player")"
 say "played ${#plays[@]} follows in $(( ($(date +%s%N) - start) / 1000000 )) ms (VM time)"
 grep '^follow ' "$log/player" | sed 's/^/e2e:   /'
-sleep 0.5
-kill -INT "$last_libinput"
-wait "$last_libinput" 2>/dev/null
+libinput_off 0.5
 
 # libinput's own words for anything it threw away or took for something else.
 grep -Ei 'jump|bug|discard' "$log/libinput" && fail "libinput logged the above"
