@@ -20,6 +20,8 @@ import JSON
         /// The one unique name GetFocus answers, as the real extension answers only the
         /// owner of io.github.gestured.Focus; nil: anyone (an older extension).
         var focusReader: String?
+        /// GetFocus calls answered, with the focus or with AccessDenied.
+        private(set) var answered = 0
 
         /// `flags`: SD_BUS_NAME_REPLACE_EXISTING (1), SD_BUS_NAME_ALLOW_REPLACEMENT (2).
         init(address: String, flags: UInt64 = 0) {
@@ -42,6 +44,7 @@ import JSON
 
         private func call(_ m: OpaquePointer) -> Int32 {
             guard extensionEnabled, sd_bus_message_is_method_call(m, "io.github.gestured.Shell", "GetFocus") > 0 else { return 0 }
+            answered += 1
             if let focusReader, sd_bus_message_get_sender(m).map({ String(cString: $0) }) != focusReader {
                 return gestured_bus_reply_error(m, "org.freedesktop.DBus.Error.AccessDenied",
                                                 "only gestured (the owner of io.github.gestured or io.github.gestured.Focus) may call this")
@@ -51,6 +54,8 @@ import JSON
 
         func emit(_ app: String, _ title: String, to destination: String? = nil) {
             guard let bus else { return }
+            // As the extension: GetFocus answers what was last signalled.
+            focus = (app, title)
             _ = gestured_bus_emit_focus(bus, destination, app, title)
             pump()
         }
@@ -139,7 +144,9 @@ import JSON
         shell.focusReader = unique.map { String(cString: $0) }
         let source = GNOMEShellSource(busAddress: address)
         let h = try SourceHarness(source)
-        #expect(h.spin(serve: shell.pump) { source.problem == GNOMEShellSource.notOwner }, "\(h.log)")
+        // Both answers in: RequestName's (queued) and GetFocus's (AccessDenied), so neither
+        // arrives after the focus below.
+        #expect(h.spin(serve: shell.pump) { source.problem == GNOMEShellSource.notOwner && shell.answered == 1 }, "\(h.log)")
         #expect(h.log.contains { $0.contains("another program owns io.github.gestured.Focus on the session bus (another gestured?)") })
         #expect(h.changes.isEmpty)
 
