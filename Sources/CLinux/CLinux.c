@@ -248,5 +248,7 @@ void clinux_store_release_u64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, 
 
 void clinux_store_then_fence_u64(uint64_t *p, uint64_t v) {
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    // Release, not seq_cst: only writes after it must not pass it (a plain compiler
+    // barrier on x86, where the mfence of seq_cst cost a writer about 100 cycles a record).
+    __atomic_thread_fence(__ATOMIC_RELEASE);
 }

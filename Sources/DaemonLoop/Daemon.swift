@@ -100,7 +100,8 @@ package final class Daemon {
     /// The pidfd of `options.parent`, while it is watched.
     private var parentWatch: OwnedFileDescriptor?
     /// The event stream's subscribers (`subscribe`, Stream/), beside the control socket.
-    package private(set) var stream: StreamSubscribers?
+    /// Set once at start and read at every frame, from the loop's thread only: unchecked.
+    @exclusivity(unchecked) package private(set) var stream: StreamSubscribers?
     /// `try PATH`: a second core in dry run on the same frames, while someone reads
     /// the stream it reports to (Stream/TryRun.swift).
     package var tryRun: TryRun?

@@ -13,12 +13,14 @@ public final class SharedMemory {
     public let count: Int
     private let file: OwnedFileDescriptor
 
-    /// A new block of `count` zero bytes (a multiple of the page size), mapped read-write.
+    /// A new block of `count` zero bytes (a multiple of the page size), mapped read-write,
+    /// its pages there from the start (`MAP_POPULATE`): the writer then takes no page
+    /// fault per 4 KiB on its first way through.
     public init(name: String, count: Int) throws(Errno) {
         let file = try OwnedFileDescriptor { clinux_memfd_create(name) }
         _ = try valueOrErrno { ftruncate(file.descriptor.rawValue, off_t(count)) }
         _ = try valueOrErrno { clinux_memfd_seal_size(file.descriptor.rawValue) }
-        guard let p = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_SHARED, file.descriptor.rawValue, 0), p != MAP_FAILED else {
+        guard let p = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, file.descriptor.rawValue, 0), p != MAP_FAILED else {
             throw Errno(rawValue: errno)
         }
         base = p

@@ -126,6 +126,23 @@ import JSON
 
     /// A shared reader that keeps up costs the daemon no send(2) while frames come; one
     /// asleep is woken once, with a newline, when the ring has more.
+    /// The writer stores a case as its place in the declaration; the reader reads it
+    /// as its place in `allCases`. Both orders must be one, for every enum in a record.
+    @Test func everyCaseInARecordIsWrittenAtItsPlaceInAllCases() {
+        func check<E: CaseIterable & Equatable>(_: E.Type) {
+            for (i, value) in E.allCases.enumerated() {
+                #expect(StreamRing.Body.place(value) == UInt8(i), "\(E.self).\(value)")
+            }
+        }
+        check(GestureKind.self)
+        check(GesturePhase.self)
+        check(Direction.self)
+        check(Sense.self)
+        check(Side.self)
+        check(RecognizerState.self)
+        check(Transition.self)
+    }
+
     @Test func aReaderThatKeepsUpCostsNoSendAndASleeperOneWakeUp() throws {
         let s = try EventStreamTests.Session()
         let shared = try SharedClient(s.socket, rate: 60)

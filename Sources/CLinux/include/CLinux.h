@@ -132,7 +132,9 @@ uint64_t clinux_load_acquire_u64(const uint64_t *p);
 /// Every load before it completes before any load after it (a seqlock reader's fence).
 uint64_t clinux_fence_then_load_u64(const uint64_t *p);
 void clinux_store_release_u64(uint64_t *p, uint64_t v);
-/// Stores `v`, then a full fence: no write after it is seen before this one.
+/// Stores `v`, then a release fence: a reader that sees any write after it and then
+/// fences (`clinux_fence_then_load_u64`) sees `v` too (a seqlock writer's fence, as in
+/// Boehm, "Can Seqlocks Get Along with Programming Language Memory Models?", 2012).
 void clinux_store_then_fence_u64(uint64_t *p, uint64_t v);
 
 #endif

@@ -55,9 +55,17 @@ package final class StreamSubscribers {
     @exclusivity(unchecked) private var shared: [SharedReader] = []
     /// The shared readers' ring, while there are any.
     @exclusivity(unchecked) private var ring: StreamRing.Writer?
+    /// The last frame written into the ring, and whether any shared reader takes it.
+    @exclusivity(unchecked) private var lastFrame: (device: String, time: Int64, taken: Bool)?
     @exclusivity(unchecked) private var body = StreamRing.Body()
     /// `head` when the sleeping shared readers were last looked at.
     @exclusivity(unchecked) private var wokenAt: UInt64 = 0
+    /// `head` when the newest shared reader joined: it reads from there, so a gesture
+    /// table written before is one it does not have.
+    @exclusivity(unchecked) private var joinedAt: UInt64 = 0
+    /// Per device, the gesture table last written into the ring: for which engine, and
+    /// where (`head` before it).
+    @exclusivity(unchecked) private var tables: [(device: String, engine: ObjectIdentifier, count: Int, at: UInt64)] = []
     @exclusivity(unchecked) private var encoder = StreamEncoder()
     @exclusivity(unchecked) private var scratch = StreamEncoder()
     /// Per device, the arena decisions already streamed: a list, not a dictionary,
@@ -109,8 +117,15 @@ package final class StreamSubscribers {
         /// one larger than the socket takes at once); nothing else is sent before it.
         var hello: [UInt8] = []
         var helloSent = 0
+        /// Which frames it takes at its rate: as its own `SharedStreamReader` decides,
+        /// from the same frames, so that progress goes into the ring only for frames
+        /// some reader takes.
+        @exclusivity(unchecked) var pacing: StreamPacing
 
-        init(_ socket: consuming StreamSocket) { self.socket = socket }
+        init(_ socket: consuming StreamSocket, rate: Int) {
+            self.socket = socket
+            pacing = StreamPacing(rate: rate)
+        }
     }
 
     // MARK: Connections
@@ -123,7 +138,7 @@ package final class StreamSubscribers {
             try? socket.sendAll(Array("error: busy: \(Self.maxSubscribers) subscribers are connected; try again\n".utf8))
             return
         }
-        if wantsShared { return addShared(socket, hello: hello) }
+        if wantsShared { return addShared(socket, rate: rate, hello: hello) }
         try? socket.setSendBufferSize(Self.sendBuffer)
         let s = Subscriber(socket, rate: rate)
         do {
@@ -140,7 +155,7 @@ package final class StreamSubscribers {
         becameActive()
     }
 
-    private func addShared(_ socket: consuming StreamSocket, hello: StreamLine.Hello) {
+    private func addShared(_ socket: consuming StreamSocket, rate: Int, hello: StreamLine.Hello) {
         // Its socket carries the answer, the hello and wake-ups: the same small buffer as
         // a line subscriber's, so a hello larger than it goes in pieces (`sendHello`).
         try? socket.setSendBufferSize(Self.sendBuffer)
@@ -150,6 +165,7 @@ package final class StreamSubscribers {
                 wokenAt = 0
             }
             guard let ring else { return }
+            joinedAt = ring.head
             let readOnly = try ring.memory.readOnlyDescriptor()
             try socket.send(Array("ok shared \(StreamRing.size) \(ring.head)\n".utf8), passing: readOnly.descriptor)
         } catch {
@@ -157,7 +173,7 @@ package final class StreamSubscribers {
             if shared.isEmpty { ring = nil }
             return
         }
-        let r = SharedReader(socket)
+        let r = SharedReader(socket, rate: rate)
         do {
             try loop.add(r.fd) { [unowned self, unowned r] events in self.handle(r, events) }
         } catch {
@@ -237,7 +253,10 @@ package final class StreamSubscribers {
         loop.remove(r.fd)
         shared.removeAll { $0 === r }
         if let why { log("control: dropped a shared stream reader: \(why)") }
-        if shared.isEmpty { ring = nil }
+        if shared.isEmpty {
+            ring = nil
+            tables.removeAll()
+        }
         becameIdleIfLast()
     }
 
@@ -256,6 +275,11 @@ package final class StreamSubscribers {
             body.removeAll()
             body.frame(f, device: device)
             ring.append(.frame, body)
+            var taken = false
+            for r in shared where r.pacing.takes(time: f.time.microseconds, fingers: f.fingerCount, flagged: !f.flags.isEmpty, device: device) {
+                taken = true
+            }
+            lastFrame = (device, f.time.microseconds, taken)
         }
         var encoded = false
         for s in subscribers where s.pacing.takes(time: f.time.microseconds, fingers: f.fingerCount, flagged: !f.flags.isEmpty, device: device) {
@@ -274,16 +298,20 @@ package final class StreamSubscribers {
     }
 
     /// The progress of `engine`'s possible gestures at the frame just streamed
-    /// (`frame`): into the ring, all of them; to each line subscriber that took that
-    /// frame, a line per gesture whose progress changed (in thousandths) since the last
-    /// one it got. So at most one per gesture per frame sent, and nothing while nothing
-    /// moves.
+    /// (`frame`): into the ring, all of them, by their places in the device's gesture
+    /// table (written first when a reader may not have it); to each line subscriber
+    /// that took that frame, a line per gesture whose progress changed (in thousandths)
+    /// since the last one it got. So at most one per gesture per frame sent, and nothing
+    /// while nothing moves.
     package func progress(of engine: GestureEngine, device: String, at time: Timestamp) {
         let t = time.microseconds
         let count = engine.specs.count
         let lines = subscribers.contains { $0.pacing.took(device: device, at: t) }
+        // Only for a frame a shared reader takes: the others' progress no reader shows.
+        let ring = lastFrame.map { $0.taken && $0.time == t && $0.device == device } == true ? ring : nil
         guard ring != nil || lines else { return }
         if ring != nil {
+            table(of: engine, device: device)
             body.removeAll()
             body.put(device)
             body.put(t)
@@ -295,8 +323,6 @@ package final class StreamSubscribers {
             if ring != nil {
                 body.put(UInt32(index))
                 body.put(Int32(q))
-                body.put(case: engine.specs[index].kind)
-                body.put(engine.specs[index].name)
             }
             guard lines else { return }
             var encoded = false
@@ -311,6 +337,25 @@ package final class StreamSubscribers {
             }
         }
         ring?.append(.progress, body)
+    }
+
+    /// The device's gesture table into the ring, unless every reader has this engine's:
+    /// one written since the newest reader joined that the ring still holds.
+    private func table(of engine: GestureEngine, device: String) {
+        guard let ring else { return }
+        let id = ObjectIdentifier(engine), count = engine.specs.count
+        let i = tables.firstIndex { $0.device == device }
+        if let i, tables[i].engine == id, tables[i].count == count, tables[i].at >= joinedAt, tables[i].at >= ring.tail { return }
+        let entry = (device: device, engine: id, count: count, at: ring.head)
+        body.removeAll()
+        body.put(device)
+        body.put(UInt32(count))
+        for spec in engine.specs {
+            body.put(case: spec.kind)
+            body.put(spec.name)
+        }
+        ring.append(.table, body)
+        if let i { tables[i] = entry } else { tables.append(entry) }
     }
 
     /// A gesture event. A `changed` one follows its frame: a subscriber that did not
@@ -343,7 +388,17 @@ package final class StreamSubscribers {
         let decisions = cursor(device) { $0.take(from: engine) }
         for d in decisions {
             let kind = engine.specs.first { $0.name == d.name }?.kind
-            broadcast { $0.state(d, kind: kind, device: device) }
+            // Into the ring as a record (the reason's text is all a reader needs of it);
+            // a line for the line subscribers only when there are any.
+            if let ring {
+                body.removeAll()
+                body.state(d, kind: kind, device: device)
+                ring.append(.state, body)
+            }
+            guard !subscribers.isEmpty else { continue }
+            encoder.removeAll()
+            encoder.state(d, kind: kind, device: device)
+            for s in subscribers { _ = encoder.withBytes { queue($0, to: s, isFrame: false) } }
         }
     }
 
@@ -352,8 +407,11 @@ package final class StreamSubscribers {
         _ = cursor(device) { $0.take(from: engine) }
     }
 
-    /// Forgets a device's decision cursor (it went, or its engine was replaced).
-    package func forget(device: String) { cursors.removeAll { $0.device == device } }
+    /// Forgets a device's decision cursor and gesture table (it went, or its engine was replaced).
+    package func forget(device: String) {
+        cursors.removeAll { $0.device == device }
+        tables.removeAll { $0.device == device }
+    }
 
     private func cursor<R>(_ device: String, _ body: (inout DecisionTrace) -> R) -> R {
         if let i = cursors.firstIndex(where: { $0.device == device }) { return body(&cursors[i].trace) }

@@ -24,6 +24,9 @@ package final class SharedStreamReader {
     private var nextSeq: UInt64?
     private var lost = 0
     private var record: [UInt8] = []
+    /// Per device, its gesture table (`StreamRing.RecordType.table`): what the places
+    /// in its progress records name.
+    private var tables: [(device: String, gestures: [(kind: GestureKind, name: String)])] = []
     private var encoder = StreamEncoder()
 
     /// Reads the ring in `memory` from `position` (what `ok shared SIZE POS` said).
@@ -131,17 +134,41 @@ package final class SharedStreamReader {
             encoder.removeAll()
             encoder.gesture(e, device: device, steps: steps)
             emitEncoded(into: &lines)
+        case .table?:
+            guard let device = r.string(), let count = r.value(UInt32.self), count <= 1 << 16 else { return bad("table") }
+            var gestures: [(kind: GestureKind, name: String)] = []
+            for _ in 0..<count {
+                guard let kind = r.oneOf(GestureKind.self) ?? nil, let name = r.string() else { return bad("table") }
+                gestures.append((kind, name))
+            }
+            guard r.atEnd else { return bad("table") }
+            tables.removeAll { $0.device == device }
+            tables.append((device, gestures))
         case .progress?:
             guard let device = r.string(), let t = r.value(Int64.self), let count = r.value(UInt32.self), count <= 1 << 16 else { return bad("progress") }
+            // No table for it: records were lost before it, and the daemon writes the
+            // table again before the next progress record.
+            guard let table = tables.first(where: { $0.device == device })?.gestures, table.count == count else { return }
             while !r.atEnd {
-                guard let index = r.value(UInt32.self), let q = r.value(Int32.self), let kind = r.oneOf(GestureKind.self) ?? nil,
-                      let name = r.string(), index < count else { return bad("progress") }
+                guard let index = r.value(UInt32.self), let q = r.value(Int32.self), index < count else { return bad("progress") }
                 guard pacing.progressIsNew(device: device, at: t, index: Int(index), count: Int(count), q: Int(q)) else { continue }
+                let (kind, name) = table[Int(index)]
                 encoder.removeAll()
                 encoder.progress(gesture: name, kind: kind, thousandths: Int(q), time: Timestamp(microseconds: t), device: device)
                 emitEncoded(into: &lines)
                 pacing.sent(progress: Int(q), device: device, index: Int(index))
             }
+        case .state?:
+            guard let device = r.string(), let t = r.value(Int64.self), let name = r.string(), let kind = r.oneOf(GestureKind.self),
+                  let from = r.oneOf(RecognizerState.self) ?? nil, let transition = r.oneOf(Transition.self) ?? nil,
+                  let to = r.oneOf(RecognizerState.self) ?? nil, let refused = r.value(UInt8.self), let hasReason = r.value(UInt8.self)
+            else { return bad("state") }
+            let reason = hasReason != 0 ? r.string() : nil
+            guard hasReason == 0 || reason != nil, r.atEnd else { return bad("state") }
+            encoder.removeAll()
+            encoder.state(device: device, time: Timestamp(microseconds: t), gesture: name, kind: kind, from: from,
+                          transition: transition, to: to, refused: refused != 0, reason: reason)
+            emitEncoded(into: &lines)
         case .dropped?:
             lost += 1
         case .pad?, nil:

@@ -94,16 +94,24 @@ package struct StreamEncoder {
 
     /// `{"type":"state",…}`: one arena decision, with the reason `--explain` prints.
     package mutating func state(_ d: ArenaDecision, kind: GestureKind?, device: String) {
+        state(device: device, time: d.time, gesture: d.name, kind: kind, from: d.from, transition: d.transition, to: d.to,
+              refused: d.refused, reason: d.reason?.text)
+    }
+
+    /// The same from its parts, the reason's text already written (`SharedStreamReader`:
+    /// the ring carries the text, not the `FailureReason`).
+    package mutating func state(device: String, time: Timestamp, gesture: String, kind: GestureKind?, from: RecognizerState,
+                                transition: Transition, to: RecognizerState, refused: Bool, reason: String?) {
         out.begin(type: "state")
         out.key("device"); out.string(device)
-        out.key("t"); out.seconds(microseconds: d.time.microseconds)
-        out.key("gesture"); out.string(d.name)
+        out.key("t"); out.seconds(microseconds: time.microseconds)
+        out.key("gesture"); out.string(gesture)
         out.key("kind"); out.string(kind?.rawValue)
-        out.key("from"); out.string(d.from.rawValue)
-        out.key("to"); out.string(d.refused ? d.from.rawValue : d.to.rawValue)
-        out.key("transition"); out.string(d.transition.rawValue)
-        if d.refused { out.key("refused"); out.bool(true) }
-        out.key("reason"); out.string(d.reason?.text)
+        out.key("from"); out.string(from.rawValue)
+        out.key("to"); out.string(refused ? from.rawValue : to.rawValue)
+        out.key("transition"); out.string(transition.rawValue)
+        if refused { out.key("refused"); out.bool(true) }
+        out.key("reason"); out.string(reason)
         out.end()
     }
 

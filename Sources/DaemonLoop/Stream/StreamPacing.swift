@@ -28,15 +28,18 @@ package struct StreamPacing {
             clocks.append(Clock(device: device, sentAt: t, fingers: fingers, newest: t, tookNewest: true))
             return true
         }
-        let c = clocks[i]
-        let take = fingers != c.fingers || flagged || t - c.sentAt >= interval || t < c.sentAt
-        clocks[i].newest = t
-        clocks[i].tookNewest = take
-        if take {
-            clocks[i].sentAt = t
-            clocks[i].fingers = fingers
+        // In place: a copy of the clock (its device, its progress) cost more than the rest.
+        let interval = interval
+        return clocks.withUnsafeMutableBufferPointer { b in
+            let take = fingers != b[i].fingers || flagged || t - b[i].sentAt >= interval || t < b[i].sentAt
+            b[i].newest = t
+            b[i].tookNewest = take
+            if take {
+                b[i].sentAt = t
+                b[i].fingers = fingers
+            }
+            return take
         }
-        return take
     }
 
     /// Whether the device's newest frame is the one at `t`, and the reader got it.

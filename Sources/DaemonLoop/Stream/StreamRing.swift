@@ -39,10 +39,18 @@ package enum StreamRing {
         case text = 1
         case frame = 2
         case gesture = 3
-        /// The progress of a device's possible gestures at one frame.
+        /// The progress of a device's possible gestures at one frame: each by its place
+        /// in the device's gesture table.
         case progress = 4
         /// A line too long for the ring: one lost line.
         case dropped = 5
+        /// A device's gestures, each one's kind and name, in its engine's order: what a
+        /// progress record's places are. Written before the first progress record of a
+        /// new engine, and again whenever a reader could not have it (it joined after the
+        /// last one, or the ring overwrote it).
+        case table = 6
+        /// One arena decision (a `state` line), its reason as text.
+        case state = 7
     }
 
     /// Records' bodies as bytes, reused: each value's bytes stored as they are in
@@ -79,21 +87,36 @@ package enum StreamRing {
             count += MemoryLayout<T>.size
         }
 
-        /// A 32-bit length, then the UTF-8.
+        /// A 32-bit length, then the UTF-8: copied whole from a native string's storage,
+        /// without the copy of the string that `withUTF8` on a `var` can make.
         package mutating func put(_ text: String) {
-            var text = text
-            text.withUTF8 { utf8 in
-                put(UInt32(utf8.count))
-                reserve(utf8.count)
-                if let base = utf8.baseAddress { (buffer + count).copyMemory(from: base, byteCount: utf8.count) }
-                count += utf8.count
+            let n = text.utf8.count
+            put(UInt32(n))
+            reserve(n)
+            let at = buffer + count
+            let copied = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+                if let base = utf8.baseAddress { at.copyMemory(from: base, byteCount: n) }
+                return true
             }
+            if copied == nil {
+                for (i, byte) in text.utf8.enumerated() { at.storeBytes(of: byte, toByteOffset: i, as: UInt8.self) }
+            }
+            count += n
         }
 
-        /// An optional case's place in `allCases` (255: none).
+        /// An optional case's place in `allCases` (255: none). A case of an enum without
+        /// payloads is stored as its place in the declaration, which is the order of the
+        /// synthesized `allCases` (SharedStreamTests holds the two together for every enum
+        /// written here): read as it is, where searching `allCases` cost more than the
+        /// rest of a gesture record.
         @inline(__always) package mutating func put<E: CaseIterable & Equatable>(case value: E?) {
-            guard let value, let i = E.allCases.firstIndex(of: value) else { return put(UInt8.max) }
-            put(UInt8(E.allCases.distance(from: E.allCases.startIndex, to: i)))
+            guard let value else { return put(UInt8.max) }
+            put(Self.place(value))
+        }
+
+        @inline(__always) package static func place<E: CaseIterable & Equatable>(_ value: E) -> UInt8 {
+            precondition(MemoryLayout<E>.size == 1, "\(E.self) is not a one-byte enum without payloads")
+            return unsafeBitCast(value, to: UInt8.self)
         }
 
         package mutating func frame(_ f: TouchFrame, device: String) {
@@ -107,6 +130,22 @@ package enum StreamRing {
                 put(c.position.x); put(c.position.y)
                 put(c.normalized.x); put(c.normalized.y)
                 put(c.majorMM)
+            }
+        }
+
+        /// An arena decision, its gesture's kind and the reason's text.
+        package mutating func state(_ d: ArenaDecision, kind: GestureKind?, device: String) {
+            put(device)
+            put(d.time.microseconds)
+            put(d.name)
+            put(case: kind)
+            put(case: d.from); put(case: d.transition); put(case: d.to)
+            put(UInt8(d.refused ? 1 : 0))
+            if let reason = d.reason {
+                put(UInt8(1))
+                put(reason.text)
+            } else {
+                put(UInt8(0))
             }
         }
 
@@ -128,17 +167,22 @@ package enum StreamRing {
             put(e.duration)
             put(UInt8(e.score == nil ? 0 : 1)); put(e.score ?? 0)
             put(UInt8(steps == nil ? 0 : 1)); put(steps ?? 0)
-            put(e.shape ?? "")
+            if let shape = e.shape { put(shape) } else { put(UInt32(0)) }
         }
     }
 
     /// The daemon's side: the memory, and where the next record goes.
+    ///
+    /// Touched per record and only from the daemon loop's thread: its counters are
+    /// unchecked, as in `StreamSubscribers` (each checked access was a runtime call,
+    /// and moving the tail past old records made several a record).
     package final class Writer {
         package let memory: SharedMemory
         /// Bytes ever written: where the next record goes, as `head` says.
-        package private(set) var head: UInt64 = 0
-        private var tail: UInt64 = 0
-        private var seq: UInt64 = 0
+        @exclusivity(unchecked) package private(set) var head: UInt64 = 0
+        /// Where the oldest record still whole starts, as `tail` says.
+        @exclusivity(unchecked) package private(set) var tail: UInt64 = 0
+        @exclusivity(unchecked) private var seq: UInt64 = 0
         private let base: UnsafeMutableRawPointer
 
         package init() throws(Errno) {
@@ -188,12 +232,13 @@ package enum StreamRing {
         /// The records the next `length` bytes will overwrite leave first: `tail` moves
         /// past them, and is seen to have moved before any of their bytes change.
         private func makeRoom(_ length: Int) {
-            let capacity = UInt64(StreamRing.capacity)
-            guard head + UInt64(length) - tail > capacity else { return }
-            while head + UInt64(length) - tail > capacity {
-                let old = base.load(fromByteOffset: Int(tail % capacity), as: UInt32.self)
-                tail += UInt64(old)
+            let capacity = UInt64(StreamRing.capacity), end = head + UInt64(length)
+            var tail = self.tail
+            guard end - tail > capacity else { return }
+            while end - tail > capacity {
+                tail += UInt64(base.load(fromByteOffset: Int(tail % capacity), as: UInt32.self))
             }
+            self.tail = tail
             memory.storeThenFence(Word.tail.rawValue, tail)
         }
     }
