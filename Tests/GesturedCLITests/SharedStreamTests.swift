@@ -68,19 +68,32 @@ import JSON
     /// for byte and in the same order: frames coalesced to the rate (and every finger
     /// count change), progress with the frames it got, `changed` lines with their frames,
     /// state, gesture and action lines.
-    @Test(arguments: [30, 1000])
-    func theSharedReaderGetsTheLinesALineSubscriberGets(rate: Int) throws {
+    ///
+    /// `late`: the two compared subscribe after the burst, while another shared reader
+    /// (at 60 Hz) has read from the start: the gesture table it was given is one they
+    /// never saw, and the progress the daemon writes for its frames is not theirs.
+    @Test(arguments: [(30, false), (1000, false), (30, true), (1000, true)])
+    func theSharedReaderGetsTheLinesALineSubscriberGets(rate: Int, late: Bool) throws {
         let s = try EventStreamTests.Session(config: Self.config)
-        let lineClient = try s.subscribe("subscribe rate=\(rate)")
-        let shared = try SharedClient(s.socket, rate: rate)
-        #expect(s.spin { shared.read(); return shared.subscription.readsRing }, "no shared answer: \(shared.outcome)")
+        var lineSubscriber: EventStreamTests.Client?
+        var sharedReader: SharedClient?
+        func join() throws {
+            lineSubscriber = try s.subscribe("subscribe rate=\(rate)")
+            let client = try SharedClient(s.socket, rate: rate)
+            sharedReader = client
+            #expect(s.spin { client.read(); return client.subscription.readsRing }, "no shared answer: \(client.outcome)")
+        }
+        let early = late ? try SharedClient(s.socket, rate: 60) : nil
+        if let early { #expect(s.spin { early.read(); return early.subscription.readsRing }) } else { try join() }
         let pad = try FakeTouchpad()
         s.daemon.adopt(pad.device, announce: true)
         // A 1 kHz burst (1, 3, 4 fingers, a lift) and a slow pan: frames to coalesce,
         // progress rising, a pan that begins and changes, a stepped pan.
         let profile: (Int) -> Int = { i in i < 100 ? 1 : i < 500 ? 3 : i < 900 ? 4 : i < 999 ? 3 : 0 }
-        // Both read as they go, so that neither falls behind and loses lines.
-        EventStreamTests.burst(s, pad, frames: 1000, between: { lineClient.read(); shared.read() }, fingersAt: profile)
+        // All read as they go, so that none falls behind and loses lines.
+        EventStreamTests.burst(s, pad, frames: 1000, between: { lineSubscriber?.read(); sharedReader?.read(); early?.read() }, fingersAt: profile)
+        if late { try join() }
+        let lineClient = try #require(lineSubscriber), shared = try #require(sharedReader)
         // A slow 3-finger pan: progress rising to the pan's 10 mm, then the pan.
         var t = Timestamp(microseconds: clinux_monotonic_ns() / 1000 - 1_000_000)
         for frame in 0...30 {
@@ -93,6 +106,7 @@ import JSON
             if frame == 0 { pad.send(EventType.key, KeyCode.btnTouch, 1, at: t) }
             pad.send(EventType.syn, SynCode.report, 0, at: t)
             t = t.adding(seconds: 0.01)
+            if late { s.daemon.runOnce(timeoutMS: 0); lineClient.read(); shared.read(); early?.read() }
         }
         for slot in 0..<3 {
             pad.send(EventType.abs, AbsCode.mtSlot, Int32(slot), at: t)
@@ -100,20 +114,21 @@ import JSON
         }
         pad.send(EventType.key, KeyCode.btnTouch, 0, at: t)
         pad.send(EventType.syn, SynCode.report, 0, at: t)
-        s.daemon.runOnce(timeoutMS: 0); lineClient.read(); shared.read()
+        s.daemon.runOnce(timeoutMS: 0); lineClient.read(); shared.read(); early?.read()
         LiveDeviceTests.swipe(pad, dxMM: -40)
         // Until both have the swipe's lift and the line subscriber's every line.
         func lifts(_ lines: [String]) -> Int { lines.filter { $0.hasPrefix("{\"type\":\"frame\"") && $0.contains("\"fingers\":0,") }.count }
         let deadline = clinux_monotonic_ns() + 30_000_000_000
         while clinux_monotonic_ns() < deadline {
             s.daemon.runOnce(timeoutMS: 20)
-            lineClient.read(); shared.read()
-            if lifts(lineClient.raw) >= 3 && lifts(shared.lines) >= 3 && shared.lines.count >= lineClient.raw.count { break }
+            lineClient.read(); shared.read(); early?.read()
+            let wanted = late ? 2 : 3
+            if lifts(lineClient.raw) >= wanted && lifts(shared.lines) >= wanted && shared.lines.count >= lineClient.raw.count { break }
         }
         let expected = lineClient.raw.filter { !$0.hasPrefix("{\"type\":\"hello\"") }
         let got = shared.lines.filter { !$0.hasPrefix("{\"type\":\"hello\"") }
-        #expect(expected.count > 60, "a stream worth comparing: \(expected.count) lines")
-        for kind in ["frame", "progress", "state", "gesture", "device"] {
+        #expect(expected.count > (late ? 20 : 60), "a stream worth comparing: \(expected.count) lines")
+        for kind in ["frame", "progress", "state", "gesture"] + (late ? [] : ["device"]) {
             #expect(expected.contains { $0.hasPrefix("{\"type\":\"\(kind)\"") }, "the comparison has \(kind) lines: \(Set(expected.map { $0.prefix(16) }))")
         }
         #expect(!expected.contains { $0.hasPrefix("{\"type\":\"lost\"") }, "the line subscriber kept up")
@@ -124,8 +139,6 @@ import JSON
         #expect(shared.lines.first?.hasPrefix("{\"type\":\"hello\"") == true, "hello first")
     }
 
-    /// A shared reader that keeps up costs the daemon no send(2) while frames come; one
-    /// asleep is woken once, with a newline, when the ring has more.
     /// The writer stores a case as its place in the declaration; the reader reads it
     /// as its place in `allCases`. Both orders must be one, for every enum in a record.
     @Test func everyCaseInARecordIsWrittenAtItsPlaceInAllCases() {
@@ -143,6 +156,8 @@ import JSON
         check(Transition.self)
     }
 
+    /// A shared reader that keeps up costs the daemon no send(2) while frames come; one
+    /// asleep is woken once, with a newline, when the ring has more.
     @Test func aReaderThatKeepsUpCostsNoSendAndASleeperOneWakeUp() throws {
         let s = try EventStreamTests.Session()
         let shared = try SharedClient(s.socket, rate: 60)
