@@ -14,7 +14,7 @@ import re
 import tempfile
 import unittest
 
-from harness import RECORDINGS, SWIPE_DOWN, SWIPES_CONFIG, PageTest, Replay, UiServer, gestured, per_browser, relative
+from harness import RECORDINGS, SWIPE_DOWN, SWIPES_CONFIG, Keys, PageTest, Replay, UiServer, gestured, per_browser, relative
 
 DRAG_UP_DOWN = os.path.join(RECORDINGS, 'touchscreens_Atmel_maXTouch_Touchscreen.1-finger-drag-up-down.events')
 
@@ -185,6 +185,8 @@ class SwipeWatchingTests(WatchingPage):
         for width, height in ((1400, 900), (400, 800)):
             self.sized(width, height)
             self.browser.execute_script('window.scrollTo(0, 0)')
+            self.assertTrue(self.browser.execute_script(
+                'return document.documentElement.scrollWidth <= document.documentElement.clientWidth'), 'nothing scrolls sideways')
             for control in ('#play', '#scrubber', '#frame-prev', '#frame-next', '#loop'):
                 self.assertTrue(self.in_view(control), f'{control} in view at {width} × {height}, unscrolled')
             self.screenshot(f'transport-{width}x{height}')
@@ -221,18 +223,34 @@ class SwipeWatchingTests(WatchingPage):
         self.element('#play').click()
 
     def test_a_tick_marks_the_recognized_swipe_and_each_failure_on_the_scrubber(self):
-        ticks = self.elements('#ticks .tick-recognized')
+        ticks = self.elements('#ticks .tick[data-marks~="recognized"]')
         frames = [int(t.get_attribute('data-frame')) for t in ticks]
         self.assertIn(self.swipe_frame, frames, 'a recognized tick at the swipe\'s frame')
         tick = ticks[frames.index(self.swipe_frame)]
         self.assertIn('swipe-down-4', tick.get_attribute('aria-label'))
         self.assertIn(f'{self.truth.frames[self.swipe_frame][0]:.3f} s', tick.get_attribute('aria-label'))
-        failed = ' '.join(t.get_attribute('aria-label') for t in self.elements('#ticks .tick-failed'))
+        self.assertIn('tick-recognized', tick.get_attribute('class'), 'what fired is what its tick shows')
+        failed = ' '.join(t.get_attribute('aria-label') for t in self.elements('#ticks .tick[data-marks~="failed"]'))
         for name in ('hold-3', 'swipe-up-4'):
             self.assertIn(name, failed, f'{name} failed, on a tick of its own kind')
         tick.click()
         self.wait(lambda b: self.text('#frame-label').startswith(f'Frame {self.swipe_frame + 1} of '), 'the tick shows its frame')
         self.assertEqual(self.card('swipe-down-4').get_attribute('data-state'), 'recognized')
+
+    def test_the_ticks_are_one_tab_stop_and_the_arrow_keys_go_from_tick_to_tick(self):
+        ticks = self.elements('#ticks .tick')
+        self.assertGreater(len(ticks), 2)
+        self.assertEqual([t.get_attribute('tabindex') for t in ticks], ['0'] + ['-1'] * (len(ticks) - 1), 'one Tab stop')
+        self.element('#scrubber').click()
+        self.press(Keys.TAB)
+        self.assertEqual(self.browser.switch_to.active_element.get_attribute('aria-label'), ticks[0].get_attribute('aria-label'))
+        self.press(Keys.ARROW_RIGHT)
+        second = self.browser.switch_to.active_element
+        self.assertEqual(second.get_attribute('aria-label'), ticks[1].get_attribute('aria-label'), '→ goes to the next tick')
+        self.assertEqual(second.get_attribute('tabindex'), '0')
+        self.press(' ')
+        frame = int(ticks[1].get_attribute('data-frame'))
+        self.wait(lambda b: self.text('#frame-label').startswith(f'Frame {frame + 1} of '), 'Space shows the tick\'s frame')
 
     def test_the_fired_card_is_listed_first_and_the_failed_last(self):
         rank = {'recognized': 0, 'ended': 0, 'began': 1, 'changed': 1, 'waiting': 1, 'possible': 2, 'failed': 3, 'cancelled': 3}
@@ -260,6 +278,7 @@ class SwipeWatchingTests(WatchingPage):
         self.assertNotIn('flash', card.get_attribute('class').split())
         self.assertEqual(self.browser.execute_script('return getComputedStyle(arguments[0]).animationName', card), 'none')
         self.assertNotEqual(self.browser.execute_script('return getComputedStyle(arguments[0]).outlineStyle', card), 'none')
+        self.screenshot('reduced-motion-highlight')
 
     def test_the_device_shows_the_centroids_path_and_the_swipes_delta(self):
         self.go_to_frame(self.swipe_frame)
@@ -276,7 +295,7 @@ class SwipeWatchingTests(WatchingPage):
 
     def test_fingers_are_at_least_10_px_with_ids_in_contrast_in_both_themes(self):
         index = self.truth.first_frame_with(4)
-        for width, height, dark in ((1400, 900, False), (400, 800, False), (1400, 900, True)):
+        for width, height, dark in ((1400, 900, False), (400, 800, False), (1400, 900, True), (400, 800, True)):
             self.sized(width, height)
             if dark:
                 self.emulate(dark=True)
@@ -368,7 +387,7 @@ class StepWatchingTests(WatchingPage):
         self.assertGreater(len(steps), 3, 'replay runs update once a step')
         truth = Replay(DRAG_UP_DOWN, self.config)
         self.wait(lambda b: self.element('#scrubber').get_attribute('max') == str(len(truth.frames) - 1), 'loaded')
-        self.assertEqual(len(self.elements('#ticks .tick-step')), len({truth.frame_at(s['time']) for s in steps}),
+        self.assertEqual(len(self.elements('#ticks .tick[data-marks~="step"]')), len({truth.frame_at(s['time']) for s in steps}),
                          'a tick at each frame a step was crossed on')
         last = max(i for i, (_, n) in enumerate(truth.frames) if n > 0)
         self.go_to_frame(last)

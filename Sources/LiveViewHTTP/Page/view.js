@@ -342,7 +342,7 @@ export class View {
       button.type = 'button';
       button.tabIndex = i === 0 ? 0 : -1;
       button.dataset.frame = String(tick.frame);
-      button.dataset.mark = tick.mark;
+      button.dataset.marks = tick.marks.join(' ');
       button.dataset.t = num(tick.t, 3);
       button.setAttribute('aria-label', tick.label);
       button.title = tick.label;
@@ -453,20 +453,24 @@ export class View {
 
 // MARK: The transport's ticks and the card list
 
-/// What each kind of tick shows: the states' own icons, and a step's.
+/// The marks of a tick, the one it shows first: what fired before what failed.
+const MARKS = ['recognized', 'began', 'ended', 'step', 'cancelled', 'failed'];
+/// What each mark shows: the states' own icons, and a step's.
 const TICK_ICONS = {
   began: STATES.began.icon, step: '·', ended: STATES.ended.icon, recognized: STATES.recognized.icon,
   failed: STATES.failed.icon, cancelled: STATES.cancelled.icon,
 };
+const MARK_WORDS = { recognized: 'recognized', began: 'began', ended: 'ended', step: 'stepped', cancelled: 'cancelled', failed: 'failed' };
 let marksMade = 0;
 
-/// A recording's ticks ({ frame, t, mark, label }, in time order) and each stepped
-/// gesture's runs (name → [{ began: t, steps: [{ step, t }] }]), from its events: a
-/// gesture line that began, crossed a step (its `step` changed), ended, was recognized
-/// or cancelled, and a state line to failed.
+/// A recording's ticks ({ frame, t, mark, marks, label }, in time order: one per frame
+/// with events, showing the first of its marks in MARKS' order, its label naming them
+/// all) and each stepped gesture's runs (name → [{ began: t, steps: [{ step, t }] }]),
+/// from its events: a gesture line that began, crossed a step (its `step` changed),
+/// ended, was recognized or cancelled, and a state line to failed.
 function recordingMarks(recording) {
   const { frames, events } = recording;
-  const groups = new Map();  // "frame mark" → tick
+  const byFrame = new Map();  // frame → { frame, t, named: Map mark → [what] }
   const steps = new Map();
   const lastStep = new Map();
   for (const e of events) {
@@ -482,26 +486,28 @@ function recordingMarks(recording) {
         const runs = steps.get(e.gesture);
         if (runs) runs[runs.length - 1].steps.push({ step: e.step, t: e.t });
         mark = 'step';
-        what = `${e.gesture} step ${e.step}`;
+        what = `${e.gesture} ${e.step}`;
       } else if (e.phase !== 'changed') {
-        mark = Object.hasOwn(TICK_ICONS, e.phase) ? e.phase : null;
+        mark = MARKS.includes(e.phase) ? e.phase : null;
       }
     } else if (e.type === 'state' && e.to === 'failed' && !e.refused) {
       mark = 'failed';
     }
     if (!mark) continue;
     const frame = frameAt(frames, e.t);
-    const key = `${frame} ${mark}`;
-    const tick = groups.get(key) || { frame, t: frames[frame] ? frames[frame].t : e.t, mark, names: [] };
-    tick.names.push(what);
-    groups.set(key, tick);
+    const tick = byFrame.get(frame) || { frame, t: frames[frame] ? frames[frame].t : e.t, named: new Map() };
+    tick.named.set(mark, [...(tick.named.get(mark) || []), what]);
+    byFrame.set(frame, tick);
   }
-  const ticks = [...groups.values()].sort((a, b) => a.frame - b.frame);
-  for (const tick of ticks) {
-    const shown = tick.names.slice(0, 4).join(', ') + (tick.names.length > 4 ? ` and ${tick.names.length - 4} more` : '');
-    const word = tick.mark === 'step' ? 'stepped' : tick.mark;
-    tick.label = `${num(tick.t, 3)} s: ${tick.names.length > 1 ? `${tick.names.length} ${word}: ` : ''}${shown}${tick.names.length > 1 || tick.mark === 'step' ? '' : ` ${word}`}`;
-  }
+  const ticks = [...byFrame.values()].sort((a, b) => a.frame - b.frame).map(({ frame, t, named }) => {
+    const marks = MARKS.filter((m) => named.has(m));
+    const said = marks.map((m) => {
+      const names = named.get(m);
+      const shown = names.slice(0, 4).join(', ') + (names.length > 4 ? ` and ${names.length - 4} more` : '');
+      return `${MARK_WORDS[m]}: ${shown}`;
+    });
+    return { frame, t, mark: marks[0], marks, label: `${num(t, 3)} s: ${said.join('; ')}` };
+  });
   return { ticks, steps, serial: ++marksMade };
 }
 
