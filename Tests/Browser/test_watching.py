@@ -133,6 +133,7 @@ class WatchingPage(PageTest):
                       f'a {width} × {height} viewport', timeout=5)
         except Exception:
             raise AssertionError(f'asked for {width} × {height}, got {self.browser.execute_script("return [innerWidth, innerHeight]")}')
+        return width
 
     def emulate(self, reduced_motion=False, dark=False):
         """prefers-reduced-motion and prefers-color-scheme as a user's settings give them."""
@@ -183,7 +184,7 @@ class SwipeWatchingTests(WatchingPage):
 
     def test_the_transport_stays_in_view_at_1400x900_and_400x800(self):
         for width, height in ((1400, 900), (400, 800)):
-            self.sized(width, height)
+            width = self.sized(width, height)
             self.browser.execute_script('window.scrollTo(0, 0)')
             self.assertTrue(self.browser.execute_script(
                 'return document.documentElement.scrollWidth <= document.documentElement.clientWidth'), 'nothing scrolls sideways')
@@ -282,7 +283,7 @@ class SwipeWatchingTests(WatchingPage):
 
     def test_the_device_shows_the_centroids_path_and_the_swipes_delta(self):
         self.go_to_frame(self.swipe_frame)
-        path = self.element('svg.device polyline.centroid-path')
+        path = self.wait(lambda b: self.element('svg.device polyline.centroid-path'), 'the centroid\'s path drawn')
         points = path.get_dom_attribute('points').split()
         self.assertGreater(len(points), 2, 'the centroid\'s path over the four-finger frames')
         ys = [float(p.split(',')[1]) for p in points]
@@ -296,7 +297,7 @@ class SwipeWatchingTests(WatchingPage):
     def test_fingers_are_at_least_10_px_with_ids_in_contrast_in_both_themes(self):
         index = self.truth.first_frame_with(4)
         for width, height, dark in ((1400, 900, False), (400, 800, False), (1400, 900, True), (400, 800, True)):
-            self.sized(width, height)
+            width = self.sized(width, height)
             if dark:
                 self.emulate(dark=True)
             self.go_to_frame(index)
@@ -427,7 +428,8 @@ class TwoFingerMeasureTests(WatchingPage):
         self.wait(lambda b: self.element('#scrubber').get_attribute('max') == str(len(truth.frames) - 1), 'loaded')
         index = self.last_touching_frame(truth)
         self.go_to_frame(index)
-        now = self.element('svg.device circle.pinch-now')
+        # The figure is redrawn at the next animation frame.
+        now = self.wait(lambda b: self.element('svg.device circle.pinch-now'), 'the pinch\'s circle drawn')
         start = self.element('svg.device circle.pinch-start')
         scale = float(now.get_dom_attribute('data-scale'))
         self.assertGreater(scale, 1.5, 'spread apart')
@@ -444,7 +446,7 @@ class TwoFingerMeasureTests(WatchingPage):
         index = self.last_touching_frame(truth)
         self.go_to_frame(index)
         card_values = self.card_values(self.card('turn'))
-        arc = self.element('svg.device path.rotation-arc')
+        arc = self.wait(lambda b: self.element('svg.device path.rotation-arc'), 'the rotation\'s arc drawn')
         degrees = float(arc.get_dom_attribute('data-degrees').replace('−', '-'))
         self.assertGreater(abs(degrees), 45, 'about a quarter turn')
         self.assertEqual(card_values['Rotation'], arc.get_dom_attribute('data-degrees') + '°', 'the card and the arc agree')

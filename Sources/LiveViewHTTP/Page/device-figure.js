@@ -53,13 +53,14 @@ export function drawDevice(figure, path, info, gestures, hatch) {
   const trails = svg('g', { class: 'trails' });
   const measures = svg('g', { class: 'measures' });
   const contacts = svg('g', { class: 'contacts' });
-  image.append(trails, measures, contacts);
+  const labels = svg('g', { class: 'measure-labels' });
+  image.append(trails, measures, contacts, labels);
   const caption = el('figcaption');
   caption.append(el('strong', 'device-name', info.name || path), ' ', el('span', 'device-facts', deviceFacts(info, w, h)));
   const count = el('span', 'device-fingers');
   caption.append(' ', count);
   figure.replaceChildren(image, caption);
-  const layers = { image, width: w + 2 * margin, arrow: `${hatch}-arrow`, trails, measures, contacts, count, drawn: null };
+  const layers = { image, width: w + 2 * margin, arrow: `${hatch}-arrow`, trails, measures, contacts, labels, count, drawn: null };
   // A contact's radius is kept in pixels as the figure is resized (a narrow window).
   if (typeof ResizeObserver === 'function') {
     new ResizeObserver(() => layers.drawn && drawContacts(layers, ...layers.drawn)).observe(image);
@@ -140,7 +141,9 @@ export function drawContacts(layers, contacts, fingers, measure = null) {
   }
   layers.trails.replaceChildren(...trails);
   layers.contacts.replaceChildren(...circles);
-  layers.measures.replaceChildren(...(measure ? drawMeasure(layers, measure, contacts, mm) : []));
+  const { marks, labels } = measure ? drawMeasure(layers, measure, contacts, mm) : { marks: [], labels: [] };
+  layers.measures.replaceChildren(...marks);
+  layers.labels.replaceChildren(...labels);
   layers.count.textContent = `· ${plural(fingers, 'finger')}`;
 }
 
@@ -204,14 +207,16 @@ function mean(values) {
 
 /// The measure's marks: the path, the Δ as an arrow to where the centroid is now, a
 /// pinch's circle now and where it started (now ÷ scale), a rotation's arc ending at
-/// the first finger, each with its number.
+/// the first finger; and their numbers, drawn over the fingers (the Δ's behind the
+/// arrow's tail, where the fingers no longer are).
 function drawMeasure(layers, measure, contacts, mm) {
   const marks = [];
+  const labels = [];
   const size = Math.max(3.5, MINIMUM_LABEL_PX * mm);
-  const label = (x, y, text, className) => {
-    const t = svg('text', { class: `measure-label ${className}`, x, y, 'font-size': size });
+  const label = (x, y, text, className, anchor = 'start') => {
+    const t = svg('text', { class: `measure-label ${className}`, x, y, 'font-size': size, 'text-anchor': anchor });
     t.textContent = text;
-    return t;
+    labels.push(t);
   };
   const { path } = measure;
   const now = path[path.length - 1];
@@ -223,23 +228,25 @@ function drawMeasure(layers, measure, contacts, mm) {
     const from = { x: now.x - dx, y: now.y - dy };
     marks.push(svg('line', { class: 'delta', x1: from.x, y1: from.y, x2: now.x, y2: now.y, 'marker-end': `url(#${layers.arrow})`,
                              'data-dx': num(dx, 1), 'data-dy': num(dy, 1) }));
-    marks.push(label(now.x + size * 0.6, now.y - size * 0.6, `Δ(${num(dx, 1)}, ${num(dy, 1)}) mm`, 'delta-label'));
+    const length = Math.hypot(dx, dy) || 1;
+    const [bx, by] = [from.x - (dx / length) * size, from.y - (dy / length) * size + size * 0.35];
+    label(bx, by, `Δ(${num(dx, 1)}, ${num(dy, 1)}) mm`, 'delta-label', Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'end' : 'start') : 'middle');
   }
   const down = [...contacts.values()].map((points) => points[points.length - 1]).filter((p) => p.down);
   const spread = down.length > 1 ? mean(down.map((p) => Math.hypot(p.x - now.x, p.y - now.y))) : 0;
   if (measure.scale !== null && spread > 0 && measure.scale > 0) {
     marks.push(svg('circle', { class: 'pinch-start', cx: now.x, cy: now.y, r: spread / measure.scale }));
     marks.push(svg('circle', { class: 'pinch-now', cx: now.x, cy: now.y, r: spread, 'data-scale': num(measure.scale, 2) }));
-    marks.push(label(now.x + spread * 0.75, now.y + spread * 0.75 + size, `×${num(measure.scale, 2)}`, 'scale-label'));
+    label(now.x + spread * 0.75, now.y + spread * 0.75 + size, `×${num(measure.scale, 2)}`, 'scale-label');
   }
   if (measure.rotation !== null) {
     const r = Math.max(spread, 8);
     const end = down.length ? Math.atan2(down[0].y - now.y, down[0].x - now.x) : -Math.PI / 2;
     marks.push(svg('path', { class: 'rotation-arc', d: arc(now, r, end - (measure.rotation * Math.PI) / 180, end),
                              'marker-end': `url(#${layers.arrow})`, 'data-degrees': num(measure.rotation, 1) }));
-    marks.push(label(now.x + r + size * 0.3, now.y - size * 0.3, `${num(measure.rotation, 1)}°`, 'rotation-label'));
+    label(now.x + r + size * 0.3, now.y - size * 0.3, `${num(measure.rotation, 1)}°`, 'rotation-label');
   }
-  return marks;
+  return { marks, labels };
 }
 
 /// An SVG arc of radius r about c from angle `from` to `to` (radians, y down).
