@@ -14,7 +14,8 @@ import re
 import tempfile
 import unittest
 
-from harness import RECORDINGS, SWIPE_DOWN, SWIPES_CONFIG, Keys, PageTest, Replay, UiServer, gestured, per_browser, relative
+from harness import (RECORDINGS, SWIPE_DOWN, SWIPES_CONFIG, Daemon, DaemonPageTest, Keys, PageTest, Replay, UiServer, gestured,
+                     per_browser, relative)
 
 DRAG_UP_DOWN = os.path.join(RECORDINGS, 'touchscreens_Atmel_maXTouch_Touchscreen.1-finger-drag-up-down.events')
 
@@ -453,6 +454,36 @@ class TwoFingerMeasureTests(WatchingPage):
         self.assertRegex(arc.get_dom_attribute('d'), r'^M[-\d.]+,[-\d.]+ A')
         self.assertIn(card_values['Rotation'], self.text('svg.device .rotation-label'))
         self.screenshot('rotation')
+
+
+class LiveStepTests(DaemonPageTest):
+    """Live, on the fake touchpad of a real daemon: a three-finger pan stepped every 5 mm."""
+    ui_name = 'ui-watching-live'
+
+    @classmethod
+    def start_daemon(cls):
+        daemon = Daemon(STEPPED_PAN.replace('fingers: 1', 'fingers: 3').replace('axis: vertical', 'axis: horizontal')
+                        .replace('every: 10mm', 'every: 5mm'), fake_pad=True, logs=cls.logs)
+        cls.ui_args = ('--config', daemon.config)
+        return daemon
+
+    def setUp(self):
+        super().setUp()
+        self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
+        self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
+
+    def test_each_step_of_a_live_pan_is_a_mark_and_the_figure_shows_its_delta(self):
+        self.daemon.pad.three_fingers(dx_mm=-40, lift=False)
+        card = self.card('scroll-steps')
+        self.wait(lambda b: self.card_values(card).get('Step', '0') not in ('0', ''), 'steps crossed')
+        self.wait(lambda b: len(self.elements('svg.device line.delta')) == 1, 'the Δ drawn over the fingers')
+        step = int(self.card_values(card)['Step'].replace('−', '-'))
+        self.assertLessEqual(step, -4, '40 mm to the left at 5 mm a step, less the pan\'s start')
+        marks = [m.text for m in card.find_elements('css selector', '.step-marks .step-mark')]
+        self.assertEqual(marks, [str(k).replace('-', '−') for k in range(-1, step - 1, -1)], 'a mark per step, in order')
+        self.assertTrue(card.find_element('css selector', '.state').text.endswith(f'· step {step}'.replace('-', '−')))
+        self.screenshot('live-steps')
+        self.daemon.pad.three_fingers(dx_mm=0)
 
 
 load_tests = per_browser(globals())

@@ -98,7 +98,7 @@ export function drawCard(parts, look, last) {
   }
   if (!last || !sameSteps(look.steps, last.steps)) drawSteps(parts, look.steps);
   const steps = look.steps;
-  parts.state.querySelector('.state-step').textContent = steps.length ? ` · step ${steps[steps.length - 1].step}` : '';
+  parts.state.querySelector('.state-step').textContent = steps.length ? ` · step ${num(steps[steps.length - 1].step, 0)}` : '';
   parts.reason.textContent = look.reason || '';
   parts.reason.hidden = !look.reason;
   if (!last || look.values !== last.values || look.kinds !== last.kinds) {

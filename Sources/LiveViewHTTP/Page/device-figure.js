@@ -12,8 +12,8 @@ const CONTACT_RADIUS_MM = 4.5;
 /// The smallest radius a contact is drawn at, px: a fingertip on a 294 mm screen drawn
 /// 500 px wide would be a 7 px dot, too small for its id to be read.
 const MINIMUM_CONTACT_RADIUS_PX = 10;
-/// The smallest text drawn over the surface (a contact's id, a measure), px.
-const MINIMUM_LABEL_PX = 12;
+/// The size of a measure's numbers over the surface, px, whatever the device's scale.
+const LABEL_PX = 13;
 /// The most points a centroid path is drawn with (a long recording's run is thinned).
 const PATH_POINTS = 400;
 /// Default width of a touchscreen's edge zone, mm (the engine's defaultEdgeZoneMM).
@@ -212,7 +212,7 @@ function mean(values) {
 function drawMeasure(layers, measure, contacts, mm) {
   const marks = [];
   const labels = [];
-  const size = Math.max(3.5, MINIMUM_LABEL_PX * mm);
+  const size = LABEL_PX * mm;
   const label = (x, y, text, className, anchor = 'start') => {
     const t = svg('text', { class: `measure-label ${className}`, x, y, 'font-size': size, 'text-anchor': anchor });
     t.textContent = text;
