@@ -12,8 +12,10 @@ const CONTACT_RADIUS_MM = 4.5;
 /// The smallest radius a contact is drawn at, px: a fingertip on a 294 mm screen drawn
 /// 500 px wide would be a 7 px dot, too small for its id to be read.
 const MINIMUM_CONTACT_RADIUS_PX = 10;
-/// The size of a measure's numbers over the surface, px, whatever the device's scale.
+/// The size of a measure's numbers over the surface, px, whatever the device's scale,
+/// and the width of its lines (the dashed ones: half).
 const LABEL_PX = 13;
+const MEASURE_LINE_PX = 2;
 /// The most points a centroid path is drawn with (a long recording's run is thinned).
 const PATH_POINTS = 400;
 /// Default width of a touchscreen's edge zone, mm (the engine's defaultEdgeZoneMM).
@@ -213,6 +215,7 @@ function drawMeasure(layers, measure, contacts, mm) {
   const marks = [];
   const labels = [];
   const size = LABEL_PX * mm;
+  const line = MEASURE_LINE_PX * mm;
   const label = (x, y, text, className, anchor = 'start') => {
     const t = svg('text', { class: `measure-label ${className}`, x, y, 'font-size': size, 'text-anchor': anchor });
     t.textContent = text;
@@ -221,12 +224,12 @@ function drawMeasure(layers, measure, contacts, mm) {
   const { path } = measure;
   const now = path[path.length - 1];
   if (path.length > 1) {
-    marks.push(svg('polyline', { class: 'centroid-path', points: path.map((p) => `${p.x},${p.y}`).join(' ') }));
+    marks.push(svg('polyline', { class: 'centroid-path', points: path.map((p) => `${p.x},${p.y}`).join(' '), 'stroke-width': line / 2 }));
   }
   if (measure.delta) {
     const { dx, dy } = measure.delta;
     const from = { x: now.x - dx, y: now.y - dy };
-    marks.push(svg('line', { class: 'delta', x1: from.x, y1: from.y, x2: now.x, y2: now.y, 'marker-end': `url(#${layers.arrow})`,
+    marks.push(svg('line', { class: 'delta', x1: from.x, y1: from.y, x2: now.x, y2: now.y, 'marker-end': `url(#${layers.arrow})`, 'stroke-width': line,
                              'data-dx': num(dx, 1), 'data-dy': num(dy, 1) }));
     const length = Math.hypot(dx, dy) || 1;
     const [bx, by] = [from.x - (dx / length) * size, from.y - (dy / length) * size + size * 0.35];
@@ -235,15 +238,15 @@ function drawMeasure(layers, measure, contacts, mm) {
   const down = [...contacts.values()].map((points) => points[points.length - 1]).filter((p) => p.down);
   const spread = down.length > 1 ? mean(down.map((p) => Math.hypot(p.x - now.x, p.y - now.y))) : 0;
   if (measure.scale !== null && spread > 0 && measure.scale > 0) {
-    marks.push(svg('circle', { class: 'pinch-start', cx: now.x, cy: now.y, r: spread / measure.scale }));
-    marks.push(svg('circle', { class: 'pinch-now', cx: now.x, cy: now.y, r: spread, 'data-scale': num(measure.scale, 2) }));
+    marks.push(svg('circle', { class: 'pinch-start', cx: now.x, cy: now.y, r: spread / measure.scale, 'stroke-width': line / 2 }));
+    marks.push(svg('circle', { class: 'pinch-now', cx: now.x, cy: now.y, r: spread, 'data-scale': num(measure.scale, 2), 'stroke-width': line }));
     label(now.x + spread * 0.75, now.y + spread * 0.75 + size, `×${num(measure.scale, 2)}`, 'scale-label');
   }
   if (measure.rotation !== null) {
     const r = Math.max(spread, 8);
     const end = down.length ? Math.atan2(down[0].y - now.y, down[0].x - now.x) : -Math.PI / 2;
     marks.push(svg('path', { class: 'rotation-arc', d: arc(now, r, end - (measure.rotation * Math.PI) / 180, end),
-                             'marker-end': `url(#${layers.arrow})`, 'data-degrees': num(measure.rotation, 1) }));
+                             'marker-end': `url(#${layers.arrow})`, 'data-degrees': num(measure.rotation, 1), 'stroke-width': line }));
     label(now.x + r + size * 0.3, now.y - size * 0.3, `${num(measure.rotation, 1)}°`, 'rotation-label');
   }
   return { marks, labels };
