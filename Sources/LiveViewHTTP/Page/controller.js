@@ -23,6 +23,12 @@ export class Controller {
   #tries = 0;
   /// Play's animation frame request, while it plays.
   #player = null;
+  /// Play's speed (1: the recording's own) and whether it starts over at the end: the
+  /// transport's own inputs hold them, as the player's parameters.
+  #speed = 1;
+  #loop = false;
+  /// Where play (re)started: the recording's time and performance.now() then.
+  #playedFrom = null;
 
   constructor(store, view) {
     this.#store = store;
@@ -34,6 +40,8 @@ export class Controller {
     view.bind('showFrame', (index) => this.#showFrame(index));
     view.bind('stepFrame', (step) => this.#state.recording && this.#showFrame(this.#state.recording.frame + step));
     view.bind('play', () => this.#togglePlay());
+    view.bind('speed', (speed) => this.#setSpeed(speed));
+    view.bind('loop', (loop) => { this.#loop = loop; });
     view.bind('backToLive', () => this.#backToLive());
     view.bind('edit', (text) => this.#edited(text));
     view.bind('try', () => this.#toggleTry());
@@ -126,25 +134,40 @@ export class Controller {
     this.#connect();
   }
 
-  /// Plays the recording from the shown frame on at its own speed.
+  /// Plays the recording from the shown frame on, at its own speed times the
+  /// transport's (0.1× shows a 0.57 s swipe in 5.7 s), from the start again at the end
+  /// when Loop is on.
   #togglePlay() {
     if (this.#player !== null) return this.#stopPlaying();
     const recording = this.#state.recording;
     if (!recording || recording.frames.length === 0) return;
     if (recording.frame >= recording.frames.length - 1) this.#update(changes.frameShown, 0);
-    const startT = recording.frames[this.#state.recording.frame].t;
-    const startWall = performance.now();
+    this.#playFrom(this.#state.recording.frame);
     this.#update(changes.playingChanged, true);
     const step = () => {
       const { frames, frame } = this.#state.recording;
-      const t = startT + (performance.now() - startWall) / 1000;
+      const t = this.#playedFrom.t + ((performance.now() - this.#playedFrom.wall) / 1000) * this.#speed;
       let i = frame;
       while (i + 1 < frames.length && frames[i + 1].t <= t) i++;
       if (i !== frame) this.#update(changes.frameShown, i);
-      if (i >= frames.length - 1) return this.#stopPlaying();
+      if (i >= frames.length - 1) {
+        if (!this.#loop) return this.#stopPlaying();
+        this.#update(changes.frameShown, 0);
+        this.#playFrom(0);
+      }
       this.#player = requestAnimationFrame(step);
     };
     this.#player = requestAnimationFrame(step);
+  }
+
+  #playFrom(frame) {
+    this.#playedFrom = { t: this.#state.recording.frames[frame].t, wall: performance.now() };
+  }
+
+  /// A new speed goes on from the frame shown, not from where play started.
+  #setSpeed(speed) {
+    this.#speed = speed > 0 && isFinite(speed) ? speed : 1;
+    if (this.#player !== null) this.#playFrom(this.#state.recording.frame);
   }
 
   #stopPlaying() {

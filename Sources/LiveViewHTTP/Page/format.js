@@ -108,7 +108,7 @@ export function valueRows(kinds, kind, v) {
   for (const [key, name, text] of VALUE_ROWS) {
     if (reported.has(key) && v[key] !== null && v[key] !== undefined) rows.push([name, text(v)]);
   }
-  if (v.step !== null && v.step !== undefined) rows.push(['Step', String(v.step)]);
+  if (v.step !== null && v.step !== undefined) rows.push(['Step', num(v.step, 0)]);
   if (v.direction) rows.push(['Direction', v.direction]);
   return rows;
 }

@@ -30,7 +30,7 @@ function initialState() {
     nextId: 0,              // the id of the next timeline or Try entry
     recording: null,        // while one is shown: { frames, events, entries, frame, playing }
     recordingStatus: '',
-    config: null,           // { path, savedText } of the file in use; null: none (or no session yet)
+    config: null,           // { path, savedText, inUse } of the file in use; null: none (or no session yet)
     editor: { text: '', diagnostics: [], check: null }, // check: { ok } or { error }
     trying: false,
     tried: null,            // what Try shows: { error } or { id, onRecording, listed, fired: [entry] }
@@ -100,7 +100,8 @@ function newDevice(info) {
 // MARK: The session
 
 export function sessionLoaded(state, session) {
-  const config = session.config ? { path: session.config.path, savedText: session.config.text || '' } : null;
+  // inUse: false when no file is there (a recording is then shown with every kind, as `replay --detect` does).
+  const config = session.config ? { path: session.config.path, savedText: session.config.text || '', inUse: session.config.in_use !== false } : null;
   return {
     ...state,
     mode: session.mode,

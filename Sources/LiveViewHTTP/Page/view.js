@@ -4,21 +4,29 @@
 // `announce`, `confirmSave` and `placeCaret` do what a state does not hold.
 
 import { KeyedList, el } from './dom.js';
-import { cardLook, drawCard, makeCard, sameLook } from './card.js';
+import { cardGroup, cardLook, drawCard, makeCard, sameLook } from './card.js';
 import { ConfigEditor } from './config-editor.js';
-import { drawContacts, drawDevice, drawnWidth } from './device-figure.js';
-import { actionText, checkSummary, gestureText, num, plural, valueRows } from './format.js';
+import { centroidOfTrails, centroidRun, drawContacts, drawDevice, drawnWidth, gestureMeasure } from './device-figure.js';
+import { STATES, actionText, checkSummary, gestureText, num, plural, valueRows } from './format.js';
 import { listensTo } from './store.js';
 
 const $ = (id) => document.getElementById(id);
 
 /// How long the announcer gathers what to say before it says it, ms.
 const ANNOUNCE_DELAY_MS = 250;
+/// How much later than its frame a recording's event may be stamped and still belong to
+/// it, s (as the store's own slack).
+const EVENT_SLACK_S = 5e-6;
 
 export class View {
   #shown = null;               // the state drawn last
   #toggle = null;              // the handler of the cards' Disable/Enable buttons
+  #showFrame = null;           // the handler of the scrubber, and of its ticks
   #cards = new Map();          // gesture name → { parts, look }
+  #cardOrder = '';             // the cards' names as listed, and folded, last
+  #fold = makeFold();          // the row of the kinds `--detect` tried that failed
+  #liveSteps = new Map();      // gesture name → the steps it crossed, live: [{ step, t }]
+  #recordingMarks = null;      // { events, ticks, steps } of the recording shown
   #figures = new Map();        // device path → { figure, info, gestures, layers }
   #figuresMade = 0;            // for each figure's own pattern id
   #contactsPending = new Set();
@@ -33,6 +41,7 @@ export class View {
     const zone = $('drop-zone');
     zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('dragging'); });
     zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
+    $('ticks').addEventListener('keydown', (e) => moveAmongTicks(e));
   }
 
   /// Calls `handler` when the user does `event`; the handler gets what it needs of it
@@ -49,11 +58,17 @@ export class View {
           $('drop-zone').classList.remove('dragging');
           handler(e.dataTransfer.files[0]);
         });
-      case 'showFrame': return on('scrubber', 'input', () => handler(Number($('scrubber').value)));
+      case 'showFrame':
+        this.#showFrame = handler;
+        return on('scrubber', 'input', () => handler(Number($('scrubber').value)));
       case 'stepFrame':  // (-1 or 1)
         on('frame-prev', 'click', () => handler(-1));
         return on('frame-next', 'click', () => handler(1));
       case 'play': return on('play', 'click', () => handler());
+      case 'speed':  // (0.1, 0.25 or 1)
+        for (const radio of document.querySelectorAll('input[name="speed"]')) radio.addEventListener('change', () => handler(Number(radio.value)));
+        return;
+      case 'loop': return on('loop', 'change', (e) => handler(e.target.checked));
       case 'backToLive': return on('live-view', 'click', () => handler());
       case 'edit': return this.#editor.onEdit(handler);  // (text)
       case 'try': return on('try', 'click', () => handler());
@@ -71,6 +86,7 @@ export class View {
     const changed = (...keys) => !last || keys.some((k) => state[k] !== last[k]);
     if (changed('session', 'connected', 'mode')) this.#renderHeader(state);
     if (changed('devices', 'gestures')) this.#renderDevices(state, last);
+    else if (changed('cards')) for (const path of state.devices.keys()) this.#drawContactsSoon(path);
     if (changed('fingers')) this.#renderFingerCount(state.fingers);
     if (changed('cards', 'kinds', 'devices', 'onlyActive', 'mode')) this.#renderCards(state);
     if (changed('timeline')) this.#timeline.show(state.timeline);
@@ -140,7 +156,7 @@ export class View {
       const layers = drawDevice(figure, path, device.info, state.gestures, `hatch-${this.#figuresMade++}`);
       this.#figures.set(path, { figure, info: device.info, gestures: state.gestures, layers });
       if (!figure.isConnected) $('devices').append(figure);
-      drawContacts(layers, device.contacts, device.fingers);
+      drawContacts(layers, device.contacts, device.fingers, this.#measure(state, path, device));
       redrawn = true;
     }
     if (!redrawn) return;
@@ -165,9 +181,25 @@ export class View {
       for (const p of paths) {
         const device = this.#shown.devices.get(p);
         const shown = this.#figures.get(p);
-        if (device && shown) drawContacts(shown.layers, device.contacts, device.fingers);
+        if (device && shown) drawContacts(shown.layers, device.contacts, device.fingers, this.#measure(this.#shown, p, device));
       }
     });
+  }
+
+  /// What the gesture on `device` measures, drawn over it: the first card listed (what
+  /// fired, else what is under way) with values, on that device.
+  #measure(state, path, device) {
+    let best = null;
+    for (const card of state.cards.values()) {
+      const group = cardGroup(card.state);
+      if (!card.values || group > 1 || (!state.recording && card.device !== path)) continue;
+      if (!best || group < cardGroup(best.state)) best = card;
+    }
+    if (!best) return null;
+    const recording = state.recording;
+    const trail = recording ? centroidRun(recording.frames, recording.frame) : centroidOfTrails(device.contacts);
+    const kind = best.values.kind || best.gesture.kind;
+    return gestureMeasure(trail, best.values, (state.kinds[kind] || { values: [] }).values);
   }
 
   #renderFingerCount(fingers) {
@@ -179,16 +211,22 @@ export class View {
 
   /// The cards, made anew for new gestures (a hello, a recording), else each redrawn
   /// when its look changed; a card that leaves possible for a state other than changed
-  /// (every frame of a moving gesture) is announced.
+  /// (every frame of a moving gesture) is announced. They are listed by state (what
+  /// fired, what is under way, what is possible, what failed), and the kinds a recording
+  /// without a config tried (as `replay --detect` does) that failed are folded into one
+  /// row: the one swipe that fired is first, not the 29th card among failures.
   #renderCards(state) {
     const fresh = this.#cards.size !== state.cards.size ||
       [...state.cards].some(([name, card]) => this.#cards.get(name)?.parts.gesture !== card.gesture);
     if (fresh) {
       const toggle = state.mode === 'replay' ? null : (name) => this.#toggle(name);
       this.#cards = new Map([...state.cards].map(([name, card]) => [name, { parts: makeCard(card.gesture, toggle), look: null }]));
-      $('cards').replaceChildren(...[...this.#cards.values()].map((c) => c.parts.el));
+      this.#cardOrder = '';
+      this.#liveSteps = new Map();
     }
     const kinds = new Set([...state.devices.values()].map((d) => d.info.kind));
+    const detecting = isDetecting(state);
+    const steps = this.#stepsAt(state);
     for (const [name, card] of state.cards) {
       const shown = this.#cards.get(name);
       const device = card.device && state.devices.get(card.device);
@@ -197,6 +235,8 @@ export class View {
         device: device ? device.info.name : null,
         kinds: state.kinds,
         onlyActive: state.onlyActive,
+        folded: detecting && cardGroup(card.state) === 3,
+        steps: steps(name, card),
       });
       if (shown.look && sameLook(look, shown.look)) continue;
       drawCard(shown.parts, look, shown.look);
@@ -205,7 +245,64 @@ export class View {
       }
       shown.look = look;
     }
+    this.#listCards(state.cards, detecting, state.onlyActive);
     $('hide-idle').checked = state.onlyActive;
+  }
+
+  /// The cards in their order, each moved only if it is out of place (a moved element
+  /// loses the keyboard's focus), the folded failures last.
+  #listCards(cards, detecting, onlyActive) {
+    const names = [...cards.keys()];
+    const rank = (name) => cardGroup(cards.get(name).state);
+    const order = names.map((name, i) => [rank(name), i, name]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+    const folded = detecting ? order.filter((name) => rank(name) === 3) : [];
+    const listed = order.filter((name) => !folded.includes(name));
+    const key = `${listed.join('\n')}|${folded.join('\n')}`;
+    this.#fold.el.hidden = folded.length === 0 || onlyActive;
+    if (key === this.#cardOrder) return;
+    this.#cardOrder = key;
+    placeInOrder($('cards'), [...listed.map((n) => this.#cards.get(n).parts.el), this.#fold.el]);
+    placeInOrder(this.#fold.list, folded.map((n) => this.#cards.get(n).parts.el));
+    this.#fold.summary.textContent = `${folded.length} ${folded.length === 1 ? 'kind' : 'kinds'} failed`;
+  }
+
+  /// A function of a card to the steps it crossed so far: in a recording, those of its
+  /// events up to the frame shown since its gesture began; live, those its lines
+  /// brought since it last began.
+  #stepsAt(state) {
+    const none = [];
+    const recording = state.recording;
+    if (recording) {
+      const marks = this.#marksOf(recording);
+      const t = recording.frames.length ? recording.frames[recording.frame].t + EVENT_SLACK_S : -Infinity;
+      return (name, card) => {
+        if (card.state === 'possible') return none;
+        const runs = marks.steps.get(name) || [];
+        const run = [...runs].reverse().find((r) => r.began <= t);
+        return run ? run.steps.filter((s) => s.t <= t) : none;
+      };
+    }
+    return (name, card) => {
+      const v = card.values;
+      let seen = this.#liveSteps.get(name) || none;
+      if (card.state === 'possible' || (v && v.phase === 'began')) seen = none;
+      const last = seen[seen.length - 1];
+      if (v && typeof v.step === 'number' && v.phase !== 'began' && (!last || last.step !== v.step) && (seen.length || v.step !== 0)) {
+        seen = [...seen, { step: v.step, t: v.t }];
+      }
+      this.#liveSteps.set(name, seen);
+      return seen;
+    };
+  }
+
+  /// The recording's marks, made once per recording: the scrubber's ticks, and each
+  /// stepped gesture's steps.
+  #marksOf(recording) {
+    if (this.#recordingMarks && this.#recordingMarks.events === recording.events && this.#recordingMarks.frames === recording.frames) {
+      return this.#recordingMarks;
+    }
+    this.#recordingMarks = { events: recording.events, frames: recording.frames, ...recordingMarks(recording) };
+    return this.#recordingMarks;
   }
 
   // MARK: Recordings
@@ -214,6 +311,7 @@ export class View {
     $('recording-status').textContent = state.recordingStatus;
     const recording = state.recording;
     $('scrub').hidden = !recording;
+    document.body.classList.toggle('has-transport', Boolean(recording));
     $('live-view').hidden = !recording || state.mode === 'replay';
     const playing = Boolean(recording && recording.playing);
     $('play').setAttribute('aria-pressed', String(playing));
@@ -226,6 +324,32 @@ export class View {
     $('scrubber').value = String(frame);
     const f = frames[frame];
     $('frame-label').textContent = f ? `Frame ${frame + 1} of ${frames.length} · ${num(f.t, 3)} s · ${plural(f.fingers || 0, 'finger')}` : '';
+    this.#drawTicks(recording);
+  }
+
+  /// A tick on the scrubber at each frame where gestures began, stepped, ended, were
+  /// recognized or failed (one per frame and kind of mark, its label naming them all).
+  /// The ticks are one stop of the Tab key: ← and → go from tick to tick, Enter shows
+  /// the tick's frame.
+  #drawTicks(recording) {
+    const marks = this.#marksOf(recording);
+    const ticks = $('ticks');
+    if (ticks.dataset.drawn === String(marks.serial)) return;
+    ticks.dataset.drawn = String(marks.serial);
+    const last = Math.max(1, recording.frames.length - 1);
+    ticks.replaceChildren(...marks.ticks.map((tick, i) => {
+      const button = el('button', `tick tick-${tick.mark}`, TICK_ICONS[tick.mark]);
+      button.type = 'button';
+      button.tabIndex = i === 0 ? 0 : -1;
+      button.dataset.frame = String(tick.frame);
+      button.dataset.marks = tick.marks.join(' ');
+      button.dataset.t = num(tick.t, 3);
+      button.setAttribute('aria-label', tick.label);
+      button.title = tick.label;
+      button.style.left = `calc(var(--thumb) / 2 + (100% - var(--thumb)) * ${tick.frame / last})`;
+      button.addEventListener('click', () => this.#showFrame && this.#showFrame(tick.frame));
+      return button;
+    }));
   }
 
   // MARK: The config editor
@@ -324,6 +448,119 @@ export class View {
     } else {
       shown.replaceChildren(el('p', null, 'Recognized (best first):'), detectedList(result.detected, state.kinds));
     }
+  }
+}
+
+// MARK: The transport's ticks and the card list
+
+/// The marks of a tick, the one it shows first: what fired before what failed.
+const MARKS = ['recognized', 'began', 'ended', 'step', 'cancelled', 'failed'];
+/// What each mark shows: the states' own icons, and a step's.
+const TICK_ICONS = {
+  began: STATES.began.icon, step: '·', ended: STATES.ended.icon, recognized: STATES.recognized.icon,
+  failed: STATES.failed.icon, cancelled: STATES.cancelled.icon,
+};
+const MARK_WORDS = { recognized: 'recognized', began: 'began', ended: 'ended', step: 'stepped', cancelled: 'cancelled', failed: 'failed' };
+let marksMade = 0;
+
+/// A recording's ticks ({ frame, t, mark, marks, label }, in time order: one per frame
+/// with events, showing the first of its marks in MARKS' order, its label naming them
+/// all) and each stepped gesture's runs (name → [{ began: t, steps: [{ step, t }] }]),
+/// from its events: a gesture line that began, crossed a step (its `step` changed),
+/// ended, was recognized or cancelled, and a state line to failed.
+function recordingMarks(recording) {
+  const { frames, events } = recording;
+  const byFrame = new Map();  // frame → { frame, t, named: Map mark → [what] }
+  const steps = new Map();
+  const lastStep = new Map();
+  for (const e of events) {
+    let mark = null;
+    let what = e.gesture;
+    if (e.type === 'gesture') {
+      if (e.phase === 'began') {
+        lastStep.set(e.gesture, 0);
+        if (typeof e.step === 'number') steps.set(e.gesture, [...(steps.get(e.gesture) || []), { began: e.t, steps: [] }]);
+      }
+      if (e.phase === 'changed' && typeof e.step === 'number' && e.step !== (lastStep.get(e.gesture) ?? 0)) {
+        lastStep.set(e.gesture, e.step);
+        const runs = steps.get(e.gesture);
+        if (runs) runs[runs.length - 1].steps.push({ step: e.step, t: e.t });
+        mark = 'step';
+        what = `${e.gesture} ${e.step}`;
+      } else if (e.phase !== 'changed') {
+        mark = MARKS.includes(e.phase) ? e.phase : null;
+      }
+    } else if (e.type === 'state' && e.to === 'failed' && !e.refused) {
+      mark = 'failed';
+    }
+    if (!mark) continue;
+    const frame = frameAt(frames, e.t);
+    const tick = byFrame.get(frame) || { frame, t: frames[frame] ? frames[frame].t : e.t, named: new Map() };
+    tick.named.set(mark, [...(tick.named.get(mark) || []), what]);
+    byFrame.set(frame, tick);
+  }
+  const ticks = [...byFrame.values()].sort((a, b) => a.frame - b.frame).map(({ frame, t, named }) => {
+    const marks = MARKS.filter((m) => named.has(m));
+    const said = marks.map((m) => {
+      const names = named.get(m);
+      const shown = names.slice(0, 4).join(', ') + (names.length > 4 ? ` and ${names.length - 4} more` : '');
+      return `${MARK_WORDS[m]}: ${shown}`;
+    });
+    return { frame, t, mark: marks[0], marks, label: `${num(t, 3)} s: ${said.join('; ')}` };
+  });
+  return { ticks, steps, serial: ++marksMade };
+}
+
+/// The first frame at or after time t (the one an event happened on), or the last.
+function frameAt(frames, t) {
+  let lo = 0;
+  let hi = frames.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (frames[mid].t + EVENT_SLACK_S < t) lo = mid + 1; else hi = mid;
+  }
+  return Math.min(lo, Math.max(0, frames.length - 1));
+}
+
+/// ← → Home End among the ticks: the focus moves, and only the focused tick is a Tab stop.
+function moveAmongTicks(e) {
+  const ticks = [...e.currentTarget.querySelectorAll('.tick')];
+  const at = ticks.indexOf(document.activeElement);
+  if (at < 0) return;
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: ticks.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  const next = ticks[Math.max(0, Math.min(ticks.length - 1, to))];
+  ticks[at].tabIndex = -1;
+  next.tabIndex = 0;
+  next.focus();
+}
+
+/// Whether the cards are the kinds `--detect` tries (a recording shown with no config
+/// file), whose failures are folded into one row.
+function isDetecting(state) {
+  return state.recording !== null && (!state.config || !state.config.inUse);
+}
+
+/// The row the failed `--detect` kinds are folded into: "N kinds failed", opened on demand.
+function makeFold() {
+  const details = el('details', 'failed-fold');
+  details.id = 'failed-kinds';
+  details.hidden = true;
+  const summary = el('summary', 'failed-fold-summary');
+  const list = el('div', 'cards fold-cards');
+  details.append(summary, list);
+  return { el: details, summary, list };
+}
+
+/// `parent`'s children made `wanted`, in order, moving only those out of place.
+function placeInOrder(parent, wanted) {
+  const keep = new Set(wanted);
+  for (const child of [...parent.children]) if (!keep.has(child)) child.remove();
+  let cursor = parent.firstElementChild;
+  for (const element of wanted) {
+    if (element === cursor) cursor = cursor.nextElementSibling;
+    else parent.insertBefore(element, cursor);
   }
 }
 
