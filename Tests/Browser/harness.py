@@ -79,8 +79,8 @@ class Replay:
     FRAME = re.compile(r'^(\d+\.\d{6})\s+(\d+) fingers?\b')
     FAILED = re.compile(r'^\d+\.\d{3}\s+(\S+) failed: (.*)$')
 
-    def __init__(self, recording, config):
-        where = ['--config', config] if config else ['--detect']
+    def __init__(self, recording, config, description=None):
+        where = (['--config', config] if config else ['--detect']) + (['--description', description] if description else [])
         text = gestured('replay', recording, *where, '--frames', '--explain')
         self.frames = []
         self.reasons = {}

@@ -13,6 +13,8 @@ const TRAIL_FRAMES = 15;
 const TIMELINE_LENGTH = 40;
 /// How much later than its frame a recording's event may be stamped and still belong to
 /// it, s: the timeline's times are rounded to the µs on their own (frames are ms apart).
+/// Frames and events are on one clock, seconds from the recording's first event (the
+/// server's timeline says so whatever the recording was stamped with).
 const EVENT_SLACK_S = 5e-6;
 
 function initialState() {
@@ -28,12 +30,14 @@ function initialState() {
     onlyActive: false,      // "Show only gestures that left possible"
     timeline: [],           // newest first: { id, type: 'gesture' | 'action' | 'reload' | 'lost', line, … }
     nextId: 0,              // the id of the next timeline or Try entry
-    recording: null,        // while one is shown: { frames, events, entries, frame, playing }
+    recording: null,        // while one is shown: { id, name, frames, events, entries, frame, playing, saved, tried }
+                            // (saved: the saved config's timeline, indexed; tried: the frames shown are Try's)
     recordingStatus: '',
-    config: null,           // { path, savedText } of the file in use; null: none (or no session yet)
+    config: null,           // { path, savedText, exists, defaultText } of the file in use; null: none (or no session yet)
+    noDevice: null,         // why no touch device is seen, in list-devices' words (live modes)
     editor: { text: '', diagnostics: [], check: null }, // check: { ok } or { error }
     trying: false,
-    tried: null,            // what Try shows: { error } or { id, onRecording, listed, fired: [entry] }
+    tried: null,            // what Try shows: { error } or { id, onRecording, listed, fired: [entry], effects: [text] }
     saveResult: null,       // { text, ok }
     record: { on: false, result: null }, // result: { now } | { error } | { detected, yaml }
   };
@@ -100,10 +104,12 @@ function newDevice(info) {
 // MARK: The session
 
 export function sessionLoaded(state, session) {
-  const config = session.config ? { path: session.config.path, savedText: session.config.text || '' } : null;
+  const c = session.config;
+  const config = c ? { path: c.path, savedText: c.text || '', exists: c.exists !== false, defaultText: c.default || '' } : null;
   return {
     ...state,
     mode: session.mode,
+    noDevice: session.no_device || null,
     session: { ...state.session, text: modeName(session.mode) },
     config,
     editor: { ...state.editor, text: config ? config.savedText : state.editor.text },
@@ -254,10 +260,12 @@ function actionArrived(state, line) {
 
 // MARK: Recordings
 
-/// A recording's timeline (POST or GET /api/recording) shown from its first frame,
-/// named `name` (its file's), with its gestures' cards and its device.
+/// A recording's timeline (POST or GET /api/recording, with the saved config) shown
+/// from its first frame, named `name` (its file's), with its gestures' cards and its
+/// device. Try, Save and the view ask for it again by its `id`.
 export function recordingOpened(state, timeline, name = timeline.name) {
-  const recording = indexed(timeline);
+  const saved = indexed(timeline);
+  const recording = { ...saved, id: timeline.id, name: name || timeline.name, saved, tried: false };
   const gestures = timeline.gestures || state.gestures;
   const names = gestures.map((g) => g.name);
   for (const f of recording.frames.slice(0, 1)) {
@@ -290,6 +298,33 @@ function indexed(timeline) {
   return { frames, events, entries, frame: 0, playing: false };
 }
 
+/// The recording on screen, computed again: with the saved config (`tried` false: after
+/// a Save, or when Try stops) or with the editor's (Try's answer). The frame, the
+/// cards' names and the device stay; the cards, the scrubber and the Timeline are redrawn.
+export function recordingRecomputed(state, timeline, tried) {
+  const recording = state.recording;
+  if (!recording || timeline.id !== recording.id) return state;
+  const next = indexed(timeline);
+  const saved = tried ? recording.saved : next;
+  const gestures = timeline.gestures || state.gestures;
+  const names = gestures.map((g) => g.name);
+  const sameNames = names.length === state.cards.size && names.every((n) => state.cards.has(n));
+  return frameShown({
+    ...state,
+    gestures,
+    cards: sameNames ? state.cards : newCards(gestures, names),
+    recording: { ...recording, ...next, frame: recording.frame, playing: recording.playing, saved, tried },
+  }, recording.frame);
+}
+
+/// Try stopped: the recording as the saved config makes it.
+function savedRecordingShown(state) {
+  const recording = state.recording;
+  if (!recording || !recording.tried) return state;
+  const { frames, events, entries } = recording.saved;
+  return frameShown({ ...state, recording: { ...recording, frames, events, entries, tried: false } }, recording.frame);
+}
+
 /// The number of events at or before time t (the frame's).
 function eventsUpTo(events, t) {
   let lo = 0;
@@ -308,7 +343,9 @@ export function frameShown(state, index) {
   if (!recording || recording.frames.length === 0) return state;
   const i = Math.max(0, Math.min(recording.frames.length - 1, index));
   const frame = recording.frames[i];
-  const done = eventsUpTo(recording.events, frame.t);
+  // The last frame shows the recording's end: what the engine's timers decided after
+  // the fingers lifted (a tap waits to be sure it is not a double tap) happened by then.
+  const done = i === recording.frames.length - 1 ? recording.events.length : eventsUpTo(recording.events, frame.t);
   const device = state.devices.get('recording');
   const fingers = frame.fingers || 0;
   return {
@@ -400,7 +437,7 @@ export function tryStarted(state) {
 }
 
 export function tryStopped(state) {
-  return { ...state, trying: false, tried: null };
+  return savedRecordingShown({ ...state, trying: false, tried: null });
 }
 
 /// Try's answer: on a recording, the whole list of what the config would fire there;
@@ -413,7 +450,36 @@ export function tryAnswered(state, answer) {
   let nextId = state.nextId + 1;
   const fired = (listed ? answer.fired : []).map((line) => ({ id: nextId++, line, when: `${num(line.t, 3)} s`, actions: line.commands || [] }));
   const onRecording = state.recording !== null || state.mode === 'replay';
-  return { ...state, nextId, tried: { id: state.nextId, onRecording, listed, fired } };
+  const shown = answer.timeline ? recordingRecomputed(state, answer.timeline, true) : state;
+  const effects = answer.timeline && state.recording ? changesSaid(state.recording.saved.events, indexed(answer.timeline).events) : [];
+  return { ...shown, nextId, tried: { id: state.nextId, onRecording, listed, fired, effects } };
+}
+
+/// When each gesture fired (was recognized or began) in a timeline's events: name → [t].
+function firings(events) {
+  const times = new Map();
+  for (const e of events) {
+    if (e.type !== 'gesture' || (e.phase !== 'recognized' && e.phase !== 'began')) continue;
+    times.set(e.gesture, [...(times.get(e.gesture) || []), e.t]);
+  }
+  return times;
+}
+
+/// What the edited config changes on the recording, against the saved one, a sentence
+/// a gesture: "swipe-down-4 now fires at 0.264 s, was 0.181 s", "… no longer fires (it
+/// did at 0.181 s)", "… now fires at 0.264 s (it did not)".
+export function changesSaid(savedEvents, triedEvents) {
+  const was = firings(savedEvents);
+  const now = firings(triedEvents);
+  const at = (times) => times.map((t) => `${num(t, 3)} s`).join(', ');
+  const said = [];
+  for (const [name, times] of now) {
+    const before = was.get(name);
+    if (!before) said.push(`${name} now fires at ${at(times)} (it did not)`);
+    else if (at(before) !== at(times)) said.push(`${name} now fires at ${at(times)}, was ${at(before)}`);
+  }
+  for (const [name, times] of was) if (!now.has(name)) said.push(`${name} no longer fires (it did at ${at(times)})`);
+  return said;
 }
 
 export function tryFailed(state, message) {
@@ -451,7 +517,7 @@ export function saveAnswered(state, answer, text) {
   if (answer.backup) parts.push(`Backup: ${answer.backup}.`);
   const kept = Boolean(answer.reload && answer.reload.startsWith('error'));
   if (answer.reload) parts.push(kept ? `The daemon kept its config: ${answer.reload}` : `Daemon: ${answer.reload}`);
-  return { ...state, config: state.config && { ...state.config, savedText: text }, saveResult: { text: parts.join(' '), ok: !kept } };
+  return { ...state, config: state.config && { ...state.config, savedText: text, exists: true }, saveResult: { text: parts.join(' '), ok: !kept } };
 }
 
 export function notSaved(state) {
