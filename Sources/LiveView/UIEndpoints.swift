@@ -101,7 +101,7 @@ package final class UIEndpoints {
     /// The private daemon exited: the pages see why, as a refused reload with the
     /// config's diagnostics, from the ui (`"source":"ui"`).
     package func daemonStopped(_ why: String, _ diagnostics: [Diagnostic]) {
-        let line = JSON.object([("type", JSON.string("reload")), ("source", JSON.string("ui")), ("file", JSON.string(editing.path)),
+        let line = JSON.object([("type", JSON.string("reload")), ("source", JSON.string("ui")), ("t", JSON.number(Double(monotonicNanoseconds() / 1000) / 1e6, 6)), ("file", JSON.string(editing.path)),
                                 ("ok", "false"), ("gestures", "0"), ("message", JSON.string(why)),
                                 ("diagnostics", ConfigEditing.json(diagnostics))])
         stopped = line
@@ -126,12 +126,19 @@ package final class UIEndpoints {
         case "frame":
             relayFrame(v, line)
         case "reload":
-            broadcast(line, false)
+            broadcast(v["t"] == nil ? Self.stamped(line) : line, false)
             // A fresh hello carries the new gestures.
             if v["ok"]?.bool == true { feed?.resubscribe() }
         default:
             broadcast(line, false)
         }
+    }
+
+    /// A line that says no time, stamped with now (`t`) on the clock of the daemon's
+    /// lines (CLOCK_MONOTONIC is the machine's, not a process's): the page shows every
+    /// time of the live view from the daemon's start, a reload's too.
+    private static func stamped(_ line: String) -> String {
+        RecordingTimeline.adding(line, ("t", JSON.number(Double(monotonicNanoseconds() / 1000) / 1e6, 6)))
     }
 
     /// Save writes the file the daemon runs, not the one this process would have looked

@@ -547,7 +547,10 @@ class PageTest(unittest.TestCase):
         names = [e.text for e in card.find_elements(By.CSS_SELECTOR, '.values dt')]
         return dict(zip(names, [e.text for e in card.find_elements(By.CSS_SELECTOR, '.values dd')]))
 
-    def screenshot(self, name):
+    def screenshot(self, name, showing=None):
+        """The window as it is, or first scrolled to the element `showing` (a CSS selector)."""
+        if showing:
+            self.browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", self.element(showing))
         self.browser.save_screenshot(os.path.join(self.logs, f'{name}.png'))
 
     def press(self, *keys):

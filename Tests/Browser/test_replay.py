@@ -240,7 +240,7 @@ class EpochStampedRecording:
         card = self.card(event['gesture'])
         self.assertEqual(card.get_attribute('data-state'), 'recognized')
         self.assertEqual(self.card_values(card).get('Location'), f'({event["x_mm"]:.1f}, {event["y_mm"]:.1f}) mm')
-        self.screenshot(f'epoch-last-frame-{os.path.basename(self.recording)}')
+        self.screenshot(f'epoch-last-frame-{os.path.basename(self.recording)}', showing='#timeline')
         # Try's list counts from the start too.
         self.set_editor(f'gestures:\n  - name: the-tap\n    gesture: tap\n    fingers: {event["fingers"]}\n    command: echo tapped\n')
         self.element('#try').click()
@@ -308,7 +308,7 @@ class EditedConfigTests(PageTest):
         self.assertEqual(self.card('swipe-down-4').find_element('css selector', '.reason').text, failing.reasons['swipe-down-4'])
         self.assertIn(f'swipe-down-4 no longer fires (it did at {fired(self.truth):.3f} s)', self.text('#try-effects'))
         self.assertIn('edited config (Try)', self.text('#recording-status'))
-        self.screenshot('edited-tried')
+        self.screenshot('edited-tried', showing='#try-effects')
         self.element('#try').click()
         self.wait(lambda b: self.card('swipe-down-4').get_attribute('data-state') == 'recognized', 'the saved config again')
         # Save: the saved config's truth, on the same frame, without a reload.
@@ -318,7 +318,7 @@ class EditedConfigTests(PageTest):
         self.assertEqual(self.card('swipe-down-4').find_element('css selector', '.reason').text, failing.reasons['swipe-down-4'])
         self.assertIn(f'Frame {last + 1} of ', self.text('#frame-label'))
         self.assertNotIn('swipe-down-4 · recognized', self.text('#timeline'))
-        self.screenshot('edited-saved')
+        self.screenshot('edited-saved', showing='#cards article.card[data-gesture="swipe-down-4"]')
 
 
 class TryOnTheRecordingOnScreenTests(PageTest):
@@ -342,7 +342,7 @@ class TryOnTheRecordingOnScreenTests(PageTest):
         self.element('#try').click()
         self.wait(lambda b: 'swipe-down-4' in self.text('#try-result'), "the swipe's gesture listed")
         self.assertIn('echo swiped down', self.text('#try-result'))
-        self.screenshot('try-on-screen')
+        self.screenshot('try-on-screen', showing='#try-result')
         self.element('#try').click()
 
 
@@ -364,7 +364,7 @@ class DescriptionPairTests(PageTest):
         self.assertIn('.desc', status)
         self.assertNotIn('gestured-ui-', status, 'no path of the ui\'s own')
         self.assertNotIn(os.environ.get('XDG_RUNTIME_DIR', '/run/user') or '/run/user', status)
-        self.screenshot('pair-alone')
+        self.screenshot('pair-alone', showing='#recording-status')
         refused = self.browser.console_errors()  # Chromium logs the 422 itself
         self.assertTrue(all('/api/recording' in m and '422' in m for m in refused), refused)
         truth = Replay(self.events, None, description=self.description)
@@ -374,7 +374,7 @@ class DescriptionPairTests(PageTest):
         self.wait(lambda b: self.element('#scrubber').get_attribute('max') == str(len(truth.frames) - 1), 'the pair opened')
         self.assertIn(os.path.basename(self.events), self.text('#recording-status'))
         self.assertIn('Wacom ISDv4 E6 Finger', self.text('#recording-status'))
-        self.screenshot('pair-opened')
+        self.screenshot('pair-opened', showing='#recording-status')
 
 
 load_tests = per_browser(globals())

@@ -16,12 +16,15 @@ const TIMELINE_LENGTH = 40;
 /// Frames and events are on one clock, seconds from the recording's first event (the
 /// server's timeline says so whatever the recording was stamped with).
 const EVENT_SLACK_S = 5e-6;
+/// What the recording's line adds while the frames shown are Try's.
+const TRIED_NOTE = ' · shown as the edited config (Try) would make it, not the saved one';
 
 function initialState() {
   return {
     mode: null,             // 'daemon' | 'local' | 'replay', from /api/session
     session: { text: 'Connecting…', focus: '' },
     connected: null,        // null until the event stream opens; false while it retries
+    started: null,          // live: when the daemon started (its hello's `started`, on the lines' clock `t`)
     kinds: {},              // kind → { discrete, values: the gesture line's keys it reports } (hello)
     gestures: [],           // the config's gestures (hello, or the recording's)
     devices: new Map(),     // path → { info, contacts: Map id → [{ x, y, down }], fingers }
@@ -30,7 +33,7 @@ function initialState() {
     onlyActive: false,      // "Show only gestures that left possible"
     timeline: [],           // newest first: { id, type: 'gesture' | 'action' | 'reload' | 'lost', line, … }
     nextId: 0,              // the id of the next timeline or Try entry
-    recording: null,        // while one is shown: { id, name, frames, events, entries, frame, playing, saved, tried }
+    recording: null,        // while one is shown: { id, status, frames, events, entries, frame, playing, saved, tried }
                             // (saved: the saved config's timeline, indexed; tried: the frames shown are Try's)
     recordingStatus: '',
     config: null,           // { path, savedText, exists, defaultText } of the file in use; null: none (or no session yet)
@@ -128,9 +131,10 @@ export function connectionChanged(state, connected) {
 
 /// A line of the event stream, which came at `when` (hh:mm:ss). While a recording is
 /// shown, only the hello (what each kind reports) and Try's lines count.
-export function lineArrived(state, line, when) {
+export function lineArrived(state, line, clock) {
+  if (line.type === 'hello' && line.source !== 'try') return helloArrived(state, line);
+  const when = liveWhen(state, line, clock);
   if (line.source === 'try') return tryLineArrived(state, line, when);
-  if (line.type === 'hello') return helloArrived(state, line);
   if (state.recording) return state;
   switch (line.type) {
     case 'device': return deviceChanged(state, line);
@@ -151,7 +155,8 @@ export function lineArrived(state, line, when) {
 /// gestures and device stay; the hello's come back with the live view), the gestures
 /// and devices, each card starting over.
 function helloArrived(state, line) {
-  const next = { ...state, kinds: line.kinds || {}, session: { ...state.session, text: sessionText(state.mode, line) } };
+  const started = typeof line.started === 'number' ? line.started : null;
+  const next = { ...state, started, kinds: line.kinds || {}, session: { ...state.session, text: sessionText(state.mode, line) } };
   if (state.recording) return next;
   const gestures = line.gestures || [];
   return {
@@ -160,6 +165,13 @@ function helloArrived(state, line) {
     devices: new Map((line.devices || []).map((d) => [d.path, newDevice(d)])),
     cards: newCards(gestures, gestures.map((g) => g.name)),
   };
+}
+
+/// When a live line happened, as the page shows it: seconds from the daemon's start (its
+/// hello's `started`, on the lines' clock), or, from a daemon that does not say when it
+/// started, `clock`, the time of day the line came.
+function liveWhen(state, line, clock) {
+  return typeof line.t === 'number' && state.started !== null ? `${num(line.t - state.started, 3)} s` : clock;
 }
 
 function deviceChanged(state, line) {
@@ -265,14 +277,15 @@ function actionArrived(state, line) {
 /// device. Try, Save and the view ask for it again by its `id`.
 export function recordingOpened(state, timeline, name = timeline.name) {
   const saved = indexed(timeline);
-  const recording = { ...saved, id: timeline.id, name: name || timeline.name, saved, tried: false };
+  const d = timeline.device || {};
+  const note = timeline.decimated ? ' (decimated to 20 000 frames)' : '';
+  const status = `${name || 'recording'}: ${plural(saved.frames.length, 'frame')}, ${num(timeline.duration, 2)} s, ${d.name || 'device'}${note}`;
+  const recording = { ...saved, id: timeline.id, status, saved, tried: false };
   const gestures = timeline.gestures || state.gestures;
   const names = gestures.map((g) => g.name);
   for (const f of recording.frames.slice(0, 1)) {
     for (const n of Object.keys(f.states || {})) if (!names.includes(n)) names.push(n);
   }
-  const d = timeline.device || {};
-  const note = timeline.decimated ? ' (decimated to 20 000 frames)' : '';
   return frameShown({
     ...state,
     recording,
@@ -280,7 +293,7 @@ export function recordingOpened(state, timeline, name = timeline.name) {
     devices: new Map([['recording', newDevice({ ...d, path: 'recording' })]]),
     cards: newCards(gestures, names),
     timeline: [],
-    recordingStatus: `${name || 'recording'}: ${plural(recording.frames.length, 'frame')}, ${num(timeline.duration, 2)} s, ${d.name || 'device'}${note}`,
+    recordingStatus: status,
   }, 0);
 }
 
@@ -314,6 +327,7 @@ export function recordingRecomputed(state, timeline, tried) {
     gestures,
     cards: sameNames ? state.cards : newCards(gestures, names),
     recording: { ...recording, ...next, frame: recording.frame, playing: recording.playing, saved, tried },
+    recordingStatus: recording.status + (tried ? TRIED_NOTE : ''),
   }, recording.frame);
 }
 
@@ -322,7 +336,7 @@ function savedRecordingShown(state) {
   const recording = state.recording;
   if (!recording || !recording.tried) return state;
   const { frames, events, entries } = recording.saved;
-  return frameShown({ ...state, recording: { ...recording, frames, events, entries, tried: false } }, recording.frame);
+  return frameShown({ ...state, recording: { ...recording, frames, events, entries, tried: false }, recordingStatus: recording.status }, recording.frame);
 }
 
 /// The number of events at or before time t (the frame's).

@@ -230,7 +230,6 @@ export class View {
     const { frames, frame } = recording;
     $('scrubber').max = String(Math.max(0, frames.length - 1));
     $('scrubber').value = String(frame);
-    if (recording.tried) $('recording-status').textContent += ' · shown as the edited config (Try) would make it, not the saved one';
     const f = frames[frame];
     $('frame-label').textContent = f ? `Frame ${frame + 1} of ${frames.length} · ${num(f.t, 3)} s · ${plural(f.fingers || 0, 'finger')}` : '';
   }
