@@ -239,7 +239,7 @@ package final class UIEndpoints {
         let config = JSON.object([("path", JSON.string(editing.path)), ("text", JSON.string(editing.text())),
                                   ("in_use", editing.inUse ? "true" : "false"), ("exists", exists ? "true" : "false"),
                                   ("default", JSON.string(ConfigLoader.builtInText))])
-        let noDevice = mode == .replay ? nil : DeviceScan.noDeviceAdvice(DeviceScan.scan(Udev().inputNodes()))
+        let noDevice = mode == .replay || !devices.isEmpty ? nil : DeviceScan.noDeviceAdvice(DeviceScan.scan(Udev().inputNodes()))
         return .json(JSON.object([("mode", JSON.string(mode.rawValue)), ("version", JSON.string(Gestured.version)),
                                   ("config", config), ("recording", recordings.first.map { JSON.string($0.name) } ?? "null"),
                                   ("no_device", noDevice.map { JSON.string($0.joined(separator: "\n")) } ?? "null")]))

@@ -276,12 +276,13 @@ function actionArrived(state, line) {
 /// from its first frame, named `name` (its file's), with its gestures' cards and its
 /// device. Try, Save and the view ask for it again by its `id`.
 export function recordingOpened(state, timeline, name = timeline.name) {
-  const saved = indexed(timeline);
+  const gestures = timeline.gestures || state.gestures;
+  const saved = { ...indexed(timeline), gestures };
   const d = timeline.device || {};
   const note = timeline.decimated ? ' (decimated to 20 000 frames)' : '';
   const status = `${name || 'recording'}: ${plural(saved.frames.length, 'frame')}, ${num(timeline.duration, 2)} s, ${d.name || 'device'}${note}`;
-  const recording = { ...saved, id: timeline.id, status, saved, tried: false };
-  const gestures = timeline.gestures || state.gestures;
+  const { frames, events, entries, frame, playing } = saved;
+  const recording = { frames, events, entries, frame, playing, id: timeline.id, status, saved, tried: false };
   const names = gestures.map((g) => g.name);
   for (const f of recording.frames.slice(0, 1)) {
     for (const n of Object.keys(f.states || {})) if (!names.includes(n)) names.push(n);
@@ -317,26 +318,31 @@ function indexed(timeline) {
 export function recordingRecomputed(state, timeline, tried) {
   const recording = state.recording;
   if (!recording || timeline.id !== recording.id) return state;
-  const next = indexed(timeline);
-  const saved = tried ? recording.saved : next;
-  const gestures = timeline.gestures || state.gestures;
-  const names = gestures.map((g) => g.name);
-  const sameNames = names.length === state.cards.size && names.every((n) => state.cards.has(n));
-  return frameShown({
-    ...state,
-    gestures,
-    cards: sameNames ? state.cards : newCards(gestures, names),
-    recording: { ...recording, ...next, frame: recording.frame, playing: recording.playing, saved, tried },
-    recordingStatus: recording.status + (tried ? TRIED_NOTE : ''),
-  }, recording.frame);
+  const next = { ...indexed(timeline), gestures: timeline.gestures || state.gestures };
+  return recomputedShown(state, next, tried ? recording.saved : next, tried);
 }
 
 /// Try stopped: the recording as the saved config makes it.
 function savedRecordingShown(state) {
   const recording = state.recording;
   if (!recording || !recording.tried) return state;
-  const { frames, events, entries } = recording.saved;
-  return frameShown({ ...state, recording: { ...recording, frames, events, entries, tried: false }, recordingStatus: recording.status }, recording.frame);
+  return recomputedShown(state, recording.saved, recording.saved, false);
+}
+
+/// The recording on screen shown as `shown` makes it (indexed, with its gestures), at
+/// the same frame; the cards made anew only if the gestures' names changed.
+function recomputedShown(state, shown, saved, tried) {
+  const recording = state.recording;
+  const { frames, events, entries, gestures } = shown;
+  const names = gestures.map((g) => g.name);
+  const sameNames = names.length === state.cards.size && names.every((n) => state.cards.has(n));
+  return frameShown({
+    ...state,
+    gestures,
+    cards: sameNames ? state.cards : newCards(gestures, names),
+    recording: { ...recording, frames, events, entries, saved, tried },
+    recordingStatus: recording.status + (tried ? TRIED_NOTE : ''),
+  }, recording.frame);
 }
 
 /// The number of events at or before time t (the frame's).
