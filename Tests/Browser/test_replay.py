@@ -241,6 +241,8 @@ class EpochStampedRecording:
         self.assertEqual(card.get_attribute('data-state'), 'recognized')
         self.assertEqual(self.card_values(card).get('Location'), f'({event["x_mm"]:.1f}, {event["y_mm"]:.1f}) mm')
         self.screenshot(f'epoch-last-frame-{os.path.basename(self.recording)}', showing='#timeline')
+        self.screenshot(f'epoch-last-frame-card-{os.path.basename(self.recording)}',
+                        showing=f'#cards article.card[data-gesture="{event["gesture"]}"]')
         # Try's list counts from the start too.
         self.set_editor(f'gestures:\n  - name: the-tap\n    gesture: tap\n    fingers: {event["fingers"]}\n    command: echo tapped\n')
         self.element('#try').click()
