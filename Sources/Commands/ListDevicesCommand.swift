@@ -36,12 +36,9 @@ enum ListDevicesCommand {
 
     static func text(_ reports: [DeviceReport]) -> String {
         var lines: [String] = []
-        var used = 0
-        var denied = 0
         for r in reports {
             switch r.status {
             case .used(let caps):
-                used += 1
                 let size = caps.size
                 lines.append("\(r.path.printable)  \(caps.kind.rawValue)  \"\(r.name.printable)\"")
                 lines.append("    size \(size.width.fixed(1)) × \(size.height.fixed(1)) mm\(caps.resolutionIsEstimated ? " (estimated: the device reports no resolution)" : ""), "
@@ -52,21 +49,13 @@ enum ListDevicesCommand {
             case .ignored(let reason):
                 lines.append("\(r.path.printable)  not used  \"\(r.name.printable)\": \((ownReason(r) ?? reason).printable)")
             case .unreadable(let message):
-                denied += 1
                 lines.append("\(r.path.printable)  unreadable: \(message.printable)")
             }
         }
-        if reports.isEmpty {
-            lines.append("No input devices found (no /dev/input/event* nodes).")
-        }
-        if used == 0 {
-            lines.append("")
-            lines.append("No touchpad or touchscreen is available to gestured.")
-            if denied > 0 || reports.isEmpty {
-                lines.append("If your machine has one, check that you may read it: add yourself to the input group")
-                lines.append("  sudo usermod -aG input $USER")
-                lines.append("then log out and in again (check with: id -nG | grep -w input).")
-            }
+        if var advice = DeviceScan.noDeviceAdvice(reports) {
+            // The line about /dev/input stands above the blank one, as a device's line would.
+            if reports.isEmpty { lines.append(advice.removeFirst()) }
+            lines += [""] + advice
             lines.append("To see gestured work without a device: gestured replay Tests/Recordings/touchscreens_Atmel_maXTouch_Touchscreen.4-finger-drag-down.events --detect")
         }
         return lines.joined(separator: "\n")

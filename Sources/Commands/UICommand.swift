@@ -6,7 +6,8 @@ import PlainText
 /// `gestured ui`: the live view and playground in the browser (docs/UI.md).
 enum UICommand {
     static let help = """
-    usage: gestured ui [--no-open] [--replay FILE] [--config PATH] [--port N] [--idle-exit SECONDS]
+    usage: gestured ui [--no-open] [--replay FILE [--description FILE]] [--config PATH] [--port N]
+                      [--idle-exit SECONDS]
 
     Serves a page on http://127.0.0.1 that shows what gestured sees: your devices
     to scale with the touches on them, every gesture's recognizer as it changes
@@ -26,6 +27,8 @@ enum UICommand {
       --no-open          print the address only; do not start a browser
       --replay FILE      show a recording (evemu, libinput record, gestured record)
                          instead of live devices, to scrub through frame by frame
+      --description FILE the evemu device description, for a --replay events file
+                         without a header (the .desc file beside it)
       --config PATH      the config to edit, try and show recordings with
                          (default: the one the daemon uses)
       --port N           listen on port N (default: any free port)
@@ -33,13 +36,17 @@ enum UICommand {
     """
 
     static func run(_ args: ArraySlice<String>) throws -> GesturedCommand.ExitCode {
-        let a = try Arguments(args, spec: .init(flags: ["no-open", "verbose"], options: ["replay", "config", "port", "idle-exit"],
+        let a = try Arguments(args, spec: .init(flags: ["no-open", "verbose"], options: ["replay", "description", "config", "port", "idle-exit"],
                                                 short: ["v": "verbose"]))
         guard a.positionals.isEmpty else { throw UsageError("unexpected argument '\(a.positionals[0])'") }
         var options = UIProcess.Options()
         options.environment = Logger.environment()
         options.configPath = a.option("config")
         options.replay = a.option("replay")
+        options.description = a.option("description")
+        if options.description != nil && options.replay == nil {
+            throw UsageError("--description goes with --replay FILE: it describes the device of a recording without a header")
+        }
         options.open = !a.flag("no-open")
         if let p = a.option("port") {
             guard let port = UInt16(p) else { throw UsageError("--port takes a port number, 0 to 65535 (got '\(p)')") }

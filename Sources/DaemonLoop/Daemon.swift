@@ -63,6 +63,9 @@ package final class Daemon {
     package static let staleFrameAge: Int64 = 1_000_000
 
     package let options: Options
+    /// When this daemon started, on the clock of its frames and lines (CLOCK_MONOTONIC):
+    /// the hello says it, so a page counts the times it shows from it.
+    package let startedAt = Daemon.now()
     package let logger: Logger
     package let environment: [String: String]
     package let loop: EventLoop

@@ -24,6 +24,21 @@ public struct DeviceReport: Equatable, Sendable {
 }
 
 public enum DeviceScan {
+    /// Why gestured has no touch device, in `list-devices`' words (the live view says
+    /// the same), or nil when one of `reports` is used.
+    public static func noDeviceAdvice(_ reports: [DeviceReport]) -> [String]? {
+        guard !reports.contains(where: { if case .used = $0.status { true } else { false } }) else { return nil }
+        var lines: [String] = []
+        if reports.isEmpty { lines.append("No input devices found (no /dev/input/event* nodes).") }
+        lines.append("No touchpad or touchscreen is available to gestured.")
+        if reports.isEmpty || reports.contains(where: { if case .unreadable = $0.status { true } else { false } }) {
+            lines.append("If your machine has one, check that you may read it: add yourself to the input group")
+            lines.append("  sudo usermod -aG input $USER")
+            lines.append("then log out and in again (check with: id -nG | grep -w input).")
+        }
+        return lines
+    }
+
     /// Opens every node once to describe it; nothing stays open.
     public static func scan(_ nodes: [Udev.Node]) -> [DeviceReport] {
         nodes.map { node in

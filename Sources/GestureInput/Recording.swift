@@ -20,6 +20,9 @@ public struct Recording: Sendable {
         self.events = events
     }
 
+    /// What a headerless events file's error asks for, on the command line (the page says it its own way).
+    public static let descriptionHint = "pass the matching .desc file with --description FILE"
+
     /// Reads a recording, detecting its format. `descriptionPath` names a separate
     /// evemu description file for event files that carry no header.
     ///
@@ -37,7 +40,7 @@ public struct Recording: Sendable {
         let body = try EvemuFormat.scan(path)
         guard let device = body.device ?? header else {
             throw RecordingError(path: path, line: nil,
-                                 message: "no device description (N:, I:, B:, A: lines); pass the matching .desc file with --description FILE")
+                                 message: "no device description (N:, I:, B:, A: lines); " + descriptionHint)
         }
         guard body.count > 0 else {
             throw RecordingError(path: path, line: nil, message: "no events (E: lines) in the recording")

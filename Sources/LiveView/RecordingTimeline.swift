@@ -10,6 +10,12 @@ import TouchModel
 /// frame's contacts and every recognizer's state at that frame, and the stream's
 /// `state` and `gesture` lines in order, all from `ReplayPipeline` (the decoder and the
 /// engine, on recorded time) and `StreamEncoder` (the daemon's own lines).
+///
+/// One clock: every `t` in it, the frames' and the lines' alike, is seconds from the
+/// recording's first event. Recordings stamp their events with whatever clock the
+/// kernel used (CLOCK_MONOTONIC from 0, or the epoch: evemu's older files say
+/// 1382570952.5), and a page comparing a frame's time with an event's must not have
+/// to know which.
 package struct RecordingTimeline {
     /// More frames than this are decimated (every k-th, and every change of finger count).
     package static let maximumFrames = 20_000
@@ -20,7 +26,8 @@ package struct RecordingTimeline {
     package var maximumFrames = RecordingTimeline.maximumFrames
 
     /// The timeline JSON, and with `mapper`, the gesture lines that would run something,
-    /// each with its `"commands"` (what Try shows for a recording).
+    /// each with its `"commands"` (what Try shows for a recording; in the timeline's
+    /// `events` too, so that the page's Timeline says what each would run).
     package func build(mapper given: ActionMapper? = nil) throws -> (json: String, fired: [String]) {
         var mapper = given
         let pipeline = try ReplayPipeline(recording: recording, specs: specs)
@@ -59,25 +66,30 @@ package struct RecordingTimeline {
             end = f.time
             pending = f
         }, onDecisions: { decisions in
-            for d in decisions {
+            for var d in decisions {
                 states[d.name]?.apply(d)
+                d.time = Self.since(start, d.time)
                 encoder.removeAll()
                 encoder.state(d, kind: kinds[d.name], device: device)
                 events.append(Self.line(encoder))
             }
         }, onEvents: { list in
             for e in list {
+                var shown = e
+                shown.time = Self.since(start, e.time)
                 encoder.removeAll()
-                encoder.gesture(e, device: device, step: steps[e.name])
-                let line = Self.line(encoder)
-                events.append(line)
+                encoder.gesture(shown, device: device, step: steps[e.name])
+                var line = Self.line(encoder)
                 if case .number(let p)? = JSONValue.parse(Array(line.utf8))?["progress"] { states[e.name]?.progress = p }
-                guard mapper != nil else { continue }
-                mapper?.map(e, device: pipeline.device, into: &invocations)
-                if !invocations.isEmpty {
-                    fired.append(Self.adding(line, ("commands", "[" + invocations.map { JSON.string($0.command) }.joined(separator: ",") + "]")))
+                if mapper != nil {
+                    mapper?.map(e, device: pipeline.device, into: &invocations)
+                    if !invocations.isEmpty {
+                        line = Self.adding(line, ("commands", "[" + invocations.map { JSON.string($0.command) }.joined(separator: ",") + "]"))
+                        fired.append(line)
+                    }
+                    invocations.removeAll(keepingCapacity: true)
                 }
-                invocations.removeAll(keepingCapacity: true)
+                events.append(line)
             }
         })
         finishFrame()
@@ -124,6 +136,11 @@ package struct RecordingTimeline {
             reason = nil
             progress = nil
         }
+    }
+
+    /// `time` on the timeline's clock: from the recording's first event.
+    private static func since(_ start: Timestamp, _ time: Timestamp) -> Timestamp {
+        Timestamp(microseconds: time.microseconds - start.microseconds)
     }
 
     private static func frame(_ f: TouchFrame, since start: Timestamp, states: [String: FrameState]) -> String {

@@ -54,7 +54,10 @@ package final class UIEndpoints {
     /// The daemon runs the edited config beside its own (`try PATH`).
     private var trying = false
     private var recorder = GestureRecorder()
-    private var replay: (name: String, hello: String, timeline: String)?
+    /// The recordings pages show, by id (`--replay`'s first).
+    private var recordings = RecordingShelf()
+    /// `--replay`'s hello: its device, and the gestures it is shown with.
+    private var replayHello: String?
     /// Where uploaded recordings and the config tried are written for the reader and
     /// the daemon (mode 0700, removed at exit).
     private var uploads: String?
@@ -70,12 +73,11 @@ package final class UIEndpoints {
         source = resolveConfigPath(explicit: options.configPath, environment: options.environment)
         explicitConfig = options.configPath != nil
         editing = ConfigEditing(source: source, explicit: explicitConfig, environment: options.environment)
-        if let path = options.replay { replay = try loadReplay(path) }
+        if let path = options.replay { replayHello = try loadReplay(path, description: options.description) }
     }
 
     deinit {
         guard let uploads else { return }
-        FileSystem.remove(uploads + "/recording")
         FileSystem.remove(uploads + "/try.yaml")
         FileSystem.remove(uploads)
     }
@@ -90,7 +92,7 @@ package final class UIEndpoints {
 
     /// A page opened `/api/events`: the current `hello` and devices first.
     package func greet(_ stream: EventStream) {
-        if let replay { return stream.send(replay.hello) }
+        if let replayHello { return stream.send(replayHello) }
         if let hello { stream.send(hello) }
         for d in deviceLines { stream.send(d.line) }
         if let stopped { stream.send(stopped) }
@@ -99,7 +101,7 @@ package final class UIEndpoints {
     /// The private daemon exited: the pages see why, as a refused reload with the
     /// config's diagnostics, from the ui (`"source":"ui"`).
     package func daemonStopped(_ why: String, _ diagnostics: [Diagnostic]) {
-        let line = JSON.object([("type", JSON.string("reload")), ("source", JSON.string("ui")), ("file", JSON.string(editing.path)),
+        let line = JSON.object([("type", JSON.string("reload")), ("source", JSON.string("ui")), ("t", JSON.number(Double(monotonicNanoseconds() / 1000) / 1e6, 6)), ("file", JSON.string(editing.path)),
                                 ("ok", "false"), ("gestures", "0"), ("message", JSON.string(why)),
                                 ("diagnostics", ConfigEditing.json(diagnostics))])
         stopped = line
@@ -124,12 +126,19 @@ package final class UIEndpoints {
         case "frame":
             relayFrame(v, line)
         case "reload":
-            broadcast(line, false)
+            broadcast(v["t"] == nil ? Self.stamped(line) : line, false)
             // A fresh hello carries the new gestures.
             if v["ok"]?.bool == true { feed?.resubscribe() }
         default:
             broadcast(line, false)
         }
+    }
+
+    /// A line that says no time, stamped with now (`t`) on the clock of the daemon's
+    /// lines (CLOCK_MONOTONIC is the machine's, not a process's): the page shows every
+    /// time of the live view from the daemon's start, a reload's too.
+    private static func stamped(_ line: String) -> String {
+        RecordingTimeline.adding(line, ("t", JSON.number(Double(monotonicNanoseconds() / 1000) / 1e6, 6)))
     }
 
     /// Save writes the file the daemon runs, not the one this process would have looked
@@ -195,9 +204,9 @@ package final class UIEndpoints {
         let routes: [String: (method: String, run: (HTTPRequest) -> HTTPServer.Reply)] = [
             "/api/session": ("GET", { _ in .response(self.session()) }),
             "/api/check": ("POST", { .response(self.check($0.text)) }),
-            "/api/try": ("POST", { self.tryConfig($0.text) }),
+            "/api/try": ("POST", { self.tryConfig($0.text, on: $0.query["recording"]) }),
             "/api/save": ("POST", { self.save($0.body) }),
-            "/api/recording": (r.method == "POST" ? "POST" : "GET", { r in .response(r.method == "POST" ? self.upload(r.body) : self.replayTimeline()) }),
+            "/api/recording": (r.method == "POST" ? "POST" : "GET", { r in .response(r.method == "POST" ? self.upload(r) : self.timeline(r.query["id"])) }),
             "/api/record/start": ("POST", { _ in .response(self.recordStart()) }),
             "/api/record/stop": ("POST", { _ in .response(self.recordStop()) }),
             "/api/enable": ("POST", { self.forward(.enable, $0.text) }),
@@ -221,11 +230,19 @@ package final class UIEndpoints {
         return .deferred(deferred)
     }
 
+    /// The mode, the config (`exists`: false on a first run, when Save creates the file;
+    /// `default`: the built-in default's text, to start from), `--replay`'s recording,
+    /// and outside replay mode why no touch device is seen, in `list-devices`' words
+    /// (`no_device`, null when one is: the page shows it when the daemon has none).
     private func session() -> HTTPResponse {
+        let exists = FileSystem.exists(editing.path)
         let config = JSON.object([("path", JSON.string(editing.path)), ("text", JSON.string(editing.text())),
-                                  ("in_use", editing.inUse ? "true" : "false")])
+                                  ("in_use", editing.inUse ? "true" : "false"), ("exists", exists ? "true" : "false"),
+                                  ("default", JSON.string(ConfigLoader.builtInText))])
+        let noDevice = mode == .replay || !devices.isEmpty ? nil : DeviceScan.noDeviceAdvice(DeviceScan.scan(Udev().inputNodes()))
         return .json(JSON.object([("mode", JSON.string(mode.rawValue)), ("version", JSON.string(Gestured.version)),
-                                  ("config", config), ("recording", replay.map { JSON.string($0.name) } ?? "null")]))
+                                  ("config", config), ("recording", recordings.first.map { JSON.string($0.name) } ?? "null"),
+                                  ("no_device", noDevice.map { JSON.string($0.joined(separator: "\n")) } ?? "null")]))
     }
 
     private func check(_ text: String) -> HTTPResponse {
@@ -233,10 +250,11 @@ package final class UIEndpoints {
         return .json(JSON.object([("ok", config == nil ? "false" : "true"), ("diagnostics", ConfigEditing.json(diagnostics))]))
     }
 
-    /// Try: a recording open here is replayed with the edited config at once; live, the
-    /// daemon runs it beside its own on its frames (`try PATH`, its lines back in the
-    /// stream with `"source":"try"`); empty text stops it.
-    private func tryConfig(_ text: String) -> HTTPServer.Reply {
+    /// Try: on the recording the page shows (`recording`, its id), the edited config is
+    /// replayed at once and the answer is its whole timeline (frames, states, events,
+    /// what would run) and `fired`; live, the daemon runs it beside its own on its frames
+    /// (`try PATH`, its lines back in the stream with `"source":"try"`); empty text stops it.
+    private func tryConfig(_ text: String, on recordingID: String?) -> HTTPServer.Reply {
         guard !text.allSatisfy(\.isWhitespace) else {
             let stopped = JSON.object([("ok", "true"), ("diagnostics", "[]"), ("trying", "false")])
             guard trying, mode != .replay else { return .response(.json(stopped)) }
@@ -248,12 +266,13 @@ package final class UIEndpoints {
         guard let config = parsed?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
             return .response(.json(JSON.object(fields)))
         }
-        if let path = currentReplayPath {
+        let shown = recordingID.map { id in Int(id).flatMap { recordings[$0] } } ?? (mode == .replay ? recordings.first : nil)
+        if let recordingID, shown == nil { return .response(Self.unknownRecording(recordingID)) }
+        if let shown {
             do {
-                let recording = try Recording.load(path: path)
-                let (_, fired) = try RecordingTimeline(recording: recording, specs: config.specs, bindings: config.bindings)
+                let (timeline, fired) = try RecordingTimeline(recording: shown.recording, specs: config.specs, bindings: config.bindings)
                     .build(mapper: ActionMapper(config: config))
-                fields.append(("fired", "[" + fired.joined(separator: ",") + "]"))
+                fields += [("fired", "[" + fired.joined(separator: ",") + "]"), ("timeline", RecordingTimeline.adding(timeline, ("id", String(shown.id))))]
             } catch {
                 return .response(.json(JSON.object([("ok", "false"), ("diagnostics", "[]"), ("message", JSON.string("\(error)"))])))
             }
@@ -364,11 +383,9 @@ package final class UIEndpoints {
 
     // MARK: Recordings
 
-    /// The recording Try runs on: `--replay`'s, or the last one the page sent.
-    private var currentReplayPath: String?
-
-    /// The specs a recording is shown with: the config's, or with no config file, every
-    /// kind as `replay --detect` runs them.
+    /// The specs a recording is shown with: the saved config's, or with no config file,
+    /// every kind as `replay --detect` runs them. Read at each request, so that after a
+    /// Save (or an edit by hand) the page shows the config as it now is.
     private func recordingConfig() -> (specs: [GestureSpec], bindings: [Binding]) {
         guard source != .builtIn, let config = ConfigLoader.load(source).0?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
             return (DetectCatalogue.specs, [])
@@ -376,38 +393,68 @@ package final class UIEndpoints {
         return (config.specs, config.bindings)
     }
 
-    private func loadReplay(_ path: String) throws -> (name: String, hello: String, timeline: String) {
-        let recording = try Recording.load(path: path)
-        currentReplayPath = path
-        let (specs, bindings) = recordingConfig()
-        let timeline = try RecordingTimeline(recording: recording, specs: specs, bindings: bindings).build().json
+    /// `--replay`'s recording, checked whole and kept (id 1); the hello pages get.
+    private func loadReplay(_ path: String, description: String?) throws -> String {
+        let recording = try Recording.load(path: path, descriptionPath: description)
+        let item = recordings.keep(replayed: recording)
         var e = StreamEncoder()
         let info = try ReplayPipeline(recording: recording, specs: []).device
         e.hello(StreamLine.Hello(version: Gestured.version, pid: Process.currentID, config: editing.path, dryRun: true, rate: 0,
-                                 gestures: specs.map { ($0, true) }, devices: [StreamLine.Device(path: RecordingTimeline.fileName(path), info: info)],
+                                 gestures: recordingConfig().specs.map { ($0, true) }, devices: [StreamLine.Device(path: item.name, info: info)],
                                  focus: nil))
-        return (RecordingTimeline.fileName(path), RecordingTimeline.line(e), timeline)
+        return RecordingTimeline.line(e)
     }
 
-    private func replayTimeline() -> HTTPResponse {
-        guard let replay else { return .text("no recording (gestured ui --replay FILE)", status: 404) }
-        return .json(replay.timeline)
-    }
-
-    /// A recording the page sent (dropped on it): read from a private file, as `replay` reads one.
-    private func upload(_ body: [UInt8]) -> HTTPResponse {
+    /// The timeline of recording `id` (default: `--replay`'s) with the saved config, and its `id`.
+    private func timeline(_ id: String?) -> HTTPResponse {
+        guard let item = id.map({ Int($0).flatMap { recordings[$0] } }) ?? recordings.first else {
+            return id.map(Self.unknownRecording) ?? .text("no recording (gestured ui --replay FILE)", status: 404)
+        }
         do {
-            let path = try privateDirectory() + "/recording"
-            currentReplayPath = nil
-            try AtomicFile.write(body, to: path, mode: 0o600)
-            let recording = try Recording.load(path: path)
-            let (specs, bindings) = recordingConfig()
-            let timeline = try RecordingTimeline(recording: recording, specs: specs, bindings: bindings).build().json
-            currentReplayPath = path
-            return .json(timeline)
+            return .json(try timelineJSON(item))
+        } catch {
+            return .text("cannot replay \(item.name): \("\(error)".printable)", status: 422)
+        }
+    }
+
+    private func timelineJSON(_ item: RecordingShelf.Item) throws -> String {
+        let (specs, bindings) = recordingConfig()
+        let json = try RecordingTimeline(recording: item.recording, specs: specs, bindings: bindings).build().json
+        return RecordingTimeline.adding(json, ("id", String(item.id)))
+    }
+
+    private static func unknownRecording(_ id: String) -> HTTPResponse {
+        .text("no recording \(id.printable) here: the ui keeps the last \(RecordingShelf.capacity) opened; open it again", status: 404)
+    }
+
+    /// A recording the page sent (dropped on it, or opened), `?name=` its file's name:
+    /// the body is the file's bytes; for an evemu events file with its description file
+    /// beside it, the description's bytes first (`?description=NAME&description_length=N`).
+    /// Kept by id; the answer is its timeline.
+    private func upload(_ r: HTTPRequest) -> HTTPResponse {
+        let name = Self.fileName(r.query["name"], or: "recording")
+        var events = r.body
+        var description: (name: String, bytes: [UInt8])?
+        if let length = r.query["description_length"] {
+            guard let n = Int(length), n >= 0, n <= r.body.count else {
+                return .text("description_length \(length.printable) is not a length within the body (\(r.body.count) bytes)", status: 400)
+            }
+            description = (Self.fileName(r.query["description"], or: "description"), Array(r.body[..<n]))
+            events = Array(r.body[n...])
+        }
+        do {
+            let recording = try RecordingShelf.read(events, name: name, description: description, in: try privateDirectory())
+            let item = recordings.keep(sent: recording, name: name)
+            return .json(try timelineJSON(item))
         } catch {
             return .text("not a recording gestured can read: \("\(error)".printable)", status: 422)
         }
+    }
+
+    /// A file name the page sent, as shown back: its last component, printable, bounded.
+    private static func fileName(_ given: String?, or fallback: String) -> String {
+        guard let given, let last = given.split(separator: "/").last, !last.isEmpty else { return fallback }
+        return String(String(last).printable.prefix(200))
     }
 }
 

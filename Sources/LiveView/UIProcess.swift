@@ -25,6 +25,8 @@ package final class UIProcess {
     package struct Options {
         package var configPath: String?
         package var replay: String?
+        /// The evemu description of `replay`, for an events file without a header.
+        package var description: String?
         package var port: UInt16 = 0
         package var open = true
         /// Exit this long after the last page closed its event stream (s).

@@ -79,8 +79,8 @@ class Replay:
     FRAME = re.compile(r'^(\d+\.\d{6})\s+(\d+) fingers?\b')
     FAILED = re.compile(r'^\d+\.\d{3}\s+(\S+) failed: (.*)$')
 
-    def __init__(self, recording, config):
-        where = ['--config', config] if config else ['--detect']
+    def __init__(self, recording, config, description=None):
+        where = (['--config', config] if config else ['--detect']) + (['--description', description] if description else [])
         text = gestured('replay', recording, *where, '--frames', '--explain')
         self.frames = []
         self.reasons = {}
@@ -547,7 +547,10 @@ class PageTest(unittest.TestCase):
         names = [e.text for e in card.find_elements(By.CSS_SELECTOR, '.values dt')]
         return dict(zip(names, [e.text for e in card.find_elements(By.CSS_SELECTOR, '.values dd')]))
 
-    def screenshot(self, name):
+    def screenshot(self, name, showing=None):
+        """The window as it is, or first scrolled to the element `showing` (a CSS selector)."""
+        if showing:
+            self.browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", self.element(showing))
         self.browser.save_screenshot(os.path.join(self.logs, f'{name}.png'))
 
     def press(self, *keys):

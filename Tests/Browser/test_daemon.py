@@ -5,7 +5,7 @@ reports the new config in `gestured status`."""
 import os
 import unittest
 
-from harness import SWIPES_CONFIG, By, Daemon, DaemonPageTest, Keys, check_messages, per_browser, wait_until
+from harness import SWIPES_CONFIG, By, Daemon, DaemonPageTest, Keys, check_messages, gestured, per_browser, wait_until
 
 
 class DaemonPageTests(DaemonPageTest):
@@ -108,6 +108,18 @@ class DaemonPageTests(DaemonPageTest):
         card.find_element(By.CSS_SELECTOR, 'button.toggle').click()
         wait_until(lambda: any(l.split()[:1] == ['hold-3'] and 'enabled' in l for l in self.daemon.status().splitlines()),
                    'enabled again')
+
+    def test_with_no_device_record_is_off_and_says_what_list_devices_says(self):
+        """Issue 38, item 5: the daemon has no device, so Record cannot record anything;
+        it is off, and says why in `gestured list-devices`' words (the ui's scan of the
+        machine's devices, as list-devices makes it)."""
+        self.wait(lambda b: self.element('#record').get_attribute('disabled') is not None, 'Record is off')
+        said = self.text('#record-result')
+        listed = gestured('list-devices')
+        self.assertIn('No touchpad or touchscreen is available to gestured.', said)
+        for line in self.text('#record-result .no-device-reason').splitlines():
+            self.assertIn(line.strip(), listed, 'each line as list-devices says it')
+        self.screenshot('record-no-device', showing='#record')
 
 
 load_tests = per_browser(globals())

@@ -6,6 +6,7 @@ its score, the side), as the daemon gave them to its command."""
 import math
 import os
 import re
+import time
 import unittest
 
 from harness import CONFIGS, Daemon, DaemonPageTest, TimeoutException, per_browser, wait_until
@@ -29,6 +30,7 @@ class LivePageTests(DaemonPageTest):
 
     @classmethod
     def start_daemon(cls):
+        cls.before_daemon = time.clock_gettime(time.CLOCK_MONOTONIC)
         daemon = Daemon(CONFIG, fake_pad=True, extra=['--explain'], logs=cls.logs)
         cls.ui_args = ('--config', daemon.config)
         if not daemon.subscribes():
@@ -68,6 +70,18 @@ class LivePageTests(DaemonPageTest):
         dx = float(re.search(r'Translation\s+\(([−\-\d.]+),', values)[1].replace('−', '-'))
         self.assertLess(dx, -10, values)
         self.assertIn('left', values)
+
+    def test_the_timeline_counts_from_the_daemons_start(self):
+        """One clock (issue 38, item 1): live, a gesture's time is seconds from the
+        daemon's start, on the clock its lines are stamped with, not the time of day."""
+        self.daemon.pad.three_fingers(dx_mm=-40)
+        entry = self.wait(lambda b: [e for e in self.elements('#timeline li.timeline-gesture') if 'next · recognized' in e.text],
+                          'the swipe in the timeline')[0]
+        when = entry.find_element('css selector', '.when').text
+        self.assertRegex(when, r'^\d+\.\d{3} s$')
+        since_start = time.clock_gettime(time.CLOCK_MONOTONIC) - self.before_daemon
+        self.assertTrue(0 < float(when[:-2]) < since_start, f'{when}, and the daemon started less than {since_start:.3f} s ago')
+        self.screenshot('live-timeline-clock', showing='#timeline')
 
     def test_a_new_touch_starts_the_cards_over(self):
         self.daemon.pad.three_fingers(dx_mm=-40)

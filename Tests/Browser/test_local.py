@@ -5,7 +5,7 @@ import os
 import shutil
 import tempfile
 
-from harness import SWIPES_CONFIG, PageTest, UiServer, per_browser
+from harness import SWIPES_CONFIG, PageTest, UiServer, check_messages, per_browser
 
 
 class LocalBrokenConfigTests(PageTest):
@@ -41,6 +41,49 @@ class LocalBrokenConfigTests(PageTest):
         self.element('#save').click()
         self.wait(lambda b: 'started it again' in self.text('#save-result'), 'Save started the private daemon')
         self.wait(lambda b: self.elements('#cards article.card'), "the saved config's cards: the page is live")
+
+
+class FirstRunTests(PageTest):
+    """A first run (issue 38, item 5): no config file and no daemon. The page says that
+    there is no config yet and that Save creates it, and offers to start from the
+    default or empty; Save of an empty one creates the file, and the banner goes."""
+
+    @classmethod
+    def start_server(cls):
+        cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
+        for sub in ('run', 'home'):
+            os.makedirs(os.path.join(cls.dir, sub), mode=0o700)
+        cls.config = os.path.join(cls.dir, 'home', '.config', 'gestured', 'config.yaml')
+        env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(cls.dir, 'run'), HOME=os.path.join(cls.dir, 'home'))
+        for k in ('WAYLAND_DISPLAY', 'DISPLAY', 'SWAYSOCK', 'I3SOCK', 'HYPRLAND_INSTANCE_SIGNATURE', 'XDG_CONFIG_HOME'):
+            env.pop(k, None)
+        return UiServer(env=env, name='ui-first-run', logs=cls.logs)
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_no_config_yet_says_save_creates_it_and_starts_from_the_default_or_empty(self):
+        banner = self.wait(lambda b: (e := self.element('#no-config')).is_displayed() and e, 'the no-config banner')
+        self.assertIn('No config yet — Save creates', banner.text)
+        self.assertEqual(self.text('#no-config-path'), self.config)
+        self.screenshot('first-run-banner')
+        self.element('#start-empty').click()
+        self.wait(lambda b: 'gestures: []' in self.element('#editor').get_property('value'), 'an empty config in the editor')
+        self.wait(lambda b: 'no problems' in self.text('#check-status'), 'it checks clean')
+        self.element('#start-default').click()
+        self.wait(lambda b: 'gestures: []' not in (t := self.element('#editor').get_property('value')) and 'gestures:' in t,
+                  'the default in the editor')
+        self.wait(lambda b: 'no problems' in self.text('#check-status'), 'the default checks clean')
+        self.assertEqual(check_messages(self.element('#editor').get_property('value')), [])
+        self.element('#start-empty').click()
+        self.wait(lambda b: 'gestures: []' in self.element('#editor').get_property('value'), 'empty again')
+        self.element('#save').click()
+        self.wait(lambda b: self.text('#save-result').startswith('Saved.'), 'saved')
+        self.assertTrue(os.path.exists(self.config), 'Save created the file')
+        self.wait(lambda b: not self.element('#no-config').is_displayed(), 'the banner gone')
+        self.screenshot('first-run-saved', showing='#save-result')
 
 
 load_tests = per_browser(globals())

@@ -3,10 +3,11 @@ swipe down), checked against what `gestured replay` says of the same file."""
 import os
 import re
 import shutil
+import tempfile
 import unittest
 
-from harness import (ROOT, SWIPE_DOWN, SWIPES_CONFIG, TWO_FINGER_TAP, Keys, PageTest, Replay, UiServer, per_browser,
-                     relative)
+from harness import (RECORDINGS, ROOT, SWIPE_DOWN, SWIPES_CONFIG, TWO_FINGER_TAP, Keys, PageTest, Replay, UiServer,
+                     per_browser, relative)
 
 
 class ReplayPageTests(PageTest):
@@ -153,7 +154,7 @@ class ReplayPageTests(PageTest):
             window.heldTries = () => held.length;
             window.fetch = async (path, options) => {
               const response = await realFetch(path, options);
-              if (path !== '/api/try' || !options.body) return response;
+              if (!path.startsWith('/api/try') || !options.body) return response;
               const text = await response.text();
               await new Promise((go) => held.push(go));
               const late = new Response(text, { status: response.status });
@@ -210,6 +211,172 @@ class OpenRecordingTests(PageTest):
         index = other.first_frame_with(2)
         ReplayPageTests.go_to_frame(self, index)
         self.wait(lambda b: len(self.elements('circle.contact')) == 2, 'two contacts of the tap')
+
+
+class EpochStampedRecording:
+    """A recording whose events are stamped with the epoch (t ≈ 1.38e9 s) while the
+    page counts from its start (issue 38, item 1): at the last frame the Timeline holds
+    what `gestured replay --detect` recognized, its card shows the replay's values, and
+    no time the page shows is on the epoch's clock."""
+
+    recording = description = None
+
+    @classmethod
+    def start_server(cls):
+        cls.truth = Replay(cls.recording, None, description=cls.description)
+        where = ['--description', relative(cls.description)] if cls.description else []
+        return UiServer('--replay', relative(cls.recording), *where, name='ui-epoch', logs=cls.logs)
+
+    def test_at_the_last_frame_the_timeline_and_the_card_show_what_was_recognized(self):
+        with open(self.recording) as f:
+            stamps = [float(l.split()[1]) for l in f if l.startswith('E: ')]
+        self.assertGreater(stamps[0], 1e9, 'the fixture is stamped with the epoch')
+        self.wait(lambda b: b.find_element('id', 'scrubber').get_attribute('max') == str(len(self.truth.frames) - 1),
+                  'the scrubber spans every frame of the recording')
+        event = next(g for g in self.truth.gestures if g['phase'] == 'recognized')
+        ReplayPageTests.go_to_frame(self, len(self.truth.frames) - 1)
+        self.wait(lambda b: f'{event["gesture"]} · recognized' in self.text('#timeline'), 'the gesture in the Timeline')
+        self.assertIn(f'{event["time"]:.3f} s', self.text('#timeline'), "the gesture's time from the recording's start")
+        card = self.card(event['gesture'])
+        self.assertEqual(card.get_attribute('data-state'), 'recognized')
+        self.assertEqual(self.card_values(card).get('Location'), f'({event["x_mm"]:.1f}, {event["y_mm"]:.1f}) mm')
+        self.screenshot(f'epoch-last-frame-{os.path.basename(self.recording)}', showing='#timeline')
+        self.screenshot(f'epoch-last-frame-card-{os.path.basename(self.recording)}',
+                        showing=f'#cards article.card[data-gesture="{event["gesture"]}"]')
+        # Try's list counts from the start too.
+        self.set_editor(f'gestures:\n  - name: the-tap\n    gesture: tap\n    fingers: {event["fingers"]}\n    command: echo tapped\n')
+        self.element('#try').click()
+        self.wait(lambda b: 'the-tap' in self.text('#try-result'), 'the tap listed by Try')
+        times = [float(t) for t in re.findall(r'(\d+(?:\.\d+)?) s\b', self.text('#try-result'))]
+        self.assertTrue(times and all(t <= self.truth.frames[-1][0] + 1 for t in times), times)
+        self.element('#try').click()
+
+
+class CypressEpochTests(EpochStampedRecording, PageTest):
+    recording = os.path.join(RECORDINGS, 'touchpads_CyPS2_Cypress_Trackpad.three_finger_tap.events')
+
+
+class WacomEpochTests(EpochStampedRecording, PageTest):
+    """Also `gestured ui --replay FILE --description FILE`: a recording without a header."""
+    recording = os.path.join(RECORDINGS, 'tablets_Wacom_ISDv4_E6_Finger.2fg-tap.events')
+    description = os.path.join(RECORDINGS, 'tablets_Wacom_ISDv4_E6_Finger.desc')
+
+
+class EditedConfigTests(PageTest):
+    """The replay follows the editor (issue 38, item 2): Try redraws the cards from the
+    edited config's timeline and says what it changes; Save of the same edit makes the
+    page show the saved config's truth, without a reload. Its own copy of the config,
+    which Save writes."""
+
+    @classmethod
+    def start_server(cls):
+        cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
+        cls.config = os.path.join(cls.dir, 'swipes.yaml')
+        shutil.copy(SWIPES_CONFIG, cls.config)
+        cls.truth = Replay(SWIPE_DOWN, SWIPES_CONFIG)
+        return UiServer('--replay', relative(SWIPE_DOWN), '--config', cls.config, name='ui-edited', logs=cls.logs)
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def edited(self, min_distance):
+        """swipes.yaml with swipe-down-4's min-distance set, and what `gestured replay` says of it."""
+        with open(SWIPES_CONFIG) as f:
+            text = f.read().replace('    direction: down\n', f'    direction: down\n    min-distance: {min_distance}mm\n', 1)
+        path = os.path.join(self.dir, f'edited-{min_distance}.yaml')
+        with open(path, 'w') as f:
+            f.write(text)
+        return text, Replay(SWIPE_DOWN, path)
+
+    def test_try_then_save_of_a_longer_min_distance_fails_the_swipe_with_the_new_number(self):
+        later_text, later = self.edited(30)
+        failing_text, failing = self.edited(100)
+        self.assertIn('needs 100.0 mm', failing.reasons['swipe-down-4'])
+        self.wait(lambda b: self.element('#scrubber').get_attribute('max') == str(len(self.truth.frames) - 1), 'the recording')
+        # The last frame, the lift, where a swipe that never went far enough fails.
+        last = len(self.truth.frames) - 1
+        ReplayPageTests.go_to_frame(self, last)
+        self.wait(lambda b: self.card('swipe-down-4').get_attribute('data-state') == 'recognized', 'recognized with the saved config')
+        fired = lambda replay: next(g for g in replay.gestures if g['gesture'] == 'swipe-down-4')['time']
+        # Try: the page says what the edit changes, and the cards are the edited config's.
+        self.set_editor(later_text)
+        self.element('#try').click()
+        self.wait(lambda b: f'swipe-down-4 now fires at {fired(later):.3f} s, was {fired(self.truth):.3f} s' in self.text('#try-result'),
+                  'the change said')
+        self.set_editor(failing_text)
+        self.wait(lambda b: self.card('swipe-down-4').get_attribute('data-state') == 'failed', 'failed with the tried config')
+        self.assertEqual(self.card('swipe-down-4').find_element('css selector', '.reason').text, failing.reasons['swipe-down-4'])
+        self.assertIn(f'swipe-down-4 no longer fires (it did at {fired(self.truth):.3f} s)', self.text('#try-effects'))
+        self.assertIn('edited config (Try)', self.text('#recording-status'))
+        self.screenshot('edited-tried', showing='#try-effects')
+        self.element('#try').click()
+        self.wait(lambda b: self.card('swipe-down-4').get_attribute('data-state') == 'recognized', 'the saved config again')
+        # Save: the saved config's truth, on the same frame, without a reload.
+        self.element('#save').click()
+        self.wait(lambda b: self.text('#save-result').startswith('Saved.'), 'saved')
+        self.wait(lambda b: self.card('swipe-down-4').get_attribute('data-state') == 'failed', 'failed with the saved config')
+        self.assertEqual(self.card('swipe-down-4').find_element('css selector', '.reason').text, failing.reasons['swipe-down-4'])
+        self.assertIn(f'Frame {last + 1} of ', self.text('#frame-label'))
+        self.assertNotIn('swipe-down-4 · recognized', self.text('#timeline'))
+        self.screenshot('edited-saved', showing='#cards article.card[data-gesture="swipe-down-4"]')
+
+
+class TryOnTheRecordingOnScreenTests(PageTest):
+    """Recordings are kept by id (issue 38, item 2): after another was opened and the
+    page reloaded (it shows `--replay`'s again), Try answers for the one on screen."""
+
+    @classmethod
+    def start_server(cls):
+        return UiServer('--replay', relative(SWIPE_DOWN), '--config', relative(SWIPES_CONFIG), name='ui-by-id', logs=cls.logs)
+
+    def test_try_runs_on_the_recording_on_screen_after_another_was_opened(self):
+        swipe, tap = Replay(SWIPE_DOWN, SWIPES_CONFIG), Replay(TWO_FINGER_TAP, SWIPES_CONFIG)
+        self.element('#recording-file').send_keys(TWO_FINGER_TAP)
+        self.wait(lambda b: self.element('#scrubber').get_attribute('max') == str(len(tap.frames) - 1), 'the tap opened')
+        self.element('#try').click()
+        self.wait(lambda b: 'Nothing would fire.' in self.text('#try-result'), 'nothing fires on the tap')
+        self.assertEqual(self.element('#scrubber').get_attribute('max'), str(len(tap.frames) - 1), "Try's timeline is the tap's")
+        self.element('#try').click()
+        self.open_page()
+        self.wait(lambda b: self.element('#scrubber').get_attribute('max') == str(len(swipe.frames) - 1), 'the swipe again')
+        self.element('#try').click()
+        self.wait(lambda b: 'swipe-down-4' in self.text('#try-result'), "the swipe's gesture listed")
+        self.assertIn('echo swiped down', self.text('#try-result'))
+        self.screenshot('try-on-screen', showing='#try-result')
+        self.element('#try').click()
+
+
+class DescriptionPairTests(PageTest):
+    """An evemu events file without a header opens with its `.desc` (issue 38, item 5);
+    alone, the error names the file and says what to do, and no path of the ui's own."""
+
+    events = os.path.join(RECORDINGS, 'tablets_Wacom_ISDv4_E6_Finger.2fg-tap.events')
+    description = os.path.join(RECORDINGS, 'tablets_Wacom_ISDv4_E6_Finger.desc')
+
+    @classmethod
+    def start_server(cls):
+        return UiServer('--replay', relative(SWIPE_DOWN), name='ui-pair', logs=cls.logs)
+
+    def test_an_events_file_opens_with_its_description_and_alone_says_so(self):
+        self.element('#recording-file').send_keys(self.events)
+        status = self.wait(lambda b: 'Could not open' in (t := self.text('#recording-status')) and t, 'the error')
+        self.assertIn(os.path.basename(self.events), status)
+        self.assertIn('.desc', status)
+        self.assertNotIn('gestured-ui-', status, 'no path of the ui\'s own')
+        self.assertNotIn(os.environ.get('XDG_RUNTIME_DIR', '/run/user') or '/run/user', status)
+        self.screenshot('pair-alone', showing='#recording-status')
+        refused = self.browser.console_errors()  # Chromium logs the 422 itself
+        self.assertTrue(all('/api/recording' in m and '422' in m for m in refused), refused)
+        truth = Replay(self.events, None, description=self.description)
+        # A new choice, not added to the last (chromedriver adds files to a `multiple` input).
+        self.browser.execute_script("arguments[0].value = ''", self.element('#recording-file'))
+        self.element('#recording-file').send_keys(self.description + '\n' + self.events)
+        self.wait(lambda b: self.element('#scrubber').get_attribute('max') == str(len(truth.frames) - 1), 'the pair opened')
+        self.assertIn(os.path.basename(self.events), self.text('#recording-status'))
+        self.assertIn('Wacom ISDv4 E6 Finger', self.text('#recording-status'))
+        self.screenshot('pair-opened', showing='#recording-status')
 
 
 load_tests = per_browser(globals())

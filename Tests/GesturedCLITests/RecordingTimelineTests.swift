@@ -46,6 +46,23 @@ import JSON
         #expect(hold.contains { $0 > 0 && $0 < 1 } && hold == hold.sorted(), "\(seen)")
     }
 
+    /// One clock (issue 38, item 1): a recording stamped with the epoch (evemu's older
+    /// files: 1382570952.5 s) has its lines counted from its first event, as its frames
+    /// are, and as `gestured replay` prints them.
+    @Test func anEpochStampedRecordingsLinesCountFromItsStartAsItsFramesDo() throws {
+        let recording = try Recording.load(path: Recordings.path("touchpads_CyPS2_Cypress_Trackpad.three_finger_tap.events"))
+        let timeline = try #require(JSONValue.parse(Array(try RecordingTimeline(recording: recording, specs: DetectCatalogue.specs, bindings: []).build().json.utf8)))
+        let start = try #require(timeline["start"]?.number)
+        #expect(start > 1e9, "the fixture is stamped with the epoch")
+        let frames = try #require(timeline["frames"]?.array).compactMap { $0["t"]?.number }
+        let events = try #require(timeline["events"]?.array)
+        #expect(frames.first == 0)
+        let tap = try #require(events.first { $0["type"]?.string == "gesture" && $0["gesture"]?.string == "tap-3" })
+        // `gestured replay --detect --json` says 0.455572: the tap waits out its double-tap window after the lift.
+        #expect(tap["t"]?.number == 0.455572, "\(tap)")
+        #expect(events.allSatisfy { ($0["t"]?.number ?? -1) >= 0 && ($0["t"]?.number ?? .infinity) < 10 }, "every line on the frames' clock")
+    }
+
     @Test func aGestureThatEndsOnTheLiftShowsItsEndAtThatFrame() throws {
         let recording = try Recording.load(path: Self.path)
         let timeline = try #require(JSONValue.parse(Array(try RecordingTimeline(recording: recording, specs: DetectCatalogue.specs, bindings: []).build().json.utf8)))

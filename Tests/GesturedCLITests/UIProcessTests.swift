@@ -133,6 +133,81 @@ import JSON
         #expect(bad.status == 422 && bad.body.contains("not a recording"))
     }
 
+    /// Recordings are kept by id (issue 38, item 2): Try runs on the one asked for, not
+    /// on the last one sent, and answers with its whole timeline.
+    @Test func tryRunsOnTheRecordingOfTheIdAskedFor() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        let config = "gestures:\n  - name: four-down\n    gesture: swipe\n    fingers: 4\n    direction: down\n    command: echo down\n"
+        let tap = try #require(UIProcessTests.read(Recordings.path("touchpads_AlpsPS2_ALPS_GlidePoint.2-finger-tap.events")))
+        let sent = try #require(JSONValue.parse(Array(try ui.post("/api/recording?name=tap.events", tap).body.utf8)))
+        #expect(sent["id"] == .number(2) && sent["name"] == .string("tap.events"), "\(sent)")
+        func tried(_ id: Int) throws -> JSONValue {
+            try #require(JSONValue.parse(Array(try ui.post("/api/try?recording=\(id)", config).body.utf8)))
+        }
+        let onSwipe = try tried(1)
+        #expect(onSwipe["fired"]?.array?.first?["gesture"] == .string("four-down"), "the swipe, not the tap sent last")
+        #expect(onSwipe["timeline"]?["id"] == .number(1))
+        let gestures = onSwipe["timeline"]?["events"]?.array?.filter { $0["type"] == .string("gesture") && $0["phase"] == .string("recognized") }
+        #expect(gestures?.first?["commands"] == .array([.string("echo down")]), "the timeline says what would run")
+        #expect(try tried(2)["fired"] == .array([]))
+        let gone = try ui.post("/api/try?recording=9", config)
+        #expect(gone.status == 404 && gone.body.contains("open it again"), "\(gone.body)")
+    }
+
+    /// After Save, `--replay`'s timeline is the saved config's (it was built once, at start).
+    @Test func theRecordingsTimelineFollowsTheSavedConfig() throws {
+        let ui = UI()
+        let swipe = "gestures:\n  - name: four-down\n    gesture: swipe\n    fingers: 4\n    direction: down\n    command: echo down\n"
+        let config = ui.dir.write("config.yaml", swipe)
+        try ui.start(["--replay", Self.recording, "--config", config])
+        func lastSaid() throws -> String? {
+            let t = try #require(JSONValue.parse(Array(try ui.get("/api/recording?id=1").body.utf8)))
+            return t["frames"]?.array?.last?["states"]?["four-down"]?["reason"]?.string ?? t["frames"]?.array?.last?["states"]?["four-down"]?["state"]?.string
+        }
+        #expect(try lastSaid() == "recognized")
+        let far = swipe.replacing("direction: down\n", with: "direction: down\n    min-distance: 100mm\n")
+        #expect(JSONValue.parse(Array(try ui.post("/api/save", saveBody(far, force: false)).body.utf8))?["saved"] == .bool(true))
+        #expect(try lastSaid() == "moved 59.6 mm, needs 100.0 mm")
+    }
+
+    /// An evemu events file without a header opens with its description (issue 38,
+    /// item 5); alone, the error names the user's file, never the ui's copy of it.
+    @Test func anEventsFileOpensWithItsDescriptionAndAloneSaysSo() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        let events = try #require(UIProcessTests.read(Recordings.path("tablets_Wacom_ISDv4_E6_Finger.2fg-tap.events")))
+        let description = try #require(UIProcessTests.read(Recordings.path("tablets_Wacom_ISDv4_E6_Finger.desc")))
+        let alone = try ui.post("/api/recording?name=wacom.events", events)
+        #expect(alone.status == 422)
+        #expect(alone.body.contains("wacom.events: no device description") && alone.body.contains(".desc file together with it"), "\(alone.body)")
+        #expect(!alone.body.contains(ui.runtime) && !alone.body.contains("gestured-ui-"), "\(alone.body)")
+        let n = description.utf8.count
+        let pair = try ui.post("/api/recording?name=wacom.events&description=wacom.desc&description_length=\(n)", description + events)
+        let v = try #require(JSONValue.parse(Array(pair.body.utf8)), "\(pair.body)")
+        #expect(v["device"]?["name"]?.string == "Wacom ISDv4 E6 Finger")
+        let junk = "N: x\nA: junk\n"
+        let broken = try ui.post("/api/recording?name=wacom.events&description=wacom.desc&description_length=\(junk.utf8.count)", junk + events)
+        #expect(broken.status == 422 && broken.body.contains("wacom.desc:2: A: needs an axis code") && !broken.body.contains("gestured-ui-"),
+                "\(broken.body)")
+        #expect(FileSystemProbe.names(in: ui.runtime).allSatisfy { name in
+            FileSystemProbe.names(in: ui.runtime + "/" + name).allSatisfy { !$0.hasPrefix("recording") }
+        }, "no copy kept")
+    }
+
+    /// `gestured ui --replay FILE --description FILE`, which the error of a headerless
+    /// recording asks for.
+    @Test func replayTakesADescription() throws {
+        let ui = UI()
+        try ui.start(["--replay", Recordings.path("tablets_Wacom_ISDv4_E6_Finger.2fg-tap.events"),
+                      "--description", Recordings.path("tablets_Wacom_ISDv4_E6_Finger.desc")])
+        let t = try #require(JSONValue.parse(Array(try ui.get("/api/recording").body.utf8)))
+        #expect(t["device"]?["name"]?.string == "Wacom ISDv4 E6 Finger")
+        let without = try Gestured.run(["ui", "--no-open", "--replay", Recordings.path("tablets_Wacom_ISDv4_E6_Finger.2fg-tap.events")],
+                                       environment: ui.env)
+        #expect(without.status != 0 && without.stderr.contains("--description FILE"), "\(without.stderr)")
+    }
+
     @Test func checkPutsEachDiagnosticAtItsLineAndColumn() throws {
         let ui = UI()
         try ui.start(["--replay", Self.recording])

@@ -15,10 +15,12 @@ package extension Daemon {
 
     /// The first line a new subscriber gets.
     package func streamHello(rate: Int) -> StreamLine.Hello {
-        StreamLine.Hello(version: Gestured.version, pid: Process.currentID, config: configName, dryRun: options.dryRun, rate: rate,
-                         gestures: config.specs.map { ($0, isEnabled($0)) },
-                         devices: sessions.values.sorted { $0.path < $1.path }.map(streamDevice),
-                         focus: streamFocus(focus.app))
+        var hello = StreamLine.Hello(version: Gestured.version, pid: Process.currentID, config: configName, dryRun: options.dryRun, rate: rate,
+                                     gestures: config.specs.map { ($0, isEnabled($0)) },
+                                     devices: sessions.values.sorted { $0.path < $1.path }.map(streamDevice),
+                                     focus: streamFocus(focus.app))
+        hello.started = startedAt
+        return hello
     }
 
     package func streamDevice(_ s: DeviceSession) -> StreamLine.Device {

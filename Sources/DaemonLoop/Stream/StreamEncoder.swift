@@ -48,6 +48,7 @@ package struct StreamEncoder {
         out.key("config"); out.string(h.config)
         out.key("dry_run"); out.bool(h.dryRun)
         out.key("rate"); out.int(h.rate)
+        if let started = h.started { out.key("started"); out.seconds(microseconds: started.microseconds) }
         out.key("gestures"); list(h.gestures) { $0.gesture($1.spec, enabled: $1.enabled) }
         out.key("devices"); list(h.devices) { e, d in e.out.byte("{"); e.deviceFields(d); e.out.byte("}") }
         out.key("focus")

@@ -44,6 +44,8 @@ package enum StreamLine {
         package var gestures: [(spec: GestureSpec, enabled: Bool)]
         package var devices: [Device]
         package var focus: Focus?
+        /// When the daemon started, on the lines' clock (`t`); nil for a recording's hello.
+        package var started: Timestamp?
 
         package init(version: String, pid: Int32, config: String, dryRun: Bool, rate: Int,
                      gestures: [(spec: GestureSpec, enabled: Bool)], devices: [Device], focus: Focus?) {

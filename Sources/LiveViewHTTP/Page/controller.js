@@ -10,6 +10,13 @@ import { checkSummary, clockTime, confirmText, plural } from './format.js';
 
 /// How long the editor waits after the last keystroke before checking, ms.
 const CHECK_DELAY_MS = 300;
+/// "Start empty" on a first run: a valid config with no gesture yet.
+const EMPTY_CONFIG = '# gestured config: docs/CONFIG.md. Add gestures under gestures:, then Save.\ngestures: []\n';
+
+/// Whether a file's text has an evemu event line (`E: …`): a description file has none.
+function hasEventLines(bytes) {
+  return /^E: /m.test(new TextDecoder().decode(bytes));
+}
 
 export class Controller {
   #store;
@@ -36,7 +43,7 @@ export class Controller {
     store.onChange((state) => view.render(state));
     view.bind('toggleGesture', (name) => this.#toggleGesture(name));
     view.bind('onlyActive', (on) => this.#update(changes.onlyActiveChanged, on));
-    view.bind('openRecording', (file) => this.#openRecording(file));
+    view.bind('openRecording', (files) => this.#openRecording(files));
     view.bind('showFrame', (index) => this.#showFrame(index));
     view.bind('stepFrame', (step) => this.#state.recording && this.#showFrame(this.#state.recording.frame + step));
     view.bind('play', () => this.#togglePlay());
@@ -49,6 +56,7 @@ export class Controller {
     view.bind('confirmSave', (save) => (save ? this.#save(true) : this.#update(changes.notSaved)));
     view.bind('record', () => this.#toggleRecord());
     view.bind('insertBinding', () => this.#insertBinding());
+    view.bind('startConfig', (fromDefault) => this.#startConfig(fromDefault));
   }
 
   get #state() { return this.#store.state; }
@@ -110,16 +118,29 @@ export class Controller {
 
   // MARK: Recordings
 
-  async #openRecording(file) {
-    if (!file) return;
-    this.#update(changes.recordingStatusSaid, `Reading ${file.name}…`);
+  /// One recording file, or an evemu events file and its description (`.desc`): the
+  /// one of the two with no event (`E:`) line describes the device.
+  async #openRecording(files) {
+    if (!files || files.length === 0) return;
+    const names = files.map((f) => f.name).join(' and ');
+    if (files.length > 2) {
+      this.#update(changes.recordingStatusSaid, `Could not open ${names}: open one recording, or an events file and its .desc file`);
+      return;
+    }
+    this.#update(changes.recordingStatusSaid, `Reading ${names}…`);
     try {
-      const timeline = await server.openRecording(await file.arrayBuffer());
+      const contents = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+      const [first, second] = contents;
+      if (second && hasEventLines(first.bytes) && hasEventLines(second.bytes)) {
+        throw new Error('both hold events (E: lines): open one recording, or an events file and its .desc file');
+      }
+      const [events, description] = second && !hasEventLines(first.bytes) ? [second, first] : [first, second];
+      const timeline = await server.openRecording(events, description);
       this.#stopPlaying();
-      this.#update(changes.recordingOpened, timeline, file.name);
-      this.#view.announce(`Opened ${file.name}`);
+      this.#update(changes.recordingOpened, timeline, events.name);
+      this.#view.announce(`Opened ${events.name}`);
     } catch (error) {
-      this.#update(changes.recordingStatusSaid, `Could not open ${file.name}: ${error.message}`);
+      this.#update(changes.recordingStatusSaid, `Could not open ${names}: ${error.message}`);
     }
   }
 
@@ -188,6 +209,14 @@ export class Controller {
     this.#checkTimer = setTimeout(() => this.#check(), CHECK_DELAY_MS);
   }
 
+  /// The no-config banner's choice: the built-in default's text, or an empty config.
+  #startConfig(fromDefault) {
+    const config = this.#state.config;
+    if (!config) return;
+    this.#edited(fromDefault ? config.defaultText : EMPTY_CONFIG);
+    this.#view.announce(fromDefault ? 'The default config is in the editor; Save to create the file' : 'An empty config is in the editor; Save to create the file');
+  }
+
   async #check() {
     const sequence = ++this.#checks;
     const text = this.#state.editor.text;
@@ -212,10 +241,13 @@ export class Controller {
     await this.#try(this.#state.editor.text);
   }
 
+  /// Tries `text`: on the recording on screen (by its id), whose whole timeline comes
+  /// back and is shown; live, beside the running config.
   async #try(text) {
     const sequence = ++this.#tries;
     try {
-      const answer = await server.tryConfig(text);
+      const recording = this.#state.recording;
+      const answer = await server.tryConfig(text, recording ? recording.id : undefined);
       if (sequence !== this.#tries) return;
       this.#update(changes.tryAnswered, answer);
       if (!answer.ok) this.#view.announce(checkSummary(answer.diagnostics || [], false));
@@ -244,9 +276,23 @@ export class Controller {
         return;
       }
       this.#update(changes.saveAnswered, answer, text);
-      if (answer.saved) this.#view.announce(this.#state.saveResult.text);
+      if (!answer.saved) return;
+      this.#view.announce(this.#state.saveResult.text);
     } catch (error) {
       this.#update(changes.saveFailed, error.message);
+      return;
+    }
+    await this.#recomputeRecording();
+  }
+
+  /// The recording on screen with the config as saved now (after a Save).
+  async #recomputeRecording() {
+    const recording = this.#state.recording;
+    if (!recording || recording.id === undefined) return;
+    try {
+      this.#update(changes.recordingRecomputed, await server.replayedRecording(recording.id), false);
+    } catch (error) {
+      this.#update(changes.recordingStatusSaid, `Could not replay the recording with the saved config: ${error.message}`);
     }
   }
 

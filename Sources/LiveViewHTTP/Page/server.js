@@ -17,13 +17,30 @@ async function request(method, path, body, contentType) {
 }
 
 export const session = () => request('GET', '/api/session');
-/// `--replay`'s recording as a timeline.
-export const replayedRecording = () => request('GET', '/api/recording');
-/// A recording file's bytes, decoded and replayed by the server: its timeline.
-export const openRecording = (bytes) => request('POST', '/api/recording', bytes, 'application/octet-stream');
+/// A recording kept by the server as a timeline with the saved config: the one of `id`,
+/// or `--replay`'s.
+export const replayedRecording = (id) => request('GET', id === undefined ? '/api/recording' : `/api/recording?id=${encodeURIComponent(id)}`);
+
+/// A recording file ({ name, bytes }), with its device's description file for an evemu
+/// events file without a header, decoded and replayed by the server: its timeline.
+export function openRecording(events, description) {
+  const query = new URLSearchParams({ name: events.name });
+  let body = events.bytes;
+  if (description) {
+    query.set('description', description.name);
+    query.set('description_length', String(description.bytes.length));
+    body = new Uint8Array(description.bytes.length + events.bytes.length);
+    body.set(description.bytes, 0);
+    body.set(events.bytes, description.bytes.length);
+  }
+  return request('POST', `/api/recording?${query}`, body, 'application/octet-stream');
+}
+
 export const check = (text) => request('POST', '/api/check', text);
-/// Tries `text` beside the running config; an empty text stops trying.
-export const tryConfig = (text) => request('POST', '/api/try', text);
+/// Tries `text`: on the recording of id `recording` if given (the answer holds its
+/// whole timeline), and beside the running config; an empty text stops trying.
+export const tryConfig = (text, recording) =>
+  request('POST', recording === undefined ? '/api/try' : `/api/try?recording=${encodeURIComponent(recording)}`, text);
 export const save = (text, force) => request('POST', '/api/save', JSON.stringify({ text, force }), 'application/json');
 export const setEnabled = (name, enabled) => request('POST', enabled ? '/api/enable' : '/api/disable', name);
 export const startRecordingGesture = () => request('POST', '/api/record/start');

@@ -13,13 +13,18 @@ const TRAIL_FRAMES = 15;
 const TIMELINE_LENGTH = 40;
 /// How much later than its frame a recording's event may be stamped and still belong to
 /// it, s: the timeline's times are rounded to the µs on their own (frames are ms apart).
+/// Frames and events are on one clock, seconds from the recording's first event (the
+/// server's timeline says so whatever the recording was stamped with).
 const EVENT_SLACK_S = 5e-6;
+/// What the recording's line adds while the frames shown are Try's.
+const TRIED_NOTE = ' · shown as the edited config (Try) would make it, not the saved one';
 
 function initialState() {
   return {
     mode: null,             // 'daemon' | 'local' | 'replay', from /api/session
     session: { text: 'Connecting…', focus: '' },
     connected: null,        // null until the event stream opens; false while it retries
+    started: null,          // live: when the daemon started (its hello's `started`, on the lines' clock `t`)
     kinds: {},              // kind → { discrete, values: the gesture line's keys it reports } (hello)
     gestures: [],           // the config's gestures (hello, or the recording's)
     devices: new Map(),     // path → { info, contacts: Map id → [{ x, y, down }], fingers }
@@ -28,12 +33,14 @@ function initialState() {
     onlyActive: false,      // "Show only gestures that left possible"
     timeline: [],           // newest first: { id, type: 'gesture' | 'action' | 'reload' | 'lost', line, … }
     nextId: 0,              // the id of the next timeline or Try entry
-    recording: null,        // while one is shown: { frames, events, entries, frame, playing }
+    recording: null,        // while one is shown: { id, status, frames, events, entries, frame, playing, saved, tried }
+                            // (saved: the saved config's timeline, indexed; tried: the frames shown are Try's)
     recordingStatus: '',
-    config: null,           // { path, savedText, inUse } of the file in use; null: none (or no session yet)
+    config: null,           // { path, savedText, inUse, exists, defaultText } of the file in use; null: none (or no session yet)
+    noDevice: null,         // why no touch device is seen, in list-devices' words (live modes)
     editor: { text: '', diagnostics: [], check: null }, // check: { ok } or { error }
     trying: false,
-    tried: null,            // what Try shows: { error } or { id, onRecording, listed, fired: [entry] }
+    tried: null,            // what Try shows: { error } or { id, onRecording, listed, fired: [entry], effects: [text] }
     saveResult: null,       // { text, ok }
     record: { on: false, result: null }, // result: { now } | { error } | { detected, yaml }
   };
@@ -101,10 +108,12 @@ function newDevice(info) {
 
 export function sessionLoaded(state, session) {
   // inUse: false when no file is there (a recording is then shown with every kind, as `replay --detect` does).
-  const config = session.config ? { path: session.config.path, savedText: session.config.text || '', inUse: session.config.in_use !== false } : null;
+  const c = session.config;
+  const config = c ? { path: c.path, savedText: c.text || '', inUse: c.in_use !== false, exists: c.exists !== false, defaultText: c.default || '' } : null;
   return {
     ...state,
     mode: session.mode,
+    noDevice: session.no_device || null,
     session: { ...state.session, text: modeName(session.mode) },
     config,
     editor: { ...state.editor, text: config ? config.savedText : state.editor.text },
@@ -123,9 +132,10 @@ export function connectionChanged(state, connected) {
 
 /// A line of the event stream, which came at `when` (hh:mm:ss). While a recording is
 /// shown, only the hello (what each kind reports) and Try's lines count.
-export function lineArrived(state, line, when) {
+export function lineArrived(state, line, clock) {
+  if (line.type === 'hello' && line.source !== 'try') return helloArrived(state, line);
+  const when = liveWhen(state, line, clock);
   if (line.source === 'try') return tryLineArrived(state, line, when);
-  if (line.type === 'hello') return helloArrived(state, line);
   if (state.recording) return state;
   switch (line.type) {
     case 'device': return deviceChanged(state, line);
@@ -146,7 +156,8 @@ export function lineArrived(state, line, when) {
 /// gestures and device stay; the hello's come back with the live view), the gestures
 /// and devices, each card starting over.
 function helloArrived(state, line) {
-  const next = { ...state, kinds: line.kinds || {}, session: { ...state.session, text: sessionText(state.mode, line) } };
+  const started = typeof line.started === 'number' ? line.started : null;
+  const next = { ...state, started, kinds: line.kinds || {}, session: { ...state.session, text: sessionText(state.mode, line) } };
   if (state.recording) return next;
   const gestures = line.gestures || [];
   return {
@@ -155,6 +166,13 @@ function helloArrived(state, line) {
     devices: new Map((line.devices || []).map((d) => [d.path, newDevice(d)])),
     cards: newCards(gestures, gestures.map((g) => g.name)),
   };
+}
+
+/// When a live line happened, as the page shows it: seconds from the daemon's start (its
+/// hello's `started`, on the lines' clock), or, from a daemon that does not say when it
+/// started, `clock`, the time of day the line came.
+function liveWhen(state, line, clock) {
+  return typeof line.t === 'number' && state.started !== null ? `${num(line.t - state.started, 3)} s` : clock;
 }
 
 function deviceChanged(state, line) {
@@ -255,17 +273,21 @@ function actionArrived(state, line) {
 
 // MARK: Recordings
 
-/// A recording's timeline (POST or GET /api/recording) shown from its first frame,
-/// named `name` (its file's), with its gestures' cards and its device.
+/// A recording's timeline (POST or GET /api/recording, with the saved config) shown
+/// from its first frame, named `name` (its file's), with its gestures' cards and its
+/// device. Try, Save and the view ask for it again by its `id`.
 export function recordingOpened(state, timeline, name = timeline.name) {
-  const recording = indexed(timeline);
   const gestures = timeline.gestures || state.gestures;
+  const saved = { ...indexed(timeline), gestures };
+  const d = timeline.device || {};
+  const note = timeline.decimated ? ' (decimated to 20 000 frames)' : '';
+  const status = `${name || 'recording'}: ${plural(saved.frames.length, 'frame')}, ${num(timeline.duration, 2)} s, ${d.name || 'device'}${note}`;
+  const { frames, events, entries, frame, playing } = saved;
+  const recording = { frames, events, entries, frame, playing, id: timeline.id, status, saved, tried: false };
   const names = gestures.map((g) => g.name);
   for (const f of recording.frames.slice(0, 1)) {
     for (const n of Object.keys(f.states || {})) if (!names.includes(n)) names.push(n);
   }
-  const d = timeline.device || {};
-  const note = timeline.decimated ? ' (decimated to 20 000 frames)' : '';
   return frameShown({
     ...state,
     recording,
@@ -273,7 +295,7 @@ export function recordingOpened(state, timeline, name = timeline.name) {
     devices: new Map([['recording', newDevice({ ...d, path: 'recording' })]]),
     cards: newCards(gestures, names),
     timeline: [],
-    recordingStatus: `${name || 'recording'}: ${plural(recording.frames.length, 'frame')}, ${num(timeline.duration, 2)} s, ${d.name || 'device'}${note}`,
+    recordingStatus: status,
   }, 0);
 }
 
@@ -289,6 +311,39 @@ function indexed(timeline) {
     entries.push({ id: `recorded-${index}`, type: 'gesture', index, line: e, when: `${num(e.t, 3)} s`, actions });
   });
   return { frames, events, entries, frame: 0, playing: false };
+}
+
+/// The recording on screen, computed again: with the saved config (`tried` false: after
+/// a Save, or when Try stops) or with the editor's (Try's answer). The frame, the
+/// cards' names and the device stay; the cards, the scrubber and the Timeline are redrawn.
+export function recordingRecomputed(state, timeline, tried) {
+  const recording = state.recording;
+  if (!recording || timeline.id !== recording.id) return state;
+  const next = { ...indexed(timeline), gestures: timeline.gestures || state.gestures };
+  return recomputedShown(state, next, tried ? recording.saved : next, tried);
+}
+
+/// Try stopped: the recording as the saved config makes it.
+function savedRecordingShown(state) {
+  const recording = state.recording;
+  if (!recording || !recording.tried) return state;
+  return recomputedShown(state, recording.saved, recording.saved, false);
+}
+
+/// The recording on screen shown as `shown` makes it (indexed, with its gestures), at
+/// the same frame; the cards made anew only if the gestures' names changed.
+function recomputedShown(state, shown, saved, tried) {
+  const recording = state.recording;
+  const { frames, events, entries, gestures } = shown;
+  const names = gestures.map((g) => g.name);
+  const sameNames = names.length === state.cards.size && names.every((n) => state.cards.has(n));
+  return frameShown({
+    ...state,
+    gestures,
+    cards: sameNames ? state.cards : newCards(gestures, names),
+    recording: { ...recording, frames, events, entries, saved, tried },
+    recordingStatus: recording.status + (tried ? TRIED_NOTE : ''),
+  }, recording.frame);
 }
 
 /// The number of events at or before time t (the frame's).
@@ -309,7 +364,9 @@ export function frameShown(state, index) {
   if (!recording || recording.frames.length === 0) return state;
   const i = Math.max(0, Math.min(recording.frames.length - 1, index));
   const frame = recording.frames[i];
-  const done = eventsUpTo(recording.events, frame.t);
+  // The last frame shows the recording's end: what the engine's timers decided after
+  // the fingers lifted (a tap waits to be sure it is not a double tap) happened by then.
+  const done = i === recording.frames.length - 1 ? recording.events.length : eventsUpTo(recording.events, frame.t);
   const device = state.devices.get('recording');
   const fingers = frame.fingers || 0;
   return {
@@ -401,7 +458,7 @@ export function tryStarted(state) {
 }
 
 export function tryStopped(state) {
-  return { ...state, trying: false, tried: null };
+  return savedRecordingShown({ ...state, trying: false, tried: null });
 }
 
 /// Try's answer: on a recording, the whole list of what the config would fire there;
@@ -414,7 +471,36 @@ export function tryAnswered(state, answer) {
   let nextId = state.nextId + 1;
   const fired = (listed ? answer.fired : []).map((line) => ({ id: nextId++, line, when: `${num(line.t, 3)} s`, actions: line.commands || [] }));
   const onRecording = state.recording !== null || state.mode === 'replay';
-  return { ...state, nextId, tried: { id: state.nextId, onRecording, listed, fired } };
+  const shown = answer.timeline ? recordingRecomputed(state, answer.timeline, true) : state;
+  const effects = answer.timeline && state.recording ? changesSaid(state.recording.saved.events, indexed(answer.timeline).events) : [];
+  return { ...shown, nextId, tried: { id: state.nextId, onRecording, listed, fired, effects } };
+}
+
+/// When each gesture fired (was recognized or began) in a timeline's events: name → [t].
+function firings(events) {
+  const times = new Map();
+  for (const e of events) {
+    if (e.type !== 'gesture' || (e.phase !== 'recognized' && e.phase !== 'began')) continue;
+    times.set(e.gesture, [...(times.get(e.gesture) || []), e.t]);
+  }
+  return times;
+}
+
+/// What the edited config changes on the recording, against the saved one, a sentence
+/// a gesture: "swipe-down-4 now fires at 0.264 s, was 0.181 s", "… no longer fires (it
+/// did at 0.181 s)", "… now fires at 0.264 s (it did not)".
+export function changesSaid(savedEvents, triedEvents) {
+  const was = firings(savedEvents);
+  const now = firings(triedEvents);
+  const at = (times) => times.map((t) => `${num(t, 3)} s`).join(', ');
+  const said = [];
+  for (const [name, times] of now) {
+    const before = was.get(name);
+    if (!before) said.push(`${name} now fires at ${at(times)} (it did not)`);
+    else if (at(before) !== at(times)) said.push(`${name} now fires at ${at(times)}, was ${at(before)}`);
+  }
+  for (const [name, times] of was) if (!now.has(name)) said.push(`${name} no longer fires (it did at ${at(times)})`);
+  return said;
 }
 
 export function tryFailed(state, message) {
@@ -452,7 +538,7 @@ export function saveAnswered(state, answer, text) {
   if (answer.backup) parts.push(`Backup: ${answer.backup}.`);
   const kept = Boolean(answer.reload && answer.reload.startsWith('error'));
   if (answer.reload) parts.push(kept ? `The daemon kept its config: ${answer.reload}` : `Daemon: ${answer.reload}`);
-  return { ...state, config: state.config && { ...state.config, savedText: text }, saveResult: { text: parts.join(' '), ok: !kept } };
+  return { ...state, config: state.config && { ...state.config, savedText: text, exists: true }, saveResult: { text: parts.join(' '), ok: !kept } };
 }
 
 export function notSaved(state) {

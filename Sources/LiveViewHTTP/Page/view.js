@@ -33,6 +33,7 @@ export class View {
   #timeline = new KeyedList($('timeline'), drawTimelineEntry, redrawTimelineEntry);
   #tried = null;               // { id, list }: the list of what Try would fire
   #editor = new ConfigEditor($('editor'), $('gutter'), $('backdrop'));
+  #noDevice = null;            // why Record cannot run, as last drawn (noDeviceReason)
   #announcements = [];
   #announceTimer = null;
 
@@ -51,12 +52,12 @@ export class View {
     switch (event) {
       case 'toggleGesture': this.#toggle = handler; return;  // (name)
       case 'onlyActive': return on('hide-idle', 'change', (e) => handler(e.target.checked));
-      case 'openRecording':
-        on('recording-file', 'change', (e) => handler(e.target.files[0]));
+      case 'openRecording':  // ([File]: a recording, or an events file and its .desc)
+        on('recording-file', 'change', (e) => handler([...e.target.files]));
         return on('drop-zone', 'drop', (e) => {
           e.preventDefault();
           $('drop-zone').classList.remove('dragging');
-          handler(e.dataTransfer.files[0]);
+          handler([...e.dataTransfer.files]);
         });
       case 'showFrame':
         this.#showFrame = handler;
@@ -76,6 +77,9 @@ export class View {
       case 'confirmSave': return on('confirm-dialog', 'close', () => handler($('confirm-dialog').returnValue === 'save'));
       case 'record': return on('record', 'click', () => handler());
       case 'insertBinding': return on('insert-yaml', 'click', () => handler());
+      case 'startConfig':  // (true: from the default; false: empty)
+        on('start-default', 'click', () => handler(true));
+        return on('start-empty', 'click', () => handler(false));
       default: throw new Error(`the view has no event ${event}`);
     }
   }
@@ -92,9 +96,11 @@ export class View {
     if (changed('timeline')) this.#timeline.show(state.timeline);
     if (changed('recording', 'recordingStatus', 'mode')) this.#renderRecording(state);
     if (changed('config', 'editor', 'mode')) this.#renderEditor(state, last);
+    if (changed('config', 'mode')) renderNoConfig(state);
     if (changed('trying', 'tried')) this.#renderTry(state);
     if (changed('saveResult', 'config', 'mode')) this.#renderSave(state);
-    if (changed('record', 'recording', 'mode')) this.#renderRecord(state);
+    const noDevice = noDeviceReason(state);
+    if (changed('record', 'recording', 'mode') || noDevice !== this.#noDevice) this.#renderRecord(state, noDevice);
   }
 
   /// Says `text` to screen readers, a few at a time: a replay can fail forty
@@ -414,6 +420,7 @@ export class View {
     }
     const nothing = tried.listed && tried.fired.length === 0;
     this.#tried.list.show(nothing ? [{ id: 'nothing', nothing }] : tried.fired);
+    drawEffects(result, tried.effects || []);
   }
 
   #renderSave(state) {
@@ -424,9 +431,10 @@ export class View {
     else delete result.dataset.ok;
   }
 
-  #renderRecord(state) {
+  #renderRecord(state, noDevice) {
+    this.#noDevice = noDevice;
     const button = $('record');
-    button.disabled = state.mode === 'replay' || state.recording !== null;
+    button.disabled = state.mode === 'replay' || state.recording !== null || (noDevice !== null && !state.record.on);
     button.setAttribute('aria-pressed', String(state.record.on));
     button.textContent = state.record.on ? 'Stop recording' : 'Start recording';
     const shown = $('record-result');
@@ -437,6 +445,9 @@ export class View {
     $('insert-yaml').hidden = !yaml;
     if (state.mode === 'replay') {
       shown.textContent = 'Recording a gesture needs a device: run gestured ui without --replay.';
+    } else if (noDevice !== null && !state.record.on) {
+      shown.replaceChildren(el('p', 'no-device', 'Recording a gesture needs a touch device, and there is none. gestured list-devices says:'),
+        el('pre', 'no-device-reason', noDevice));
     } else if (!result) {
       shown.replaceChildren();
     } else if (result.now) {
@@ -562,6 +573,33 @@ function placeInOrder(parent, wanted) {
     if (element === cursor) cursor = cursor.nextElementSibling;
     else parent.insertBefore(element, cursor);
   }
+}
+
+/// Why Record cannot run: live, with the daemon's stream connected and no touch device
+/// in it, what list-devices says (the server's scan); null when a device is there.
+function noDeviceReason(state) {
+  if (state.mode === 'replay' || state.connected !== true || state.devices.size > 0 || state.recording) return null;
+  return state.noDevice || 'No touchpad or touchscreen is available to gestured.';
+}
+
+/// The no-config banner: on a first run, the file the editor shows does not exist yet.
+function renderNoConfig(state) {
+  const banner = $('no-config');
+  banner.hidden = !state.config || state.config.exists;
+  if (!banner.hidden) $('no-config-path').textContent = state.config.path;
+}
+
+/// What the tried config changes on the recording, against the saved one (store.js's changesSaid).
+function drawEffects(result, effects) {
+  let list = result.querySelector('.effects');
+  if (!effects.length) return list && list.remove();
+  if (!list) {
+    list = el('ul', 'effects');
+    list.id = 'try-effects';
+    list.setAttribute('aria-label', 'What the edit changes on this recording');
+    result.append(list);
+  }
+  list.replaceChildren(...effects.map((text) => el('li', null, text)));
 }
 
 /// What a recorded gesture was recognized as, best first, each with its values.
