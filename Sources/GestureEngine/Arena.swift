@@ -120,7 +120,8 @@ final class Arena {
     /// Row `i`, for a pinch or rotation whose gate decides against fingers moving
     /// together: the gestures taking such motion that compete with it for the fingers
     /// its gate lets through (`GestureEngine.competesWithTranslation` on the specs').
-    /// Only those that could still win hold it up (`rivalCouldWin`).
+    /// Only those that could still win, and that it has not outgrown, hold it up
+    /// (`rivalHoldsUp`).
     private let rivals: MemberRows
     /// `takesMore[f, w]`: the members that take more than `f` fingers in all (a
     /// tip-tap's resting finger counted; f ≥ `gateTop`: none), so a count of `f` that
@@ -484,25 +485,48 @@ final class Arena {
     /// Member `i`'s motion gate (`MotionGate.verdict`), nil when it lets the recognizer
     /// decide. Issue 24: a pinch or rotation whose fingers moved together waits while a
     /// gesture for fingers moving together could still win; a rival that has failed,
-    /// or cannot take the way the hand moves, holds up nothing. At the lift nothing
-    /// can begin: the reason stays the motion's.
+    /// or cannot take the way the hand moves, holds up nothing. Issue 37: nor does one
+    /// whose evidence it has outgrown (`rivalHoldsUp`). At the lift nothing can begin:
+    /// the reason stays the motion's.
     @inline(__always)
     private func gateVerdict(_ i: Int, _ t: TouchSnapshot, _ input: RecognizerInput,
                              _ state: RecognizerState) -> Evaluation? {
         guard !state.isActive, let shut = gates[i].verdict(t, input) else { return nil }
         guard case .fail(.fingersMovedTogether) = shut, !t.hasUntrackedFingers, input != .lifted else { return shut }
-        return rivalCouldWin(i, t) ? .undecided : nil
+        return rivalHoldsUp(i, t) ? .undecided : nil
     }
 
-    /// Whether one of `i`'s rivals (`rivals`) is still in play for this finger count
-    /// and has won already or could still accept the motion so far.
-    private func rivalCouldWin(_ i: Int, _ t: TouchSnapshot) -> Bool {
-        var could = false
+    /// Whether one of `i`'s rivals (`rivals`) still holds it up: in play for this
+    /// finger count, and has won already, or could still accept the motion so far and
+    /// `i` has not outgrown it. Arbitration by evidence, not by possibility (issue 37):
+    /// with swipes bound every way a swipe could always still win, so `i` goes ahead
+    /// once its own evidence (`RecognizerBase.evidence`: the turn, the scale) is past
+    /// its threshold and more than each rival's (a swipe's distance along its direction
+    /// times its straightness, over its distance), and the fingers moved against each
+    /// other farther than together (`movedMoreApartThanTogether`).
+    private func rivalHoldsUp(_ i: Int, _ t: TouchSnapshot) -> Bool {
+        var holds = false
+        var own = -1.0  // read once, when a rival could win
         forEachMember(in: { rivals[i, $0] & live.words[$0] & enabled.words[$0] }) { r in
-            guard !could, gates[r].fingers.contains(t.fingers) else { return }
-            could = won.contains(r) || recognizer(r) { $0.couldAccept(t) }
+            guard !holds, gates[r].fingers.contains(t.fingers) else { return }
+            if won.contains(r) { holds = true; return }
+            guard recognizer(r, { $0.couldAccept(t) }) else { return }
+            if own < 0 { own = Arena.movedMoreApartThanTogether(t) ? recognizer(i) { $0.evidence(t) } : 0 }
+            holds = own < 1 || own <= recognizer(r) { $0.evidence(t) }
         }
-        return could
+        return holds
+    }
+
+    /// Whether the outermost fingers moved against each other (their change of spread
+    /// and the arc of their turn, mm) farther than their centroid travelled
+    /// (`TouchSnapshot.path`). Fingers turning about one of them do (two 40 mm apart
+    /// turning 10°: 7 mm apart, 3.5 mm together; the centroid of a hand is never farther
+    /// from its thumb than its outermost finger is); a hand drawing a circle, a swipe
+    /// whose wrist twists or whose fingers fan out, do not (a drawn circle's 10 %
+    /// change of spread is 2 mm by the time it has gone 30 mm round).
+    static func movedMoreApartThanTogether(_ t: TouchSnapshot) -> Bool {
+        let apart = t.spread * (abs(1 - 1 / max(t.scale, 0.0001)) + abs(t.rotation))
+        return apart > t.path
     }
 
     /// Calls member `i`'s recognizer without retaining it (`members` owns it).

@@ -42,6 +42,9 @@ public enum FailureReason: Sendable, Equatable {
     case restMoved(mm: Double, limitMM: Double)
     /// Tip-tap: the resting finger lifted with the others or before them (a plain tap).
     case restLifted
+    /// Tip-tap: more fingers landed beside the resting one this long after the tap
+    /// lifted, before it was taken (it waits `waitSeconds` for the resting finger), s.
+    case tappedAgain(seconds: Double, waitSeconds: Double)
     /// Tip-tap: the others landed on this side, which it does not accept.
     case wrongSide(tapped: Side)
     /// Tip-tap: no finger tapped or swiped beside the resting one.
@@ -50,6 +53,9 @@ public enum FailureReason: Sendable, Equatable {
     case fingersNotTracked
     /// Shape: the path's larger side, mm, was under the least a shape takes.
     case shapeTooSmall(mm: Double, needsMM: Double)
+    /// Shape: it has no template to compare the path with (every one it was given
+    /// has its points in one place).
+    case noShapeTemplate
     /// Shape: the path bent this little off a straight line (a swipe's stroke).
     case tooStraight(bend: Double, needs: Double)
     /// Shape: the template the path looked most like, its score, and whether this
@@ -115,10 +121,13 @@ public enum FailureReason: Sendable, Equatable {
             return "the first finger rested \((s * 1000).fixed(0)) ms before the others landed, needs \((needs * 1000).fixed(0)) ms"
         case let .restMoved(mm, limit): return "the resting finger moved \(mm.formatted1) mm, allows \(limit.formatted1) mm"
         case .restLifted: return "the resting finger lifted with the others, or before them (a plain tap of them all)"
+        case let .tappedAgain(s, wait):
+            return "fingers landed again \((s * 1000).fixed(0)) ms after the tap, before it counted (it waits \((wait * 1000).fixed(0)) ms): one tip-tap per rest"
         case let .wrongSide(side): return "tapped to the \(side.rawValue), which it does not accept"
         case .noTipTap: return "no finger tapped beside the resting one"
         case .fingersNotTracked: return "this pad reports a box around the fingers, not each finger"
         case let .shapeTooSmall(mm, needs): return "drew \(mm.formatted1) mm across, a shape needs \(needs.formatted1) mm"
+        case .noShapeTemplate: return "no shape template to compare it with (each one's points are all in one place)"
         case let .tooStraight(bend, needs): return "the stroke was straight (bend \(bend.formatted2), a shape needs \(needs.formatted2)): a swipe's"
         case let .unlikeShape(best, score, needs, taken):
             return taken ? "looked most like '\(best)' (\(score.formatted2)), needs \(needs.formatted2)"

@@ -61,7 +61,7 @@ public class RecognizerBase {
     public func reset() {}
     /// Whether a gesture that takes fingers moving together could still win with the
     /// motion so far (the arena asks before it lets it hold up a pinch or rotation for
-    /// the same fingers: `Arena.rivalCouldWin`). The default: yes. A kind with
+    /// the same fingers: `Arena.rivalHoldsUp`). The default: yes. A kind with
     /// directions says no once the fingers have plainly gone a way it does not take.
     public func couldAccept(_ touches: TouchSnapshot) -> Bool { true }
     /// How far toward its own begin (or recognize) threshold the recognizer is, 0…1,
@@ -70,6 +70,13 @@ public class RecognizerBase {
     /// kind keeps the quantity it compares with its threshold anyway (a store per
     /// evaluation) and makes the ratio here, so frames nobody asks about pay no more.
     public var progress: Double? { nil }
+    /// How far the touches' own evidence for this gesture has built up against its
+    /// threshold, 1 at it and more past it: what the arena weighs when a pinch or
+    /// rotation and a gesture for fingers moving together could both still win
+    /// (`Arena.rivalHoldsUp`). The default is `progress` as of the last evaluation (a
+    /// circle's arc, a pan's distance), and 1 for a kind with nothing to measure. Kinds
+    /// the arena does not ask while they wait (a pinch, a rotation) read the touches.
+    public func evidence(_ touches: TouchSnapshot) -> Double { progress ?? 1 }
 }
 
 /// The deadline that decides a limit of `seconds` counted from `start`: 1 µs past it.

@@ -47,6 +47,10 @@ public struct TouchSnapshot: Sendable, Equatable {
     public var location: Point
     /// Centroid translation since the count settled, mm (UIKit's translation(in:)).
     public var translation: Point
+    /// The path the centroid travelled since the count settled, in steps of at least
+    /// 1 mm (`pathStepMM`: jitter adds nothing), mm: `translation`'s length for a
+    /// straight stroke, far more for one that went round.
+    public var path: Double
     /// mm/s over the last `velocityWindow`.
     public var velocity: Point
     /// Distance between the outermost touches relative to when the count settled.
@@ -55,6 +59,8 @@ public struct TouchSnapshot: Sendable, Equatable {
     /// Turn of the outermost touches since the count settled, radians, clockwise positive.
     public var rotation: Double
     public var rotationVelocity: Double
+    /// The outermost touches' distance now, mm (0: fewer than two tracked).
+    public var spread: Double
     /// This frame moved the translation, scale or rotation (a frame can also carry
     /// only a pressure or finger-count change).
     public var moved: Bool
@@ -86,8 +92,8 @@ extension TouchSnapshot {
         isSettled = false
         countChangedAt = time; sequenceStart = time; liftedAt = time
         isLifted = true
-        location = .zero; translation = .zero; velocity = .zero
-        scale = 1; scaleVelocity = 0; rotation = 0; rotationVelocity = 0
+        location = .zero; translation = .zero; path = 0; velocity = .zero
+        scale = 1; scaleVelocity = 0; rotation = 0; rotationVelocity = 0; spread = 0
         moved = false
         motion = .undecided
         travel = 0

@@ -101,20 +101,53 @@ final class Hand {
         }
     }
 
-    /// The fingers spread (scale > 1) or close around their centroid.
-    func pinch(to scale: Double, over duration: Double) {
+    /// The fingers spread (scale > 1) or close around their centroid, while the hand
+    /// slides by `drift` mm.
+    func pinch(to scale: Double, over duration: Double, drift: Point = .zero) {
         let c = centroid
-        animate(over: duration) { _, start, f in (start - c) * ((scale - 1) * f) }
+        animate(over: duration) { _, start, f in (start - c) * ((scale - 1) * f) + drift * f }
     }
 
     /// The fingers turn around their centroid, clockwise on screen for positive degrees.
     func rotate(by degrees: Double, over duration: Double) {
+        twist(by: degrees, whileMoving: .zero, over: duration)
+    }
+
+    /// The fingers turn around their centroid while the hand moves by `delta` (a swipe
+    /// whose wrist twists).
+    func twist(by degrees: Double, whileMoving delta: Point, over duration: Double) {
         let c = centroid
         animate(over: duration) { _, start, f in
             let a = degrees * f * .pi / 180
             let r = start - c
             let (s, co) = (sinApprox(a), cosApprox(a))
-            return Point(x: r.x * co - r.y * s, y: r.x * s + r.y * co) - r
+            return Point(x: r.x * co - r.y * s, y: r.x * s + r.y * co) - r + delta * f
+        }
+    }
+
+    /// The fingers turn about finger `pivot` (where it is now), clockwise on screen for
+    /// positive degrees, while the whole hand slides by `drift` mm (a real pivot is never
+    /// quite still): a knob turned with one finger kept down.
+    func rotate(by degrees: Double, over duration: Double, about pivot: Int, drift: Point = .zero) {
+        let c = fingers[pivot].position
+        animate(over: duration) { _, start, f in
+            let a = degrees * f * .pi / 180
+            let r = start - c
+            let (s, co) = (sinApprox(a), cosApprox(a))
+            return Point(x: r.x * co - r.y * s, y: r.x * s + r.y * co) - r + drift * f
+        }
+    }
+
+    /// Every finger moves by `delta` in a straight line over `duration`, each contact
+    /// shaken by up to `jitter` mm each way every frame, seeded: a touchscreen's noise.
+    func drag(by delta: Point, over duration: Double, jitter: Double, seed: UInt64 = 1) {
+        var state = seed
+        func noise() -> Double {  // xorshift64*, −1…1
+            state ^= state >> 12; state ^= state << 25; state ^= state >> 27
+            return Double((state &* 2_685_821_657_736_338_717) >> 11) / Double(1 << 52) - 1
+        }
+        animate(over: duration) { _, _, f in
+            delta * f + Point(x: noise(), y: noise()) * jitter
         }
     }
 

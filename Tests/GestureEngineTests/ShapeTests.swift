@@ -102,6 +102,19 @@ enum Drawn {
         #expect(hand.explanations.first?.hasPrefix("any: drew 6.0 mm across, a shape needs 10.0 mm") == true, "\(hand.explanations)")
     }
 
+    /// Issue 37: with no template to compare with (each built-in replaced by a recording
+    /// of one point), a drawn `z` fails for that, not as "too small".
+    @Test func noTemplateSaysSoNotTooSmall() {
+        var spec = Spec.shape(1, name: "any")
+        spec.shapeTemplates = ShapeTemplate.builtInNames.map { ShapeTemplate(name: $0, points: [Point(x: 5, y: 5), Point(x: 5, y: 5)]) }
+        let hand = Hand(.touchpad, [spec])
+        hand.down(1)
+        hand.draw(Drawn.z)
+        hand.lift()
+        #expect(hand.recognized.isEmpty)
+        #expect(hand.explanations == ["any: no shape template to compare it with (each one's points are all in one place)"])
+    }
+
     /// Shape against swipe, both ways: a drawn 'z' with a swipe right bound for the
     /// same fingers fires the shape (its first stroke went 30 mm right, past the
     /// swipe's distance); a plain swipe with the shape bound fires the swipe, at the lift.

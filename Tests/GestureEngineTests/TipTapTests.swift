@@ -87,6 +87,20 @@ import Testing
         #expect(hand.explanations == ["tip: still down after 0.30 s, too long for a tap"])
     }
 
+    /// Issue 37: a second tap landing beside the resting finger before the first was
+    /// taken (40 ms after it lifted, within the 100 ms it waits) fails the tip-tap for
+    /// what happened, not as "2 taps, needs 1" (a tip-tap has no taps to count).
+    @Test func aSecondTapBeforeTheFirstCountedSaysSo() {
+        let hand = Hand(.touchpad, [Spec.tipTap(name: "tip")])
+        Self.tipTap(hand, dx: 20)
+        hand.wait(0.04)
+        hand.down(at: [Point(x: hand.centre.x + 20, y: hand.centre.y)])
+        hand.lift(1)
+        hand.wait(0.2)
+        #expect(hand.recognized.isEmpty)
+        #expect(hand.explanations == ["tip: fingers landed again 40 ms after the tap, before it counted (it waits 100 ms): one tip-tap per rest"])
+    }
+
     /// The tapping finger that slides is no tap either.
     @Test func aTapThatSlidesFails() {
         let hand = Hand(.touchpad, [Spec.tipTap(name: "tip")])

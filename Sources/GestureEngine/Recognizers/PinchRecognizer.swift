@@ -73,6 +73,12 @@ public final class PinchRecognizer: RecognizerBase, GestureRecognizer {
     /// Linear in the amount (no logarithm in a pure-Swift engine): 1.05 of 1.1 is 0.5.
     public override var progress: Double? { fraction(pinched - 1, of: minScale - 1) }
 
+    /// The scale of the touches now against its threshold, as `progress` measures it
+    /// (asked while its gate waits, when `pinched` is not kept).
+    public override func evidence(_ t: TouchSnapshot) -> Double {
+        ((t.scale >= 1 ? t.scale : 1 / max(t.scale, 0.0001)) - 1) / (minScale - 1)
+    }
+
     public override func reset() {
         matched = nil
         pinched = 1

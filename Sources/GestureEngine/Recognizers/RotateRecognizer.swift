@@ -61,6 +61,12 @@ public final class RotateRecognizer: RecognizerBase, GestureRecognizer {
 
     public override var progress: Double? { fraction(turned, of: minDegrees) }
 
+    /// The turn of the touches now against its threshold (asked while its gate waits,
+    /// when `turned` is not kept).
+    public override func evidence(_ t: TouchSnapshot) -> Double {
+        abs(t.rotation) / Geometry.radiansPerDegree / minDegrees
+    }
+
     public override func reset() {
         matched = nil
         turned = 0

@@ -124,6 +124,7 @@ public final class ShapeRecognizer: RecognizerBase, GestureRecognizer {
     }
 
     private func decide() -> Evaluation {
+        guard !clouds.isEmpty else { return .fail(.noShapeTemplate) }
         let stroke = UnsafeBufferPointer(rebasing: path[0..<pathCount])
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for p in stroke {
@@ -141,7 +142,7 @@ public final class ShapeRecognizer: RecognizerBase, GestureRecognizer {
             let d = QRecognizer.distance(candidate, clouds[k], worstUseful: bestDistance, scratch: &scratch)
             if d < bestDistance { bestDistance = d; best = k }
         }
-        guard best >= 0 else { return .fail(.shapeTooSmall(mm: size, needsMM: shapeMinSizeMM)) }
+        guard best >= 0 else { return .fail(.noShapeTemplate) }
         score = max(0, 1 - bestDistance / shapeScoreScale)
         guard takes[best], score >= minScore else {
             return .fail(.unlikeShape(best: names[best], score: score, needs: minScore, taken: takes[best]))

@@ -38,11 +38,6 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
     /// How far the fingers travelled while possible, mm (`progress`: the distance is the
     /// threshold a swipe waits for; its speed is judged once, when it gets there).
     @exclusivity(unchecked) private var travelled = 0.0
-    /// The path the fingers' centroid has travelled since the count settled, mm, and
-    /// where it was last (a sooner swipe must be straight: `soonerSwipeStraightness`).
-    @exclusivity(unchecked) private var path = 0.0
-    @exclusivity(unchecked) private var last = Point.zero
-    @exclusivity(unchecked) private var countSince: Timestamp?
 
     public init(spec: GestureSpec, sooner: Double? = nil) {
         self.spec = spec
@@ -58,11 +53,6 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
     public override func evaluate(_ t: TouchSnapshot, _ input: RecognizerInput, state: RecognizerState) -> Evaluation {
         let distance = t.translation.length
         travelled = distance
-        if actsAt < minDistance {
-            if countSince != t.countChangedAt { countSince = t.countChangedAt; path = 0; last = .zero }
-            path += (t.translation - last).length
-            last = t.translation
-        }
         // The lift is the last word: the full distance, as without `sooner`.
         guard distance >= (input == .lifted ? minDistance : actsAt) else {
             return input == .lifted ? .fail(.tooShort(mm: distance, needsMM: minDistance)) : .undecided
@@ -72,19 +62,20 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
             ? Direction.nearest(to: t.translation, among: Direction.compass)
             : Direction.nearest(to: t.translation, among: directions)
         // Short of its full distance it acts only on a clean swipe; what would fail it
-        // waits for the full distance (a stroke still finding its way or its speed).
+        // waits for the full distance (a stroke still finding its way).
         let early = distance < minDistance
-        // Early, only a straight stroke that still heads its way: a path that went round
-        // (a circle's chord passes every direction) or is turning is no swipe yet.
-        if early && (off > maxAngle || distance < path * soonerSwipeStraightness
-                     || Direction.nearest(to: t.velocity, among: [direction]).offDegrees > maxAngle) {
+        // Early, only a straight stroke in its direction: a path that went round (a
+        // circle's chord passes every direction) is no swipe yet. Direction, distance
+        // and straightness decide it (issue 37): a slow, straight, clean stroke does
+        // not wait for the last 50 ms to be fast, only for the stroke to be, on average.
+        if early && (off > maxAngle || distance < t.path * soonerSwipeStraightness) {
             return .undecided
         }
         if off > maxAngle {
             let accepted = directions.isEmpty || directions.contains(moved)
             return .fail(accepted ? .offAxis(degrees: off, maxDegrees: maxAngle) : .wrongDirection(moved: moved))
         }
-        let speed = t.velocity.length
+        let speed = early ? max(t.velocity.length, meanSpeed(t)) : t.velocity.length
         guard speed >= minVelocity else { return early ? .undecided : .fail(.tooSlow(mmPerS: speed, needsMMPerS: minVelocity)) }
         matched = direction
         return .recognize
@@ -103,10 +94,28 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
 
     public override var progress: Double? { fraction(travelled, of: actsAt) }
 
+    /// Its distance along the direction it would take, times its straightness, over the
+    /// distance it acts at: a stroke that curves (a centroid turning about a pivot
+    /// finger) builds up less evidence than a straight one of the same length.
+    public override func evidence(_ t: TouchSnapshot) -> Double {
+        let (direction, _) = directions.isEmpty
+            ? Direction.nearest(to: t.translation, among: Direction.compass)
+            : Direction.nearest(to: t.translation, among: directions)
+        let along = max(0, t.translation.x * direction.unitVector.x + t.translation.y * direction.unitVector.y)
+        let straightness = t.path > 0 ? min(1, t.translation.length / t.path) : 1
+        return along * straightness / actsAt
+    }
+
+    /// The stroke's mean speed since its finger count arrived, mm/s: steadier than the
+    /// last 50 ms on a slow drag, whose frames a touchscreen's jitter makes uneven. (A
+    /// hand that rested first is slower on average: its last 50 ms still count.)
+    private func meanSpeed(_ t: TouchSnapshot) -> Double {
+        let elapsed = t.time.seconds(since: t.countChangedAt)
+        return elapsed > 0 ? t.path / elapsed : 0
+    }
+
     public override func reset() {
         matched = nil
         travelled = 0
-        path = 0
-        countSince = nil
     }
 }

@@ -125,7 +125,7 @@ public final class TipTapRecognizer: RecognizerBase, GestureRecognizer {
             if others == most { moved = t.otherFingers - anchor }
             return checkTapping(t, since: since, most: most)
         case let .lifted(at, _):
-            if others > 0 { return .fail(.taps(have: 2, need: 1)) }
+            if others > 0 { return .fail(.tappedAgain(seconds: t.time.seconds(since: at), waitSeconds: fingerCountSettleWindow)) }
             return t.time.seconds(since: at) >= fingerCountSettleWindow ? .recognize : .undecided
         }
     }
