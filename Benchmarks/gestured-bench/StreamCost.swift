@@ -28,10 +28,9 @@ final class StreamCost {
     }
 
     /// None; 1 and 16 shared readers; 1 line subscriber stalled; 1 and 16 line subscribers reading.
-    static let allSetups = [Setup(reading: 0, stalled: 0), Setup(reading: 1, stalled: 0), Setup(reading: 16, stalled: 0),
+    static let setups = [Setup(reading: 0, stalled: 0), Setup(reading: 1, stalled: 0), Setup(reading: 16, stalled: 0),
                          Setup(reading: 0, stalled: 1, shared: false), Setup(reading: 1, stalled: 0, shared: false),
                          Setup(reading: 16, stalled: 0, shared: false)]
-    static let setups = getenv("HACK_SETUP").map { String(cString: $0).split(separator: ",").map { allSetups[Int($0)!] } } ?? allSetups
 
     struct Result {
         var nsPerFrame: Double
@@ -117,9 +116,9 @@ final class StreamCost {
         var frame = frames[i % frames.count]
         for j in frame.indices { frame[j].time.microseconds += start + pass * recording.passSpan }
         rig.pad.send(frame)
-        let m0 = mallocs(), t0 = hackCPU ? cpuNS() : nowNS()
+        let m0 = mallocs(), t0 = nowNS()
         rig.harness.runOnce(timeoutMS: 0)
-        let t1 = hackCPU ? cpuNS() : nowNS(), m1 = mallocs()
+        let t1 = nowNS(), m1 = mallocs()
         if i >= warm {
             rig.ns += t1 - t0
             rig.allocations += m1 - m0
@@ -208,6 +207,3 @@ final class StreamCost {
     }
 }
 
-
-nonisolated(unsafe) let hackCPU = getenv("HACK_CPU") != nil
-func cpuNS() -> Int64 { var ts = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec) }
