@@ -596,3 +596,27 @@ class DaemonPageTest(PageTest):
     def tearDownClass(cls):
         super().tearDownClass()
         cls.daemon.stop()
+
+
+class FakePadPageTest(DaemonPageTest):
+    """A page on a daemon that runs a config (`config_text`, or the file
+    Tests/Browser/configs/`config_file`) on the fake touchpad, the pad drawn and the
+    stream connected before each test."""
+    config_file = None
+    config_text = None
+    daemon_extra = []
+
+    @classmethod
+    def start_daemon(cls):
+        text = cls.config_text
+        if text is None:
+            with open(os.path.join(CONFIGS, cls.config_file)) as f:
+                text = f.read()
+        daemon = Daemon(text, fake_pad=True, extra=cls.daemon_extra, logs=cls.logs)
+        cls.ui_args = ('--config', daemon.config)
+        return daemon
+
+    def setUp(self):
+        super().setUp()
+        self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
+        self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')

@@ -9,7 +9,7 @@ import re
 import time
 import unittest
 
-from harness import CONFIGS, Daemon, DaemonPageTest, TimeoutException, per_browser, wait_until
+from harness import Daemon, DaemonPageTest, FakePadPageTest, TimeoutException, per_browser, wait_until
 
 CONFIG = """gestures:
   - name: next
@@ -151,26 +151,7 @@ class LivePageTests(DaemonPageTest):
         self.daemon.pad.three_fingers(dx_mm=0)
 
 
-class ConfigFilePageTest(DaemonPageTest):
-    """A page on a daemon that runs Tests/Browser/configs/`config_file` on the fake
-    touchpad, the pad drawn and the stream connected before each test."""
-    config_file = None
-    daemon_extra = []
-
-    @classmethod
-    def start_daemon(cls):
-        with open(os.path.join(CONFIGS, cls.config_file)) as f:
-            daemon = Daemon(f.read(), fake_pad=True, extra=cls.daemon_extra, logs=cls.logs)
-        cls.ui_args = ('--config', daemon.config)
-        return daemon
-
-    def setUp(self):
-        super().setUp()
-        self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
-        self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
-
-
-class FollowPageTests(ConfigFilePageTest):
+class FollowPageTests(FakePadPageTest):
     """Tests/Browser/configs/follow.yaml: `follow-ws`, a 3-finger pan whose command is
     {workspace: follow} with distance: 40mm."""
     ui_name = 'ui-follow'
@@ -191,7 +172,7 @@ class FollowPageTests(ConfigFilePageTest):
         self.daemon.pad.three_fingers(dx_mm=0)
 
 
-class ShapeAndTipTapPageTests(ConfigFilePageTest):
+class ShapeAndTipTapPageTests(FakePadPageTest):
     """Tests/Browser/configs/shape-tiptap.yaml: `draw-z` (a shape, one finger),
     `tip-right` (a tip-tap to the right of the resting finger), `tip-swipe-left`
     (a swipe down to its left) and `knob` (a circle)."""

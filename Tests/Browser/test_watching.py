@@ -14,7 +14,7 @@ import re
 import tempfile
 import unittest
 
-from harness import (RECORDINGS, SWIPE_DOWN, SWIPES_CONFIG, Daemon, DaemonPageTest, Keys, PageTest, Replay, UiServer, gestured,
+from harness import (RECORDINGS, SWIPE_DOWN, SWIPES_CONFIG, FakePadPageTest, Keys, PageTest, Replay, UiServer, gestured,
                      per_browser, relative)
 
 DRAG_UP_DOWN = os.path.join(RECORDINGS, 'touchscreens_Atmel_maXTouch_Touchscreen.1-finger-drag-up-down.events')
@@ -456,21 +456,11 @@ class TwoFingerMeasureTests(WatchingPage):
         self.screenshot('rotation')
 
 
-class LiveStepTests(DaemonPageTest):
+class LiveStepTests(FakePadPageTest):
     """Live, on the fake touchpad of a real daemon: a three-finger pan stepped every 5 mm."""
     ui_name = 'ui-watching-live'
-
-    @classmethod
-    def start_daemon(cls):
-        daemon = Daemon(STEPPED_PAN.replace('fingers: 1', 'fingers: 3').replace('axis: vertical', 'axis: horizontal')
-                        .replace('every: 10mm', 'every: 5mm'), fake_pad=True, logs=cls.logs)
-        cls.ui_args = ('--config', daemon.config)
-        return daemon
-
-    def setUp(self):
-        super().setUp()
-        self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
-        self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
+    config_text = (STEPPED_PAN.replace('fingers: 1', 'fingers: 3').replace('axis: vertical', 'axis: horizontal')
+                   .replace('every: 10mm', 'every: 5mm'))
 
     def test_each_step_of_a_live_pan_is_a_mark_and_the_figure_shows_its_delta(self):
         self.daemon.pad.three_fingers(dx_mm=-40, lift=False)
