@@ -31,7 +31,7 @@ let circlePivotCheckArcDeg = 90.0
 /// Share of the path's arc the fingers may turn with it. Fingers turning about one of
 /// them carry their centroid round as far as they turn (share 1): a rotation. A hand
 /// going round keeps its fingers' bearing (the bcm5974's 2- and 3-finger circles turn
-/// their fingers at most 0.09 of their arc).
+/// their fingers at most 0.16 of their path's turn once it has gone a quarter turn).
 let circleMaxFingerTurnShare = 0.5
 
 /// A circle drawn by the hand: the fingers' centroid travels around a centre, clockwise
