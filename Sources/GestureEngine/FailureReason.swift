@@ -42,8 +42,6 @@ public enum FailureReason: Sendable, Equatable {
     /// Circle: the path's centre, read every quarter turn, moved this far, mm, for its
     /// radius (a stroke running straight into a curl goes round no one place).
     case centreMoved(mm: Double, radiusMM: Double)
-    /// Circle: the path's radius, read every quarter turn, changed this much, mm.
-    case radiusChanged(fromMM: Double, toMM: Double)
     /// Tip-tap: the resting finger was down this long before the others landed, s.
     case restedTooShort(seconds: Double, needsSeconds: Double)
     /// Tip-tap: the resting finger moved this far, mm.
@@ -123,8 +121,6 @@ public enum FailureReason: Sendable, Equatable {
             return "the fingers turned \(fingers.formatted1)° as their path went \(path.formatted1)° round: a rotation, not the hand going round"
         case let .centreMoved(mm, radius):
             return "the path's centre moved \(mm.formatted1) mm, over half its radius of \(radius.formatted1) mm: not round"
-        case let .radiusChanged(from, to):
-            return "the path's radius went from \(from.formatted1) to \(to.formatted1) mm: not round"
         case let .restedTooShort(s, needs):
             return "the first finger rested \((s * 1000).fixed(0)) ms before the others landed, needs \((needs * 1000).fixed(0)) ms"
         case let .restMoved(mm, limit): return "the resting finger moved \(mm.formatted1) mm, allows \(limit.formatted1) mm"

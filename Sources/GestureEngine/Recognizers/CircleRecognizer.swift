@@ -22,9 +22,6 @@ let circleMaxTurnPerSegmentDeg = 90.0
 /// a stroke that runs straight into a curl moves it 0.49 when its straight leg is as
 /// long as the curl's radius, 0.74 for a U's leg with a curl after it.
 let circleMaxCentreShift = 0.5
-/// Most that two readings of the radius (half the distance between those points) may
-/// differ by, as a ratio: the bcm5974's circles 1.63, a 2:1 oval 1.8; a spiral more.
-let circleMaxRadiusRatio = 2.5
 /// Arc the path must have gone round before the fingers' own turn is weighed against
 /// it, degrees: a quarter turn, where a pivot rotation is plain (below).
 let circlePivotCheckArcDeg = 90.0
@@ -50,13 +47,14 @@ let circleMaxFingerTurnShare = 0.5
 /// their centroid round exactly as far as they turn, and the hand has gone round
 /// nothing (`circleMaxFingerTurnShare`). And the path must go round one place: every
 /// quarter turn it reads its centre and radius from the points half a turn apart, and
-/// fails if they move (`circleMaxCentreShift`, `circleMaxRadiusRatio`): a stroke that
-/// turns back once is a U, not three quarters of a circle.
+/// fails if the centre moves by more than `circleMaxCentreShift` of the radius (a
+/// straight stroke run into a curl). A stroke that turns back once (a U) goes only
+/// half a turn round, short of the default `minArc`.
 ///
 /// ```
 ///  following ──segment turns > 90°──────────────────────► fail (doubled back)
 ///      │ ├──path ≥ 90° round, fingers turned ≥ half of it──► fail (a rotation)
-///      │ ├──centre or radius moved (from 270° on)─────────► fail (not round)
+///      │ ├──centre moved > ½ radius (from 270° on)────────► fail (not round)
 ///      │ └──|arc| ≥ minArc, sense accepted──► begin ──► changed (arc follows) ──► end
 ///      └──lifted──► fail (too little arc)
 /// ```
@@ -137,7 +135,7 @@ public final class CircleRecognizer: RecognizerBase, GestureRecognizer {
 
     /// Follows the path and the fingers' turn to `t`; returns why the path is not round,
     /// if this frame completed a segment that doubled back (not added to the arc) or a
-    /// quarter turn whose centre or radius moved.
+    /// quarter turn whose centre moved.
     private func follow(_ t: TouchSnapshot) -> FailureReason? {
         if countSince != t.countChangedAt || !t.isSettled {
             // Translation and rotation start over with a new count.
@@ -182,7 +180,7 @@ public final class CircleRecognizer: RecognizerBase, GestureRecognizer {
 
     /// Records a quarter-turn mark if the path has passed the next one; from the third
     /// on, reads the centre and radius from it and the mark half a turn before, and
-    /// says if they moved from the last reading.
+    /// says if the centre moved from the last reading by more than its share of the radius.
     private func passMarks(at p: Point) -> FailureReason? {
         let quarter = Double.pi / 2
         if markSense == 0 {
@@ -197,12 +195,8 @@ public final class CircleRecognizer: RecognizerBase, GestureRecognizer {
         let newRadius = (p - markBefore).length / 2
         defer { centre = newCentre; radius = newRadius }
         guard radius > 0 else { return nil }
-        let shift = (newCentre - centre).length
-        if shift > circleMaxCentreShift * (radius + newRadius) / 2 {
-            return .centreMoved(mm: shift, radiusMM: (radius + newRadius) / 2)
-        }
-        let (least, most) = (min(radius, newRadius), max(radius, newRadius))
-        return most > circleMaxRadiusRatio * least ? .radiusChanged(fromMM: radius, toMM: newRadius) : nil
+        let shift = (newCentre - centre).length, meanRadius = (radius + newRadius) / 2
+        return shift > circleMaxCentreShift * meanRadius ? .centreMoved(mm: shift, radiusMM: meanRadius) : nil
     }
 
     public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
