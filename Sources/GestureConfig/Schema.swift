@@ -309,7 +309,7 @@ enum GestureKey: String, CaseIterable {
         case .edgeZone: return e("distance", "recognizer's", "Width of the band along an edge where the touch must begin (with `edge:`).")
         case .minScale: return e("scale", "recognizer's", "Pinch scale before the gesture begins, e.g. `1.1x` (10 %).")
         case .minRotation: return e("angle", "recognizer's", "Rotation before the gesture begins.")
-        case .minArc: return e("angle", "`180deg`", "How far round the hand's path must go before a circle begins, up to `1080deg`.")
+        case .minArc: return e("angle", "`270deg`", "How far round the hand's path must go before a circle begins, up to `1080deg`.")
         case .shape: return e("name or list", "any", "The shapes it takes: built in " + ShapeTemplate.builtInNames.map { "`\($0)`" }.joined(separator: ", ") + ", or one recorded with `gestured record-shape NAME` (docs/SHAPES.md).")
         case .minScore: return e("fraction 0–1", "`\(defaultShapeMinScore.fixed(2))`", "How closely the drawn shape must match (`GESTURE_SCORE`).")
         case .simultaneousWith: return e("name or list", "none", "Gestures this one may run together with (pinch and rotate); otherwise they compete.")

@@ -36,6 +36,12 @@ public enum FailureReason: Sendable, Equatable {
     /// Circle: the path turned back on itself by this much from one segment to the
     /// next, degrees (a stroke that reverses is no circle).
     case doubledBack(degrees: Double)
+    /// Circle: the fingers turned about their own centroid by this much while their
+    /// path went this far round, degrees (fingers turning about one of them: a rotation).
+    case turnedWithTheFingers(fingersDegrees: Double, pathDegrees: Double)
+    /// Circle: the path's centre, read every quarter turn, moved this far, mm, for its
+    /// radius (a stroke running straight into a curl goes round no one place).
+    case centreMoved(mm: Double, radiusMM: Double)
     /// Tip-tap: the resting finger was down this long before the others landed, s.
     case restedTooShort(seconds: Double, needsSeconds: Double)
     /// Tip-tap: the resting finger moved this far, mm.
@@ -117,6 +123,10 @@ public enum FailureReason: Sendable, Equatable {
         case let .tooLittleRotation(deg, needs): return "turned \(deg.formatted1)°, needs \(needs.formatted1)°"
         case let .tooLittleArc(deg, needs): return "went \(deg.formatted1)° round, needs \(needs.formatted1)°"
         case let .doubledBack(deg): return "the path turned back by \(deg.formatted1)°, not round"
+        case let .turnedWithTheFingers(fingers, path):
+            return "the fingers turned \(fingers.formatted1)° as their path went \(path.formatted1)° round: a rotation, not the hand going round"
+        case let .centreMoved(mm, radius):
+            return "the path's centre moved \(mm.formatted1) mm, over half its radius of \(radius.formatted1) mm: not round"
         case let .restedTooShort(s, needs):
             return "the first finger rested \((s * 1000).fixed(0)) ms before the others landed, needs \((needs * 1000).fixed(0)) ms"
         case let .restMoved(mm, limit): return "the resting finger moved \(mm.formatted1) mm, allows \(limit.formatted1) mm"

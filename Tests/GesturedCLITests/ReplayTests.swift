@@ -48,7 +48,7 @@ import Testing
     }
 
     /// The bcm5974's real circles (1, 2 and 3 fingers) bound as knobs: each begins after
-    /// half a turn with its way round, reports the arc, and steps every 30° of it.
+    /// three quarters of a turn with its way round, reports the arc, and steps every 30° of it.
     @Test func theRecordedCirclesTurnKnobs() throws {
         let dir = TempDir()
         let config = dir.write("config.yaml", """
