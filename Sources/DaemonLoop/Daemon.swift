@@ -381,7 +381,7 @@ package final class Daemon {
             // The core's engine fires the deadlines due before this frame itself, in time order.
             core.frame(frame, device: s.path)
             if let stream, !stream.isEmpty {
-                stream.frame(frame.pointee, device: s.path)
+                stream.frame(frame, device: s.path)
                 stream.progress(of: s.engine, device: s.path, at: frame.pointee.time)
             }
             if !core.outputs.isEmpty { carryOut(s) }

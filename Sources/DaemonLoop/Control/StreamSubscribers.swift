@@ -270,19 +270,22 @@ package final class StreamSubscribers {
     // MARK: Lines
 
     /// A frame: into the ring, and to each line subscriber whose rate lets it through.
-    package func frame(_ f: TouchFrame, device: String) {
+    /// By pointer, as the core gets it: a `TouchFrame` passed by value was a copy of
+    /// its ten contact places.
+    package func frame(_ frame: UnsafePointer<TouchFrame>, device: String) {
+        let t = frame.pointee.time.microseconds, fingers = frame.pointee.fingerCount, flagged = !frame.pointee.flags.isEmpty
         if let ring {
             body.removeAll()
-            body.frame(f, device: device)
+            body.frame(frame, device: device)
             ring.append(.frame, body)
             var taken = false
-            for r in shared where r.pacing.takes(time: f.time.microseconds, fingers: f.fingerCount, flagged: !f.flags.isEmpty, device: device) {
+            for r in shared where r.pacing.takes(time: t, fingers: fingers, flagged: flagged, device: device) {
                 taken = true
             }
-            lastFrame = (device, f.time.microseconds, taken)
+            lastFrame = (device, t, taken)
         }
         var encoded = false
-        for s in subscribers where s.pacing.takes(time: f.time.microseconds, fingers: f.fingerCount, flagged: !f.flags.isEmpty, device: device) {
+        for s in subscribers where s.pacing.takes(time: t, fingers: fingers, flagged: flagged, device: device) {
             // A queue already past the frames' limit drops it: counted, not encoded.
             if s.pending >= Self.frameLimit {
                 s.lost += 1
@@ -290,7 +293,7 @@ package final class StreamSubscribers {
             }
             if !encoded {
                 encoder.removeAll()
-                encoder.frame(f, device: device)
+                encoder.frame(frame.pointee, device: device)
                 encoded = true
             }
             _ = encoder.withBytes { queue($0, to: s, isFrame: true) }

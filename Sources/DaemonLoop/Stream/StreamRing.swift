@@ -119,13 +119,17 @@ package enum StreamRing {
             return unsafeBitCast(value, to: UInt8.self)
         }
 
-        package mutating func frame(_ f: TouchFrame, device: String) {
+        /// By pointer, its contacts read in place: a `for c in` over a `TouchFrame`'s
+        /// contacts copied all ten places first.
+        package mutating func frame(_ f: UnsafePointer<TouchFrame>, device: String) {
             put(device)
-            put(f.time.microseconds)
-            put(Int32(f.fingerCount))
-            put(f.flags.rawValue)
-            put(UInt8(f.contacts.count))
-            for c in f.contacts {
+            put(f.pointee.time.microseconds)
+            put(Int32(f.pointee.fingerCount))
+            put(f.pointee.flags.rawValue)
+            let n = f.pointee.contacts.count
+            put(UInt8(n))
+            for i in 0..<n {
+                let c = f.pointee.contacts[i]
                 put(c.id); put(c.slot)
                 put(c.position.x); put(c.position.y)
                 put(c.normalized.x); put(c.normalized.y)
