@@ -7,7 +7,7 @@ import TouchModel
 
 /// Record: the frames seen between start and stop, then what `replay --detect` would
 /// say of them (every kind × finger count × direction, competing), best first, and the
-/// YAML of a binding for the best.
+/// YAML of a binding for the best, its thresholds from the frames (`BindingProposal`).
 package struct GestureRecorder {
     /// A minute of a 1 kHz device; frames beyond are not kept.
     package static let maximumFrames = 60_000
@@ -51,7 +51,10 @@ package struct GestureRecorder {
             encoder.gesture(e, device: device, step: nil)
             detected.append((e, RecordingTimeline.line(encoder)))
         }
-        return answer(detected, yaml: detected.first.map { yaml(for: $0.event) })
+        let specs = DetectCatalogue.specs
+        return answer(detected, yaml: detected.first.map { d in
+            BindingProposal.yaml(for: d.event, spec: specs.indices.contains(d.event.index) ? specs[d.event.index] : nil, frames: list)
+        })
     }
 
     private static func answer(_ detected: [(event: GestureEvent, values: String)], yaml: String?) -> String {
@@ -60,15 +63,5 @@ package struct GestureRecorder {
                          ("direction", d.event.directionWord.map(JSON.string) ?? "null"), ("values", d.values)])
         }
         return JSON.object([("detected", "[" + items.joined(separator: ", ") + "]"), ("yaml", yaml.map(JSON.string) ?? "null")])
-    }
-
-    /// A binding for what was recognized, to paste into the config: kind, fingers,
-    /// direction, and a command to replace.
-    package static func yaml(for e: GestureEvent) -> String {
-        let name = [e.kind.rawValue, String(e.fingers), e.directionWord].compactMap { $0 }.joined(separator: "-")
-        var s = "- name: \(name)\n  gesture: \(e.kind.rawValue)\n  fingers: \(e.fingers)\n"
-        if let d = e.directionWord { s += "  direction: \(d)\n" }
-        s += (e.kind.traits.discrete ? "  command: " : "  end: ") + "notify-send 'gestured' '\(name)'\n"
-        return s
     }
 }
