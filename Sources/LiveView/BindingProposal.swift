@@ -1,4 +1,5 @@
 import DaemonLoop
+import GestureConfig
 import GestureEngine
 import GestureInput
 import PlainText
@@ -20,7 +21,11 @@ import TouchModel
 ///   the floor beside it: one quick tap is no measure of how long the next one lasts.
 ///
 /// Rounded away from the recording too (a minimum down, a maximum up), so that the
-/// printed number never undoes the margin. Kinds or values not listed (a swipe's
+/// printed number never undoes the margin. The proposal is then replayed on the same
+/// frames, alone; if it does not fire there, the minimums are tried again at
+/// `fallbackMargins` (a lower `min-distance` decides a diagonal stroke's direction
+/// earlier, while it still pointed nearer another: bcm5974's two-finger up-left swipe
+/// is `up` at 80 % of its distance). Kinds or values not listed (a swipe's
 /// speed and angle, a scrub's strokes, a transform's three, a shape's score) keep the
 /// recognizer's defaults: the recording gave no single value that names them.
 package enum BindingProposal {
@@ -28,6 +33,8 @@ package enum BindingProposal {
     /// gesture does not repeat it exactly, and a threshold at the recorded value fails
     /// about half the repeats. A judgement, not a measurement (docs/UI.md).
     package static let underMargin = 0.8
+    /// The minimums' margins tried, in order, until the proposal fires on its recording.
+    package static let fallbackMargins = [underMargin, 0.9, 1.0]
     /// A maximum is this multiple of what the touches did, and at least the floors below.
     package static let overMargin = 1.5
     package static let durationFloorS = 0.05
@@ -42,21 +49,43 @@ package enum BindingProposal {
         package var movement: Double
     }
 
-    /// The YAML of a binding for `e` (an event of `spec`, which the engine ran),
-    /// measuring the touches from `frames` (the device's, in time order).
-    package static func yaml(for e: GestureEvent, spec: GestureSpec?, frames: [TouchFrame]) -> String {
+    /// The YAML of a binding for `e` (an event of `spec`, which the engine ran on
+    /// `device`), measuring the touches from `frames` (the device's, in time order): the
+    /// first of `fallbackMargins` whose binding, replayed alone on the frames, fires.
+    package static func yaml(for e: GestureEvent, spec: GestureSpec?, frames: [TouchFrame], device: DeviceInfo) -> String {
+        var text = ""
+        for margin in fallbackMargins {
+            text = yaml(for: e, spec: spec, frames: frames, margin: margin)
+            if fires(text, on: frames, device: device) { break }
+        }
+        return text
+    }
+
+    /// Whether the config of the one binding `yaml` fires it on `frames`.
+    package static func fires(_ yaml: String, on frames: [TouchFrame], device: DeviceInfo) -> Bool {
+        guard let specs = ConfigLoader.parse("gestures:\n" + yaml, file: "proposed.yaml").0?.specs, !specs.isEmpty else { return false }
+        let engine = GestureEngine(device: device, specs: specs)
+        var events: [GestureEvent] = []
+        for f in frames { engine.process(f, into: &events) }
+        engine.timerFired(at: Timestamp(microseconds: .max), into: &events)
+        return events.contains { $0.phase == .recognized || $0.phase == .began }
+    }
+
+    package static func yaml(for e: GestureEvent, spec: GestureSpec?, frames: [TouchFrame], margin: Double) -> String {
         let name = [e.kind.rawValue, String(e.fingers), e.directionWord].compactMap { $0 }.joined(separator: "-")
         var s = "- name: \(name)\n  gesture: \(e.kind.rawValue)\n  fingers: \(e.fingers)\n"
         if let d = e.directionWord { s += "  direction: \(d)\n" }
         if let side = e.side { s += "  side: \(side.rawValue)\n" }
         if e.kind == .shape, let shape = e.shape { s += "  shape: \(shape)\n" }
-        for (key, value) in thresholds(for: e, spec: spec, frames: frames) { s += "  \(key): \(value)\n" }
+        for (key, value) in thresholds(for: e, spec: spec, frames: frames, margin: margin) { s += "  \(key): \(value)\n" }
         s += (e.kind.traits.discrete ? "  command: " : "  end: ") + "notify-send 'gestured' '\(name)'\n"
         return s
     }
 
-    /// Each threshold chosen, as the config writes it (`min-distance`, `12.4mm`).
-    package static func thresholds(for e: GestureEvent, spec: GestureSpec?, frames: [TouchFrame]) -> [(String, String)] {
+    /// Each threshold chosen, as the config writes it (`min-distance`, `12.4mm`), the
+    /// minimums at `margin` of what the recording reached.
+    package static func thresholds(for e: GestureEvent, spec: GestureSpec?, frames: [TouchFrame],
+                                   margin underMargin: Double = Self.underMargin) -> [(String, String)] {
         let distance = e.translation.length
         switch e.kind {
         case .swipe, .pan, .edgePan, .tipSwipe:
@@ -130,7 +159,7 @@ package enum BindingProposal {
         let event = wanted.flatMap { t in fired.last { $0.time <= t } } ?? fired.first
         guard let event else { return nil }
         let spec = specs.indices.contains(event.index) ? specs[event.index] : nil
-        return (event, yaml(for: event, spec: spec, frames: frames))
+        return (event, yaml(for: event, spec: spec, frames: frames, device: pipeline.device))
     }
 
     private static func millimetres(down v: Double) -> String { max(0.1, (v * 10).rounded(.down) / 10).fixed(1) + "mm" }

@@ -24,6 +24,14 @@ import TouchModel
         return (errors, fired)
     }
 
+    /// Where `replay --detect` recognizes nothing: the Synaptics scrolls are slow pans
+    /// (`--detect` runs no pan; the clickpad's swipe-2 "moved 17.8 mm, needs 20.0 mm").
+    static let nothingDetected: Set<String> = [
+        "recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.two-finger-scroll-down.events",
+        "recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.two-finger-scroll-up.events",
+        "recordings_touchpads_SynPS2-Synaptics-TouchPad-two-finger-scroll-down.events",
+    ]
+
     /// The strongest test: from every bundled recording, every kind `--detect` saw there
     /// (each kind × fingers × direction once) is proposed, checked and replayed alone;
     /// the proposed gesture fires.
@@ -36,7 +44,7 @@ import TouchModel
         try ReplayPipeline(recording: recording, specs: specs).run { list in
             for e in list where (e.phase == .recognized || e.phase == .began) && !fired.contains(e.name) { fired.append(e.name) }
         }
-        #expect(!fired.isEmpty || name.contains("touch-release"), "\(name): --detect sees something")
+        #expect(!fired.isEmpty || Self.nothingDetected.contains(name), "\(name): --detect sees something")
         for gesture in fired {
             let (event, yaml) = try #require(try BindingProposal.propose(recording: recording, specs: specs, gesture: gesture, at: nil))
             let proposedName = try #require(yaml.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
