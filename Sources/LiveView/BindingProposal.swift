@@ -25,7 +25,7 @@ import TouchModel
 /// frames, alone; if it does not fire there, the minimums are tried again at
 /// `fallbackMargins` (a lower `min-distance` decides a diagonal stroke's direction
 /// earlier, while it still pointed nearer another: bcm5974's two-finger up-left swipe
-/// is `up` at 80 % of its distance). Kinds or values not listed (a swipe's
+/// is `up` at 80 % and 90 % of its distance, and is proposed at 100 %). Kinds or values not listed (a swipe's
 /// speed and angle, a scrub's strokes, a transform's three, a shape's score) keep the
 /// recognizer's defaults: the recording gave no single value that names them.
 package enum BindingProposal {
@@ -51,14 +51,16 @@ package enum BindingProposal {
 
     /// The YAML of a binding for `e` (an event of `spec`, which the engine ran on
     /// `device`), measuring the touches from `frames` (the device's, in time order): the
-    /// first of `fallbackMargins` whose binding, replayed alone on the frames, fires.
-    package static func yaml(for e: GestureEvent, spec: GestureSpec?, frames: [TouchFrame], device: DeviceInfo) -> String {
+    /// first of `fallbackMargins` whose binding, replayed alone on the frames, fires,
+    /// and that margin.
+    package static func yaml(for e: GestureEvent, spec: GestureSpec?, frames: [TouchFrame],
+                             device: DeviceInfo) -> (text: String, margin: Double) {
         var text = ""
         for margin in fallbackMargins {
             text = yaml(for: e, spec: spec, frames: frames, margin: margin)
-            if fires(text, on: frames, device: device) { break }
+            if fires(text, on: frames, device: device) { return (text, margin) }
         }
-        return text
+        return (text, fallbackMargins.last ?? underMargin)
     }
 
     /// Whether the config of the one binding `yaml` fires it on `frames`.
@@ -143,10 +145,11 @@ package enum BindingProposal {
     }
 
     /// A binding for gesture `name` as replaying `recording` with `specs` makes it: its
-    /// first recognition (or beginning) at or after `time` (seconds from the recording's
-    /// first event; nil: its first), with the event. Nil if it never fired there.
+    /// last recognition (or beginning) at or before `time` (seconds from the recording's
+    /// first event: the frame on screen; its first if none, or without `time`), with the
+    /// event and the minimums' margin. Nil if it never fired there.
     package static func propose(recording: Recording, specs: [GestureSpec], gesture name: String,
-                                at time: Double?) throws -> (event: GestureEvent, yaml: String)? {
+                                at time: Double?) throws -> (event: GestureEvent, yaml: String, margin: Double)? {
         let pipeline = try ReplayPipeline(recording: recording, specs: specs)
         let start = recording.events.first?.time ?? Timestamp(microseconds: 0)
         var frames: [TouchFrame] = []
@@ -159,7 +162,8 @@ package enum BindingProposal {
         let event = wanted.flatMap { t in fired.last { $0.time <= t } } ?? fired.first
         guard let event else { return nil }
         let spec = specs.indices.contains(event.index) ? specs[event.index] : nil
-        return (event, yaml(for: event, spec: spec, frames: frames, device: pipeline.device))
+        let (text, margin) = yaml(for: event, spec: spec, frames: frames, device: pipeline.device)
+        return (event, text, margin)
     }
 
     private static func millimetres(down v: Double) -> String { max(0.1, (v * 10).rounded(.down) / 10).fixed(1) + "mm" }

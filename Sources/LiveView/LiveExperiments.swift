@@ -53,7 +53,7 @@ package struct GestureRecorder {
         }
         let specs = DetectCatalogue.specs
         return answer(detected, yaml: detected.first.map { d in
-            BindingProposal.yaml(for: d.event, spec: specs.indices.contains(d.event.index) ? specs[d.event.index] : nil, frames: list, device: info)
+            BindingProposal.yaml(for: d.event, spec: specs.indices.contains(d.event.index) ? specs[d.event.index] : nil, frames: list, device: info).text
         })
     }
 

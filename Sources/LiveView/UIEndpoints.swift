@@ -432,7 +432,7 @@ package final class UIEndpoints {
     /// "Propose a binding" of a recognized card: `?recording=ID&gesture=NAME&t=SECONDS`
     /// (the frame on screen), the body the config the cards were made with (empty: the
     /// saved one, or every kind). The answer is `BindingProposal`'s YAML for that
-    /// gesture's recognition at or before `t`, with what it measured.
+    /// gesture's recognition at or before `t`, and the margin its minimums were given.
     private func propose(_ r: HTTPRequest) -> HTTPResponse {
         guard let id = r.query["recording"], let name = r.query["gesture"] else {
             return .text("propose needs ?recording=ID&gesture=NAME", status: 400)
@@ -447,13 +447,14 @@ package final class UIEndpoints {
         }
         let time = r.query["t"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
         do {
-            guard let (event, yaml) = try BindingProposal.propose(recording: item.recording, specs: specs, gesture: name, at: time) else {
+            guard let (event, yaml, margin) = try BindingProposal.propose(recording: item.recording, specs: specs, gesture: name, at: time) else {
                 return .text("\(name.printable) is not recognized in \(item.name): there is nothing to propose from", status: 404)
             }
             let start = item.recording.events.first?.time ?? event.time
             return .json(JSON.object([("gesture", JSON.string(name)), ("kind", JSON.string(event.kind.rawValue)),
                                       ("fingers", String(event.fingers)), ("direction", event.directionWord.map(JSON.string) ?? "null"),
-                                      ("t", JSON.number(event.time.seconds(since: start), 6)), ("yaml", JSON.string(yaml))]))
+                                      ("t", JSON.number(event.time.seconds(since: start), 6)), ("margin", JSON.number(margin, 2)),
+                                      ("yaml", JSON.string(yaml))]))
         } catch {
             return .text("cannot replay \(item.name): \("\(error)".printable)", status: 422)
         }

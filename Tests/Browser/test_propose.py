@@ -75,7 +75,9 @@ class ConfigCardProposalTests(Proposing, PageTest):
         travelled = math.hypot(event['dx_mm'], event['dy_mm'])
         mm = float(re.search(r'min-distance: ([\d.]+)mm', yaml)[1])
         self.assertAlmostEqual(mm, UNDER * travelled, delta=0.2, msg=f'{mm} mm, a margin under the {travelled:.1f} mm travelled')
-        self.assertIn(f'at {event["time"]:.3f} s: 4 fingers, down', card.find_element('css selector', '.proposal-said').text)
+        said = card.find_element('css selector', '.proposal-said').text
+        self.assertIn(f'at {event["time"]:.3f} s: 4 fingers, down', said)
+        self.assertIn('A minimum is 80 % of what the recording reached', said)
         self.screenshot('propose-config-card', showing='#cards article.card[data-gesture="swipe-down-4"]')
         self.insert_and_check(card, yaml)
         self.screenshot('propose-config-inserted', showing='#editor')

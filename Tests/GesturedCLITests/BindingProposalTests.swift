@@ -46,7 +46,7 @@ import TouchModel
         }
         #expect(!fired.isEmpty || Self.nothingDetected.contains(name), "\(name): --detect sees something")
         for gesture in fired {
-            let (event, yaml) = try #require(try BindingProposal.propose(recording: recording, specs: specs, gesture: gesture, at: nil))
+            let (event, yaml, _) = try #require(try BindingProposal.propose(recording: recording, specs: specs, gesture: gesture, at: nil))
             let proposedName = try #require(yaml.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
             let (errors, again) = try Self.checkAndReplay(yaml, on: recording)
             #expect(errors.isEmpty, "\(name): \(gesture): \(errors)\n\(yaml)")
@@ -66,7 +66,8 @@ import TouchModel
                 fingers: 4
                 command: true
             """, file: "config.yaml").0)
-        let (event, yaml) = try #require(try BindingProposal.propose(recording: recording, specs: config.specs, gesture: "show-desktop", at: nil))
+        let (event, yaml, margin) = try #require(try BindingProposal.propose(recording: recording, specs: config.specs, gesture: "show-desktop", at: nil))
+        #expect(margin == BindingProposal.underMargin)
         #expect(event.fingers == 4 && event.direction == .down)
         let distance = event.translation.length
         let proposed = try #require(yaml.split(separator: "\n").first { $0.contains("min-distance:") })
@@ -78,11 +79,23 @@ import TouchModel
         #expect(errors.isEmpty && fired.contains("swipe-4-down"), "\(errors) \(fired)")
     }
 
+    /// bcm5974's two-finger swipe is up-left when recognized at 20.2 mm, but up at 80 %
+    /// and 90 % of that: the proposal, replayed alone, fires only at 100 %, and says so.
+    @Test func aProposalThatWouldNotFireAtItsMarginIsMadeAtTheNext() throws {
+        let recording = try Recording.load(path: Recordings.path("data_bcm5974.event"))
+        let (event, yaml, margin) = try #require(try BindingProposal.propose(recording: recording, specs: DetectCatalogue.specs,
+                                                                              gesture: "swipe-2", at: nil))
+        #expect(event.direction == .upLeft)
+        #expect(margin == 1.0 && yaml.contains("min-distance: 20.2mm"), "\(yaml)")
+        let (errors, fired) = try Self.checkAndReplay(yaml, on: recording)
+        #expect(errors.isEmpty && fired.contains("swipe-2-up-left"), "\(errors) \(fired)")
+    }
+
     /// A tap's limits are above what the recording's touches did: its max-duration above
     /// the touch's length.
     @Test func aTapsMaxDurationIsAboveTheRecordingsTouch() throws {
         let recording = try Recording.load(path: Recordings.path("touchpads_CyPS2_Cypress_Trackpad.three_finger_tap.events"))
-        let (event, yaml) = try #require(try BindingProposal.propose(recording: recording, specs: DetectCatalogue.specs, gesture: "tap-3", at: nil))
+        let (event, yaml, _) = try #require(try BindingProposal.propose(recording: recording, specs: DetectCatalogue.specs, gesture: "tap-3", at: nil))
         var frames: [TouchFrame] = []
         try ReplayPipeline(recording: recording, specs: []).run(onFrame: { frames.append($0) }, onEvents: { _ in })
         let touch = try #require(BindingProposal.touches(frames, before: event.time, last: 1))

@@ -18,7 +18,8 @@ export function proposalAsked(state, recording, name) {
 }
 
 export function proposalAnswered(state, recording, name, answer) {
-  return { ...state, proposal: { recording, gesture: name, yaml: answer.yaml || '', t: answer.t, fingers: answer.fingers, direction: answer.direction } };
+  const { yaml, t, fingers, direction, margin } = answer;
+  return { ...state, proposal: { recording, gesture: name, yaml: yaml || '', t, fingers, direction, margin } };
 }
 
 export function proposalFailed(state, recording, name, message) {
@@ -75,9 +76,11 @@ export function drawProposal(parts, card, state) {
 }
 
 /// "From the recording at 0.181 s: 4 fingers, down. …": what it was, and the margins
-/// its thresholds were given (BindingProposal's rule, docs/UI.md).
+/// its thresholds were given (BindingProposal's rule, docs/UI.md: minimums at 80 %, or
+/// 90 % or 100 % when the recording replayed with less did not fire).
 export function proposalText(p) {
   const what = [plural(p.fingers, 'finger'), p.direction].filter(Boolean).join(', ');
-  return `From the recording at ${num(p.t, 3)} s: ${what}. A minimum is 80 % of what the recording reached, ` +
+  const under = typeof p.margin === 'number' ? Math.round(p.margin * 100) : 80;
+  return `From the recording at ${num(p.t, 3)} s: ${what}. A minimum is ${under} % of what the recording reached, ` +
     'a maximum 150 % of what its touches did.';
 }
