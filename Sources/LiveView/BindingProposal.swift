@@ -25,9 +25,10 @@ import TouchModel
 /// frames, alone; if it does not fire there, the minimums are tried again at
 /// `fallbackMargins` (a lower `min-distance` decides a diagonal stroke's direction
 /// earlier, while it still pointed nearer another: bcm5974's two-finger up-left swipe
-/// is `up` at 80 % and 90 % of its distance, and is proposed at 100 %). Kinds or values not listed (a swipe's
-/// speed and angle, a scrub's strokes, a transform's three, a shape's score) keep the
-/// recognizer's defaults: the recording gave no single value that names them.
+/// is `up` at 80 % and 90 % of its distance, and is proposed at 100 %). Kinds or
+/// values not listed (a swipe's speed and angle, a scrub's strokes, a transform's
+/// three, a shape's score) keep the recognizer's defaults: the recording gave no single
+/// value that names them.
 package enum BindingProposal {
     /// A minimum is this fraction of what the recording reached: a person repeating a
     /// gesture does not repeat it exactly, and a threshold at the recorded value fails
@@ -73,6 +74,7 @@ package enum BindingProposal {
         return events.contains { $0.phase == .recognized || $0.phase == .began }
     }
 
+    /// The YAML with the minimums at `margin` of what the recording reached.
     package static func yaml(for e: GestureEvent, spec: GestureSpec?, frames: [TouchFrame], margin: Double) -> String {
         let name = [e.kind.rawValue, String(e.fingers), e.directionWord].compactMap { $0 }.joined(separator: "-")
         var s = "- name: \(name)\n  gesture: \(e.kind.rawValue)\n  fingers: \(e.fingers)\n"

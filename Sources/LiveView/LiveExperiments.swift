@@ -51,9 +51,12 @@ package struct GestureRecorder {
             encoder.gesture(e, device: device, step: nil)
             detected.append((e, RecordingTimeline.line(encoder)))
         }
+        // The proposal's thresholds are from where the best was recognized (a continuous
+        // one's `began`), as for a replayed recording's card (`BindingProposal`).
         let specs = DetectCatalogue.specs
-        return answer(detected, yaml: detected.first.map { d in
-            BindingProposal.yaml(for: d.event, spec: specs.indices.contains(d.event.index) ? specs[d.event.index] : nil, frames: list, device: info).text
+        let fired = detected.first.map { d in events.first { $0.name == d.event.name && ($0.phase == .recognized || $0.phase == .began) } ?? d.event }
+        return answer(detected, yaml: fired.map { e in
+            BindingProposal.yaml(for: e, spec: specs.indices.contains(e.index) ? specs[e.index] : nil, frames: list, device: info).text
         })
     }
 
