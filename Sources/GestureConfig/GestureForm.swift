@@ -48,6 +48,8 @@ public enum GestureForm {
         public var value: String?
         public var quantity: String
         public var defaultValue: String
+        /// How a value of its quantity is written: `20mm`, `300ms or 0.5s`.
+        public var example: String?
     }
 
     /// A new value of a key: a scalar, or a flow mapping of scalars (`{keys: super+d}`).
@@ -92,7 +94,8 @@ public enum GestureForm {
         let thresholds: [Threshold] = GestureKey.allCases.compactMap { key in
             guard let p = key.parameter, p != .shape, p != .side, p != .axis, traits?.parameters.contains(p) == true else { return nil }
             let e = key.entry
-            return Threshold(key: key.rawValue, value: node[key.rawValue]?.scalar, quantity: e.type, defaultValue: e.defaultValue)
+            return Threshold(key: key.rawValue, value: node[key.rawValue]?.scalar, quantity: e.type, defaultValue: e.defaultValue,
+                             example: Quantity(rawValue: e.type)?.example)
         }
         var e = Entry(index: index, name: name, line: node.mark.line, column: node.mark.column,
                       endLine: lastLine(node), kind: kindWord, fingers: node["fingers"]?.scalar, direction: node["direction"]?.scalar,

@@ -48,7 +48,7 @@ enum FormEditing {
     private static func json(_ e: GestureForm.Entry) -> String {
         func text(_ s: String?) -> String { s.map(JSON.string) ?? "null" }
         let thresholds = e.thresholds.map { t in
-            JSON.object([("key", JSON.string(t.key)), ("value", text(t.value)), ("quantity", JSON.string(t.quantity)),
+            JSON.object([("key", JSON.string(t.key)), ("value", text(t.value)), ("quantity", JSON.string(t.quantity)), ("example", text(t.example)),
                          ("default", JSON.string(t.defaultValue.replacing("`", with: "")))])
         }
         return JSON.object([

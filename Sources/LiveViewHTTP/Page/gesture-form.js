@@ -242,10 +242,11 @@ export class GestureForms {
         input.type = 'text';
         input.dataset.field = `threshold-${t.key}`;
         input.value = t.value ?? '';
-        input.placeholder = t.default;
+        input.placeholder = 'default';
+        input.title = `default: ${t.default}`;
         input.size = 8;
         input.addEventListener('change', () => this.#change(entry, t.key, input.value.trim() === '' ? null : input.value.trim()));
-        box.append(labelled(`${t.key} (${t.quantity})`, input));
+        box.append(labelled(`${t.key} (${t.quantity}${t.example ? `, e.g. ${t.example}` : ''})`, input));
       }
       const recorded = el('p', 'form-recorded');
       recorded.hidden = true;
