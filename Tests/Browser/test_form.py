@@ -6,10 +6,11 @@ import shutil
 import tempfile
 import unittest
 
-from harness import CONFIGS, SWIPE_DOWN, Keys, PageTest, UiServer, per_browser, relative
+from harness import CONFIGS, SWIPE_DOWN, Keys, UiServer, per_browser, relative
+from test_watching import WatchingPage
 
 
-class GestureFormTests(PageTest):
+class GestureFormTests(WatchingPage):
     @classmethod
     def start_server(cls):
         cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
@@ -107,6 +108,20 @@ class GestureFormTests(PageTest):
             'const e = document.activeElement; return e.id === "editor" ? [e.selectionStart, e.selectionEnd] : null')
             == [start, len(self.original.rstrip('\n'))], "hold-3's lines selected in the editor")
         self.screenshot('form-jump', showing='#editor')
+
+    def test_the_recordings_values_beside_the_thresholds_at_400x800_in_dark_mode(self):
+        width = self.sized(400, 800)
+        self.emulate(dark=True)
+        frames = int(self.element('#scrubber').get_attribute('max'))
+        self.go_to_frame(frames)
+        form = self.open_form('swipe-down-4')
+        recorded = form.find_element('css selector', '.form-recorded')
+        self.wait(lambda b: recorded.text.startswith('This recording: ') and ' mm' in recorded.text, "the card's values beside the thresholds")
+        label = form.find_element('css selector', 'input[data-field="threshold-min-distance"]').find_element('xpath', '..').text
+        self.assertIn('min-distance (distance, e.g. 20mm)', label)
+        self.assertLessEqual(self.browser.execute_script('return document.documentElement.scrollWidth'), width,
+                             'the form fits a narrow window')
+        self.screenshot('form-400-dark', showing='article.card[data-gesture="swipe-down-4"] details.gesture-form')
 
 
 load_tests = per_browser(globals())

@@ -119,4 +119,41 @@ import Testing
         #expect(GestureForm.scalarText("-x") == "\"-x\"")
         #expect(GestureForm.scalarText("line\nbreak") == "\"line\\nbreak\"")
     }
+
+    /// Mangled configs and edits of every gesture: an edit either throws, or returns a
+    /// text in which that gesture has the new value and the rest reads as before.
+    @Test func mutatedConfigsAreEditedExactlyOrNotAtAll() throws {
+        let original = Array((block + "  - {name: c, gesture: tap, command: {keys: a}}  # c\n").utf8)
+        let alphabet = Array(" \n\t:-[]{}&*!|>'\"#,0123456789ab\r".utf8)
+        var rng = FuzzTests.Random(state: 0x2545_F491_4F6C_DD1D)
+        var edited = 0
+        for _ in 0..<1500 {
+            var bytes = original
+            for _ in 0..<(1 + rng.next(4)) {
+                let at = rng.next(bytes.count)
+                switch rng.next(3) {
+                case 0: bytes.remove(at: at)
+                case 1: bytes.insert(alphabet[rng.next(alphabet.count)], at: at)
+                default: bytes[at] = alphabet[rng.next(alphabet.count)]
+                }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let entries = try? GestureForm.entries(text), !entries.isEmpty else { continue }
+            let e = entries[rng.next(entries.count)]
+            let key = ["fingers", "direction", "command", "min-distance"][rng.next(4)]
+            guard let out = try? GestureForm.edit(text, index: e.index, name: e.name, key: key, value: .scalar("7")) else { continue }
+            edited += 1
+            let after = try GestureForm.entries(out)
+            #expect(after.count == entries.count)
+            let changed = after[e.index]
+            switch key {
+            case "fingers": #expect(changed.fingers == "7")
+            case "direction": #expect(changed.direction == "7")
+            case "command": #expect(changed.command == "7")
+            default: #expect(changed.thresholds.first { $0.key == key }.map { $0.value == "7" } ?? true)
+            }
+            for (a, b) in zip(entries, after) where a.index != e.index { #expect(a == b) }
+        }
+        #expect(edited > 300)
+    }
 }
