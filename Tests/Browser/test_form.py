@@ -101,6 +101,14 @@ class GestureFormTests(WatchingPage):
         self.wait(lambda b: 'no problems' in self.text('#check-status'), 'the added gesture checks')
         self.screenshot('form-template', showing='#form-drafts')
 
+    def test_a_template_in_an_empty_config(self):
+        """"Start empty" writes `gestures: []`: the template turns it into the list it starts."""
+        self.set_editor('# mine\ngestures: []  # none yet\n')
+        self.wait(lambda b: self.text('#form-status') == '' and not self.elements('#form-drafts article'), 'no gesture in the editor')
+        self.click(self.element('#add-gesture'))
+        self.wait_for_text('# mine\ngestures:  # none yet\n\n  - name: swipe-1\n    gesture: swipe\n    fingers: 3\n    direction: left\n'
+                           '    command: {workspace: next}\n', 'the swipe template under gestures:')
+
     def test_a_name_shows_its_yaml(self):
         self.click(self.card('hold-3').find_element('css selector', 'button.name-jump'))
         start = self.original.index('  - name: hold-3')
