@@ -13,7 +13,8 @@ enum UICommand {
     to scale with the touches on them, every gesture's recognizer as it changes
     state, with its values and why it failed; a config editor that checks as you
     type, tries the edited config beside the running one and saves it; a gesture
-    recorder that proposes the binding; and a recording scrubber.
+    recorder that proposes the binding; and a recording scrubber, whose recognized
+    gestures each propose a binding with thresholds taken from the recording.
 
     Prints the page's address (it carries a secret that logs one browser in, once)
     and opens the browser with xdg-open on a private file that leads to an address

@@ -7,7 +7,7 @@ import TouchModel
 
 /// Record: the frames seen between start and stop, then what `replay --detect` would
 /// say of them (every kind × finger count × direction, competing), best first, and the
-/// YAML of a binding for the best.
+/// YAML of a binding for the best, its thresholds from the frames (`BindingProposal`).
 package struct GestureRecorder {
     /// A minute of a 1 kHz device; frames beyond are not kept.
     package static let maximumFrames = 60_000
@@ -51,7 +51,13 @@ package struct GestureRecorder {
             encoder.gesture(e, device: device, step: nil)
             detected.append((e, RecordingTimeline.line(encoder)))
         }
-        return answer(detected, yaml: detected.first.map { yaml(for: $0.event) })
+        // The proposal's thresholds are from where the best was recognized (a continuous
+        // one's `began`), as for a replayed recording's card (`BindingProposal`).
+        let specs = DetectCatalogue.specs
+        let fired = detected.first.map { d in events.first { $0.name == d.event.name && ($0.phase == .recognized || $0.phase == .began) } ?? d.event }
+        return answer(detected, yaml: fired.map { e in
+            BindingProposal.yaml(for: e, spec: specs.indices.contains(e.index) ? specs[e.index] : nil, frames: list, device: info).text
+        })
     }
 
     private static func answer(_ detected: [(event: GestureEvent, values: String)], yaml: String?) -> String {
@@ -60,15 +66,5 @@ package struct GestureRecorder {
                          ("direction", d.event.directionWord.map(JSON.string) ?? "null"), ("values", d.values)])
         }
         return JSON.object([("detected", "[" + items.joined(separator: ", ") + "]"), ("yaml", yaml.map(JSON.string) ?? "null")])
-    }
-
-    /// A binding for what was recognized, to paste into the config: kind, fingers,
-    /// direction, and a command to replace.
-    package static func yaml(for e: GestureEvent) -> String {
-        let name = [e.kind.rawValue, String(e.fingers), e.directionWord].compactMap { $0 }.joined(separator: "-")
-        var s = "- name: \(name)\n  gesture: \(e.kind.rawValue)\n  fingers: \(e.fingers)\n"
-        if let d = e.directionWord { s += "  direction: \(d)\n" }
-        s += (e.kind.traits.discrete ? "  command: " : "  end: ") + "notify-send 'gestured' '\(name)'\n"
-        return s
     }
 }

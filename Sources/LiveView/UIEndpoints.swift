@@ -196,6 +196,7 @@ package final class UIEndpoints {
         "/api/check": ConfigLoader.maximumFileSize,
         "/api/try": ConfigLoader.maximumFileSize,
         "/api/form": 2 * ConfigLoader.maximumFileSize,
+        "/api/propose": ConfigLoader.maximumFileSize,
         "/api/save": 2 * ConfigLoader.maximumFileSize,
         "/api/enable": 4096, "/api/disable": 4096,
         "/api/record/start": 4096, "/api/record/stop": 4096, "/api/session": 4096,
@@ -208,6 +209,7 @@ package final class UIEndpoints {
             "/api/try": ("POST", { self.tryConfig($0.text, on: $0.query["recording"]) }),
             "/api/save": ("POST", { self.save($0.body) }),
             "/api/form": ("POST", { .response(.json(FormEditing.answer($0.body))) }),
+            "/api/propose": ("POST", { .response(self.propose($0)) }),
             "/api/recording": (r.method == "POST" ? "POST" : "GET", { r in .response(r.method == "POST" ? self.upload(r) : self.timeline(r.query["id"])) }),
             "/api/record/start": ("POST", { _ in .response(self.recordStart()) }),
             "/api/record/stop": ("POST", { _ in .response(self.recordStop()) }),
@@ -427,6 +429,37 @@ package final class UIEndpoints {
 
     private static func unknownRecording(_ id: String) -> HTTPResponse {
         .text("no recording \(id.printable) here: the ui keeps the last \(RecordingShelf.capacity) opened; open it again", status: 404)
+    }
+
+    /// "Propose a binding" of a recognized card: `?recording=ID&gesture=NAME&t=SECONDS`
+    /// (the frame on screen), the body the config the cards were made with (empty: the
+    /// saved one, or every kind). The answer is `BindingProposal`'s YAML for that
+    /// gesture's recognition at or before `t`, and the margin its minimums were given.
+    private func propose(_ r: HTTPRequest) -> HTTPResponse {
+        guard let id = r.query["recording"], let name = r.query["gesture"] else {
+            return .text("propose needs ?recording=ID&gesture=NAME", status: 400)
+        }
+        guard let item = Int(id).flatMap({ recordings[$0] }) else { return Self.unknownRecording(id) }
+        var specs = recordingConfig().specs
+        if !r.text.allSatisfy(\.isWhitespace) {
+            guard let config = editing.check(r.text).config?.forDesktop(environment["XDG_CURRENT_DESKTOP"]) else {
+                return .text("the edited config has errors: see the diagnostics", status: 422)
+            }
+            specs = config.specs
+        }
+        let time = r.query["t"].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
+        do {
+            guard let (event, yaml, margin) = try BindingProposal.propose(recording: item.recording, specs: specs, gesture: name, at: time) else {
+                return .text("\(name.printable) is not recognized in \(item.name): there is nothing to propose from", status: 404)
+            }
+            let start = item.recording.events.first?.time ?? event.time
+            return .json(JSON.object([("gesture", JSON.string(name)), ("kind", JSON.string(event.kind.rawValue)),
+                                      ("fingers", String(event.fingers)), ("direction", event.directionWord.map(JSON.string) ?? "null"),
+                                      ("t", JSON.number(event.time.seconds(since: start), 6)), ("margin", JSON.number(margin, 2)),
+                                      ("yaml", JSON.string(yaml))]))
+        } catch {
+            return .text("cannot replay \(item.name): \("\(error)".printable)", status: 422)
+        }
     }
 
     /// A recording the page sent (dropped on it, or opened), `?name=` its file's name:

@@ -101,6 +101,7 @@ struct PageAsset {
         "/format.js": PackageResources.format_js,
         "/config-text.js": PackageResources.config_text_js,
         "/gesture-form.js": PackageResources.gesture_form_js,
+        "/propose.js": PackageResources.propose_js,
     ]
 
     static func named(_ path: String) -> PageAsset? {

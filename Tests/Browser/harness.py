@@ -543,9 +543,14 @@ class PageTest(unittest.TestCase):
 
     def card_values(self, card):
         """A card's values as a person reads them: each row's name (Translation, Shape,
-        Side…) and its text."""
-        names = [e.text for e in card.find_elements(By.CSS_SELECTOR, '.values dt')]
-        return dict(zip(names, [e.text for e in card.find_elements(By.CSS_SELECTOR, '.values dd')]))
+        Side…) and its text, read in one step in the page: a live card redraws its rows
+        as frames come, and rows found first and read one by one went stale between."""
+        rows = self.browser.execute_script(
+            "const c = arguments[0];"
+            "const names = [...c.querySelectorAll('.values dt')].map((e) => e.innerText.trim());"
+            "const texts = [...c.querySelectorAll('.values dd')].map((e) => e.innerText.trim());"
+            "return names.map((n, i) => [n, texts[i] ?? '']);", card)
+        return {name: text for name, text in rows}
 
     def screenshot(self, name, showing=None):
         """The window as it is, or first scrolled to the element `showing` (a CSS selector)."""

@@ -306,17 +306,17 @@ class SwipeWatchingTests(WatchingPage):
             radii = self.browser.execute_script(
                 "return [...document.querySelectorAll('svg.device circle.contact')].map((c) => c.getBoundingClientRect().width / 2)")
             self.assertGreaterEqual(min(radii), 10 - 0.01, f'radius in px at {width} × {height}: {radii}')
-            ratio = self.browser.execute_script(CONTRAST, self.element('svg.device circle.contact'),
-                                                self.element('svg.device text.contact-id'))
+            # By selector, in one step: the figure may redraw between finding and reading.
+            ratio = self.browser.execute_script(CONTRAST, 'svg.device circle.contact', 'svg.device text.contact-id')
             self.assertGreaterEqual(ratio, 4.5, f'the id\'s contrast on its disc{" (dark)" if dark else ""}')
             self.go_to_frame(self.swipe_frame)
             self.screenshot(f'fingers-{width}x{height}{"-dark" if dark else ""}')
 
 
-# The contrast ratio (WCAG 2) of a text's fill on a disc's, both from computed styles
+# The contrast ratio (WCAG 2) of a text's fill on a disc's (the first of each selector), both from computed styles
 # (rgb() or color(srgb …)), the disc's opacity laid over the page's surface colour.
 CONTRAST = """
-  const [disc, text] = arguments;
+  const [disc, text] = [document.querySelector(arguments[0]), document.querySelector(arguments[1])];
   const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
   const norm = (v) => v.map((x, i) => (i < 3 && v.some((y) => y > 1) ? x / 255 : x));
   const surface = norm(rgb(getComputedStyle(document.querySelector('svg.device .surface')).fill));

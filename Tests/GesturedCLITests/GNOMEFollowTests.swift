@@ -37,6 +37,9 @@ extension RealDesktops {
             let hidden = #"["HIDDEN",0,false]"#, shown = #"["SHOWN",1,false]"#
             let adjustment = "(a => [a.value, a.gestureInProgress])(Main.overview._overview._controls._stateAdjustment)"
             #expect(other.wait(overview, for: hidden, seconds: 30) == hidden, "the harness left the overview: \(session.log)")
+            // The extension enabled, its object exported: GNOME 50 loads it after the
+            // harness, and a call before is UnknownMethod, not the refusal asked about.
+            #expect(other.wait(extensionActive, for: "true", seconds: 30) == "true", "\(session.log)")
 
             // Another client: refused, and nothing moves.
             var refusal = #expect(throws: FollowClient.BusError.self) { _ = try other.begin("overview", at: FollowClient.now) }
@@ -126,6 +129,7 @@ extension RealDesktops {
             let session = try GNOMESession(enabled: [GNOMESession.harnessUUID, GNOMESession.extensionUUID], in: root)
             let gestured = try FollowClient(address: session.address)
             #expect(gestured.wait("Main.overview._shownState", for: #""HIDDEN""#, seconds: 30) == #""HIDDEN""#, "\(session.log)")
+            #expect(gestured.wait(extensionActive, for: "true", seconds: 30) == "true", "\(session.log)")
             let fixed = "(s => { s('org.gnome.mutter').set_boolean('dynamic-workspaces', false); "
                 + "s('org.gnome.desktop.wm.preferences').set_int('num-workspaces', 4); return true; })(imports.gi.Gio.Settings.new)"
             #expect(gestured.eval(fixed) == "true")
@@ -257,6 +261,9 @@ extension RealDesktops {
         /// stateObj is the logic; 45's wraps it).
         static let atRest = "(s => [s._follow === null, s._watchdog])((e => e._logic ?? e)("
             + "Main.extensionManager.lookup('\(GNOMESession.extensionUUID)').stateObj))"
+
+        /// The gestured extension enabled (ENABLED in GNOME 43, ACTIVE from 45: both 1).
+        static let extensionActive = "Main.extensionManager.lookup('\(GNOMESession.extensionUUID)')?.state === 1"
 
         static func hide(_ client: FollowClient) throws {
             #expect(client.eval("Main.overview.hide(), true") == "true")

@@ -155,6 +155,28 @@ import JSON
         #expect(gone.status == 404 && gone.body.contains("open it again"), "\(gone.body)")
     }
 
+    /// Propose (issue 38, item 6): the binding of a gesture the recording fired, with the
+    /// config the page sent or the saved one; what is not there is a clear error and the
+    /// ui goes on.
+    @Test func proposeAnswersForAFiredGestureAndSaysWhatIsWrongOtherwise() throws {
+        let ui = UI()
+        try ui.start(["--replay", Self.recording])
+        let config = "gestures:\n  - name: four-down\n    gesture: swipe\n    fingers: 4\n    command: echo down\n"
+        let r = try ui.post("/api/propose?recording=1&gesture=four-down", config)
+        let v = try #require(JSONValue.parse(Array(r.body.utf8)), "\(r.status) \(r.body)")
+        #expect(v["fingers"] == .number(4) && v["direction"] == .string("down") && v["margin"] == .number(0.8), "\(v)")
+        #expect(v["yaml"]?.string?.contains("min-distance: ") == true, "\(v)")
+        let missing = try ui.post("/api/propose?recording=1", "")
+        #expect(missing.status == 400 && missing.body.contains("gesture=NAME"), "\(missing.body)")
+        let gone = try ui.post("/api/propose?recording=9&gesture=four-down", config)
+        #expect(gone.status == 404 && gone.body.contains("open it again"), "\(gone.body)")
+        let never = try ui.post("/api/propose?recording=1&gesture=four-up%0A", config)
+        #expect(never.status == 404 && never.body.contains("four-up\\n is not recognized"), "\(never.body)")
+        let broken = try ui.post("/api/propose?recording=1&gesture=four-down", "gestures: [")
+        #expect(broken.status == 422 && broken.body.contains("errors"), "\(broken.body)")
+        #expect(try ui.post("/api/propose?recording=1&gesture=four-down", config).status == 200, "the ui goes on")
+    }
+
     /// After Save, `--replay`'s timeline is the saved config's (it was built once, at start).
     @Test func theRecordingsTimelineFollowsTheSavedConfig() throws {
         let ui = UI()

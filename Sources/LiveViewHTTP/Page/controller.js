@@ -7,6 +7,7 @@ import * as server from './server.js';
 import * as changes from './store.js';
 import { insertBinding } from './config-text.js';
 import { TEMPLATES, freshName } from './gesture-form.js';
+import { proposalAnswered, proposalAsked, proposalFailed } from './propose.js';
 import { checkSummary, clockTime, confirmText, plural } from './format.js';
 
 /// How long the editor waits after the last keystroke before checking, ms.
@@ -61,6 +62,8 @@ export class Controller {
     view.bind('confirmSave', (save) => (save ? this.#save(true) : this.#update(changes.notSaved)));
     view.bind('record', () => this.#toggleRecord());
     view.bind('insertBinding', () => this.#insertBinding());
+    view.bind('propose', (name) => this.#propose(name));
+    view.bind('insertProposal', () => this.#insertYAML(this.#state.proposal && this.#state.proposal.yaml));
     view.bind('startConfig', (fromDefault) => this.#startConfig(fromDefault));
     view.bind('formEdit', (edit) => this.#formEdit(edit));
     view.bind('addGesture', (kind) => this.#addGesture(kind));
@@ -368,11 +371,33 @@ export class Controller {
     }
   }
 
-  /// The proposed binding, at the end of the editor's `gestures:`.
+  /// Record's proposed binding, at the end of the editor's `gestures:`.
   #insertBinding() {
     const result = this.#state.record.result;
-    if (!result || !result.yaml) return;
-    const { text, caret } = insertBinding(this.#state.editor.text, result.yaml);
+    this.#insertYAML(result && result.yaml);
+  }
+
+  /// A card's proposed binding (its recognition at the frame shown), from the server's
+  /// BindingProposal: with the config the cards were made with (the edited one while
+  /// Try shows the recording, else the saved one).
+  async #propose(name) {
+    const recording = this.#state.recording;
+    if (!recording || recording.id === undefined) return;
+    const frame = recording.frames[recording.frame];
+    this.#update(proposalAsked, recording.id, name);
+    try {
+      const answer = await server.proposeBinding(recording.id, name, frame ? frame.t : undefined, recording.tried ? this.#state.editor.text : '');
+      this.#update(proposalAnswered, recording.id, name, answer);
+      this.#view.announce(`Proposed a binding from ${name}: Insert into the config adds it`);
+    } catch (error) {
+      this.#update(proposalFailed, recording.id, name, error.message);
+    }
+  }
+
+  /// `yaml` (a binding) at the end of the editor's `gestures:`.
+  #insertYAML(yaml) {
+    if (!yaml) return;
+    const { text, caret } = insertBinding(this.#state.editor.text, yaml);
     this.#edited(text);
     if (caret !== null) this.#view.placeCaret(caret);
     this.#view.announce('Inserted into the config; Save to use it');

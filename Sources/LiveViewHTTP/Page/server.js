@@ -47,6 +47,14 @@ export const tryConfig = (text, recording) =>
 export const form = (text, edit) => request('POST', '/api/form', JSON.stringify({ text, edit: edit || null }), 'application/json');
 export const save = (text, force) => request('POST', '/api/save', JSON.stringify({ text, force }), 'application/json');
 export const setEnabled = (name, enabled) => request('POST', enabled ? '/api/enable' : '/api/disable', name);
+/// The binding `BindingProposal` makes of gesture `gesture` as it fired by `t` (s) on
+/// recording `recording`, with `text` the config the cards were made with ('' the saved
+/// one): { gesture, kind, fingers, direction, t, yaml }.
+export function proposeBinding(recording, gesture, t, text) {
+  const at = typeof t === 'number' && isFinite(t) ? `&t=${t}` : '';
+  return request('POST', `/api/propose?recording=${encodeURIComponent(recording)}&gesture=${encodeURIComponent(gesture)}${at}`, text);
+}
+
 export const startRecordingGesture = () => request('POST', '/api/record/start');
 export const stopRecordingGesture = () => request('POST', '/api/record/stop');
 

@@ -43,6 +43,7 @@ function initialState() {
     tried: null,            // what Try shows: { error } or { id, onRecording, listed, fired: [entry], effects: [text] }
     saveResult: null,       // { text, ok }
     record: { on: false, result: null }, // result: { now } | { error } | { detected, yaml }
+    proposal: null,         // a card's proposed binding (propose.js): { recording, gesture, pending | error | yaml, t, fingers, direction }
   };
 }
 

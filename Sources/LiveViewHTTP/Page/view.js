@@ -10,6 +10,7 @@ import { centroidOfTrails, centroidRun, drawContacts, drawDevice, drawnWidth, ge
 import { STATES, actionText, checkSummary, gestureText, num, plural, valueRows } from './format.js';
 import { listensTo } from './store.js';
 import { GestureForms } from './gesture-form.js';
+import { addProposal, drawProposal } from './propose.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,6 +23,7 @@ const EVENT_SLACK_S = 5e-6;
 export class View {
   #shown = null;               // the state drawn last
   #toggle = null;              // the handler of the cards' Disable/Enable buttons
+  #proposing = { propose: () => {}, insert: () => {} }; // the handlers of the cards' proposals (propose.js)
   #showFrame = null;           // the handler of the scrubber, and of its ticks
   #cards = new Map();          // gesture name → { parts, look }
   #cardOrder = '';             // the cards' names as listed, and folded, last
@@ -55,6 +57,8 @@ export class View {
     const on = (id, type, listener) => $(id).addEventListener(type, listener);
     switch (event) {
       case 'toggleGesture': this.#toggle = handler; return;  // (name)
+      case 'propose': this.#proposing.propose = handler; return;  // (name)
+      case 'insertProposal': this.#proposing.insert = handler; return;
       case 'onlyActive': return on('hide-idle', 'change', (e) => handler(e.target.checked));
       case 'openRecording':  // ([File]: a recording, or an events file and its .desc)
         on('recording-file', 'change', (e) => handler([...e.target.files]));
@@ -99,6 +103,7 @@ export class View {
     else if (changed('cards')) for (const path of state.devices.keys()) this.#drawContactsSoon(path);
     if (changed('fingers')) this.#renderFingerCount(state.fingers);
     if (changed('cards', 'kinds', 'devices', 'onlyActive', 'mode')) this.#renderCards(state);
+    if (changed('cards', 'proposal', 'recording')) this.#renderProposals(state);
     if (changed('timeline')) this.#timeline.show(state.timeline);
     if (changed('recording', 'recordingStatus', 'mode')) this.#renderRecording(state);
     if (changed('config', 'editor', 'mode')) this.#renderEditor(state, last);
@@ -256,7 +261,12 @@ export class View {
       [...state.cards].some(([name, card]) => this.#cards.get(name)?.parts.gesture !== card.gesture);
     if (fresh) {
       const toggle = state.mode === 'replay' ? null : (name) => this.#toggle(name);
-      this.#cards = new Map([...state.cards].map(([name, card]) => [name, { parts: makeCard(card.gesture, toggle), look: null }]));
+      const proposing = { propose: (name) => this.#proposing.propose(name), insert: () => this.#proposing.insert() };
+      this.#cards = new Map([...state.cards].map(([name, card]) => {
+        const parts = makeCard(card.gesture, toggle);
+        addProposal(parts, proposing);
+        return [name, { parts, look: null }];
+      }));
       this.#cardOrder = '';
       this.#liveSteps = new Map();
     }
@@ -283,6 +293,14 @@ export class View {
     }
     this.#listCards(state.cards, detecting, state.onlyActive);
     $('hide-idle').checked = state.onlyActive;
+  }
+
+  /// Each card's "Propose a binding" and its proposal (propose.js).
+  #renderProposals(state) {
+    for (const [name, card] of state.cards) {
+      const shown = this.#cards.get(name);
+      if (shown) drawProposal(shown.parts, card, state);
+    }
   }
 
   /// The cards in their order, each moved only if it is out of place (a moved element
