@@ -100,6 +100,7 @@ struct PageAsset {
         "/server.js": PackageResources.server_js,
         "/format.js": PackageResources.format_js,
         "/config-text.js": PackageResources.config_text_js,
+        "/gesture-form.js": PackageResources.gesture_form_js,
         "/propose.js": PackageResources.propose_js,
     ]
 

@@ -36,12 +36,20 @@ public struct YAMLNode: Sendable {
     /// A scalar written without quotes or block style: only such a `~` or `null` is
     /// YAML's null; a quoted `"~"` is the text `~`.
     public var isPlain: Bool
+    /// Where it ends (just past its last character; a block collection's end is where the
+    /// next token starts): nil for a node not read from text. An alias's node is its
+    /// anchor's, with the anchor's marks.
+    public var end: YAMLMark?
+    /// A collection written in flow style (`{a: 1}`, `[1, 2]`), not as an indented block.
+    public var isFlow: Bool
 
-    public init(mark: YAMLMark, value: Value, tag: String? = nil, isPlain: Bool = true) {
+    public init(mark: YAMLMark, value: Value, tag: String? = nil, isPlain: Bool = true, end: YAMLMark? = nil, isFlow: Bool = false) {
         self.mark = mark
         self.value = value
         self.tag = tag
         self.isPlain = isPlain
+        self.end = end
+        self.isFlow = isFlow
     }
 
     /// YAML's null written as a plain scalar (`~`, `null`, `Null`, `NULL`), which a
@@ -270,7 +278,8 @@ struct TreeBuilder {
         case YAML_SCALAR_EVENT:
             let s = e.data.scalar
             let text = String(decoding: UnsafeBufferPointer(start: s.value, count: Int(s.length)), as: UTF8.self)
-            add(YAMLNode(mark: at, value: .scalar(text), tag: string(s.tag), isPlain: s.style == YAML_PLAIN_SCALAR_STYLE),
+            add(YAMLNode(mark: at, value: .scalar(text), tag: string(s.tag), isPlain: s.style == YAML_PLAIN_SCALAR_STYLE,
+                         end: YAMLReader.mark(e.end_mark)),
                 anchor: string(s.anchor), size: 1, log: &log)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             guard stack.count < YAMLReader.maximumDepth else {
@@ -280,11 +289,13 @@ struct TreeBuilder {
             let isSeq = e.type == YAML_SEQUENCE_START_EVENT
             let anchor = isSeq ? string(e.data.sequence_start.anchor) : string(e.data.mapping_start.anchor)
             let tag = isSeq ? string(e.data.sequence_start.tag) : string(e.data.mapping_start.tag)
-            stack.append(Open(node: YAMLNode(mark: at, value: isSeq ? .sequence([]) : .mapping([]), tag: tag),
+            let flow = isSeq ? e.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE : e.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+            stack.append(Open(node: YAMLNode(mark: at, value: isSeq ? .sequence([]) : .mapping([]), tag: tag, isFlow: flow),
                               anchor: anchor, size: 1, onPath: onPath(ofChildOf: stack.last),
                               inStream: stack.last.map { $0.inStream || isStreamed($0) } ?? false))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            let open = stack.removeLast()
+            var open = stack.removeLast()
+            open.node.end = YAMLReader.mark(e.end_mark)
             add(open.node, anchor: open.anchor, size: open.size, log: &log)
         case YAML_ALIAS_EVENT:
             let name = string(e.data.alias.anchor) ?? ""

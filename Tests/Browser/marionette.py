@@ -40,6 +40,7 @@ class Keys:
     END = '\ue010'
     HOME = '\ue011'
     ARROW_RIGHT = '\ue014'
+    ARROW_DOWN = '\ue015'
     DELETE = '\ue017'
     CONTROL = '\ue009'
 

@@ -60,6 +60,13 @@ export class ConfigEditor {
     this.#syncScroll();
   }
 
+  /// Selects lines `from` to `to` (1-based, whole) and scrolls them into view.
+  selectLines(from, to) {
+    const text = this.#textarea.value;
+    this.moveCaret(from, 1);
+    this.#textarea.setSelectionRange(offsetOf(text, from, 1), offsetOf(text, to, Number.MAX_SAFE_INTEGER));
+  }
+
   placeCaret(offset) {
     this.#textarea.focus();
     this.#textarea.setSelectionRange(offset, offset);

@@ -5,6 +5,9 @@
 /// caret goes: at the inserted binding (null when the list was added).
 export function insertBinding(text, yaml) {
   const lines = text.split('\n');
+  // An empty flow list (`gestures: []`, what "Start empty" writes) becomes the block list it starts.
+  const empty = lines.findIndex((l) => /^gestures:\s*\[\s*\]\s*(#.*)?$/.test(l));
+  if (empty >= 0) lines[empty] = lines[empty].replace(/\s*\[\s*\]/, '');
   const start = lines.findIndex((l) => /^gestures:\s*(#.*)?$/.test(l));
   const entry = yaml.replace(/\n+$/, '');
   if (start < 0) return { text: `${text.replace(/\n*$/, '\n')}\ngestures:\n${indent(entry, '  ')}\n`, caret: null };

@@ -6,6 +6,7 @@
 import * as server from './server.js';
 import * as changes from './store.js';
 import { insertBinding } from './config-text.js';
+import { TEMPLATES, freshName } from './gesture-form.js';
 import { proposalAnswered, proposalAsked, proposalFailed } from './propose.js';
 import { checkSummary, clockTime, confirmText, plural } from './format.js';
 
@@ -26,6 +27,10 @@ export class Controller {
   #checkTimer = null;
   /// Counts the checks asked for: an answer to an older one, while a newer is under way, is dropped.
   #checks = 0;
+  /// Counts the form's requests: only the newest answer is drawn.
+  #formRequests = 0;
+  /// The editor's gestures' names, as the form last read them.
+  #formNames = [];
   /// Counts the tries asked for: an answer that comes back after Try was stopped, or
   /// after a newer try (each check of an edit tries again), is not what is shown.
   #tries = 0;
@@ -60,6 +65,8 @@ export class Controller {
     view.bind('propose', (name) => this.#propose(name));
     view.bind('insertProposal', () => this.#insertYAML(this.#state.proposal && this.#state.proposal.yaml));
     view.bind('startConfig', (fromDefault) => this.#startConfig(fromDefault));
+    view.bind('formEdit', (edit) => this.#formEdit(edit));
+    view.bind('addGesture', (kind) => this.#addGesture(kind));
   }
 
   get #state() { return this.#store.state; }
@@ -223,6 +230,7 @@ export class Controller {
   async #check() {
     const sequence = ++this.#checks;
     const text = this.#state.editor.text;
+    this.#readForm(text);
     try {
       const answer = await server.check(text);
       if (sequence !== this.#checks) return;
@@ -236,6 +244,49 @@ export class Controller {
   #showDiagnostics(diagnostics, ok) {
     this.#update(changes.checked, diagnostics, ok);
     this.#view.announce(checkSummary(diagnostics, ok));
+  }
+
+  // MARK: The form
+
+  /// The editor's gestures as the form shows them (none while the YAML is broken: the
+  /// form says why, the check lists the problem).
+  async #readForm(text, edit) {
+    const sequence = ++this.#formRequests;
+    try {
+      const answer = await server.form(text, edit);
+      if (sequence !== this.#formRequests) return null;
+      if (answer.ok) {
+        this.#formNames = answer.gestures.map((g) => g.name);
+        this.#view.showForms(answer.gestures, null);
+      } else {
+        this.#view.showForms(edit ? null : [], `${edit ? 'Not changed' : 'The form waits for valid YAML'}: ${answer.message}`);
+      }
+      return answer;
+    } catch (error) {
+      if (sequence === this.#formRequests) this.#view.showForms(null, error.message);
+      return null;
+    }
+  }
+
+  /// A change in a gesture's form: the server edits that gesture's mapping in the
+  /// editor's text (its comments and the rest kept), and the editor checks it as after a keystroke.
+  async #formEdit(edit) {
+    const answer = await this.#readForm(this.#state.editor.text, edit);
+    if (!answer) return;
+    if (!answer.ok) return this.#view.announce(`Not changed: ${answer.message}`);
+    this.#edited(answer.text);
+    const value = edit.value === null ? 'removed' : typeof edit.value === 'object' ? Object.entries(edit.value).map(([k, v]) => `${k} ${v}`).join() : edit.value;
+    this.#view.announce(`${edit.name}: ${edit.key} ${value}, in the editor`);
+  }
+
+  /// An add-gesture template at the end of `gestures:`, with a name not yet used.
+  #addGesture(kind) {
+    const template = TEMPLATES[kind];
+    if (!template) return;
+    const name = freshName(kind, this.#formNames);
+    const { text } = insertBinding(this.#state.editor.text, template(name));
+    this.#edited(text);
+    this.#view.announce(`Added ${name} to the config; Save to use it`);
   }
 
   async #toggleTry() {

@@ -41,6 +41,10 @@ export const check = (text) => request('POST', '/api/check', text);
 /// whole timeline), and beside the running config; an empty text stops trying.
 export const tryConfig = (text, recording) =>
   request('POST', recording === undefined ? '/api/try' : `/api/try?recording=${encodeURIComponent(recording)}`, text);
+/// The editor's gestures as the form shows them, and with `edit` ({ index, name, key,
+/// value }) the text with that one key of that gesture changed: `{ ok, text, gestures }`
+/// or `{ ok: false, message, line, column }`.
+export const form = (text, edit) => request('POST', '/api/form', JSON.stringify({ text, edit: edit || null }), 'application/json');
 export const save = (text, force) => request('POST', '/api/save', JSON.stringify({ text, force }), 'application/json');
 export const setEnabled = (name, enabled) => request('POST', enabled ? '/api/enable' : '/api/disable', name);
 /// The binding `BindingProposal` makes of gesture `gesture` as it fired by `t` (s) on

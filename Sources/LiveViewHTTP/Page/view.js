@@ -9,6 +9,7 @@ import { ConfigEditor } from './config-editor.js';
 import { centroidOfTrails, centroidRun, drawContacts, drawDevice, drawnWidth, gestureMeasure } from './device-figure.js';
 import { STATES, actionText, checkSummary, gestureText, num, plural, valueRows } from './format.js';
 import { listensTo } from './store.js';
+import { GestureForms } from './gesture-form.js';
 import { addProposal, drawProposal } from './propose.js';
 
 const $ = (id) => document.getElementById(id);
@@ -38,6 +39,9 @@ export class View {
   #noDevice = null;            // why Record cannot run, as last drawn (noDeviceReason)
   #announcements = [];
   #announceTimer = null;
+  #formEdit = () => {};        // the handler of a form's edit
+  #forms = new GestureForms({ edit: (e) => this.#formEdit(e), jump: (entry) => this.#showYAML(entry) });
+  #formsChanged = false;       // the forms changed since they were last placed in the cards
 
   constructor() {
     // Dragging over the drop zone shows where to let go.
@@ -81,6 +85,8 @@ export class View {
       case 'confirmSave': return on('confirm-dialog', 'close', () => handler($('confirm-dialog').returnValue === 'save'));
       case 'record': return on('record', 'click', () => handler());
       case 'insertBinding': return on('insert-yaml', 'click', () => handler());
+      case 'formEdit': this.#formEdit = handler; return;  // ({ index, name, key, value })
+      case 'addGesture': return on('add-gesture', 'click', () => handler($('add-kind').value));  // (kind)
       case 'startConfig':  // (true: from the default; false: empty)
         on('start-default', 'click', () => handler(true));
         return on('start-empty', 'click', () => handler(false));
@@ -106,6 +112,30 @@ export class View {
     if (changed('saveResult', 'config', 'mode')) this.#renderSave(state);
     const noDevice = noDeviceReason(state);
     if (changed('record', 'recording', 'mode') || noDevice !== this.#noDevice) this.#renderRecord(state, noDevice);
+    if (changed('cards', 'kinds', 'recording') || this.#formsChanged) this.#placeForms(state);
+  }
+
+  /// The editor's gestures as the server read them (`/api/form`), drawn as forms in
+  /// their cards; `message`: why an edit was refused (null: none).
+  showForms(entries, message) {
+    if (entries) this.#forms.show(entries, this.#shown ? this.#shown.kinds : null);
+    $('form-status').textContent = message || '';
+    this.#formsChanged = true;
+    if (this.#shown) this.#placeForms(this.#shown);
+  }
+
+  #placeForms(state) {
+    this.#formsChanged = false;
+    const values = new Map();
+    if (state.recording) {
+      for (const [name, card] of state.cards) if (card.values) values.set(name, valueRows(state.kinds, card.gesture.kind, card.values));
+    }
+    this.#forms.place($('cards'), $('form-drafts'), values);
+  }
+
+  /// Selects a gesture's lines in the editor and scrolls to them.
+  #showYAML(entry) {
+    this.#editor.selectLines(entry.line, entry.end_line);
   }
 
   /// Says `text` to screen readers, a few at a time: a replay can fail forty
