@@ -85,5 +85,18 @@ class FirstRunTests(PageTest):
         self.wait(lambda b: not self.element('#no-config').is_displayed(), 'the banner gone')
         self.screenshot('first-run-saved', showing='#save-result')
 
+    def test_a_binding_inserted_after_start_empty_checks_clean(self):
+        """Start empty, then a recorded or proposed binding's Insert: `gestures: []`
+        becomes the list it goes into (its comment kept), not a second `gestures:`."""
+        empty = 'gestures: []  # none yet\n'
+        binding = '- name: tap-2\n  gesture: tap\n  fingers: 2\n  command: notify-send tap\n'
+        text = self.browser.execute_script(
+            "return import('/config-text.js').then((m) => m.insertBinding(arguments[0], arguments[1]).text)", empty, binding)
+        self.assertEqual(text.count('gestures:'), 1, text)
+        self.assertIn('# none yet', text)
+        self.assertIn('  - name: tap-2', text)
+        self.assertEqual(check_messages(text), [])
+
+
 
 load_tests = per_browser(globals())
