@@ -603,6 +603,29 @@ class DaemonPageTest(PageTest):
         cls.daemon.stop()
 
 
+class OwnConfigCopy:
+    """For a page test: `gestured ui --replay RECORDING --config` on the test's own copy
+    of a config (`config_source`), which Save may write. `cls.dir`, `cls.config` (the
+    copy), `cls.original` (its text); the directory goes after the class's tests."""
+    recording = SWIPE_DOWN
+    config_source = SWIPES_CONFIG
+    ui_name = 'ui'
+
+    @classmethod
+    def start_server(cls):
+        cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
+        cls.config = os.path.join(cls.dir, os.path.basename(cls.config_source))
+        shutil.copy(cls.config_source, cls.config)
+        with open(cls.config) as f:
+            cls.original = f.read()
+        return UiServer('--replay', relative(cls.recording), '--config', cls.config, name=cls.ui_name, logs=cls.logs)
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+
 class FakePadPageTest(DaemonPageTest):
     """A page on a daemon that runs a config (`config_text`, or the file
     Tests/Browser/configs/`config_file`) on the fake touchpad, the pad drawn and the

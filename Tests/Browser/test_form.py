@@ -2,28 +2,15 @@
 gesture's YAML in the editor, keeping the comments and the rest of the file; the card
 says what the gesture does; templates add gestures; a name shows its YAML."""
 import os
-import shutil
-import tempfile
 import unittest
 
-from harness import CONFIGS, SWIPE_DOWN, Keys, UiServer, per_browser, relative
+from harness import CONFIGS, Keys, OwnConfigCopy, per_browser
 from test_watching import WatchingPage
 
 
-class GestureFormTests(WatchingPage):
-    @classmethod
-    def start_server(cls):
-        cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
-        cls.config = os.path.join(cls.dir, 'form.yaml')
-        shutil.copy(os.path.join(CONFIGS, 'form.yaml'), cls.config)
-        with open(cls.config) as f:
-            cls.original = f.read()
-        return UiServer('--replay', relative(SWIPE_DOWN), '--config', cls.config, name='ui-form', logs=cls.logs)
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        shutil.rmtree(cls.dir, ignore_errors=True)
+class GestureFormTests(OwnConfigCopy, WatchingPage):
+    config_source = os.path.join(CONFIGS, 'form.yaml')
+    ui_name = 'ui-form'
 
     def setUp(self):
         super().setUp()

@@ -8,7 +8,7 @@ import re
 import shutil
 import tempfile
 
-from harness import (SWIPE_DOWN, SWIPES_CONFIG, TWO_FINGER_TAP, Keys, PageTest, Replay, UiServer, per_browser, relative)
+from harness import (SWIPE_DOWN, SWIPES_CONFIG, TWO_FINGER_TAP, Keys, OwnConfigCopy, PageTest, Replay, UiServer, per_browser, relative)
 
 # The margins of BindingProposal.swift: a minimum is 0.8 of what the recording reached,
 # a maximum 1.5 times what its touches did (and at least 50 ms above).
@@ -44,21 +44,14 @@ class Proposing:
         self.assertEqual([d.text for d in self.elements('#diagnostics li') if 'error' in d.text], [])
 
 
-class ConfigCardProposalTests(Proposing, PageTest):
+class ConfigCardProposalTests(Proposing, OwnConfigCopy, PageTest):
     """A config's own card: the swipe of the 4-finger drag on the Atmel screen."""
+    ui_name = 'ui-propose'
 
     @classmethod
     def start_server(cls):
-        cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
-        cls.config = os.path.join(cls.dir, 'swipes.yaml')
-        shutil.copy(SWIPES_CONFIG, cls.config)
         cls.truth = Replay(SWIPE_DOWN, SWIPES_CONFIG)
-        return UiServer('--replay', relative(SWIPE_DOWN), '--config', cls.config, name='ui-propose', logs=cls.logs)
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        shutil.rmtree(cls.dir, ignore_errors=True)
+        return super().start_server()
 
     def test_the_recognized_swipe_proposes_its_fingers_direction_and_distance_and_inserts_clean(self):
         self.wait(lambda b: self.element('#scrubber').get_attribute('max') == str(len(self.truth.frames) - 1), 'the recording')

@@ -6,7 +6,7 @@ import shutil
 import tempfile
 import unittest
 
-from harness import (RECORDINGS, ROOT, SWIPE_DOWN, SWIPES_CONFIG, TWO_FINGER_TAP, Keys, PageTest, Replay, UiServer,
+from harness import (RECORDINGS, ROOT, SWIPE_DOWN, SWIPES_CONFIG, TWO_FINGER_TAP, Keys, OwnConfigCopy, PageTest, Replay, UiServer,
                      per_browser, relative)
 
 
@@ -262,24 +262,17 @@ class WacomEpochTests(EpochStampedRecording, PageTest):
     description = os.path.join(RECORDINGS, 'tablets_Wacom_ISDv4_E6_Finger.desc')
 
 
-class EditedConfigTests(PageTest):
+class EditedConfigTests(OwnConfigCopy, PageTest):
     """The replay follows the editor (issue 38, item 2): Try redraws the cards from the
     edited config's timeline and says what it changes; Save of the same edit makes the
     page show the saved config's truth, without a reload. Its own copy of the config,
     which Save writes."""
+    ui_name = 'ui-edited'
 
     @classmethod
     def start_server(cls):
-        cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
-        cls.config = os.path.join(cls.dir, 'swipes.yaml')
-        shutil.copy(SWIPES_CONFIG, cls.config)
         cls.truth = Replay(SWIPE_DOWN, SWIPES_CONFIG)
-        return UiServer('--replay', relative(SWIPE_DOWN), '--config', cls.config, name='ui-edited', logs=cls.logs)
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        shutil.rmtree(cls.dir, ignore_errors=True)
+        return super().start_server()
 
     def edited(self, min_distance):
         """swipes.yaml with swipe-down-4's min-distance set, and what `gestured replay` says of it."""
