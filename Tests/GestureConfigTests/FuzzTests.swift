@@ -12,6 +12,20 @@ import Testing
             state ^= state >> 27
             return Int((state &* 2685821657736338717) >> 33) % bound
         }
+
+        /// `original` with 1 to `most` bytes removed, inserted from `alphabet`, or replaced.
+        mutating func mutated(_ original: [UInt8], most: Int, from alphabet: [UInt8]) -> [UInt8] {
+            var bytes = original
+            for _ in 0..<(1 + next(most)) {
+                let at = next(bytes.count)
+                switch next(3) {
+                case 0: bytes.remove(at: at)
+                case 1: bytes.insert(alphabet[next(alphabet.count)], at: at)
+                default: bytes[at] = alphabet[next(alphabet.count)]
+                }
+            }
+            return bytes
+        }
     }
 
     @Test func mutatedDefaultConfigsNeverCrash() {
@@ -20,15 +34,7 @@ import Testing
         var rng = Random(state: 0x9E37_79B9_7F4A_7C15)
         var outcomes = (valid: 0, invalid: 0)
         for _ in 0..<2000 {
-            var bytes = original
-            for _ in 0..<(1 + rng.next(8)) {
-                let at = rng.next(bytes.count)
-                switch rng.next(3) {
-                case 0: bytes.remove(at: at)
-                case 1: bytes.insert(alphabet[rng.next(alphabet.count)], at: at)
-                default: bytes[at] = alphabet[rng.next(alphabet.count)]
-                }
-            }
+            let bytes = rng.mutated(original, most: 8, from: alphabet)
             let (config, diagnostics) = ConfigLoader.parse(bytes, file: "fuzz.yaml")
             if config == nil {
                 outcomes.invalid += 1

@@ -128,15 +128,7 @@ import Testing
         var rng = FuzzTests.Random(state: 0x2545_F491_4F6C_DD1D)
         var edited = 0
         for _ in 0..<1500 {
-            var bytes = original
-            for _ in 0..<(1 + rng.next(4)) {
-                let at = rng.next(bytes.count)
-                switch rng.next(3) {
-                case 0: bytes.remove(at: at)
-                case 1: bytes.insert(alphabet[rng.next(alphabet.count)], at: at)
-                default: bytes[at] = alphabet[rng.next(alphabet.count)]
-                }
-            }
+            let bytes = rng.mutated(original, most: 4, from: alphabet)
             let text = String(decoding: bytes, as: UTF8.self)
             guard let entries = try? GestureForm.entries(text), !entries.isEmpty else { continue }
             let e = entries[rng.next(entries.count)]
