@@ -311,7 +311,8 @@ package final class StreamSubscribers {
         let count = engine.specs.count
         let lines = subscribers.contains { $0.pacing.took(device: device, at: t) }
         // Only for a frame a shared reader takes: the others' progress no reader shows.
-        let ring = lastFrame.map { $0.taken && $0.time == t && $0.device == device } == true ? ring : nil
+        let sharedTook = lastFrame.map { $0.taken && $0.time == t && $0.device == device } ?? false
+        let ring = sharedTook ? ring : nil
         guard ring != nil || lines else { return }
         if ring != nil {
             table(of: engine, device: device)
