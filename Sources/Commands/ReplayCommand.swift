@@ -58,6 +58,7 @@ enum ReplayCommand {
         }
         if let m = a.option("calibration") { recording.device.udevProperties[TouchDecoder.calibrationProperty] = m }
         var specs: [GestureSpec]
+        var profile = AccessibilityProfile()
         var mapper: ActionMapper?
         var rotation = RotationSettings()
         if a.flag("detect") {
@@ -70,10 +71,12 @@ enum ReplayCommand {
             specs = config.specs
             mapper = ActionMapper(config: config)
             rotation = config.rotation
+            profile = config.settings.accessibility
         }
         let pipeline: ReplayPipeline
         do {
-            pipeline = try ReplayPipeline(recording: recording, specs: specs, orientation: pipelineOrientation(orientation, recording, rotation))
+            pipeline = try ReplayPipeline(recording: recording, specs: specs, orientation: pipelineOrientation(orientation, recording, rotation),
+                                          profile: profile)
         } catch {
             Output.err("gestured replay: \(recording.path.printable) (\(recording.device.name.printable)): not a touch device: \(error)")
             return .failure

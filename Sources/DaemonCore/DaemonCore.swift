@@ -113,11 +113,11 @@ public final class DaemonCore {
         /// `engine.decisionCount` when its decisions were last handed on (-1: a new engine).
         fileprivate var decisionsOut = -1
 
-        init(_ device: Device, specs: [GestureSpec], explains: Bool) {
+        init(_ device: Device, specs: [GestureSpec], explains: Bool, profile: AccessibilityProfile) {
             self.device = device
             orientation = device.orientation
             turned = device.orientation
-            engine = GestureEngine(device: device.info(turned: device.orientation), specs: specs, explains: explains)
+            engine = GestureEngine(device: device.info(turned: device.orientation), specs: specs, explains: explains, profile: profile)
             events.reserveCapacity(16)
         }
 
@@ -125,9 +125,10 @@ public final class DaemonCore {
         /// The device as the engine sees it: its size as the screen is turned now.
         public var info: DeviceInfo { engine.device }
 
-        fileprivate func rebuild(specs: [GestureSpec], orientation o: Orientation, explains: Bool) {
+        fileprivate func rebuild(specs: [GestureSpec], orientation o: Orientation, explains: Bool,
+                                 profile: AccessibilityProfile) {
             orientation = o
-            engine = GestureEngine(device: device.info(turned: o), specs: specs, explains: explains)
+            engine = GestureEngine(device: device.info(turned: o), specs: specs, explains: explains, profile: profile)
             decisionsOut = -1
         }
 
@@ -135,10 +136,10 @@ public final class DaemonCore {
         /// `cancel` runs, from the old config). Fingers still down belong to no gesture
         /// of the new one: a fresh engine would take them for a new sequence and fire
         /// the gesture they were making a second time.
-        fileprivate func replace(specs: [GestureSpec], at time: Timestamp, explains: Bool) {
+        fileprivate func replace(specs: [GestureSpec], at time: Timestamp, explains: Bool, profile: AccessibilityProfile) {
             engine.cancelAll(at: time, into: &events)
             let down = engine.ignoresTouchesDown
-            rebuild(specs: specs, orientation: orientation, explains: explains)
+            rebuild(specs: specs, orientation: orientation, explains: explains, profile: profile)
             if down { engine.ignoreTouchesDown() }
         }
     }
@@ -216,7 +217,7 @@ public final class DaemonCore {
     /// Starts a device with its own engine: its config warnings, then its grab.
     public func add(_ device: Device) {
         guard session(device.path) == nil else { return }
-        let s = Session(device, specs: config.specs, explains: explains)
+        let s = Session(device, specs: config.specs, explains: explains, profile: config.settings.accessibility)
         sessions.append(s)
         prepare(s)
         for warning in ConfigCheck.warnings(for: config, device: s.info) { outputs.append(.log(.warning, warning)) }
@@ -261,7 +262,7 @@ public final class DaemonCore {
     /// began on, and the turn follows once it has (`timer`, the next sequence).
     private func settle(_ s: Session) {
         guard s.turned != s.orientation, !s.fingersDown, s.engine.nextDeadline == nil else { return }
-        s.rebuild(specs: config.specs, orientation: s.turned, explains: explains)
+        s.rebuild(specs: config.specs, orientation: s.turned, explains: explains, profile: config.settings.accessibility)
         prepare(s)
         outputs.append(.turned(device: s.path))
     }
@@ -293,7 +294,7 @@ public final class DaemonCore {
         var cancelled = 0
         for s in sessions {
             for warning in ConfigCheck.warnings(for: new, device: s.info) { outputs.append(.log(.warning, warning)) }
-            s.replace(specs: new.specs, at: time, explains: explains)
+            s.replace(specs: new.specs, at: time, explains: explains, profile: new.settings.accessibility)
             prepare(s)
             cancelled += s.events.filter { $0.phase == .cancelled }.count
             dispatch(s)

@@ -13,11 +13,12 @@ package struct ReplayPipeline {
     /// `orientation`: the screen's rotation, as the daemon would have it from the
     /// compositor (`replay --orientation`); the recording's own udev properties give
     /// the calibration, as a live device's do.
-    package init(recording: Recording, specs: [GestureSpec], orientation: Orientation = .normal) throws {
+    package init(recording: Recording, specs: [GestureSpec], orientation: Orientation = .normal,
+                 profile: AccessibilityProfile = AccessibilityProfile()) throws {
         self.recording = recording
         decoder = try TouchDecoder(description: recording.device)
         decoder.setOrientation(orientation)
-        engine = GestureEngine(device: decoder.deviceInfo(name: recording.device.name), specs: specs)
+        engine = GestureEngine(device: decoder.deviceInfo(name: recording.device.name), specs: specs, profile: profile)
     }
 
     package var device: DeviceInfo { engine.device }

@@ -56,6 +56,8 @@ public struct Settings: Sendable, Equatable {
     /// Hyprland, niri): nil, the desktop's own (KDE 4, Hyprland and niri 3; niri's
     /// overview 4).
     public var followFingers: Int?
+    /// `accessibility:` (docs/ACCESSIBILITY.md); the default changes nothing.
+    public var accessibility = AccessibilityProfile()
 
     public init() {}
 }

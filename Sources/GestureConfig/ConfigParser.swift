@@ -122,8 +122,68 @@ struct ConfigParser {
                 if let t = positive(value, .duration, key.rawValue, max: SettingsKey.maxKeyDelay) { settings.keyDelay = t }
             case .followFingers:
                 if let n = count(value, 3...4, key.rawValue) { settings.followFingers = n }
+            case .accessibility:
+                parseAccessibility(value)
             }
         }
+    }
+
+    private mutating func parseAccessibility(_ node: YAMLNode) {
+        for (key, _, value) in section(node, AccessibilityKey.self, what: "accessibility") {
+            switch key {
+            case .timingScale:
+                if let x = number(value, key.rawValue, in: 1...AccessibilityKey.maxTimingScale) { settings.accessibility.timingScale = x }
+            case .tremorFilter:
+                if case .mapping = value.value {
+                    var filter = TremorFilterSettings()
+                    for (k, _, v) in section(value, TremorFilterKey.self, what: "tremor-filter") {
+                        switch k {
+                        case .minCutoff: if let x = number(v, k.rawValue, in: 0.01...100) { filter.minCutoff = x }
+                        case .beta: if let x = number(v, k.rawValue, in: 0...10) { filter.beta = x }
+                        case .derivativeCutoff: if let x = number(v, k.rawValue, in: 0.01...100) { filter.derivativeCutoff = x }
+                        }
+                    }
+                    settings.accessibility.tremorFilter = filter
+                } else if let on = bool(value, key.rawValue) {
+                    settings.accessibility.tremorFilter = on ? TremorFilterSettings() : nil
+                }
+            case .holdToAccept:
+                if let t = window(value, key.rawValue) { settings.accessibility.holdToAccept = t }
+            case .ignoreRepeats:
+                if let t = window(value, key.rawValue) { settings.accessibility.ignoreRepeats = t }
+            case .tapAt:
+                if let p = oneOf(value, TapPoint.self, key.rawValue) { settings.accessibility.tapAt = p }
+            }
+        }
+    }
+
+    /// A plain number within `range` (`2.5`; `2.5x` too, for a scale).
+    private mutating func number(_ v: YAMLNode, _ what: String, in range: ClosedRange<Double>) -> Double? {
+        guard let s = v.scalar else {
+            log.error(v.mark, "'\(what)' takes a number like \(format(range.upperBound / 2)), found \(v.shape)")
+            return nil
+        }
+        let digits = s.hasSuffix("x") ? String(s.dropLast()) : s
+        guard let x = Double(digits), x.isFinite else {
+            log.error(v.mark, "'\(what)' takes a number like \(format(range.upperBound / 2)), found '\(s)'")
+            return nil
+        }
+        guard range.contains(x) else {
+            log.error(v.mark, "'\(what)' must be from \(format(range.lowerBound)) to \(format(range.upperBound)), found '\(s)'")
+            return nil
+        }
+        return x
+    }
+
+    /// A duration from 0 (off) to `AccessibilityKey.maxWindow`.
+    private mutating func window(_ v: YAMLNode, _ what: String) -> Double? {
+        if v.scalar == "0" { return 0 }
+        guard let t = quantity(v, .duration, what) else { return nil }
+        guard t >= 0, t <= AccessibilityKey.maxWindow else {
+            log.error(v.mark, "'\(what)' must be from 0ms to \(format(AccessibilityKey.maxWindow))s, found '\(v.scalar ?? "")'")
+            return nil
+        }
+        return t
     }
 
     // MARK: grab

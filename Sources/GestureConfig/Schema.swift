@@ -17,6 +17,7 @@ public enum Schema {
 
     public static let topLevel: [Entry] = TopKey.allCases.map(\.entry)
     public static let settings: [Entry] = SettingsKey.allCases.map(\.entry)
+    public static let accessibility: [Entry] = AccessibilityKey.allCases.map(\.entry)
     public static let grab: [Entry] = GrabKey.allCases.map(\.entry)
     public static let rotation: [Entry] = RotationKey.allCases.map(\.entry)
     public static let gesture: [Entry] = GestureKey.allCases.map(\.entry)
@@ -38,6 +39,7 @@ public enum Schema {
         }
         return [table("Top level", topLevel, appliesTo: false),
                 table("`settings:`", settings, appliesTo: false),
+                table("`settings: accessibility:`", accessibility, appliesTo: false),
                 table("`grab:`", grab, appliesTo: false),
                 table("`rotation:`", rotation, appliesTo: false),
                 table("Each entry of `gestures:`", gesture, appliesTo: true),
@@ -94,6 +96,7 @@ enum SettingsKey: String, CaseIterable {
     case sequenceWindow = "sequence-window"
     case keyDelay = "key-delay"
     case followFingers = "follow-fingers"
+    case accessibility
 
     static let countRange = 1...64
     /// Longest `key-delay`, seconds: past this a key press reads as held down.
@@ -120,8 +123,51 @@ enum SettingsKey: String, CaseIterable {
         case .followFingers:
             return .init(key: rawValue, type: "count 3–4", appliesTo: "", defaultValue: "the desktop's",
                          summary: "On KDE Plasma, Hyprland and niri, a follow is played as the desktop's own touchpad swipe on gestured's virtual touchpad: with this many fingers, where the desktop's gesture is configured for another count than its default (KDE 4; Hyprland and niri 3, niri's overview 4).")
+        case .accessibility:
+            return .init(key: rawValue, type: "mapping", appliesTo: "", defaultValue: "no change",
+                         summary: "Recognition fitted to slow, shaky or hesitant hands, for every gesture at once (below, and docs/ACCESSIBILITY.md).")
         }
     }
+}
+
+enum AccessibilityKey: String, CaseIterable {
+    case timingScale = "timing-scale"
+    case tremorFilter = "tremor-filter"
+    case holdToAccept = "hold-to-accept"
+    case ignoreRepeats = "ignore-repeats"
+    case tapAt = "tap-at"
+
+    /// Most `timing-scale`: past this a tap may last seconds and every gesture waits
+    /// that much longer before it acts.
+    static let maxTimingScale = 5.0
+    /// Longest `hold-to-accept` and `ignore-repeats`, seconds.
+    static let maxWindow = 5.0
+
+    var entry: Schema.Entry {
+        switch self {
+        case .timingScale:
+            return .init(key: rawValue, type: "number 1–5", appliesTo: "", defaultValue: "`1`",
+                         summary: "Every time threshold a gesture does not set itself is this many times longer: tap duration, double-tap interval, hold, the settle window, the sooner rules; velocity floors are this many times lower.")
+        case .tremorFilter:
+            return .init(key: rawValue, type: "`true`, `false`, or `{min-cutoff: Hz, beta: number, d-cutoff: Hz}`", appliesTo: "", defaultValue: "`false`",
+                         summary: "Smooths each finger's position before recognition with the 1€ filter (Casiez, Roussel and Vogel, CHI 2012): a shaking finger held still stays still, a fast stroke keeps its speed.")
+        case .holdToAccept:
+            return .init(key: rawValue, type: "duration, at most 5s", appliesTo: "", defaultValue: "`0ms`",
+                         summary: "A touch counts only once it has rested this long; before that it is no finger to any gesture.")
+        case .ignoreRepeats:
+            return .init(key: rawValue, type: "duration, at most 5s", appliesTo: "", defaultValue: "`0ms`",
+                         summary: "A binding acts once within this window however often its gesture is recognized; the repeats are logged and dropped.")
+        case .tapAt:
+            return .init(key: rawValue, type: "`first` or `last`", appliesTo: "", defaultValue: "`last`",
+                         summary: "Which point of a tap is its location (`GESTURE_X_MM`, `GESTURE_Y_MM`): where the fingers landed, or where they lifted.")
+        }
+    }
+}
+
+enum TremorFilterKey: String, CaseIterable {
+    case minCutoff = "min-cutoff"
+    case beta
+    case derivativeCutoff = "d-cutoff"
 }
 
 enum GrabKey: String, CaseIterable {

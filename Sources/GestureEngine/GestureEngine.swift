@@ -13,6 +13,8 @@ import TouchModel
 public final class GestureEngine {
     public let device: DeviceInfo
     public let specs: [GestureSpec]
+    /// `settings: accessibility:`; the default changes nothing.
+    public let profile: AccessibilityProfile
     private let tracker: TouchTracker
     private let arena: Arena
     /// After a resync, a stale frame, a click, `cancelAll` with fingers down, or an
@@ -28,9 +30,11 @@ public final class GestureEngine {
     /// (`decisions`, `failures`, `explanations`, for `--explain` and `watch`). Without
     /// it those stay empty and every touch sequence costs less; the gesture events are
     /// the same either way.
-    public init(device: DeviceInfo, specs: [GestureSpec], explains: Bool = true) {
+    public init(device: DeviceInfo, specs: [GestureSpec], explains: Bool = true,
+                profile: AccessibilityProfile = AccessibilityProfile()) {
         self.device = device
         self.specs = specs
+        self.profile = profile
         let here = specs.indices.filter { specs[$0].devices.admits(device) }
         tracker = TouchTracker(device: device, followsRestingFinger: here.contains { specs[$0].kind.traits.restsAFinger })
         var members: [Arena.Member] = []

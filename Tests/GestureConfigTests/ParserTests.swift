@@ -15,6 +15,12 @@ import TouchModel
               sequence-window: 800ms
               key-delay: 20ms
               follow-fingers: 4
+              accessibility:
+                timing-scale: 2
+                tremor-filter: {min-cutoff: 0.8, beta: 0.01, d-cutoff: 1.5}
+                hold-to-accept: 100ms
+                ignore-repeats: 500ms
+                tap-at: first
             gestures:
               - name: hold-4
                 gesture: hold
@@ -124,6 +130,11 @@ import TouchModel
         expectedSettings.sequenceWindow = 0.8
         expectedSettings.keyDelay = 0.02
         expectedSettings.followFingers = 4
+        expectedSettings.accessibility.timingScale = 2
+        expectedSettings.accessibility.tremorFilter = TremorFilterSettings(minCutoff: 0.8, beta: 0.01, derivativeCutoff: 1.5)
+        expectedSettings.accessibility.holdToAccept = 0.1
+        expectedSettings.accessibility.ignoreRepeats = 0.5
+        expectedSettings.accessibility.tapAt = .first
         #expect(c.settings == expectedSettings)
         #expect(c.grab == GrabSelection(kinds: [.touchpad], nameGlobs: ["ELAN*"], holdBack: 0.04))
 
@@ -131,7 +142,7 @@ import TouchModel
             name: "hold-4", kind: .hold, fingers: 4...4, taps: 1,
             thresholds: Thresholds(maxMovementMM: 4, minDuration: 0.7),
             devices: DeviceFilter(kind: .touchpad, nameGlob: "*Synaptics*")))
-        #expect(c.bindings[0] == Binding(name: "hold-4", kind: .hold, line: 9,
+        #expect(c.bindings[0] == Binding(name: "hold-4", kind: .hold, line: 15,
                                          actions: [.began: "echo hold", .ended: "echo released", .cancelled: "echo cancelled"]))
         #expect(c.specs[1] == GestureSpec(
             name: "swipe-after-hold", kind: .swipe, fingers: 4...4, directions: [.up, .upLeft],
@@ -181,7 +192,7 @@ import TouchModel
         // The test names every key of the schema, so a new key cannot go untested (the
         // desktop actions' keys: DesktopActionConfigTests.eachDesktopActionParses, every one).
         let desktopKeys = Set(DesktopActionKey.allCases.map(\.rawValue))
-        for key in Schema.topLevel + Schema.settings + Schema.grab + Schema.gesture + Schema.region + Schema.action
+        for key in Schema.topLevel + Schema.settings + Schema.accessibility + Schema.grab + Schema.gesture + Schema.region + Schema.action
             where key.key != "name" && !desktopKeys.contains(key.key) {
             #expect(yaml.contains("\(key.key):") || yaml.contains("\(key.key): "), "key \(key.key) is not exercised")
         }
