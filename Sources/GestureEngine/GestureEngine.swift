@@ -120,6 +120,7 @@ public final class GestureEngine {
     }
 
     /// One frame, its deadlines already fired (from the device, or from `acceptance`).
+    @inline(__always)
     private func take(_ frame: UnsafePointer<TouchFrame>, into events: inout [GestureEvent]) {
         let time = frame.pointee.time, flags = frame.pointee.flags
         clock = max(clock, time)

@@ -116,7 +116,7 @@ final class TouchTracker {
     @exclusivity(unchecked) private var landedCount = 0
     /// `settings: accessibility: tap-at:`: which point a tap reports
     /// (`TouchSnapshot.tapLocation`).
-    var tapAt = TapPoint.last
+    @exclusivity(unchecked) var tapAt = TapPoint.last
     /// The finger down longest and the others' centroid, as of the last frame
     /// (`TouchSnapshot.firstFingerID`).
     @exclusivity(unchecked) private var first = (id: Int32(-1), at: Point.zero, travel: 0.0, others: Point.zero)
