@@ -99,12 +99,13 @@ enum ReplayCommand {
         }, onDecisions: explain, onEvents: { events in
             for e in events {
                 count += 1
-                mapper?.map(e, device: pipeline.device, into: &invocations)
+                let ignored = mapper?.map(e, device: pipeline.device, into: &invocations)
                 let t = e.time.seconds(since: start)
                 if a.flag("json") {
                     Output.out(GestureText.json(e, time: t, device: deviceName, commands: invocations.map(\.command)))
                 } else {
                     for line in textLines(e, at: t, invocations: invocations) { Output.out(line) }
+                    if let ignored { Output.out("    " + ignored.message) }
                 }
                 invocations.removeAll(keepingCapacity: true)
             }

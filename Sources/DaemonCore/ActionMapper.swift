@@ -23,16 +23,34 @@ public struct ActionMapper {
     private var anchors: [AnchorKey: Int] = [:]
 
     private struct AnchorKey: Hashable { var index: Int; var device: String }
+    /// `settings: accessibility: ignore-repeats:`.
+    private var repeats: RepeatFilter
 
     /// More steps than this from one event are skipped, not run.
     public static let maxStepsPerEvent = 32
 
-    public init(bindings: [Binding]) { self.bindings = bindings }
-    public init(config: Config) { self.init(bindings: config.bindings) }
+    /// `ignoreRepeats`: `settings: accessibility: ignore-repeats:`, s (0: off).
+    public init(bindings: [Binding], ignoreRepeats: Double = 0) {
+        self.bindings = bindings
+        repeats = RepeatFilter(window: ignoreRepeats, bindings: bindings.count)
+    }
 
-    /// Appends to `out` the invocations `event` causes (none, one, or one per step crossed).
-    public mutating func map(_ event: GestureEvent, device: DeviceInfo?, into out: inout [Invocation]) {
-        guard bindings.indices.contains(event.index) else { return }
+    public init(config: Config) {
+        self.init(bindings: config.bindings, ignoreRepeats: config.settings.accessibility.ignoreRepeats)
+    }
+
+    /// Appends to `out` the invocations `event` causes (none, one, or one per step
+    /// crossed). Returns the repeat it dropped instead (`ignore-repeats`), if it did.
+    @discardableResult
+    public mutating func map(_ event: GestureEvent, device: DeviceInfo?, into out: inout [Invocation]) -> RepeatFilter.Ignored? {
+        guard bindings.indices.contains(event.index) else { return nil }
+        var ignored: RepeatFilter.Ignored?
+        guard repeats.admits(event, device: device?.name ?? "", ignored: &ignored) else { return ignored }
+        act(event, device: device, into: &out)
+        return nil
+    }
+
+    private mutating func act(_ event: GestureEvent, device: DeviceInfo?, into out: inout [Invocation]) {
         let binding = bindings[event.index]
         if case .desktop(.follow)? = binding.actions[.began] { return follow(binding, event, device, into: &out) }
         let key = AnchorKey(index: event.index, device: device?.name ?? "")

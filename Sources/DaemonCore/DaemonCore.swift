@@ -349,7 +349,10 @@ public final class DaemonCore {
         if options.mapsActions {
             for e in s.events {
                 let first = invocations.count
-                mapper.map(e, device: s.info, into: &invocations)
+                if let ignored = mapper.map(e, device: s.info, into: &invocations) {
+                    let binding = config.bindings.indices.contains(e.index) ? config.bindings[e.index] : nil
+                    outputs.append(.ignored(gesture: e.name, phase: e.phase, action: binding?.actions[e.phase], why: ignored.message))
+                }
                 if e.phase != .changed {  // what `recent` keeps; updates stay allocation-free
                     recent.record(e, device: s.info.name, app: focusedApp, invocations: Array(invocations[first...]))
                 }

@@ -26,6 +26,12 @@ public enum DaemonOutput {
     /// The device's engine was built again for the screen's new rotation: its size
     /// as now turned is news (the event stream says the device again).
     case turned(device: String)
+    /// A binding's gesture was recognized or began again within `settings:
+    /// accessibility: ignore-repeats:` of its last action: `action` (what it would have
+    /// run, if anything) does not run. `why` is the log's line ("ignored: repeat of
+    /// NAME within 500ms (accessibility: ignore-repeats)"); the event stream shows the
+    /// action as `dropped`.
+    case ignored(gesture: String, phase: GesturePhase, action: Action?, why: String)
     /// A line for the log.
     case log(LogPriority, String)
 

@@ -446,6 +446,9 @@ package final class Daemon {
                 releaseGrab(s, reason: reason)
             case .turned(let path):
                 if let s = session(path), s.announced { streamDeviceEvent(.added, s) }
+            case .ignored(let gesture, let phase, let action, let why):
+                logger.log(.info, why)
+                if let action { streamAction(gesture: gesture, trigger: ActionMapper.trigger(phase), action: action, outcome: .dropped) }
             case .log(let level, let message):
                 logger.log(level, message)
             }

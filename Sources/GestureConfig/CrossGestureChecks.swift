@@ -45,6 +45,7 @@ extension ConfigParser {
         }
         warnShadowed()
         warnSwipesWaitingForShapes()
+        checkAccessibility()
     }
 
     /// Unknown gesture names that get a did-you-mean.

@@ -23,6 +23,11 @@ public struct AccessibilityProfile: Sendable, Equatable {
 
     /// Whether this is the default profile, which changes nothing.
     public var isOff: Bool { self == AccessibilityProfile() }
+
+    /// The longest pause a multi-tap allows between its taps, s: its own `max-interval`
+    /// as written, else the default times `timingScale` (`gestured check` compares it
+    /// with `holdToAccept`).
+    public func maxTapInterval(own: Double?) -> Double { own ?? defaultTapMaxInterval * timingScale }
 }
 
 /// The 1€ filter's parameters (Casiez, Roussel, Vogel, "1€ Filter: A Simple

@@ -17,6 +17,8 @@ public final class GestureEngine {
     public let profile: AccessibilityProfile
     private let tracker: TouchTracker
     private let arena: Arena
+    /// `hold-to-accept`: the touches the engine sees are those that rested; nil when off.
+    private let acceptance: TouchAcceptance?
     /// After a resync, a stale frame, a click, `cancelAll` with fingers down, or an
     /// engine made while fingers were down (`ignoringTouchesDown`): ignore the touches
     /// until every finger has lifted, so nothing fires from a partial sequence.
@@ -35,8 +37,10 @@ public final class GestureEngine {
         self.device = device
         self.specs = specs
         self.profile = profile
+        acceptance = profile.holdToAccept > 0 ? TouchAcceptance(duration: profile.holdToAccept, device: device) : nil
         let here = specs.indices.filter { specs[$0].devices.admits(device) }
         tracker = TouchTracker(device: device, followsRestingFinger: here.contains { specs[$0].kind.traits.restsAFinger })
+        tracker.tapAt = profile.tapAt
         var members: [Arena.Member] = []
         for index in here {
             let spec = specs[index], traits = spec.kind.traits
@@ -107,8 +111,18 @@ public final class GestureEngine {
     /// `process` for a frame the caller holds in place (`TouchDecoder.framePointer`):
     /// a frame is 512 bytes, and passing one by value copied it at every call.
     public func process(_ frame: UnsafePointer<TouchFrame>, into events: inout [GestureEvent]) {
+        fireDeadlines(through: frame.pointee.time, into: &events)
+        if let acceptance {
+            take(acceptance.filter(frame, refusingNew: poisoned), into: &events)
+        } else {
+            take(frame, into: &events)
+        }
+    }
+
+    /// One frame, its deadlines already fired (from the device, or from `acceptance`).
+    @inline(__always)
+    private func take(_ frame: UnsafePointer<TouchFrame>, into events: inout [GestureEvent]) {
         let time = frame.pointee.time, flags = frame.pointee.flags
-        fireDeadlines(through: time, into: &events)
         clock = max(clock, time)
         if !flags.isDisjoint(with: [.resynced, .stale]) {
             // A partial state or a stall's backlog: nothing fires from it, and the touches
@@ -168,7 +182,8 @@ public final class GestureEngine {
     private func fireDeadlines(through limit: Timestamp, into events: inout [GestureEvent]) {
         var fired = 0
         // Most frames have nothing due: the arena says so without its walk.
-        while fired < 1000, arena.mayHaveDeadline(through: limit) || tracker.deadline(after: clock).map({ $0 <= limit }) == true,
+        while fired < 1000, arena.mayHaveDeadline(through: limit) || tracker.deadline(after: clock).map({ $0 <= limit }) == true
+                || acceptance?.deadline.map({ $0 <= limit }) == true,
               let d = nextDeadline, d <= limit {
             advance(to: d, into: &events)
             fired += 1
@@ -183,6 +198,8 @@ public final class GestureEngine {
         settleEarlyIfUnrivalled(time)
         arena.step(tracker.snapshot(at: time), .timer, into: &events)
         if !tracker.inSequence { arena.resetFinished(into: &events) }
+        // A touch's rest came due: the tracker sees it land now.
+        if let acceptance, let d = acceptance.deadline, d <= time { take(acceptance.frame(at: time), into: &events) }
     }
 
     /// Issue 24, "sooner": a finger count still settling on the way up is committed at
@@ -203,6 +220,7 @@ public final class GestureEngine {
         clock = max(clock, time)
         poisoned = tracker.inSequence
         tracker.reset()
+        acceptance?.refuseResting()
     }
 
     /// Whether the touches down now are ignored until every finger has lifted.
@@ -217,6 +235,7 @@ public final class GestureEngine {
         guard !poisoned else { return nil }
         var next = arena.deadline(after: clock)
         if let d = tracker.deadline(after: clock), next == nil || d < next! { next = d }
+        if let d = acceptance?.deadline, d > clock, next == nil || d < next! { next = d }
         return next
     }
 

@@ -45,6 +45,9 @@ public struct TouchSnapshot: Sendable, Equatable {
     public var isLifted: Bool
     /// Centroid of the fingers, mm.
     public var location: Point
+    /// Where a tap is (`settings: accessibility: tap-at:`): `location` (`last`, the
+    /// default), or the centroid of the fingers where they landed (`first`).
+    public var tapLocation: Point
     /// Centroid translation since the count settled, mm (UIKit's translation(in:)).
     public var translation: Point
     /// The path the centroid travelled since the count settled, in steps of at least
@@ -92,7 +95,7 @@ extension TouchSnapshot {
         isSettled = false
         countChangedAt = time; sequenceStart = time; liftedAt = time
         isLifted = true
-        location = .zero; translation = .zero; path = 0; velocity = .zero
+        location = .zero; tapLocation = .zero; translation = .zero; path = 0; velocity = .zero
         scale = 1; scaleVelocity = 0; rotation = 0; rotationVelocity = 0; spread = 0
         moved = false
         motion = .undecided

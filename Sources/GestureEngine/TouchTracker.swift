@@ -110,6 +110,13 @@ final class TouchTracker {
     /// Most fingers since the count last settled: while fewer are down, fingers are
     /// lifting and the centroid of the rest would wander, so `location` holds.
     @exclusivity(unchecked) private var peak = 0
+    /// Centroid of the fingers in the first frame that had the most fingers of the
+    /// sequence so far (`landedCount`): where they landed, for `tap-at: first`.
+    @exclusivity(unchecked) private var landedLocation = Point.zero
+    @exclusivity(unchecked) private var landedCount = 0
+    /// `settings: accessibility: tap-at:`: which point a tap reports
+    /// (`TouchSnapshot.tapLocation`).
+    @exclusivity(unchecked) var tapAt = TapPoint.last
     /// The finger down longest and the others' centroid, as of the last frame
     /// (`TouchSnapshot.firstFingerID`).
     @exclusivity(unchecked) private var first = (id: Int32(-1), at: Point.zero, travel: 0.0, others: Point.zero)
@@ -204,7 +211,10 @@ final class TouchTracker {
             if newCount != counted { countChanged(to: newCount, at: now) }
             outcome = .touching
         }
-        if counted >= peak && fingersTracked > 0 { location = fingerSum / Double(fingersTracked) }
+        if counted >= peak && fingersTracked > 0 {
+            location = fingerSum / Double(fingersTracked)
+            if counted > landedCount { landedCount = counted; landedLocation = location }
+        }
         if inSequence {
             updatePair(fingersTracked: fingersTracked)
             settleIfDue(now)
@@ -261,7 +271,8 @@ final class TouchTracker {
             isSettled: inSequence && pendingSince == nil
                 && (settledEarly || now >= countChangedAt.adding(seconds: fingerCountSettleWindow)),
             countChangedAt: countChangedAt, sequenceStart: sequenceStart, liftedAt: liftedAt, isLifted: !inSequence,
-            location: location, translation: acc.translation - anchor.translation,
+            location: location, tapLocation: tapAt == .first ? landedLocation : location,
+            translation: acc.translation - anchor.translation,
             path: acc.path - anchor.path + (acc.translation - pathMark).length, velocity: velocity,
             scale: anchor.scale > 0 ? acc.scale / anchor.scale : 1, scaleVelocity: scaleVelocity,
             rotation: acc.rotation - anchor.rotation, rotationVelocity: rotationVelocity, spread: spread,
@@ -384,6 +395,7 @@ final class TouchTracker {
         settled = count
         maxCounted = count
         peak = count
+        landedCount = 0
         countChangedAt = now
         sequenceStart = now
         pendingSince = nil

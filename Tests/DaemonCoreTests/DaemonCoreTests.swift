@@ -106,6 +106,7 @@ import TouchModel
             case .release(let d, let why): return "release \(d): \(why)"
             case .turned(let d): return "turned \(d)"
             case .log(let level, let m): return "\(level): \(m)"
+            case .ignored(_, _, _, let why): return why
             }
         }
 

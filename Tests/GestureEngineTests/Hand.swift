@@ -48,9 +48,9 @@ final class Hand {
     private var nextID: Int32 = 1
     private var buffer: [GestureEvent] = []
 
-    init(_ device: TestDevice, _ specs: [GestureSpec]) {
+    init(_ device: TestDevice, _ specs: [GestureSpec], profile: AccessibilityProfile = AccessibilityProfile()) {
         self.device = device.info
-        engine = GestureEngine(device: device.info, specs: specs)
+        engine = GestureEngine(device: device.info, specs: specs, profile: profile)
     }
 
     init(device: DeviceInfo, _ specs: [GestureSpec]) {

@@ -109,7 +109,21 @@ import Testing
 
     @Test(arguments: TestDevice.allCases, seeds)
     func noTimelineBreaksTheMachine(device: TestDevice, seed: UInt64) {
-        let hand = Hand(device, Self.specs)
+        Self.checkRandomTimeline(Hand(device, Self.specs), seed: seed)
+    }
+
+    /// The same with the accessibility profile's touch settings on: touches that must
+    /// rest before they count (accepted at deadlines of their own), taps at their
+    /// landing point.
+    @Test(arguments: TestDevice.allCases, Array(seeds.prefix(40)))
+    func noTimelineBreaksTheMachineWithTheProfile(device: TestDevice, seed: UInt64) {
+        var profile = AccessibilityProfile()
+        profile.holdToAccept = [0.05, 0.15, 0.4][Int(seed % 3)]
+        profile.tapAt = .first
+        Self.checkRandomTimeline(Hand(device, Self.specs, profile: profile), seed: seed)
+    }
+
+    static func checkRandomTimeline(_ hand: Hand, seed: UInt64) {
         hand.trackedSlots = seed % 7 == 0 ? 2 : nil
         Self.randomTimeline(hand, seed: seed, steps: 60)
         let engine = hand.engine

@@ -114,10 +114,12 @@ final class ScenarioDaemon {
         defer { core.outputs.removeAll(keepingCapacity: true) }
         var events: [GestureEvent] = []
         var invocations: [Invocation] = []
+        var ignored: [(gesture: String, phase: GesturePhase, why: String)] = []
         for o in core.outputs {
             switch o {
             case .event(_, let e, _): events.append(e)
             case .invocation(let inv): invocations.append(inv)
+            case .ignored(let gesture, let phase, _, let why): ignored.append((gesture, phase, why))
             default: break
             }
         }
@@ -129,6 +131,10 @@ final class ScenarioDaemon {
             out += ReplayCommand.textLines(e, at: e.time.seconds(since: start), invocations: mine)
                 .flatMap { $0.split(separator: "\n").map(String.init) }
                 .filter { !$0.hasPrefix("        GESTURE_") || $0.hasPrefix("        GESTURE_STEP=") }
+            // As `replay` says a repeat `ignore-repeats` dropped, under its event.
+            if let k = ignored.firstIndex(where: { $0.gesture == e.name && $0.phase == e.phase }) {
+                out.append("    " + ignored.remove(at: k).why)
+            }
         }
         return out
     }

@@ -43,6 +43,10 @@ package final class TryRun {
             case .invocation(let inv):
                 let phase = GesturePhase.allCases.first { ActionMapper.trigger($0) == inv.trigger } ?? .recognized
                 line(send) { $0.action(StreamLine.Action(gesture: inv.gesture, phase: phase, action: inv.action, outcome: .dryRun)) }
+            case .ignored(let gesture, let phase, let action?, _):
+                line(send) { $0.action(StreamLine.Action(gesture: gesture, phase: phase, action: action, outcome: .dropped)) }
+            case .ignored(_, _, nil, _):
+                break
             case .turned(let path):
                 traces[path] = nil  // a new engine counts its decisions from 0
                 progress[path] = nil

@@ -95,6 +95,7 @@ public final class TapRecognizer: RecognizerBase, GestureRecognizer {
 
     public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
         event.fingers = t.maxFingers
+        event.location = t.tapLocation
     }
 
     /// Taps completed of those needed (the last one is recognized as it lifts).
