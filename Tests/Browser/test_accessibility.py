@@ -221,6 +221,32 @@ class NormalGesturesTests(PanelPage, OwnConfigCopy, PageTest):
         self.screenshot('a11y-normal', showing='#a11y-title')
 
 
+    def test_the_profile_goes_into_any_config_keeping_the_rest(self):
+        """accessibility.js's withProfile, evaluated in the page, on the shapes a config's
+        settings come in."""
+        cases = [
+            ('# mine\ngestures:\n  - {name: t, gesture: tap}\n', True,
+             '# mine\nsettings:\n  accessibility:\n    timing-scale: 2.5\n    tremor-filter: true\n\ngestures:\n  - {name: t, gesture: tap}\n'),
+            ('settings:\n    accessibility:   # mine\n        timing-scale: 1.5   # slow\n        tap-at: last\n    key-delay: 10ms\n', False,
+             'settings:\n    accessibility:   # mine\n        timing-scale: 2.5   # slow\n        tap-at: last\n'
+             '        tremor-filter: false\n    key-delay: 10ms\n'),
+            ('settings:\n  accessibility:\n    tremor-filter:   # tuned\n      min-cutoff: 0.5\n      beta: 0.01\n\ngestures: []\n', True,
+             'settings:\n  accessibility:\n    tremor-filter:   # tuned\n      min-cutoff: 0.5\n      beta: 0.01\n    timing-scale: 2.5\n\ngestures: []\n'),
+            ('settings:\n  accessibility:\n    tremor-filter:   # tuned\n      min-cutoff: 0.5\n      beta: 0.01\n\ngestures: []\n', False,
+             'settings:\n  accessibility:\n    tremor-filter: false   # tuned\n    timing-scale: 2.5\n\ngestures: []\n'),
+            ('settings: {}\ngestures: []\n', True,
+             'settings:\n  accessibility:\n    timing-scale: 2.5\n    tremor-filter: true\ngestures: []\n'),
+        ]
+        for text, tremor, expected in cases:
+            got = self.browser.execute_script(
+                "return import('/accessibility.js').then((m) => m.withProfile(arguments[0], {'timing-scale': 2.5, 'tremor-filter': arguments[1]}))",
+                text, tremor)
+            self.assertEqual(got, {'text': expected}, text)
+        refused = self.browser.execute_script(
+            "return import('/accessibility.js').then((m) => m.withProfile('settings: {key-delay: 10ms}\\n', {'timing-scale': 2}))")
+        self.assertEqual(refused, {'error': 'line 1: settings: is written on one line; add accessibility: to it by hand'})
+
+
 class SlowShakyGesturesTests(PanelPage, OwnConfigCopy, PageTest):
     """The same slowed 2.5× with a 5 Hz, 1 mm tremor: a scale over 1 and the tremor
     filter are suggested, and Apply writes them into the editor's config."""

@@ -12,10 +12,9 @@ export const SCALES = [1, 1.5, 2, 2.5, 3, 4];
 /// person repeating a gesture does it a little slower or longer each time; at exactly
 /// the threshold half the repeats would fail. A judgement, as the proposal's 80 % is.
 export const MARGIN = 1.25;
-/// Wobble above which the tremor filter is suggested, mm: a steady finger on a real
-/// touchpad or touchscreen wobbles 0.1–0.2 mm by this measure (the sensors' noise and
-/// the skin rolling: Tests/Recordings, docs/ACCESSIBILITY.md), a hand with a 5 Hz,
-/// 1 mm tremor about 0.7 mm.
+/// Wobble above which the tremor filter is suggested, mm: a steady hand's swipes,
+/// scrolls and presses in Tests/Recordings wobble 0.03–0.40 mm by this measure, the
+/// same slowed 2.5× with a 5 Hz, 1 mm tremor 0.59–0.86 mm (docs/UI.md, "Accessibility").
 export const TREMOR_WOBBLE_MM = 0.5;
 /// The gestures of each kind the panel lists and judges: the newest.
 export const KEPT = 5;
@@ -187,7 +186,7 @@ function smoothedAt(path, values, i) {
 
 /// The panel's live part of the page's state: each device's touch under way (its
 /// frames) and the touches measured, newest last.
-export function liveTouches() {
+function liveTouches() {
   return { open: new Map(), touches: [] };
 }
 
@@ -230,12 +229,11 @@ export function parseQuantity(text) {
 /// used as written, not scaled. `device`: the kind of device the touches are on.
 export function thresholds(entries, device = 'touchpad') {
   const out = {};
-  for (const kind of Object.keys(DEFAULTS)) out[kind] = { defaults: { ...DEFAULTS[kind] }, own: [], gestures: [] };
+  for (const kind of Object.keys(DEFAULTS)) out[kind] = { defaults: { ...DEFAULTS[kind] }, own: [] };
   if (device === 'touchscreen') out.hold.defaults['max-movement'] = HOLD_MAX_MOVEMENT_TOUCHSCREEN_MM;
   for (const e of entries || []) {
     const kind = out[e.kind];
     if (!kind) continue;
-    kind.gestures.push(e.name);
     for (const t of e.thresholds || []) {
       if (!(t.key in DEFAULTS[e.kind]) || t.value === null || t.value === undefined) continue;
       const value = parseQuantity(t.value);
@@ -308,8 +306,8 @@ export function scaleAtLeast(least) {
   return SCALES.find((s) => s >= least - 1e-9) ?? Infinity;
 }
 
-/// What the panel suggests for the sorted gestures (sortTouches): { scale, tremor,
-/// measured, why: { scale, tremor }, limitedBy, tooShortHolds, wobble }. The scale is
+/// What the panel suggests for the sorted gestures (sortTouches): { measured (how many),
+/// scale, tremor, wobble (their mean), why: { scale, tremor } (a sentence each) }. The scale is
 /// the smallest of SCALES under which every listed tap, pause and swipe passes the
 /// default thresholds with the margin (or the largest, if none does); the tremor filter
 /// when the listed gestures' mean wobble is over TREMOR_WOBBLE_MM.
@@ -329,7 +327,7 @@ export function suggest(sorted, limits = thresholds([])) {
   const wobble = wobbles.length ? wobbles.reduce((a, b) => a + b, 0) / wobbles.length : null;
   const tremor = wobble !== null && wobble > TREMOR_WOBBLE_MM;
   return {
-    measured: all.length, scale, tremor, wobble, tooShortHolds, limitedBy: needed,
+    measured: all.length, scale, tremor, wobble,
     why: { scale: scaleWhy(needed, scale, fits, defaults, tooShortHolds), tremor: tremorWhy(tremor, wobble) },
   };
 }
@@ -434,7 +432,7 @@ export function withProfile(text, choice) {
     }
     const nested = lastContent(lines, at, blockEnd(lines, at, indent, end)) + 1;
     if (key === 'tremor-filter' && value === 'true' && (nested > at + 1 || /:\s*\{/.test(lines[at]))) continue;
-    const m = new RegExp(`^( {${indent}}${key}:)([ \\t]*)([^#]*?)(\\s+#.*)?$`).exec(lines[at]);
+    const m = new RegExp(`^( {${indent}}${key}:)([ \\t]*?)([^#]*?)(\\s+#.*)?$`).exec(lines[at]);
     lines[at] = `${m[1]} ${value}${m[4] || ''}`;
     lines.splice(at + 1, nested - at - 1);
     end -= nested - at - 1;
