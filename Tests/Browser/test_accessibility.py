@@ -163,6 +163,7 @@ class PanelPage:
     """Reading the panel as a person does."""
     emulate = test_watching.WatchingPage.emulate
     _emulate_nothing = test_watching.WatchingPage._emulate_nothing
+    sized = test_watching.WatchingPage.sized
 
     def rows(self, kind):
         """A kind's measured rows ({column: text}), newest first, read in one step."""
@@ -300,6 +301,10 @@ class SlowShakyGesturesTests(PanelPage, OwnConfigCopy, PageTest):
             ratio, worst = self.browser.execute_script(CONTRAST)
             self.assertGreaterEqual(ratio, 4.5, f'the panel\'s text on its background{" (dark)" if dark else ""}: {worst}')
             self.screenshot(f'a11y-shaky{"-dark" if dark else ""}-contrast', showing='#a11y-swipes')
+        # On a phone's width the tables scroll sideways in their own box, which the keyboard reaches.
+        width = self.sized(400, 800)
+        self.assertLessEqual(self.browser.execute_script('return document.documentElement.scrollWidth'), width, 'no page-wide scrolling')
+        self.screenshot('a11y-shaky-400px', showing='#a11y-taps')
         headers = self.browser.execute_script(
             "return [...document.querySelectorAll('.a11y-panel table')].map((t) => ["
             "t.querySelector('caption') !== null, [...t.querySelectorAll('thead th')].every((h) => h.scope === 'col'),"
