@@ -102,6 +102,8 @@ struct PageAsset {
         "/config-text.js": PackageResources.config_text_js,
         "/gesture-form.js": PackageResources.gesture_form_js,
         "/propose.js": PackageResources.propose_js,
+        "/accessibility.js": PackageResources.accessibility_js,
+        "/accessibility-panel.js": PackageResources.accessibility_panel_js,
     ]
 
     static func named(_ path: String) -> PageAsset? {

@@ -8,6 +8,7 @@ import * as changes from './store.js';
 import { insertBinding } from './config-text.js';
 import { TEMPLATES, freshName } from './gesture-form.js';
 import { proposalAnswered, proposalAsked, proposalFailed } from './propose.js';
+import { touchLineArrived, withProfile } from './accessibility.js';
 import { checkSummary, clockTime, confirmText, plural } from './format.js';
 
 /// How long the editor waits after the last keystroke before checking, ms.
@@ -67,6 +68,7 @@ export class Controller {
     view.bind('startConfig', (fromDefault) => this.#startConfig(fromDefault));
     view.bind('formEdit', (edit) => this.#formEdit(edit));
     view.bind('addGesture', (kind) => this.#addGesture(kind));
+    view.bind('applyAccessibility', (choice) => this.#applyAccessibility(choice));
   }
 
   get #state() { return this.#store.state; }
@@ -109,6 +111,7 @@ export class Controller {
   #lineArrived(line) {
     const live = !this.#state.recording;
     this.#update(changes.lineArrived, line, clockTime(new Date()));
+    this.#update(touchLineArrived, line);
     // The gestures' cards change with the hello the server sends after a reload.
     if (line.type === 'reload' && line.source !== 'try' && live) this.#view.announce(line.message || 'config reloaded');
   }
@@ -401,5 +404,14 @@ export class Controller {
     this.#edited(text);
     if (caret !== null) this.#view.placeCaret(caret);
     this.#view.announce('Inserted into the config; Save to use it');
+  }
+
+  /// The accessibility panel's choice, under `settings: accessibility:` in the editor's
+  /// text (the rest of it kept), checked as after a keystroke; Save is the user's.
+  #applyAccessibility(choice) {
+    const { text, error } = withProfile(this.#state.editor.text, choice);
+    if (error) return this.#view.accessibilitySaid(`Not written: ${error}`);
+    this.#edited(text);
+    this.#view.accessibilitySaid(`Written into the config under settings: accessibility: (timing-scale ${choice['timing-scale']}, tremor-filter ${choice['tremor-filter']}); Save to use it.`);
   }
 }

@@ -44,6 +44,7 @@ function initialState() {
     saveResult: null,       // { text, ok }
     record: { on: false, result: null }, // result: { now } | { error } | { detected, yaml }
     proposal: null,         // a card's proposed binding (propose.js): { recording, gesture, pending | error | yaml, t, fingers, direction }
+    accessibility: null,    // the accessibility panel's live touches (accessibility.js): { open, touches }
   };
 }
 

@@ -11,6 +11,7 @@ import { STATES, actionText, checkSummary, gestureText, num, plural, valueRows }
 import { listensTo } from './store.js';
 import { GestureForms } from './gesture-form.js';
 import { addProposal, drawProposal } from './propose.js';
+import { AccessibilityPanel } from './accessibility-panel.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,6 +43,7 @@ export class View {
   #formEdit = () => {};        // the handler of a form's edit
   #forms = new GestureForms({ edit: (e) => this.#formEdit(e), jump: (entry) => this.#showYAML(entry) });
   #formsChanged = false;       // the forms changed since they were last placed in the cards
+  #accessibility = new AccessibilityPanel();
 
   constructor() {
     // Dragging over the drop zone shows where to let go.
@@ -86,6 +88,7 @@ export class View {
       case 'record': return on('record', 'click', () => handler());
       case 'insertBinding': return on('insert-yaml', 'click', () => handler());
       case 'formEdit': this.#formEdit = handler; return;  // ({ index, name, key, value })
+      case 'applyAccessibility': return this.#accessibility.onApply(handler);  // ({ 'timing-scale', 'tremor-filter' })
       case 'addGesture': return on('add-gesture', 'click', () => handler($('add-kind').value));  // (kind)
       case 'startConfig':  // (true: from the default; false: empty)
         on('start-default', 'click', () => handler(true));
@@ -113,12 +116,14 @@ export class View {
     const noDevice = noDeviceReason(state);
     if (changed('record', 'recording', 'mode') || noDevice !== this.#noDevice) this.#renderRecord(state, noDevice);
     if (changed('cards', 'kinds', 'recording') || this.#formsChanged) this.#placeForms(state);
+    if (changed('accessibility', 'recording', 'editor', 'started')) this.#accessibility.render(state);
   }
 
   /// The editor's gestures as the server read them (`/api/form`), drawn as forms in
   /// their cards; `message`: why an edit was refused (null: none).
   showForms(entries, message) {
     if (entries) this.#forms.show(entries, this.#shown ? this.#shown.kinds : null);
+    if (entries) this.#accessibility.showEntries(entries);
     $('form-status').textContent = message || '';
     this.#formsChanged = true;
     if (this.#shown) this.#placeForms(this.#shown);
@@ -158,6 +163,12 @@ export class View {
     const dialog = $('confirm-dialog');
     dialog.returnValue = '';
     dialog.showModal();
+  }
+
+  /// What became of the accessibility panel's Apply.
+  accessibilitySaid(text) {
+    this.#accessibility.said(text);
+    this.announce(text);
   }
 
   /// Puts the editor's caret at `offset` of its text.
