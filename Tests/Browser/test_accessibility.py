@@ -370,6 +370,11 @@ class SlowShakyGesturesTests(PanelPage, OwnConfigCopy, PageTest):
             'settings:\n  command-timeout: 5s   # kept as it is\n',
             f'settings:\n  command-timeout: 5s   # kept as it is\n  accessibility:\n    timing-scale: {scale}\n    tremor-filter: true\n')
         self.assertEqual(text, expected)
+        # What Apply writes is a config gestured takes, as the editor's check says; the
+        # double tap's own max-interval is noted as taken as written, not scaled.
+        self.wait(lambda b: 'overrides settings.accessibility.timing-scale' in self.text('#diagnostics'), 'the applied profile checked')
+        self.assertEqual(self.element('#check-status').get_attribute('data-ok'), 'true', self.text('#check-status'))
+        self.assertIn(f'max-interval: 400ms overrides settings.accessibility.timing-scale ({scale}x would make it', self.text('#diagnostics'))
         self.assertIn('Save to use it', self.text('#a11y-applied'))
         self.assertEqual(self.element('#config-path').get_attribute('data-modified'), 'true', 'not saved: Save is the user\'s')
         with open(self.config) as f:
