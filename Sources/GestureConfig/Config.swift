@@ -128,6 +128,8 @@ public struct Binding: Sendable, Equatable {
     public var hold: KeyChord?
     /// `desktop:` — only on these desktops (`XDG_CURRENT_DESKTOP` entries); empty: everywhere.
     public var desktops: [String] = []
+    /// `shortcut:` — a key combination that runs it without the gesture (on GNOME, through the extension).
+    public var shortcut: Shortcut?
 
     /// Longest command, in bytes. It runs as one argument of `/bin/sh -c`, and Linux
     /// refuses any one argument longer than MAX_ARG_STRLEN (32 pages of 4 KiB, with its
