@@ -16,6 +16,9 @@ public struct Config: Sendable, Equatable {
     public var specs: [GestureSpec]
     /// `bindings[i]` holds the actions of `specs[i]` (`GestureEvent.index`).
     public var bindings: [Binding]
+    /// The gestures whose `desktop:` names another desktop than this session's
+    /// (`forDesktop`): off, and not run by `gestured trigger` either.
+    public var offDesktop: Set<String> = []
 
     /// Most gestures a file may configure: far more than anyone binds (the default
     /// config has a dozen), few enough that every touch frame, which goes through each

@@ -23,6 +23,9 @@ package extension Daemon {
             setEnabled(on, name: name)
             logClientTriggered("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
             return .ok("\(name): \(on ? "enabled" : "disabled")\n")
+        case .trigger(let name, let app, let origin):
+            let outcome = trigger(name, app: app, origin: origin)
+            return outcome.ok ? .ok(outcome.summary(dryRun: options.dryRun) + "\n") : .error(outcome.reason.printable)
         case .tryConfig, .subscribe:
             return .error("this gestured has no event stream")  // the ControlServer hands these to `stream`
         case .reload:
@@ -31,6 +34,28 @@ package extension Daemon {
             }
             return .ok("reloaded \(configName): \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\n")
         }
+    }
+
+    /// Runs binding `name` as if its gesture had been performed (`DaemonCore.trigger`:
+    /// which binding, which actions, or why none): `app`, the `apps:` variant's app
+    /// (nil: the focused one); `origin`, who asks (`gestured trigger`, a desktop
+    /// shortcut). The actions go where a gesture's go (`carryOut`: the command runner
+    /// with its caps and timeout, the virtual device, the desktop; in a dry run the
+    /// printer), and the log says what ran and that no gesture did it. The one entry
+    /// point for every way of running a binding without its gesture.
+    @discardableResult
+    package func trigger(_ name: String, app: String? = nil, origin: TriggerOrigin) -> TriggerOutcome {
+        let outcome = core.trigger(name, app: app, origin: origin, at: Self.now())
+        let how = origin == .manual ? "gestured trigger" : "a desktop shortcut"
+        if outcome.ok {
+            let actions = outcome.invocations.map { "\($0.trigger): \($0.command)" }.joined(separator: "; ")
+            logClientTriggered("[\(outcome.binding ?? name)] run by \(how), not by a gesture\(outcome.app.map { ", for app \($0)" } ?? ""): \(actions)".printable
+                               + (options.dryRun ? " (dry run: nothing ran)" : ""))
+            carryOut()
+        } else {
+            logClientTriggered("\(how) \(name.printable): \(outcome.reason.printable)")
+        }
+        return outcome
     }
 
     /// What control clients make the daemon log (enable, disable, refused and dropped
@@ -131,3 +156,4 @@ package extension Daemon {
                             ("recent", "[" + recentJSON.joined(separator: ", ") + "]")]) + "\n"
     }
 }
+
