@@ -164,6 +164,10 @@ package final class Daemon {
         }
         if let parent = options.parent { try watchParent(parent) }
         watchConfig()
+        // `shortcut:` on GNOME: its extension says which was pressed; the binding runs as
+        // `gestured trigger` runs it, said to come from a shortcut.
+        desktopActions?.onShortcut = { [unowned self] name in self.trigger(name, origin: .shortcut) }
+        desktopActions?.prepareShortcuts(config: loaded)
         hotplug.watch(on: loop, logger: logger) { [unowned self] change in
             switch change {
             case .added(let node): self.open(node, announce: true)
@@ -636,6 +640,7 @@ package final class Daemon {
         runner?.update(settings: loaded.settings)
         virtualInput?.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
         desktopActions?.prepareFollow(config: loaded)
+        desktopActions?.prepareShortcuts(config: loaded)
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")
