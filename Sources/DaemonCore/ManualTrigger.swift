@@ -125,15 +125,35 @@ extension DaemonCore {
         return TriggerOutcome(result: .ran, name: name, binding: spec.name, app: app, origin: origin, invocations: invocations)
     }
 
+    /// The other bindings of the same gesture as `index` with other `apps:` (for
+    /// another desktop or not): what `trigger` may run in its place for an app.
+    public static func variants(of index: Int, in config: Config) -> [Int] {
+        config.specs.indices.filter { $0 != index && AppFilter.sameGesture(config.specs[index], config.specs[$0]) }
+    }
+
+    /// Its directions as users write them (`direction:`, a pinch's `in`/`out`, a
+    /// rotation's sense), in the docs' order; empty: any, or none to have.
+    public static func directionWords(_ spec: GestureSpec) -> [String] {
+        Direction.allCases.filter(spec.directions.contains).map(\.rawValue) + Sense.allCases.filter(spec.senses.contains).map(\.rawValue)
+    }
+
+    /// What a binding does, short, for a list of them (`status --json`'s `does`): a
+    /// discrete gesture's action (`echo hi`, `keys ctrl+c`, `workspace next`), a
+    /// continuous one's by key (`begin: …; end: …`).
+    public static func actionText(_ b: Binding) -> String {
+        if let only = b.actions[.recognized], b.actions.count == 1 { return only.description }
+        var parts = GesturePhase.allCases.compactMap { p in b.actions[p].map { "\(ActionMapper.trigger(p)): \($0)" } }
+        if let hold = b.hold { parts.insert("hold: \(hold.description)", at: 0) }
+        return parts.isEmpty ? "nothing" : parts.joined(separator: "; ")
+    }
+
     /// The binding of the same gesture as `named` that a gesture begun in `app` runs:
     /// one whose `apps:` takes `app` before one without `apps:` (the engine's
     /// precedence, `AppFilter.overrides`), `named` itself before the others; nil: none
     /// listens there. Bindings for another desktop are not among them.
     static func variant(of named: Int, in config: Config, app: String?) -> Int? {
         let specs = config.specs
-        let same = [named] + specs.indices.filter {
-            $0 != named && AppFilter.sameGesture(specs[named], specs[$0]) && !config.offDesktop.contains(specs[$0].name)
-        }
+        let same = [named] + variants(of: named, in: config).filter { !config.offDesktop.contains(specs[$0].name) }
         let listening = same.filter { specs[$0].apps.admits(app) == nil }
         return listening.first { !specs[$0].apps.only.isEmpty } ?? listening.first
     }

@@ -144,6 +144,18 @@ import JSON
         #expect(ran.status == 0)
         #expect(ran.stdout == "note-kitty (what note's gesture runs in kitty): would run (dry run, nothing ran):\n  command: echo kitty >> \(s.dir.path)/out\n")
         #expect(d.waitForLog("[note-kitty] run by gestured trigger, not by a gesture, for app kitty: command: echo kitty"))
+        // Every binding by name, for a screen reader's or a launcher's list.
+        let json = try #require(JSONValue.parse(Array(try s.cli(["status", "--json"]).stdout.utf8)))
+        let gestures = try #require(json["gestures"]?.array)
+        #expect(gestures.map { $0["name"]?.string ?? "" } == ["note", "note-kitty", "zoom", "copy", "next"])
+        let kitty = gestures[1]
+        #expect(kitty["kind"] == .string("swipe") && kitty["fingers"] == .number(3) && kitty["fingers_max"] == .number(3))
+        #expect(kitty["directions"] == .array([.string("up")]) && kitty["enabled"] == .bool(true))
+        #expect(kitty["apps"] == .array([.string("kitty")]) && kitty["variants"] == .array([.string("note")]))
+        #expect(kitty["does"] == .string("echo kitty >> \(s.dir.path)/out"))
+        #expect(gestures[2]["does"] == .string("begin: echo begin >> \(s.dir.path)/out; end: echo end >> \(s.dir.path)/out"))
+        #expect(gestures[3]["does"] == .string("keys ctrl+c") && gestures[4]["does"] == .string("workspace next"))
+        #expect(gestures[4]["desktops"] == .array([]) && gestures[4]["this_desktop"] == .bool(true))
         let unknown = try s.cli(["trigger", "nte"])
         #expect(unknown.status == 1 && unknown.stdout.isEmpty)
         #expect(unknown.stderr == "gestured: no gesture named 'nte'; did you mean 'note'? (gestured status lists them)\n")
