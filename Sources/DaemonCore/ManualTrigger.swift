@@ -103,10 +103,11 @@ extension DaemonCore {
             return refused(.nothingToRun, "\(name) runs nothing for \(app.map { "app '\($0)'" } ?? "no app (none is focused, or none is known)"): \(why), and no binding of the same gesture listens there")
         }
         let spec = specs[index], binding = config.bindings[index]
-        if case .desktop(.follow)? = binding.actions[.began] {
-            return refused(.nothingToRun, "\(spec.name) follows the fingers (\(binding.actions[.began]!)); without them there is nothing to follow")
+        if let began = binding.actions[.began], case .desktop(.follow) = began {
+            return refused(.nothingToRun, "\(spec.name) follows the fingers (\(began)); without them there is nothing to follow")
         }
         var invocations: [Invocation] = []
+        var done: [(GestureEvent, ArraySlice<Invocation>)] = []
         for phase in spec.kind.isDiscrete ? [GesturePhase.recognized] : [.began, .ended] {
             let event = Self.manualEvent(spec, index: index, phase: phase, at: time)
             let first = invocations.count
@@ -114,13 +115,14 @@ extension DaemonCore {
             for i in first..<invocations.count where invocations[i].action.sink == .commands {
                 invocations[i].environment = Self.manualEnvironment(event, origin: origin)
             }
-            recent.record(event, device: "\(origin.rawValue) trigger", app: app, invocations: Array(invocations[first...]))
+            done.append((event, invocations[first...]))
         }
         guard !invocations.isEmpty else {
             let has = GesturePhase.allCases.filter { binding.actions[$0] != nil }.map { ActionMapper.trigger($0) + ":" }
-            return refused(.nothingToRun, "\(spec.name) has nothing to run without its gesture"
-                           + (has.isEmpty ? " (no action)" : " (only \(has.joined(separator: ", ")), which runs as the fingers move)"))
+            return refused(.nothingToRun, "\(spec.name) has nothing to run without its gesture: a trigger runs command:, or begin: and end:"
+                           + (has.isEmpty ? ", and it has no action" : ", and it has only \(has.joined(separator: ", ")) (for fingers that move)"))
         }
+        for (event, ran) in done { recent.record(event, device: "\(origin.rawValue) trigger", app: app, invocations: Array(ran)) }
         for inv in invocations { outputs.append(.invocation(inv)) }
         return TriggerOutcome(result: .ran, name: name, binding: spec.name, app: app, origin: origin, invocations: invocations)
     }

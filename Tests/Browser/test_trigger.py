@@ -84,7 +84,7 @@ class RunOnADaemonTests(RunButtonMixin, DaemonPageTest):
     def test_a_gesture_with_nothing_to_run_says_why(self):
         self.run_button('volume').click()
         said = self.wait(lambda b: (t := self.answer('volume').text) and t, 'the refusal on the card')
-        self.assertEqual(said, 'volume has nothing to run without its gesture (only update:, which runs as the fingers move)')
+        self.assertEqual(said, 'volume has nothing to run without its gesture: a trigger runs command:, or begin: and end:, and it has only update: (for fingers that move)')
         self.assertIn('refused', self.answer('volume').get_attribute('class'))
         self.assertNotIn('step', self.read_out())
 

@@ -89,10 +89,11 @@ import TouchModel
         #expect(unknown.reason == "no gesture named 'nte'; did you mean 'note'? (gestured status lists them)")
         let stepped = core.trigger("volume", origin: .manual, at: Self.now)
         #expect(stepped.result == .nothingToRun)
-        #expect(stepped.reason == "volume has nothing to run without its gesture (only update:, which runs as the fingers move)")
+        #expect(stepped.reason == "volume has nothing to run without its gesture: a trigger runs command:, or begin: and end:, and it has only update: (for fingers that move)")
         let elsewhere = core.trigger("gnome-only", origin: .manual, at: Self.now)
         #expect(elsewhere.reason == "gnome-only is only for GNOME (its desktop:), not this desktop")
         #expect(Self.ran(core).isEmpty, "nothing went out")
+        #expect(core.recent.entries.isEmpty, "and status lists no run")
         #expect(try Self.core(desktop: "GNOME").trigger("gnome-only", origin: .manual, at: Self.now).ok)
     }
 
