@@ -6,7 +6,7 @@ import TouchModel
 /// no clock and no Glibc, as the engine is pure (keyd's core is the model). It takes
 /// typed inputs (a frame, a device added or removed, a timer, the focused app, the
 /// screen's rotation, a config, a gesture enabled or disabled, whether the event
-/// stream is read) and appends what follows from each to `outputs`: the gesture
+/// stream is read, a binding run without its gesture) and appends what follows from each to `outputs`: the gesture
 /// events, the actions to run, the touches to claim from the desktop, the devices to
 /// grab or give back, log lines. `nextDeadline` is when it wants a `timer` input.
 ///
@@ -43,6 +43,8 @@ public final class DaemonCore {
         case config(Config, at: Timestamp)
         case enable(name: String, Bool)
         case streaming(Bool)
+        /// `gestured trigger NAME`: the binding run without its gesture (`trigger`).
+        case trigger(name: String, app: String?, origin: TriggerOrigin, at: Timestamp)
     }
 
     /// A touch device as the core needs it: what it is, and how its positions are
@@ -181,6 +183,7 @@ public final class DaemonCore {
         case .config(let c, let time): replace(config: c, at: time)
         case .enable(let name, let on): setEnabled(on, name: name)
         case .streaming(let on): setStreaming(on)
+        case .trigger(let name, let app, let origin, let time): trigger(name, app: app, origin: origin, at: time)
         }
     }
 

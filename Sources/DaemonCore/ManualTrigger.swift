@@ -103,10 +103,11 @@ extension DaemonCore {
             return refused(.nothingToRun, "\(name) runs nothing for \(app.map { "app '\($0)'" } ?? "no app (none is focused, or none is known)"): \(why), and no binding of the same gesture listens there")
         }
         let spec = specs[index], binding = config.bindings[index]
-        if case .desktop(.follow)? = binding.actions[.began] {
-            return refused(.nothingToRun, "\(spec.name) follows the fingers (\(binding.actions[.began]!)); without them there is nothing to follow")
+        if let began = binding.actions[.began], case .desktop(.follow) = began {
+            return refused(.nothingToRun, "\(spec.name) follows the fingers (\(began)); without them there is nothing to follow")
         }
         var invocations: [Invocation] = []
+        var done: [(GestureEvent, ArraySlice<Invocation>)] = []
         for phase in spec.kind.isDiscrete ? [GesturePhase.recognized] : [.began, .ended] {
             let event = Self.manualEvent(spec, index: index, phase: phase, at: time)
             let first = invocations.count
@@ -114,15 +115,38 @@ extension DaemonCore {
             for i in first..<invocations.count where invocations[i].action.sink == .commands {
                 invocations[i].environment = Self.manualEnvironment(event, origin: origin)
             }
-            recent.record(event, device: "\(origin.rawValue) trigger", app: app, invocations: Array(invocations[first...]))
+            done.append((event, invocations[first...]))
         }
         guard !invocations.isEmpty else {
             let has = GesturePhase.allCases.filter { binding.actions[$0] != nil }.map { ActionMapper.trigger($0) + ":" }
-            return refused(.nothingToRun, "\(spec.name) has nothing to run without its gesture"
-                           + (has.isEmpty ? " (no action)" : " (only \(has.joined(separator: ", ")), which runs as the fingers move)"))
+            return refused(.nothingToRun, "\(spec.name) has nothing to run without its gesture: a trigger runs command:, or begin: and end:"
+                           + (has.isEmpty ? ", and it has no action" : ", and it has only \(has.joined(separator: ", ")) (for fingers that move)"))
         }
+        for (event, ran) in done { recent.record(event, device: "\(origin.rawValue) trigger", app: app, invocations: Array(ran)) }
         for inv in invocations { outputs.append(.invocation(inv)) }
         return TriggerOutcome(result: .ran, name: name, binding: spec.name, app: app, origin: origin, invocations: invocations)
+    }
+
+    /// The other bindings of the same gesture as `index` with other `apps:` (for
+    /// another desktop or not): what `trigger` may run in its place for an app.
+    public static func variants(of index: Int, in config: Config) -> [Int] {
+        config.specs.indices.filter { $0 != index && AppFilter.sameGesture(config.specs[index], config.specs[$0]) }
+    }
+
+    /// Its directions as users write them (`direction:`, a pinch's `in`/`out`, a
+    /// rotation's sense), in the docs' order; empty: any, or none to have.
+    public static func directionWords(_ spec: GestureSpec) -> [String] {
+        Direction.allCases.filter(spec.directions.contains).map(\.rawValue) + Sense.allCases.filter(spec.senses.contains).map(\.rawValue)
+    }
+
+    /// What a binding does, short, for a list of them (`status --json`'s `does`): a
+    /// discrete gesture's action (`echo hi`, `keys ctrl+c`, `workspace next`), a
+    /// continuous one's by key (`begin: …; end: …`).
+    public static func actionText(_ b: Binding) -> String {
+        if let only = b.actions[.recognized], b.actions.count == 1 { return only.description }
+        var parts = GesturePhase.allCases.compactMap { p in b.actions[p].map { "\(ActionMapper.trigger(p)): \($0)" } }
+        if let hold = b.hold { parts.insert("hold: \(hold.description)", at: 0) }
+        return parts.isEmpty ? "nothing" : parts.joined(separator: "; ")
     }
 
     /// The binding of the same gesture as `named` that a gesture begun in `app` runs:
@@ -131,9 +155,7 @@ extension DaemonCore {
     /// listens there. Bindings for another desktop are not among them.
     static func variant(of named: Int, in config: Config, app: String?) -> Int? {
         let specs = config.specs
-        let same = [named] + specs.indices.filter {
-            $0 != named && AppFilter.sameGesture(specs[named], specs[$0]) && !config.offDesktop.contains(specs[$0].name)
-        }
+        let same = [named] + variants(of: named, in: config).filter { !config.offDesktop.contains(specs[$0].name) }
         let listening = same.filter { specs[$0].apps.admits(app) == nil }
         return listening.first { !specs[$0].apps.only.isEmpty } ?? listening.first
     }

@@ -24,6 +24,7 @@ import Testing
           status        what the running daemon is doing: config, devices, gestures, focused app
           enable        enable a gesture in the running daemon
           disable       disable a gesture in the running daemon
+          trigger       run a gesture's action without the gesture (a key, a launcher, a screen reader)
           reload        make the running daemon read its config again
           events        print the running daemon's event stream: touches, states, gestures, actions
           ui            the live view and playground in the browser (devices, recognizers, config)
@@ -48,7 +49,7 @@ import Testing
         #expect(r.stdout == "gestured 0.1.0\n")
     }
 
-    @Test(arguments: ["run", "check", "import", "watch", "list-devices", "replay", "record", "events", "ui"])
+    @Test(arguments: ["run", "check", "import", "watch", "list-devices", "replay", "record", "events", "ui", "trigger"])
     func everyCommandHasHelp(command: String) throws {
         let r = try Gestured.run([command, "--help"])
         #expect(r.status == 0)

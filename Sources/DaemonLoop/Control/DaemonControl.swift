@@ -135,11 +135,18 @@ package extension Daemon {
             ]
             return JSON.object(fields)
         }
-        let gestures = config.specs.map { spec in
-            JSON.object([("name", JSON.string(spec.name)), ("kind", JSON.string(spec.kind.rawValue)),
-                         ("enabled", isEnabled(spec) ? "true" : "false"),
-                         ("apps", "[" + spec.apps.only.map(JSON.string).joined(separator: ", ") + "]"),
-                         ("except_apps", "[" + spec.apps.except.map(JSON.string).joined(separator: ", ") + "]")])
+        func list(_ words: [String]) -> String { "[" + words.map(JSON.string).joined(separator: ", ") + "]" }
+        let gestures = config.specs.indices.map { i in
+            let spec = config.specs[i], binding = config.bindings[i]
+            return JSON.object([("name", JSON.string(spec.name)), ("kind", JSON.string(spec.kind.rawValue)),
+                                ("enabled", isEnabled(spec) ? "true" : "false"),
+                                ("apps", list(spec.apps.only)), ("except_apps", list(spec.apps.except)),
+                                ("fingers", String(spec.fingers.lowerBound)), ("fingers_max", String(spec.fingers.upperBound)),
+                                ("directions", list(DaemonCore.directionWords(spec))),
+                                ("does", JSON.string(DaemonCore.actionText(binding))),
+                                ("desktops", list(binding.desktops)),
+                                ("this_desktop", config.offDesktop.contains(spec.name) ? "false" : "true"),
+                                ("variants", list(DaemonCore.variants(of: i, in: config).map { config.specs[$0].name }))])
         }
         let now = Self.now()
         let recentJSON = core.recent.entries.reversed().map { e in
