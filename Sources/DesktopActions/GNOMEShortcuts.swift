@@ -51,17 +51,20 @@ final class GNOMEShortcuts {
     }
 
     private func send() {
+        let sent = shortcuts
         bus.setShortcuts(destination: Self.shell, path: Self.path, interface: Self.interface,
-                         shortcuts.map { ($0.name, $0.shortcut.description) }) { [weak self] result in
-            self?.answered(result)
+                         sent.map { ($0.name, $0.shortcut.description) }) { [weak self] result in
+            self?.answered(result, to: sent)
         }
     }
 
-    private func answered(_ result: Result<[SessionBusCaller.Shortcut], SessionBusCaller.FollowRefusal>) {
+    /// SetShortcuts' answer to `sent` (a reload may have sent another list since).
+    private func answered(_ result: Result<[SessionBusCaller.Shortcut], SessionBusCaller.FollowRefusal>,
+                          to sent: [(name: String, shortcut: Shortcut)]) {
         switch result {
         case .success(let refused):
             let taken = Set(refused.map(\.name))
-            let grabbed = shortcuts.filter { !taken.contains($0.name) }
+            let grabbed = sent.filter { !taken.contains($0.name) }
             let lines = refused.map { (LogPriority.warning, "shortcut \($0.accelerator) for \($0.name): GNOME refused it (already taken?)") }
                 + (grabbed.isEmpty ? [] : [(.notice, "GNOME shortcuts: " + grabbed.map { "\($0.shortcut) runs \($0.name)" }.joined(separator: ", "))])
             say(lines)
