@@ -87,7 +87,7 @@ final class GNOMEShortcuts {
             send()
         case "ShortcutActivated":
             guard let name = argument, shortcuts.contains(where: { $0.name == name }) else {
-                return log(.info, "GNOME sent ShortcutActivated for '\(argument ?? "")', which is no shortcut of this config; ignored".printable)
+                return log(.info, "GNOME sent ShortcutActivated for '\((argument ?? "").prefix(64))', which is no shortcut of this config; ignored".printable)
             }
             run(name)
         default:
