@@ -24,8 +24,13 @@ package extension Daemon {
             logClientTriggered("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
             return .ok("\(name): \(on ? "enabled" : "disabled")\n")
         case .trigger(let name, let app, let origin):
+            droppedWhileTriggering = []
+            defer { droppedWhileTriggering = nil }
             let outcome = trigger(name, app: app, origin: origin)
-            return outcome.ok ? .ok(outcome.summary(dryRun: options.dryRun) + "\n") : .error(outcome.reason.printable)
+            guard outcome.ok else { return .error(outcome.reason.printable) }
+            // What the runner's caps kept from running is said with the rest (the log says which cap).
+            let dropped = (droppedWhileTriggering ?? []).map { "  not run: \($0): dropped, too many commands running or waiting (max-children, queue-length; the log says which)".printable }
+            return .ok(([outcome.summary(dryRun: options.dryRun)] + dropped).joined(separator: "\n") + "\n")
         case .tryConfig, .subscribe:
             return .error("this gestured has no event stream")  // the ControlServer hands these to `stream`
         case .reload:
