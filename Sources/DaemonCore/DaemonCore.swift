@@ -43,8 +43,6 @@ public final class DaemonCore {
         case config(Config, at: Timestamp)
         case enable(name: String, Bool)
         case streaming(Bool)
-        /// `gestured trigger NAME`: the binding run without its gesture (`trigger`).
-        case trigger(name: String, app: String?, origin: TriggerOrigin, at: Timestamp)
     }
 
     /// A touch device as the core needs it: what it is, and how its positions are
@@ -183,7 +181,6 @@ public final class DaemonCore {
         case .config(let c, let time): replace(config: c, at: time)
         case .enable(let name, let on): setEnabled(on, name: name)
         case .streaming(let on): setStreaming(on)
-        case .trigger(let name, let app, let origin, let time): trigger(name, app: app, origin: origin, at: time)
         }
     }
 

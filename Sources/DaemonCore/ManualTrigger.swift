@@ -39,6 +39,9 @@ public struct TriggerOutcome: Sendable, Equatable {
     public var invocations: [Invocation]
     /// Why nothing ran, one line (empty when something did).
     public var reason: String
+    /// The commands among `invocations` that the runner's caps (`max-children`,
+    /// `queue-length`) dropped at once: the daemon fills it in as it carries them out.
+    public var dropped: [String] = []
 
     public var ok: Bool { result == .ran }
 
@@ -62,7 +65,9 @@ public struct TriggerOutcome: Sendable, Equatable {
         var head = binding
         if binding != name { head += " (what \(name)'s gesture runs \(app.map { "in \($0)" } ?? "with no app known"))" }
         head += dryRun ? ": would run (dry run, nothing ran):" : ": ran (\(origin.rawValue) trigger):"
-        return ([head] + invocations.map { "  \($0.trigger): \($0.command)" }).map(\.printable).joined(separator: "\n")
+        let lines = [head] + invocations.map { "  \($0.trigger): \($0.command)" }
+            + dropped.map { "  not run: \($0): dropped, too many commands running or waiting (max-children, queue-length; the log says which)" }
+        return lines.map(\.printable).joined(separator: "\n")
     }
 }
 

@@ -108,6 +108,9 @@ package final class Daemon {
     /// `try PATH`: a second core in dry run on the same frames, while someone reads
     /// the stream it reports to (Stream/TryRun.swift).
     package var tryRun: TryRun?
+    /// While `trigger` carries its actions out: the commands the runner dropped at once
+    /// (`max-children`, `queue-length`), for its answer (DaemonControl.swift).
+    package var droppedWhileTriggering: [String]?
     /// The log lines control clients trigger: at most 10 per 10 s (DaemonControl.swift).
     package var controlLogLimit = LogRateLimit(perWindow: 10, windowNs: 10_000_000_000)
 
@@ -243,6 +246,7 @@ package final class Daemon {
             control = server
             stream = makeStream(loop: loop, control: server)
             runner?.onOutcome = { [unowned self] gesture, trigger, command, outcome in
+                if outcome == .dropped { self.droppedWhileTriggering?.append(command) }
                 self.streamAction(gesture: gesture, trigger: trigger, action: .command(command), outcome: outcome)
             }
         } catch {

@@ -116,6 +116,30 @@ import JSON
         #expect(s.output.isEmpty && s.uinput.events().isEmpty && s.hyprland.clients.isEmpty)
     }
 
+    /// The runner's caps apply to a trigger as to a gesture, and the answer says what
+    /// they kept from running.
+    @Test func theCommandLimitsApplyAndTheAnswerSaysWhatWasDropped() throws {
+        let dir = TempDir()
+        let run = dir.path + "/run"
+        mkdir(run, 0o700)
+        var options = Daemon.Options()
+        options.controlSocket = run + "/gestured.sock"
+        let daemon = try LiveDeviceTests.makeDaemon(dir, config: """
+            settings: {max-children: 1}
+            gestures:
+              - {name: slow, gesture: tap, fingers: 3, command: sleep 30}
+              - {name: quick, gesture: tap, fingers: 4, command: echo quick}
+            """, options: options)
+        try #require(daemon.startControl())
+        defer { daemon.shutdown() }
+        #expect(daemon.answer(.trigger("slow")).body == "slow: ran (manual trigger):\n  command: sleep 30\n")
+        #expect(daemon.runningCommands == 1)
+        let reply = daemon.answer(.trigger("quick"))
+        #expect(reply.ok)
+        #expect(reply.body.hasSuffix("\n  not run: echo quick: dropped, too many commands running or waiting (max-children, queue-length; the log says which)\n"), "\(reply.body)")
+        #expect(daemon.runningCommands == 1)
+    }
+
     @Test func anUnknownNameIsRefusedWithASuggestion() throws {
         let s = try Setup(dryRun: false)
         #expect(try s.ask("trigger nte") == .error("no gesture named 'nte'; did you mean 'note'? (gestured status lists them)"))

@@ -41,17 +41,21 @@ package extension Daemon {
     /// (nil: the focused one); `origin`, who asks (`gestured trigger`, a desktop
     /// shortcut). The actions go where a gesture's go (`carryOut`: the command runner
     /// with its caps and timeout, the virtual device, the desktop; in a dry run the
-    /// printer), and the log says what ran and that no gesture did it. The one entry
-    /// point for every way of running a binding without its gesture.
+    /// printer), and the log says what ran and that no gesture did it; the outcome says
+    /// which commands the runner's caps dropped at once. The one entry point for every
+    /// way of running a binding without its gesture.
     @discardableResult
     package func trigger(_ name: String, app: String? = nil, origin: TriggerOrigin) -> TriggerOutcome {
-        let outcome = core.trigger(name, app: app, origin: origin, at: Self.now())
+        var outcome = core.trigger(name, app: app, origin: origin, at: Self.now())
         let how = origin == .manual ? "gestured trigger" : "a desktop shortcut"
         if outcome.ok {
             let actions = outcome.invocations.map { "\($0.trigger): \($0.command)" }.joined(separator: "; ")
             logClientTriggered("[\(outcome.binding ?? name)] run by \(how), not by a gesture\(outcome.app.map { ", for app \($0)" } ?? ""): \(actions)".printable
                                + (options.dryRun ? " (dry run: nothing ran)" : ""))
+            droppedWhileTriggering = []
             carryOut()
+            outcome.dropped = droppedWhileTriggering ?? []
+            droppedWhileTriggering = nil
         } else {
             logClientTriggered("\(how) \(name.printable): \(outcome.reason.printable)")
         }
@@ -163,4 +167,3 @@ package extension Daemon {
                             ("recent", "[" + recentJSON.joined(separator: ", ") + "]")]) + "\n"
     }
 }
-
