@@ -1,11 +1,11 @@
 // @uuid gestured@gestured.github.io
 // @name gestured
 // @class GesturedShell
-// @description Tells gestured (the touch gesture daemon) which window has the focus, for per-application gestures, switches workspaces, moves windows and opens the overview for its gestures, and moves GNOME's own workspace and overview transitions with its gestures' fingers. D-Bus: io.github.gestured.Shell at /io/github/gestured/Shell on gnome-shell's connection.
+// @description Tells gestured (the touch gesture daemon) which window has the focus, for per-application gestures, switches workspaces, moves windows and opens the overview for its gestures, moves GNOME's own workspace and overview transitions with its gestures' fingers, and grabs the keyboard shortcuts that run its gestures' actions without the gesture. D-Bus: io.github.gestured.Shell at /io/github/gestured/Shell on gnome-shell's connection.
 //
 // The logic of gestured's GNOME Shell extension, shared by both of its forms:
 // `build` wraps it in GNOME 43/44's imports.* header or GNOME 45+'s ES-module one,
-// which define Gio, GLib, Meta and Main before this text. Nothing here imports,
+// which define Gio, GLib, Meta, Shell and Main before this text. Nothing here imports,
 // exports, or names a version of GNOME.
 //
 // It tells gestured, and gestured only, which window has the focus, and does for
@@ -17,7 +17,7 @@
 //
 // No polling: the extension runs when GNOME reports a change of focus, title or app
 // id (GObject notify signals), when the owner of one of gestured's bus names changes,
-// or when someone calls a method; at rest, nothing. Its one timer, the follow watchdog, exists
+// when one of gestured's shortcuts is pressed, or when someone calls a method; at rest, nothing. Its one timer, the follow watchdog, exists
 // only while gestured's fingers drive one of GNOME's transitions.
 
 const OBJECT_PATH = '/io/github/gestured/Shell';
@@ -99,6 +99,14 @@ const INTERFACE_XML = `
       <arg name="session" type="u"/>
       <arg name="reason" type="s"/>
     </signal>
+    <method name="SetShortcuts">
+      <arg name="shortcuts" type="a(ss)" direction="in"/>
+      <arg name="refused" type="a(ss)" direction="out"/>
+    </method>
+    <signal name="ShortcutActivated">
+      <arg name="name" type="s"/>
+    </signal>
+    <signal name="ShortcutsWanted"/>
   </interface>
 </node>`;
 
@@ -188,6 +196,15 @@ const TRACKER_SCROLLING = 1;
 /// as silence.
 const WATCHDOG_INTERVAL_MS = 250;
 const WATCHDOG_SILENT_TICKS = 5;
+
+/// SetShortcuts' bounds: gestured's config holds at most 1,000 gestures, a gesture's name
+/// at most 64 characters and a shortcut at most 100 (docs/CONFIG.md's limits).
+const SHORTCUTS_MAXIMUM = 1000;
+const SHORTCUT_NAME_MAXIMUM = 64;
+const SHORTCUT_ACCELERATOR_MAXIMUM = 100;
+/// Where gestured's shortcuts work: at the desktop and in the overview, as GNOME's own
+/// window-manager shortcuts do; not on the lock screen, nor with a menu or dialog open.
+const SHORTCUT_ACTION_MODES = Shell.ActionMode.NORMAL | Shell.ActionMode.OVERVIEW;
 
 /// A D-Bus error of its own name: what a Follow method answers instead of a reply.
 class BusError extends Error {
@@ -289,10 +306,19 @@ class GesturedShell {
             () => this._focusReaderIs(null));
         this._focusSignal = global.display.connect('notify::focus-window', () => this._focusMoved());
         this._focusMoved();
+        // gestured's shortcuts: GNOME's action id → the binding's name, and the list as
+        // last set (to answer the same list again without ungrabbing).
+        this._shortcuts = new Map();
+        this._shortcutList = null;
+        this._shortcutRefused = [];
+        this._acceleratorSignal = global.display.connect('accelerator-activated',
+            (display, action) => this._shortcutActivated(action));
     }
 
     disable() {
         this._followStop('disabled');
+        this._ungrabShortcuts();
+        global.display.disconnect(this._acceleratorSignal);
         Gio.bus_unwatch_name(this._gesturedWatch);
         Gio.bus_unwatch_name(this._focusReaderWatch);
         global.display.disconnect(this._focusSignal);
@@ -626,11 +652,83 @@ class GesturedShell {
         return GLib.SOURCE_CONTINUE;
     }
 
-    /// The owner of gestured's bus name changed: a follow it drove has no driver left.
+    /// The owner of gestured's bus name changed: a follow it drove has no driver left, and
+    /// the shortcuts it set are let go. The new owner (or the one already there when the
+    /// extension is enabled) is told it has none (ShortcutsWanted), so it sends its list.
     _gesturedIs(owner) {
+        const changed = owner !== this._gestured;
         this._gestured = owner;
         if (this._follow && this._follow.sender !== owner)
             this._followStop('sender-gone');
+        if (changed)
+            this._ungrabShortcuts();
+        if (changed && owner !== null)
+            this._toGestured('ShortcutsWanted', null);
+    }
+
+    /// Grabs each (binding name, accelerator) for gestured, after letting go of the ones
+    /// it set before; answers those GNOME refused (taken by another shortcut, or not an
+    /// accelerator it can parse) as (name, accelerator). The same list again changes nothing.
+    SetShortcutsAsync([shortcuts], invocation) {
+        this._answerGestured(invocation, '(a(ss))', () => [this._setShortcuts(shortcuts)]);
+    }
+
+    _setShortcuts(shortcuts) {
+        if (shortcuts.length > SHORTCUTS_MAXIMUM)
+            throw invalidArgument(`at most ${SHORTCUTS_MAXIMUM} shortcuts, not ${shortcuts.length}`);
+        for (const [name, accelerator] of shortcuts) {
+            if (name.length === 0 || name.length > SHORTCUT_NAME_MAXIMUM || accelerator.length === 0
+                || accelerator.length > SHORTCUT_ACCELERATOR_MAXIMUM)
+                throw invalidArgument(`a shortcut's name is 1 to ${SHORTCUT_NAME_MAXIMUM} characters and its accelerator 1 to ${SHORTCUT_ACCELERATOR_MAXIMUM}`);
+        }
+        const list = JSON.stringify(shortcuts);
+        if (list === this._shortcutList)
+            return this._shortcutRefused;
+        this._ungrabShortcuts();
+        const refused = [];
+        for (const [name, accelerator] of shortcuts) {
+            // What GNOME Shell's own GrabAccelerator does (shellDBus.js), for gestured alone.
+            const action = global.display.grab_accelerator(accelerator, Meta.KeyBindingFlags.NONE);
+            if (action === Meta.KeyBindingAction.NONE) {
+                refused.push([name, accelerator]);
+                continue;
+            }
+            Main.wm.allowKeybinding(Meta.external_binding_name_for_action(action), SHORTCUT_ACTION_MODES);
+            this._shortcuts.set(action, name);
+        }
+        this._shortcutList = list;
+        this._shortcutRefused = refused;
+        return refused;
+    }
+
+    _ungrabShortcuts() {
+        for (const action of this._shortcuts.keys()) {
+            if (global.display.ungrab_accelerator(action))
+                Main.wm.allowKeybinding(Meta.external_binding_name_for_action(action), Shell.ActionMode.NONE);
+        }
+        this._shortcuts.clear();
+        this._shortcutList = null;
+        this._shortcutRefused = [];
+    }
+
+    /// One of gestured's shortcuts was pressed: its binding's name, to gestured alone.
+    /// (GNOME emits accelerator-activated for every client's grab; the others are not ours.)
+    _shortcutActivated(action) {
+        const name = this._shortcuts.get(action);
+        if (name !== undefined)
+            this._toGestured('ShortcutActivated', new GLib.Variant('(s)', [name]));
+    }
+
+    /// A signal to the owner of io.github.gestured alone (a destination, which the bus
+    /// routes to no one else), never broadcast.
+    _toGestured(signal, parameters) {
+        if (this._gestured === null)
+            return;
+        try {
+            Gio.DBus.session.emit_signal(this._gestured, OBJECT_PATH, INTERFACE_NAME, signal, parameters);
+        } catch (e) {
+            logError(e, `gestured: ${signal} not sent`);
+        }
     }
 
     /// The owner of io.github.gestured.Focus changed: the new one is told the focus now.

@@ -11,6 +11,12 @@ GD_XCB_RANDR_FUNCTIONS(GD_POINTER)
 static xcb_extension_t *p_xcb_randr_id;
 GD_POINTER(int, sd_bus_call_method_async, , )
 GD_POINTER(int, sd_bus_reply_method_return, , )
+GD_POINTER(int, sd_bus_message_new_method_call, , )
+GD_POINTER(int, sd_bus_message_open_container, , )
+GD_POINTER(int, sd_bus_message_append, , )
+GD_POINTER(int, sd_bus_message_close_container, , )
+GD_POINTER(int, sd_bus_call_async, , )
+GD_POINTER(sd_bus_message *, sd_bus_message_unref, , )
 
 #define GD_FORWARD(type, name, parameters, arguments) type gd_##name parameters { return p_##name arguments; }
 GD_SDBUS_FUNCTIONS(GD_FORWARD)
@@ -35,6 +41,18 @@ int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char
                    sd_bus_message_handler_t cb, void *ud, const char *a, const char *b) {
     return p_sd_bus_call_method_async(bus, slot, dest, path, iface, member, cb, ud, "ss", a, b);
 }
+int gd_bus_call_set_shortcuts(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface,
+                              sd_bus_message_handler_t cb, void *ud, const char *const *names, const char *const *accelerators,
+                              size_t count) {
+    sd_bus_message *m = NULL;
+    int r = p_sd_bus_message_new_method_call(bus, &m, dest, path, iface, "SetShortcuts");
+    if (r >= 0) r = p_sd_bus_message_open_container(m, 'a', "(ss)");
+    for (size_t i = 0; r >= 0 && i < count; i++) r = p_sd_bus_message_append(m, "(ss)", names[i], accelerators[i]);
+    if (r >= 0) r = p_sd_bus_message_close_container(m);
+    if (r >= 0) r = p_sd_bus_call_async(bus, slot, m, cb, ud, 0);
+    p_sd_bus_message_unref(m);
+    return r;
+}
 int gd_bus_reply(sd_bus_message *m) { return p_sd_bus_reply_method_return(m, NULL); }
 int gd_bus_reply_error(sd_bus_message *m, const char *name, const char *message) {
     const sd_bus_error e = SD_BUS_ERROR_MAKE_CONST(name, message);
@@ -46,6 +64,12 @@ static const struct clinux_symbol sdbus_symbols[] = {
     GD_SDBUS_FUNCTIONS(GD_SYMBOL)
     GD_SYMBOL(int, sd_bus_call_method_async, , )
     GD_SYMBOL(int, sd_bus_reply_method_return, , )
+    GD_SYMBOL(int, sd_bus_message_new_method_call, , )
+    GD_SYMBOL(int, sd_bus_message_open_container, , )
+    GD_SYMBOL(int, sd_bus_message_append, , )
+    GD_SYMBOL(int, sd_bus_message_close_container, , )
+    GD_SYMBOL(int, sd_bus_call_async, , )
+    GD_SYMBOL(sd_bus_message *, sd_bus_message_unref, , )
 };
 static const struct clinux_symbol xcb_symbols[] = {
     GD_XCB_FUNCTIONS(GD_SYMBOL)

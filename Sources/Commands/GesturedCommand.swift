@@ -41,6 +41,8 @@ public enum GesturedCommand {
                        run: ControlCommand.enable, help: ControlCommand.enableHelp),
             Subcommand(name: "disable", summary: "disable a gesture in the running daemon",
                        run: ControlCommand.disable, help: ControlCommand.disableHelp),
+            Subcommand(name: "trigger", summary: "run a gesture's action without the gesture (a key, a launcher, a screen reader)",
+                       run: ControlCommand.trigger, help: ControlCommand.triggerHelp),
             Subcommand(name: "reload", summary: "make the running daemon read its config again",
                        run: ControlCommand.reload, help: ControlCommand.reloadHelp),
             Subcommand(name: "events", summary: "print the running daemon's event stream: touches, states, gestures, actions",

@@ -121,7 +121,25 @@ enum CheckCommand {
             }
         }
         desktopActionNotes(config, name)
+        shortcutNotes(config)
         return .success
+    }
+
+    /// `shortcut:` is bound by gestured only on GNOME (its extension grabs it); elsewhere
+    /// the desktop's own shortcut config runs `gestured trigger NAME`, said in its syntax.
+    private static func shortcutNotes(_ config: Config) {
+        let environment = Logger.environment()
+        let here = config.forDesktop(environment["XDG_CURRENT_DESKTOP"])
+        guard let example = here.bindings.first(where: { $0.shortcut != nil }), let shortcut = example.shortcut else { return }
+        let detected = Desktop.detect(environment)
+        if case .desktop(.gnome) = detected { return }
+        let session: String = switch detected {
+        case .desktop(let d): d.name
+        case .none: "this session"
+        }
+        Output.out(("note: 'shortcut:' keys are bound only on GNOME (through gestured's extension), not in \(session): "
+                    + "bind `gestured trigger NAME` in the desktop's own shortcuts instead, e.g. for '\(example.name)' (\(shortcut)): "
+                    + Desktop.triggerBinding(detected, name: example.name, shortcut: shortcut)).printable)
     }
 
     /// Desktop actions this session's desktop cannot do: said by the desktop's name.

@@ -6,7 +6,7 @@ import TouchModel
 /// no clock and no Glibc, as the engine is pure (keyd's core is the model). It takes
 /// typed inputs (a frame, a device added or removed, a timer, the focused app, the
 /// screen's rotation, a config, a gesture enabled or disabled, whether the event
-/// stream is read) and appends what follows from each to `outputs`: the gesture
+/// stream is read, a binding run without its gesture) and appends what follows from each to `outputs`: the gesture
 /// events, the actions to run, the touches to claim from the desktop, the devices to
 /// grab or give back, log lines. `nextDeadline` is when it wants a `timer` input.
 ///
@@ -77,7 +77,7 @@ public final class DaemonCore {
 
     public let options: Options
     public private(set) var config: Config
-    public private(set) var mapper: ActionMapper
+    public internal(set) var mapper: ActionMapper
     /// What the last input asked for, in order; the caller empties it (`removeAll
     /// (keepingCapacity:)`) once it has carried them out.
     public var outputs: [DaemonOutput] = []
@@ -89,7 +89,7 @@ public final class DaemonCore {
     /// `gestured enable/disable` since start, by gesture name; outlives reloads.
     public private(set) var runtimeEnabled: [String: Bool] = [:]
     /// The last gestures and what ran for them (`gestured status`).
-    public private(set) var recent = RecentGestures()
+    public internal(set) var recent = RecentGestures()
     /// Whether someone reads the event stream: the engines then keep their decisions.
     public private(set) var streaming = false
     // Reused for every batch, so the per-frame path allocates nothing.

@@ -108,6 +108,9 @@ package final class Daemon {
     /// `try PATH`: a second core in dry run on the same frames, while someone reads
     /// the stream it reports to (Stream/TryRun.swift).
     package var tryRun: TryRun?
+    /// While `trigger` carries its actions out: the commands the runner dropped at once
+    /// (`max-children`, `queue-length`), for its answer (DaemonControl.swift).
+    package var droppedWhileTriggering: [String]?
     /// The log lines control clients trigger: at most 10 per 10 s (DaemonControl.swift).
     package var controlLogLimit = LogRateLimit(perWindow: 10, windowNs: 10_000_000_000)
 
@@ -164,6 +167,10 @@ package final class Daemon {
         }
         if let parent = options.parent { try watchParent(parent) }
         watchConfig()
+        // `shortcut:` on GNOME: its extension says which was pressed; the binding runs as
+        // `gestured trigger` runs it, said to come from a shortcut.
+        desktopActions?.onShortcut = { [unowned self] name in self.trigger(name, origin: .shortcut) }
+        desktopActions?.prepareShortcuts(config: loaded)
         hotplug.watch(on: loop, logger: logger) { [unowned self] change in
             switch change {
             case .added(let node): self.open(node, announce: true)
@@ -239,6 +246,7 @@ package final class Daemon {
             control = server
             stream = makeStream(loop: loop, control: server)
             runner?.onOutcome = { [unowned self] gesture, trigger, command, outcome in
+                if outcome == .dropped { self.droppedWhileTriggering?.append(command) }
                 self.streamAction(gesture: gesture, trigger: trigger, action: .command(command), outcome: outcome)
             }
         } catch {
@@ -639,6 +647,7 @@ package final class Daemon {
         runner?.update(settings: loaded.settings)
         virtualInput?.configure(VirtualDevice.Capabilities(config: loaded), settings: loaded.settings)
         desktopActions?.prepareFollow(config: loaded)
+        desktopActions?.prepareShortcuts(config: loaded)
         reloadCount += 1
         rearm()
         logger.notice("reloaded (\(reason)): \(loaded.specs.count) gestures\(cancelled > 0 ? ", \(cancelled) in flight cancelled" : "")")

@@ -40,6 +40,12 @@ public final class DesktopActions: InvocationSink {
     public private(set) var lastFollowProgress: Double?
     /// Called as each request has been written (tests, the benchmark).
     public var onSent: (Desktop.Request) -> Void = { _ in }
+    /// Runs the binding of that name because its `shortcut:` was pressed (the daemon's trigger).
+    public var onShortcut: (String) -> Void = { _ in }
+    /// The config's `shortcut:`s, bound through GNOME's extension (made by the first config that has one).
+    private var shortcuts: GNOMEShortcuts?
+    /// Shortcut signals not believed: not sent by the owner of org.gnome.Shell (forged).
+    public var ignoredShortcutSignals: Int { shortcuts?.ignoredSignals ?? 0 }
 
     public init(detected: Desktop.Detected, loop: FocusLoop, log: @escaping (LogPriority, String) -> Void) {
         self.detected = detected
@@ -121,6 +127,18 @@ public final class DesktopActions: InvocationSink {
             touchpad = nil
             log(.warning, "follows will be one step, not moved with the fingers: no virtual touchpad: \(error); \(VirtualDevice.advice(for: error))")
         }
+    }
+
+    /// Binds the config's `shortcut:`s where gestured does (GNOME, through its extension),
+    /// or lets go of them when the config has none any more. Elsewhere the desktop's own
+    /// shortcuts run `gestured trigger NAME` (`check` says how).
+    public func prepareShortcuts(config: Config) {
+        guard case .desktop(let desktop) = detected, case .gnome = desktop else { return }
+        if shortcuts == nil {
+            guard config.bindings.contains(where: { $0.shortcut != nil }), let bus = busCaller(desktop) else { return }
+            shortcuts = GNOMEShortcuts(bus: bus, log: log) { [weak self] in self?.onShortcut($0) }
+        }
+        shortcuts?.update(config)
     }
 
     /// When the follow driver has a paced frame to write (the daemon's timer is armed for it).

@@ -1,4 +1,5 @@
 import CDesktop
+import Glibc
 import LinuxSystem
 
 /// Method calls with one string argument on the session bus, through sd-bus on the
@@ -103,6 +104,117 @@ package final class SessionBusCaller {
 
     package struct FollowRefusal: Error { package var message: String }
 
+    /// A binding's name and its accelerator (`<Super><Alt>w`), as SetShortcuts takes them.
+    package typealias Shortcut = (name: String, accelerator: String)
+
+    /// gestured's GNOME Shell extension's `SetShortcuts(a(ss) shortcuts) → (a(ss) refused)`:
+    /// `done` gets those GNOME refused (taken, or not an accelerator it knows), or the error.
+    package func setShortcuts(destination: String, path: String, interface: String, _ shortcuts: [Shortcut],
+                              done: @escaping (Result<[Shortcut], FollowRefusal>) -> Void) {
+        guard let b = connect({ done(.failure(FollowRefusal(message: $0 ?? "no session bus"))) }) else { return }
+        let call = ReplyCall({ m in
+            guard let m else { return done(.failure(FollowRefusal(message: "lost the session bus before SetShortcuts was answered"))) }
+            if let error = SessionBus.error(m) { return done(.failure(FollowRefusal(message: error))) }
+            guard let refused = Self.readPairs(m) else {
+                return done(.failure(FollowRefusal(message: "SetShortcuts' answer is not (a(ss) refused)")))
+            }
+            done(.success(refused))
+        }, self)
+        replyCalls.append(call)
+        let names = shortcuts.map { strdup($0.name) }, accelerators = shortcuts.map { strdup($0.accelerator) }
+        defer { (names + accelerators).forEach { free($0) } }
+        let r = names.map { UnsafePointer($0) }.withUnsafeBufferPointer { n in
+            accelerators.map { UnsafePointer($0) }.withUnsafeBufferPointer { a in
+                gd_bus_call_set_shortcuts(b, nil, destination, path, interface, { m, ud, _ in
+                    let call = Unmanaged<ReplyCall>.fromOpaque(ud!).takeUnretainedValue()
+                    call.caller?.replyCalls.removeAll { $0 === call }
+                    call.done(m)
+                    return 0
+                }, Unmanaged.passUnretained(call).toOpaque(), n.baseAddress, a.baseAddress, shortcuts.count)
+            }
+        }
+        guard r >= 0 else {
+            replyCalls.removeAll { $0 === call }
+            return done(.failure(FollowRefusal(message: "cannot send SetShortcuts on the session bus: \(Errno(rawValue: -r))")))
+        }
+        process()
+    }
+
+    /// An `a(ss)` read from `m`: nil when it is not one.
+    private static func readPairs(_ m: OpaquePointer) -> [Shortcut]? {
+        guard gd_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "(ss)") > 0 else { return nil }
+        var pairs: [Shortcut] = []
+        while gd_sd_bus_message_enter_container(m, CChar(UInt8(ascii: "r")), "ss") > 0 {
+            guard let name = SessionBus.readString(m), let accelerator = SessionBus.readString(m) else { return nil }
+            gd_sd_bus_message_exit_container(m)
+            pairs.append((name, accelerator))
+        }
+        gd_sd_bus_message_exit_container(m)
+        return pairs
+    }
+
+    /// A call whose reply `done` reads (nil: the connection broke first).
+    private final class ReplyCall {
+        let done: (OpaquePointer?) -> Void
+        weak var caller: SessionBusCaller?
+        init(_ done: @escaping (OpaquePointer?) -> Void, _ caller: SessionBusCaller) {
+            self.done = done
+            self.caller = caller
+        }
+    }
+    private var replyCalls: [ReplyCall] = []
+
+    /// Signals a service sends on this connection (gestured's GNOME extension sends
+    /// ShortcutActivated and ShortcutsWanted to the owner of io.github.gestured alone),
+    /// each with its first string argument if it has one. Believed only from the unique
+    /// name that owns `service` now, as the bus daemon says (`BusNameOwner`): anyone may
+    /// send us a signal with that path and interface.
+    package struct Listening {
+        package var service: String
+        package var path: String
+        package var interface: String
+        package var members: [String]
+        package var heard: (_ member: String, _ argument: String?) -> Void
+        package init(service: String, path: String, interface: String, members: [String],
+                     heard: @escaping (_ member: String, _ argument: String?) -> Void) {
+            self.service = service
+            self.path = path
+            self.interface = interface
+            self.members = members
+            self.heard = heard
+        }
+    }
+    private var listening: Listening?
+    private var serviceOwner: BusNameOwner?
+    /// Signals dropped because their sender did not own the service.
+    package var ignoredSignals: Int { serviceOwner?.ignored ?? 0 }
+
+    /// Listens from now on, on this connection and on each one opened after it: opens
+    /// one now (its name asked for first, with `owning`), so the service can reach it.
+    package func listen(_ listening: Listening) {
+        self.listening = listening
+        if let bus { install(listening, on: bus) } else { _ = connect { _ in } }
+        process()
+    }
+
+    private func install(_ l: Listening, on b: OpaquePointer) {
+        let owner = BusNameOwner(l.service)
+        serviceOwner = owner
+        let rule = "type='signal',sender='\(l.service)',path='\(l.path)',interface='\(l.interface)'"
+        gd_sd_bus_add_match_async(b, nil, rule, { m, ud, _ in
+            Unmanaged<SessionBusCaller>.fromOpaque(ud!).takeUnretainedValue().signal(m)
+        }, nil, Unmanaged.passUnretained(self).toOpaque())
+        owner.follow(on: b) { _, _ in }
+    }
+
+    private func signal(_ m: OpaquePointer?) -> Int32 {
+        guard let m, let l = listening, serviceOwner?.sent(m) == true else { return 0 }
+        for member in l.members where gd_sd_bus_message_is_signal(m, l.interface, member) > 0 {
+            l.heard(member, SessionBus.readString(m))
+        }
+        return 0
+    }
+
     private final class FollowCall {
         let done: (Result<(session: UInt32, axis: String, start: Double), FollowRefusal>) -> Void
         weak var caller: SessionBusCaller?
@@ -149,6 +261,9 @@ package final class SessionBusCaller {
         }
         self.fd = fd
         bus = b
+        // The owner's question and the signals' rule before the name: the bus answers in
+        // order, so a signal the name brings comes after the owner is known.
+        if let listening { install(listening, on: b) }
         if let owning { requestName(b, owning) }
         return b
     }
@@ -165,9 +280,11 @@ package final class SessionBusCaller {
         guard let why = broken else { return }
         let lost = inflight
         let lostFollows = followCalls
+        let lostReplies = replyCalls
         disconnect()
         for call in lost { call.done(why) }
         for call in lostFollows { call.done(.failure(FollowRefusal(message: why))) }
+        for call in lostReplies { call.done(nil) }
     }
 
     private func disconnect() {
@@ -177,5 +294,7 @@ package final class SessionBusCaller {
         bus = nil
         inflight.removeAll()
         followCalls.removeAll()
+        replyCalls.removeAll()
+        serviceOwner = nil
     }
 }

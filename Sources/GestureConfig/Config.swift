@@ -16,6 +16,9 @@ public struct Config: Sendable, Equatable {
     public var specs: [GestureSpec]
     /// `bindings[i]` holds the actions of `specs[i]` (`GestureEvent.index`).
     public var bindings: [Binding]
+    /// The gestures whose `desktop:` names another desktop than this session's
+    /// (`forDesktop`): off, and not run by `gestured trigger` either.
+    public var offDesktop: Set<String> = []
 
     /// Most gestures a file may configure: far more than anyone binds (the default
     /// config has a dozen), few enough that every touch frame, which goes through each
@@ -130,6 +133,8 @@ public struct Binding: Sendable, Equatable {
     public var hold: KeyChord?
     /// `desktop:` — only on these desktops (`XDG_CURRENT_DESKTOP` entries); empty: everywhere.
     public var desktops: [String] = []
+    /// `shortcut:` — a key combination that runs it without the gesture (on GNOME, through the extension).
+    public var shortcut: Shortcut?
 
     /// Longest command, in bytes. It runs as one argument of `/bin/sh -c`, and Linux
     /// refuses any one argument longer than MAX_ARG_STRLEN (32 pages of 4 KiB, with its

@@ -367,6 +367,12 @@ struct ConfigParser {
         case .desktop: d.binding.desktops = names(v, k).map(\.0)
         case .distance: d.followDistance = positive(v, .distance, k)
         case .reverse: if let b = bool(v, k) { d.followReversed = b }
+        case .shortcut:
+            guard let s = text(v, k) else { return }
+            switch Shortcut.parse(s) {
+            case .success(let shortcut): d.binding.shortcut = shortcut
+            case .failure(let problem): log.error(v.mark, "shortcut: \(problem.message)")
+            }
         }
     }
 

@@ -46,6 +46,25 @@ extension ConfigParser {
         warnShadowed()
         warnSwipesWaitingForShapes()
         checkAccessibility()
+        checkShortcutsUnique()
+    }
+
+    /// One shortcut runs one binding: two gestures on the same desktop with the same keys
+    /// (the modifiers in any order, the key in any case) would each be grabbed, and GNOME
+    /// refuses the second.
+    mutating func checkShortcutsUnique() {
+        var first: [String: Int] = [:]
+        for (i, d) in drafts.enumerated() {
+            guard let s = d.binding.shortcut else { continue }
+            let keys = s.modifiers.sorted().joined(separator: "+") + "+" + s.key.lowercased()
+            if let j = first[keys] {
+                let a = Set(drafts[j].binding.desktops.map { $0.uppercased() }), b = Set(d.binding.desktops.map { $0.uppercased() })
+                guard a.isEmpty || b.isEmpty || !a.isDisjoint(with: b) else { continue }
+                log.error(d.marks[.shortcut] ?? d.mark, "shortcut \(s) is also '\(drafts[j].spec.name)''s (line \(drafts[j].mark.line)); a shortcut runs one gesture's binding")
+            } else {
+                first[keys] = i
+            }
+        }
     }
 
     /// Unknown gesture names that get a did-you-mean.

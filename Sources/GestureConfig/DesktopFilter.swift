@@ -8,7 +8,10 @@ extension Config {
         let current = Set((xdgCurrentDesktop ?? "").split(separator: ":").map { $0.lowercased() })
         var c = self
         for i in c.bindings.indices where !c.bindings[i].desktops.isEmpty {
-            if !c.bindings[i].desktops.contains(where: { current.contains($0.lowercased()) }) { c.specs[i].enabled = false }
+            if !c.bindings[i].desktops.contains(where: { current.contains($0.lowercased()) }) {
+                c.specs[i].enabled = false
+                c.offDesktop.insert(c.specs[i].name)
+            }
         }
         return c
     }

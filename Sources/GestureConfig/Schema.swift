@@ -258,6 +258,7 @@ enum GestureKey: String, CaseIterable {
     case exceptApps = "except-apps"
     case command, begin, update, end, cancel, every, hold, desktop
     case distance, reverse
+    case shortcut
 
     /// The kind-specific setting this key sets, if it is one.
     var parameter: KindTraits.Parameter? {
@@ -279,7 +280,7 @@ enum GestureKey: String, CaseIterable {
         case .minScore: return .minScore
         case .name, .gesture, .fingers, .direction, .device, .deviceName, .region, .simultaneousWith,
              .requiresFailureOf, .after, .within, .enabled, .command, .edge, .edgeZone, .apps, .exceptApps,
-             .begin, .update, .end, .cancel, .every, .hold, .desktop, .distance, .reverse:
+             .begin, .update, .end, .cancel, .every, .hold, .desktop, .distance, .reverse, .shortcut:
             return nil
         }
     }
@@ -375,6 +376,7 @@ enum GestureKey: String, CaseIterable {
         case .hold: return e("keys", "none", "Keys held down while the gesture runs, like `alt`: pressed when it begins, released however it ends (lift, cancel, device gone, reload, exit).")
         case .distance: return e("distance", "the desktop's own (touchpad), the screen's width or height (touchscreen)", "With `{workspace: follow}` or `{overview: follow}`: how far the fingers travel for a whole transition.")
         case .reverse: return e("`true` or `false`", "`false`", "With a follow: the transition moves the other way round from the desktop's own touchpad convention.")
+        case .shortcut: return e("accelerator, like `<Super><Alt>w`", "none", "A keyboard shortcut that runs the binding without the gesture (`GESTURE_TRIGGER=shortcut`; a continuous one runs `begin:` then `end:`), in GNOME's syntax: modifiers `<Shift>`, `<Control>`, `<Alt>`, `<Super>`, `<Meta>`, `<Hyper>`, then one X keysym name (a function or media key may stand alone), at most \(Shortcut.maximumLength) characters. Bound on GNOME through gestured's extension; elsewhere bind `gestured trigger NAME` in the desktop's own shortcuts (docs/ACCESSIBILITY.md).")
         }
     }
 }

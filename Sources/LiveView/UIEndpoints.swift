@@ -198,7 +198,7 @@ package final class UIEndpoints {
         "/api/form": 2 * ConfigLoader.maximumFileSize,
         "/api/propose": ConfigLoader.maximumFileSize,
         "/api/save": 2 * ConfigLoader.maximumFileSize,
-        "/api/enable": 4096, "/api/disable": 4096,
+        "/api/enable": 4096, "/api/disable": 4096, "/api/trigger": 4096,
         "/api/record/start": 4096, "/api/record/stop": 4096, "/api/session": 4096,
     ]
 
@@ -215,6 +215,7 @@ package final class UIEndpoints {
             "/api/record/stop": ("POST", { _ in .response(self.recordStop()) }),
             "/api/enable": ("POST", { self.forward(.enable, $0.text) }),
             "/api/disable": ("POST", { self.forward(.disable, $0.text) }),
+            "/api/trigger": ("POST", { self.forward(.trigger, $0.text) }),
         ]
         guard let route = routes[r.path] else { return nil }
         let method = r.method == "HEAD" ? "GET" : r.method
@@ -353,9 +354,11 @@ package final class UIEndpoints {
         }
     }
 
-    private enum Toggle { case enable, disable }
+    /// What a card's button asks of the daemon about its gesture: Enable, Disable, Run
+    /// (`trigger NAME`: the daemon's answer is what ran, or would in a dry run, or why not).
+    private enum GestureRequest { case enable, disable, trigger }
 
-    private func forward(_ toggle: Toggle, _ body: String) -> HTTPServer.Reply {
+    private func forward(_ what: GestureRequest, _ body: String) -> HTTPServer.Reply {
         let name = body.trimmingNewlines
         func answer(ok: Bool, _ message: String) -> HTTPResponse {
             .json(JSON.object([("ok", ok ? "true" : "false"), ("message", JSON.string(message))]))
@@ -363,7 +366,12 @@ package final class UIEndpoints {
         guard !name.isEmpty, name.unicodeScalars.count <= 200, !name.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7f }) else {
             return .response(answer(ok: false, "a gesture name has no spaces or control characters"))
         }
-        return ask(toggle == .enable ? .enable(name) : .disable(name)) { result in
+        let request: ControlRequest = switch what {
+        case .enable: .enable(name)
+        case .disable: .disable(name)
+        case .trigger: .trigger(name, origin: .manual)
+        }
+        return ask(request) { result in
             switch result {
             case .success(let reply): return answer(ok: reply.ok, reply.ok ? reply.body.trimmingNewlines : reply.message)
             case .failure(let error): return answer(ok: false, error.description)

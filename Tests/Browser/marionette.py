@@ -36,6 +36,7 @@ class By:
 class Keys:
     """The W3C key codes (the same strings as Selenium's Keys)."""
     TAB = '\ue004'
+    ENTER = '\ue007'
     ESCAPE = '\ue00c'
     END = '\ue010'
     HOME = '\ue011'

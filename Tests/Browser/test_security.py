@@ -76,6 +76,7 @@ class SecurityTests(unittest.TestCase):
         for origin in ('http://evil.example', f'http://127.0.0.1:{self.server.port + 1}', 'null', None):
             self.assertEqual(self.post('/api/check', 'gestures: []\n', origin)[0], 403, origin)
             self.assertEqual(self.post('/api/save', '{"text":"gestures: []\\n","force":true}', origin)[0], 403, origin)
+            self.assertEqual(self.post('/api/trigger', 'swipe-down-4', origin)[0], 403, origin)
         self.assertEqual(self.post('/api/check', 'gestures: []\n', self.server.origin)[0], 200)
 
     def test_every_answer_carries_the_strict_headers_and_no_cors(self):

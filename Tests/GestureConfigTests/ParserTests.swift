@@ -103,6 +103,7 @@ import TouchModel
                 min-arc: 270deg
                 every: 30deg
                 update: echo knob
+                shortcut: <Control><Alt>k
               - name: tip
                 gesture: tip-tap
                 side: [left]
@@ -186,6 +187,7 @@ import TouchModel
         var scrub = GestureSpec(name: "scrub", kind: .scrub, fingers: 1...1)
         scrub.apps = AppFilter(only: ["firefox"], except: ["steam_*"])
         #expect(c.specs[8] == scrub)
+        #expect(c.bindings[9].shortcut == Shortcut(modifiers: ["Control", "Alt"], key: "k"))
         #expect(c.specs[9] == GestureSpec(name: "knob", kind: .circle, fingers: 2...2, senses: [.clockwise],
                                           thresholds: Thresholds(minArcDeg: 270)))
         var tip = GestureSpec(name: "tip", kind: .tipTap, fingers: 1...1, thresholds: Thresholds(minDuration: 0.2))

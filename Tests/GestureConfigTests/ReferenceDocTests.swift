@@ -30,7 +30,7 @@ import GestureConfig
                      "GESTURE_X_MM", "GESTURE_Y_MM", "GESTURE_DX_MM", "GESTURE_DY_MM", "GESTURE_VELOCITY",
                      "GESTURE_VX", "GESTURE_VY", "GESTURE_SCALE", "GESTURE_ROTATION_DEG", "GESTURE_DURATION_S",
                      "GESTURE_DEVICE", "GESTURE_DEVICE_KIND", "GESTURE_STEP", "GESTURE_STEP_SIGN", "GESTURE_STEPS",
-                     "GESTURE_SIDE", "GESTURE_SHAPE", "GESTURE_SCORE"] {
+                     "GESTURE_SIDE", "GESTURE_SHAPE", "GESTURE_SCORE", "GESTURE_TRIGGER"] {
             #expect(doc.contains("`\(name)`"), "\(name) is not documented")
         }
     }

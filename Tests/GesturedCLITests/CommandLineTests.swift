@@ -24,6 +24,7 @@ import Testing
           status        what the running daemon is doing: config, devices, gestures, focused app
           enable        enable a gesture in the running daemon
           disable       disable a gesture in the running daemon
+          trigger       run a gesture's action without the gesture (a key, a launcher, a screen reader)
           reload        make the running daemon read its config again
           events        print the running daemon's event stream: touches, states, gestures, actions
           ui            the live view and playground in the browser (devices, recognizers, config)
@@ -48,7 +49,7 @@ import Testing
         #expect(r.stdout == "gestured 0.1.0\n")
     }
 
-    @Test(arguments: ["run", "check", "import", "watch", "list-devices", "replay", "record", "events", "ui"])
+    @Test(arguments: ["run", "check", "import", "watch", "list-devices", "replay", "record", "events", "ui", "trigger"])
     func everyCommandHasHelp(command: String) throws {
         let r = try Gestured.run([command, "--help"])
         #expect(r.status == 0)
@@ -108,6 +109,28 @@ import Testing
         #expect(sway.stdout == "\(path): ok, 2 gestures\n\(path): warning: gesture 'ov': overview toggle: sway has no overview\n")
         let none = try Gestured.run(["check", path], environment: [])
         #expect(none.stdout.contains("note: desktop actions ({workspace: next} and the like) will do nothing in this session: no desktop session"), "\(none.stdout)")
+    }
+
+    /// `shortcut:` is bound by gestured only on GNOME: elsewhere `check` says so, and
+    /// how to bind `gestured trigger NAME` in that desktop's own shortcuts.
+    @Test(arguments: [
+        (["SWAYSOCK=/nonexistent/sway.sock"], "not in sway: bind `gestured trigger NAME` in the desktop's own shortcuts instead, "
+            + "e.g. for 'ws' (<Super><Alt>w): `bindsym Mod4+Mod1+w exec gestured trigger ws` in its config\n"),
+        (["HYPRLAND_INSTANCE_SIGNATURE=x", "XDG_RUNTIME_DIR=/nonexistent"], "e.g. for 'ws' (<Super><Alt>w): `bind = SUPER ALT, w, exec, gestured trigger ws` in hyprland.conf\n"),
+        (["XDG_CURRENT_DESKTOP=KDE", "DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent"],
+         "System Settings → Keyboard → Shortcuts → Add New → Command or Script: `gestured trigger ws`, then the keys Meta+Alt+w\n"),
+        ([], "not in this session: bind `gestured trigger NAME` in the desktop's own shortcuts instead, e.g. for 'ws' (<Super><Alt>w): "
+            + "in the desktop's keyboard shortcut settings, the command `gestured trigger ws`\n"),
+    ])
+    func checkSaysHowToBindAShortcutOffGNOME(environment: [String], says: String) throws {
+        let dir = TempDir()
+        let path = dir.write("c.yaml", "gestures:\n  - {name: ws, gesture: swipe, command: echo, shortcut: <Super><Alt>w}\n")
+        let r = try Gestured.run(["check", path], environment: environment)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("note: 'shortcut:' keys are bound only on GNOME (through gestured's extension)"), "\(r.stdout)")
+        #expect(r.stdout.hasSuffix(says), "\(r.stdout)")
+        let gnome = try Gestured.run(["check", path], environment: ["XDG_CURRENT_DESKTOP=GNOME", "DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent"])
+        #expect(gnome.stdout == "\(path): ok, 1 gesture\n", "on GNOME the extension binds it: no note")
     }
 
     @Test func checkPrintsEveryErrorWithFileLineColumnAndExits3() throws {

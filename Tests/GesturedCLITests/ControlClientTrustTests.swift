@@ -62,7 +62,7 @@ import JSON
     func theCommandsBelieveNothingFromAnotherUsersSocket() throws {
         let s = try Squatted()
         let env = ["XDG_RUNTIME_DIR=\(s.runtime)"]
-        for args in [["events", "--json"], ["events"], ["enable", "left"], ["disable", "left"], ["reload"], ["status"]] {
+        for args in [["events", "--json"], ["events"], ["enable", "left"], ["disable", "left"], ["trigger", "left"], ["reload"], ["status"]] {
             let r = try Gestured.run(args, environment: env)
             #expect(r.status == 1, "\(args)")
             #expect(r.stdout.isEmpty, "\(args): nothing of the squatter's is printed: \(r.stdout)")

@@ -30,6 +30,8 @@ final class FollowClient {
     private(set) var ended: [(session: UInt32, reason: String)] = []
     /// The titles of every FocusChanged this connection was sent (broadcast or to it).
     private(set) var focusTitles: [String] = []
+    /// Every ShortcutActivated ("ShortcutActivated NAME") and ShortcutsWanted this connection was sent.
+    private(set) var shortcutSignals: [String] = []
 
     /// Connected and, with `owning`, the name's owner once this returns (the bus has told
     /// GNOME Shell before it answers us).
@@ -57,6 +59,16 @@ final class FollowClient {
             Unmanaged<FollowClient>.fromOpaque(ud!).takeUnretainedValue().focusTitles.append(title.map { String(cString: $0) } ?? "")
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())
+        for member in ["ShortcutActivated", "ShortcutsWanted"] {
+            sd_bus_match_signal(b, nil, nil, "/io/github/gestured/Shell", "io.github.gestured.Shell", member, { m, ud, _ in
+                var name: UnsafePointer<CChar>?
+                sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &name)
+                let member = sd_bus_message_get_member(m).map { String(cString: $0) } ?? ""
+                Unmanaged<FollowClient>.fromOpaque(ud!).takeUnretainedValue().shortcutSignals
+                    .append(member + (name.map { " " + String(cString: $0) } ?? ""))
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
         if let name {
             let r = sd_bus_request_name(b, name, 0)
             try #require(r >= 0, "owns \(name): \(Errno(rawValue: -r))")

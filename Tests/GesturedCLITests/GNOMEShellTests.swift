@@ -97,7 +97,7 @@ extension RealDesktops {
         /// Both forms are the one file of logic with their own head, tail and GNOME versions,
         /// so neither can drift from the other (the 43 form runs on this host's GNOME 43;
         /// the 45 form on GNOME 48 and 50 in TodaysGNOMETests).
-        @Test(arguments: [("43", ["const {Gio, GLib, Meta} = imports.gi;", "const Main = imports.ui.main;", "function init() {"],
+        @Test(arguments: [("43", ["const {Gio, GLib, Meta, Shell} = imports.gi;", "const Main = imports.ui.main;", "function init() {"],
                            "\"shell-version\": [\"43\", \"44\"]", "import "),
                           ("45", ["import Gio from 'gi://Gio';", "import * as Main from 'resource:///org/gnome/shell/ui/main.js';",
                                   "export default class extends Extension {", "        this._logic = new GesturedShell();"],

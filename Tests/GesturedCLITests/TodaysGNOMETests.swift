@@ -86,6 +86,11 @@ extension RealDesktops {
         }
 
         @Test(arguments: roots)
+        func aShortcutPressedInGNOMERunsItsBinding(root: DebianRoot) throws {
+            try GNOMEShortcutTests.aShortcutPressedInGNOMERunsItsBinding(in: root)
+        }
+
+        @Test(arguments: roots)
         func mutterTurningItsMonitorTurnsTheNextGesture(root: DebianRoot) throws {
             try RotationSourceTests.mutterTurningItsMonitorTurnsTheNextGesture(in: root)
         }

@@ -91,6 +91,11 @@ int gd_bus_call_follow_begin(sd_bus *bus, sd_bus_slot **slot, const char *dest, 
                              sd_bus_message_handler_t cb, void *ud, const char *kind, const char *source, uint32_t time, int channel);
 int gd_bus_call_ss(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface, const char *member,
                    sd_bus_message_handler_t cb, void *ud, const char *a, const char *b);
+// gestured's GNOME Shell extension's SetShortcuts(a(ss) shortcuts): `count` pairs of a
+// binding's name and its accelerator.
+int gd_bus_call_set_shortcuts(sd_bus *bus, sd_bus_slot **slot, const char *dest, const char *path, const char *iface,
+                              sd_bus_message_handler_t cb, void *ud, const char *const *names, const char *const *accelerators,
+                              size_t count);
 int gd_bus_reply(sd_bus_message *m);
 /// An error reply `name` (org.freedesktop.DBus.Error.AccessDenied…) with `message`.
 int gd_bus_reply_error(sd_bus_message *m, const char *name, const char *message);

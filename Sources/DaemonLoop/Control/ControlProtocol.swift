@@ -1,3 +1,4 @@
+import DaemonCore
 import JSON
 import LinuxSystem
 
@@ -19,6 +20,10 @@ import LinuxSystem
 ///                       the same frames; its lines join the stream with
 ///                       `"source":"try"` (gestured ui's Try; Stream/TryRun.swift)
 ///     try off           stop it
+///     trigger NAME [app=APP] [from=manual|shortcut]
+///                       run binding NAME as if its gesture had been performed
+///                       (`Daemon.trigger`); `app=`: its `apps:` variant for APP (default:
+///                       the focused app); the answer says what ran, or would in a dry run
 package enum ControlRequest: Equatable {
     case status(json: Bool)
     case enable(String)
@@ -28,6 +33,8 @@ package enum ControlRequest: Equatable {
     case subscribe(rate: Int, shared: Bool = false)
     /// `try PATH`: a config file to try beside the running one; nil: `try off`.
     case tryConfig(String?)
+    /// `trigger NAME [app=APP] [from=ORIGIN]`: app nil, the focused one.
+    case trigger(String, app: String? = nil, origin: TriggerOrigin = .manual)
 
     /// `subscribe`'s `rate=`: frames per second per device.
     package static let streamRates = 1...1000
@@ -36,7 +43,7 @@ package enum ControlRequest: Equatable {
     /// A request longer than this is refused unread.
     package static let maxLength = 4096
 
-    package static let usage = "expected one of: status, status --json, enable NAME, disable NAME, reload, subscribe [rate=N] [shared], try PATH, try off"
+    package static let usage = "expected one of: status, status --json, enable NAME, disable NAME, reload, subscribe [rate=N] [shared], try PATH, try off, trigger NAME [app=APP] [from=manual|shortcut]"
 
     /// Parses one request line; the error is the answer to send.
     package static func parse(_ line: String) -> Result<ControlRequest, ControlError> {
@@ -66,11 +73,29 @@ package enum ControlRequest: Equatable {
         case ("try", 2) where words[1] == "off": return .success(.tryConfig(nil))
         case ("try", 2) where words[1].hasPrefix("/"): return .success(.tryConfig(words[1]))
         case ("try", _): return .failure(ControlError("'try' takes the absolute path of a config file (without spaces), or 'off'"))
-        case ("enable", _), ("disable", _): return .failure(ControlError("'\(words[0])' takes one gesture name"))
+        case ("trigger", 2...): return parseTrigger(words)
+        case ("enable", _), ("disable", _), ("trigger", _): return .failure(ControlError("'\(words[0])' takes one gesture name"))
         default:
             let shown = line.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) }
             return .failure(ControlError("unknown request '\(String(shown))'; \(usage)"))
         }
+    }
+
+    /// `trigger NAME [app=APP] [from=ORIGIN]`, each option once. An app id with a
+    /// space cannot be asked for (the request's words are split at spaces).
+    private static func parseTrigger(_ words: [String]) -> Result<ControlRequest, ControlError> {
+        var app: String?, origin: TriggerOrigin?
+        for word in words.dropFirst(2) {
+            if word.hasPrefix("app="), app == nil, word.count > 4 {
+                app = String(word.dropFirst(4))
+            } else if word.hasPrefix("from="), origin == nil, let o = TriggerOrigin(rawValue: String(word.dropFirst(5))) {
+                origin = o
+            } else {
+                let origins = TriggerOrigin.allCases.map(\.rawValue).joined(separator: "|")
+                return .failure(ControlError("'trigger' takes one gesture name, then only 'app=APP' and 'from=\(origins)', each once"))
+            }
+        }
+        return .success(.trigger(words[1], app: app, origin: origin ?? .manual))
     }
 
     package var line: String {
@@ -82,6 +107,8 @@ package enum ControlRequest: Equatable {
         case .subscribe(let rate, let shared):
             return (rate == Self.defaultStreamRate ? "subscribe" : "subscribe rate=\(rate)") + (shared ? " shared" : "")
         case .tryConfig(let path): return "try " + (path ?? "off")
+        case .trigger(let name, let app, let origin):
+            return "trigger \(name)" + (app.map { " app=\($0)" } ?? "") + (origin == .manual ? "" : " from=\(origin.rawValue)")
         }
     }
 }

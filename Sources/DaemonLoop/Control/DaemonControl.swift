@@ -23,6 +23,9 @@ package extension Daemon {
             setEnabled(on, name: name)
             logClientTriggered("gesture \(name) \(on ? "enabled" : "disabled") (gestured \(on ? "enable" : "disable"))")
             return .ok("\(name): \(on ? "enabled" : "disabled")\n")
+        case .trigger(let name, let app, let origin):
+            let outcome = trigger(name, app: app, origin: origin)
+            return outcome.ok ? .ok(outcome.summary(dryRun: options.dryRun) + "\n") : .error(outcome.reason.printable)
         case .tryConfig, .subscribe:
             return .error("this gestured has no event stream")  // the ControlServer hands these to `stream`
         case .reload:
@@ -31,6 +34,32 @@ package extension Daemon {
             }
             return .ok("reloaded \(configName): \(config.specs.count) gesture\(config.specs.count == 1 ? "" : "s")\n")
         }
+    }
+
+    /// Runs binding `name` as if its gesture had been performed (`DaemonCore.trigger`:
+    /// which binding, which actions, or why none): `app`, the `apps:` variant's app
+    /// (nil: the focused one); `origin`, who asks (`gestured trigger`, a desktop
+    /// shortcut). The actions go where a gesture's go (`carryOut`: the command runner
+    /// with its caps and timeout, the virtual device, the desktop; in a dry run the
+    /// printer), and the log says what ran and that no gesture did it; the outcome says
+    /// which commands the runner's caps dropped at once. The one entry point for every
+    /// way of running a binding without its gesture.
+    @discardableResult
+    package func trigger(_ name: String, app: String? = nil, origin: TriggerOrigin) -> TriggerOutcome {
+        var outcome = core.trigger(name, app: app, origin: origin, at: Self.now())
+        let how = origin == .manual ? "gestured trigger" : "a desktop shortcut"
+        if outcome.ok {
+            let actions = outcome.invocations.map { "\($0.trigger): \($0.command)" }.joined(separator: "; ")
+            logClientTriggered("[\(outcome.binding ?? name)] run by \(how), not by a gesture\(outcome.app.map { ", for app \($0)" } ?? ""): \(actions)".printable
+                               + (options.dryRun ? " (dry run: nothing ran)" : ""))
+            droppedWhileTriggering = []
+            carryOut()
+            outcome.dropped = droppedWhileTriggering ?? []
+            droppedWhileTriggering = nil
+        } else {
+            logClientTriggered("\(how) \(name.printable): \(outcome.reason.printable)")
+        }
+        return outcome
     }
 
     /// What control clients make the daemon log (enable, disable, refused and dropped
@@ -110,11 +139,18 @@ package extension Daemon {
             ]
             return JSON.object(fields)
         }
-        let gestures = config.specs.map { spec in
-            JSON.object([("name", JSON.string(spec.name)), ("kind", JSON.string(spec.kind.rawValue)),
-                         ("enabled", isEnabled(spec) ? "true" : "false"),
-                         ("apps", "[" + spec.apps.only.map(JSON.string).joined(separator: ", ") + "]"),
-                         ("except_apps", "[" + spec.apps.except.map(JSON.string).joined(separator: ", ") + "]")])
+        func list(_ words: [String]) -> String { "[" + words.map(JSON.string).joined(separator: ", ") + "]" }
+        let gestures = config.specs.indices.map { i in
+            let spec = config.specs[i], binding = config.bindings[i]
+            return JSON.object([("name", JSON.string(spec.name)), ("kind", JSON.string(spec.kind.rawValue)),
+                                ("enabled", isEnabled(spec) ? "true" : "false"),
+                                ("apps", list(spec.apps.only)), ("except_apps", list(spec.apps.except)),
+                                ("fingers", String(spec.fingers.lowerBound)), ("fingers_max", String(spec.fingers.upperBound)),
+                                ("directions", list(DaemonCore.directionWords(spec))),
+                                ("does", JSON.string(DaemonCore.actionText(binding))),
+                                ("desktops", list(binding.desktops)),
+                                ("this_desktop", config.offDesktop.contains(spec.name) ? "false" : "true"),
+                                ("variants", list(DaemonCore.variants(of: i, in: config).map { config.specs[$0].name }))])
         }
         let now = Self.now()
         let recentJSON = core.recent.entries.reversed().map { e in

@@ -7,8 +7,10 @@ import { el } from './dom.js';
 import { STATES, gestureSummary, num, valueRows } from './format.js';
 
 /// A card's elements, for `gesture`; with a Disable/Enable button when `toggle` is
-/// given (called with the gesture's name when pressed).
-export function makeCard(gesture, toggle) {
+/// given and a Run button when `run` is (each called with the gesture's name when
+/// pressed). Run asks the daemon to run the gesture's action without the gesture
+/// (`gestured trigger`); its answer shows under the button.
+export function makeCard(gesture, toggle, run) {
   const article = el('article', 'card');
   article.dataset.gesture = gesture.name;
   article.dataset.kind = gesture.kind || '';
@@ -28,12 +30,23 @@ export function makeCard(gesture, toggle) {
   const reason = el('p', 'reason');
   const where = el('p', 'card-device');
   article.append(header, state, progress, follow, values, steps, reason, where);
-  const parts = { el: article, gesture, state, progress, follow, values, steps, reason, where, toggle: null };
+  const parts = { el: article, gesture, state, progress, follow, values, steps, reason, where, toggle: null, run: null, ran: null };
   if (toggle) {
     parts.toggle = el('button', 'toggle');
     parts.toggle.type = 'button';
     parts.toggle.addEventListener('click', () => toggle(gesture.name));
     article.append(parts.toggle);
+  }
+  if (run) {
+    parts.run = el('button', 'run', 'Run');
+    parts.run.type = 'button';
+    parts.run.setAttribute('aria-label', `Run ${gesture.name} without the gesture`);
+    parts.run.addEventListener('click', () => run(gesture.name));
+    // What ran (or would, in a dry run), or why not: read out when it changes.
+    parts.ran = el('p', 'run-answer');
+    parts.ran.setAttribute('role', 'status');
+    parts.ran.hidden = true;
+    article.append(parts.run, parts.ran);
   }
   return parts;
 }
@@ -63,6 +76,7 @@ export function cardLook(card, { applies, device, kinds, onlyActive, folded = fa
     progress: card.progress,
     follow: card.follow || null,
     enabled: card.enabled,
+    ran: card.ran || null,
     applies,
     where: !applies ? `No ${card.gesture.device} here.` : device && card.state !== 'possible' ? `on ${device}` : '',
     hidden: onlyActive && (card.state === 'possible' || !applies || folded),
@@ -121,6 +135,11 @@ export function drawCard(parts, look, last) {
     const verb = look.enabled ? 'Disable' : 'Enable';
     parts.toggle.textContent = verb;
     parts.toggle.setAttribute('aria-label', `${verb} ${parts.gesture.name}`);
+  }
+  if (parts.ran && (!last || look.ran !== last.ran)) {
+    parts.ran.hidden = !look.ran;
+    parts.ran.textContent = look.ran ? look.ran.message : '';
+    parts.ran.classList.toggle('refused', !!look.ran && !look.ran.ok);
   }
   parts.el.classList.toggle('inapplicable', !look.applies);
   parts.where.textContent = look.where;

@@ -49,6 +49,7 @@ export class Controller {
     this.#view = view;
     store.onChange((state) => view.render(state));
     view.bind('toggleGesture', (name) => this.#toggleGesture(name));
+    view.bind('runGesture', (name) => this.#runGesture(name));
     view.bind('onlyActive', (on) => this.#update(changes.onlyActiveChanged, on));
     view.bind('openRecording', (files) => this.#openRecording(files));
     view.bind('showFrame', (index) => this.#showFrame(index));
@@ -127,6 +128,18 @@ export class Controller {
     } catch (error) {
       this.#view.announce(error.message);
     }
+  }
+
+  /// A card's Run: the daemon runs the gesture's action (the ui's own daemon in local
+  /// mode is a dry run: it says what would run); its answer goes on the card, and is read out.
+  async #runGesture(name) {
+    let answer;
+    try {
+      answer = await server.trigger(name);
+    } catch (error) {
+      answer = { ok: false, message: error.message };
+    }
+    this.#update(changes.triggerAnswered, name, answer);
   }
 
   // MARK: Recordings

@@ -47,6 +47,9 @@ export const tryConfig = (text, recording) =>
 export const form = (text, edit) => request('POST', '/api/form', JSON.stringify({ text, edit: edit || null }), 'application/json');
 export const save = (text, force) => request('POST', '/api/save', JSON.stringify({ text, force }), 'application/json');
 export const setEnabled = (name, enabled) => request('POST', enabled ? '/api/enable' : '/api/disable', name);
+/// Runs gesture `name`'s action without the gesture (`gestured trigger NAME`):
+/// { ok, message }, the message what ran (or would, in a dry run) or why not.
+export const trigger = (name) => request('POST', '/api/trigger', name);
 /// The binding `BindingProposal` makes of gesture `gesture` as it fired by `t` (s) on
 /// recording `recording`, with `text` the config the cards were made with ('' the saved
 /// one): { gesture, kind, fingers, direction, t, yaml }.

@@ -440,6 +440,13 @@ export function gestureEnabled(state, name, enabled) {
   return card ? { ...state, cards: withEntry(state.cards, name, { ...card, enabled }) } : state;
 }
 
+/// The daemon's answer to a card's Run ({ ok, message }: what ran, or would in a dry
+/// run, or why not), shown on the card until the gestures are read again.
+export function triggerAnswered(state, name, answer) {
+  const card = state.cards.get(name);
+  return card ? { ...state, cards: withEntry(state.cards, name, { ...card, ran: answer }) } : state;
+}
+
 // MARK: The config editor
 
 export function edited(state, text) {

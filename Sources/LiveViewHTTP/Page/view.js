@@ -24,6 +24,7 @@ const EVENT_SLACK_S = 5e-6;
 export class View {
   #shown = null;               // the state drawn last
   #toggle = null;              // the handler of the cards' Disable/Enable buttons
+  #run = null;                 // the handler of the cards' Run buttons
   #proposing = { propose: () => {}, insert: () => {} }; // the handlers of the cards' proposals (propose.js)
   #showFrame = null;           // the handler of the scrubber, and of its ticks
   #cards = new Map();          // gesture name → { parts, look }
@@ -59,6 +60,7 @@ export class View {
     const on = (id, type, listener) => $(id).addEventListener(type, listener);
     switch (event) {
       case 'toggleGesture': this.#toggle = handler; return;  // (name)
+      case 'runGesture': this.#run = handler; return;  // (name)
       case 'propose': this.#proposing.propose = handler; return;  // (name)
       case 'insertProposal': this.#proposing.insert = handler; return;
       case 'onlyActive': return on('hide-idle', 'change', (e) => handler(e.target.checked));
@@ -272,9 +274,10 @@ export class View {
       [...state.cards].some(([name, card]) => this.#cards.get(name)?.parts.gesture !== card.gesture);
     if (fresh) {
       const toggle = state.mode === 'replay' ? null : (name) => this.#toggle(name);
+      const run = state.mode === 'replay' ? null : (name) => this.#run(name);
       const proposing = { propose: (name) => this.#proposing.propose(name), insert: () => this.#proposing.insert() };
       this.#cards = new Map([...state.cards].map(([name, card]) => {
-        const parts = makeCard(card.gesture, toggle);
+        const parts = makeCard(card.gesture, toggle, run);
         addProposal(parts, proposing);
         return [name, { parts, look: null }];
       }));
