@@ -129,7 +129,7 @@ import TouchModel
             "every.yaml:34:5: warning: within: 1.5s overrides settings.accessibility.timing-scale (2x would make it 3s)",
             "every.yaml:43:5: warning: max-duration: 250ms overrides settings.accessibility.timing-scale (2x would make it 500ms)",
             "every.yaml:44:5: warning: max-interval: 300ms overrides settings.accessibility.timing-scale (2x would make it 600ms)",
-            "every.yaml:99:5: warning: min-duration: 200ms overrides settings.accessibility.timing-scale (2x would make it 400ms)",
+            "every.yaml:100:5: warning: min-duration: 200ms overrides settings.accessibility.timing-scale (2x would make it 400ms)",
         ])
         let c = try #require(config)
         var expectedSettings = Settings()
