@@ -214,7 +214,7 @@ import JSON
         // Its own user's trigger runs, after the refused ones: they left nothing behind.
         #expect(try s.cli(["trigger", "note"]).status == 0)
         let deadline = clinux_monotonic_ns() + 30_000_000_000
-        while LiveDeviceTests.read(out) == nil && clinux_monotonic_ns() < deadline { usleep(10_000) }
+        while LiveDeviceTests.read(out)?.hasSuffix("\n") != true && clinux_monotonic_ns() < deadline { usleep(10_000) }
         #expect(LiveDeviceTests.read(out) == "note manual 3 up\n")
     }
 }
