@@ -13,6 +13,7 @@ import Testing
         "Sources/DesktopSession/EWMHClient.swift": "free(3) of the replies libxcb allocates",
         "Sources/DesktopSession/X11Source.swift": "free(3) of the events and replies libxcb allocates",
         "Sources/DesktopSession/RandROutputSource.swift": "free(3) of the events and replies libxcb allocates",
+        "Sources/DesktopSession/SessionBusCaller.swift": "strdup(3) and free(3) of the C string arrays SetShortcuts' a(ss) is built from",
         "Sources/GestureActions/CommandRunner.swift": "signal numbers (SIGTERM, SIGKILL) and pid_t; the kill and reap are LinuxSystem.Process",
         "Sources/GestureActions/CommandSpawner.swift": "signal numbers and pid_t; the spawn is LinuxSystem.Process",
         "Sources/GestureActions/VirtualDevice.swift": "open(2) flags and the errnos of /dev/uinput's failures; the open is injectable for the fake uinput and made through valueOrErrno",
