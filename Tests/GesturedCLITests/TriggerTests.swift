@@ -23,7 +23,7 @@ import JSON
           - {name: note-kitty, gesture: swipe, fingers: 3, direction: up, apps: [kitty], command: echo kitty >> \(out)}
           - {name: zoom, gesture: pinch, fingers: 2, begin: echo begin >> \(out), end: echo end >> \(out)}
           - {name: copy, gesture: tap, fingers: 3, command: {keys: ctrl+c}}
-          - {name: next, gesture: swipe, fingers: 4, direction: left, command: {workspace: next}}
+          - {name: next, gesture: swipe, fingers: 4, direction: left, command: {workspace: next}, shortcut: <Super><Alt>w}
         """
     }
 
@@ -180,6 +180,7 @@ import JSON
         #expect(gestures[2]["does"] == .string("begin: echo begin >> \(s.dir.path)/out; end: echo end >> \(s.dir.path)/out"))
         #expect(gestures[3]["does"] == .string("keys ctrl+c") && gestures[4]["does"] == .string("workspace next"))
         #expect(gestures[4]["desktops"] == .array([]) && gestures[4]["this_desktop"] == .bool(true))
+        #expect(gestures[4]["shortcut"] == .string("<Super><Alt>w") && gestures[3]["shortcut"] == .null)
         let unknown = try s.cli(["trigger", "nte"])
         #expect(unknown.status == 1 && unknown.stdout.isEmpty)
         #expect(unknown.stderr == "gestured: no gesture named 'nte'; did you mean 'note'? (gestured status lists them)\n")

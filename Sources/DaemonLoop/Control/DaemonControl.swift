@@ -150,6 +150,7 @@ package extension Daemon {
                                 ("does", JSON.string(DaemonCore.actionText(binding))),
                                 ("desktops", list(binding.desktops)),
                                 ("this_desktop", config.offDesktop.contains(spec.name) ? "false" : "true"),
+                                ("shortcut", binding.shortcut.map { JSON.string($0.description) } ?? "null"),
                                 ("variants", list(DaemonCore.variants(of: i, in: config).map { config.specs[$0].name }))])
         }
         let now = Self.now()
