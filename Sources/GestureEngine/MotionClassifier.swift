@@ -26,6 +26,10 @@ struct MotionClassifier {
     private var startB = Point.zero
     private var firstMotion: Timestamp?
     private var translationOnly = false
+    /// `motionDecisionGrace`, as the engine's timing scales it.
+    private let grace: Double
+
+    init(timing: EngineTiming = EngineTiming()) { grace = timing.motionGrace }
 
     /// Starts over with the outermost pair of the current contacts (ids and positions).
     mutating func restart(pairA: (id: Int32, position: Point)?, pairB: (id: Int32, position: Point)?,
@@ -56,7 +60,7 @@ struct MotionClassifier {
         guard movedA || movedB else { return }
         let since = firstMotion ?? time
         firstMotion = since
-        guard (movedA && movedB) || time.seconds(since: since) >= motionDecisionGrace else { return }
+        guard (movedA && movedB) || time.seconds(since: since) >= grace else { return }
         let together = ((ma + mb) / 2).length
         let apart = ((ma - mb) / 2).length
         decision = together > apart ? .translation : .deformation
@@ -65,6 +69,6 @@ struct MotionClassifier {
     /// When the grace period runs out with no new frame.
     var deadline: Timestamp? {
         guard decision == .undecided, let firstMotion else { return nil }
-        return firstMotion.adding(seconds: motionDecisionGrace)
+        return firstMotion.adding(seconds: grace)
     }
 }

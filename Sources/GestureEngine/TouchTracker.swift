@@ -139,17 +139,22 @@ final class TouchTracker {
     @exclusivity(unchecked) private var pairPrevAngle = 0.0
     @exclusivity(unchecked) private var scaleBase = 1.0
 
-    @exclusivity(unchecked) private var classifier = MotionClassifier()
+    @exclusivity(unchecked) private var classifier: MotionClassifier
 
-    @exclusivity(unchecked) private var history = VelocityHistory()
+    @exclusivity(unchecked) private var history: VelocityHistory
+    /// `fingerCountSettleWindow`, as the engine's timing scales it (`EngineTiming`), s.
+    private let settleWindow: Double
 
     /// Whether a gesture bound on the device rests a finger (`KindTraits.restsAFinger`):
     /// only then is the finger down longest followed (`first`), a cost every frame.
     let followsRestingFinger: Bool
 
-    init(device: DeviceInfo, followsRestingFinger: Bool = true) {
+    init(device: DeviceInfo, followsRestingFinger: Bool = true, timing: EngineTiming = EngineTiming()) {
         self.device = device
         self.followsRestingFinger = followsRestingFinger
+        classifier = MotionClassifier(timing: timing)
+        history = VelocityHistory(timing: timing)
+        settleWindow = timing.settleWindow
     }
 
     // MARK: Frames
@@ -247,7 +252,7 @@ final class TouchTracker {
         guard inSequence else { return nil }
         // Settling ends (a pending count applies, or a new count becomes committable);
         // the classifier's grace period runs out. The engine drops the stale ones.
-        let settle = (pendingSince ?? countChangedAt).adding(seconds: fingerCountSettleWindow)
+        let settle = (pendingSince ?? countChangedAt).adding(seconds: settleWindow)
         var d: Timestamp? = settle > time && !(settledEarly && pendingSince == nil) ? settle : nil
         if let c = classifier.deadline, c > time, d == nil || c < d! { d = c }
         return d
@@ -269,7 +274,7 @@ final class TouchTracker {
         return TouchSnapshot(
             time: now, fingers: inSequence ? settled : peak, currentFingers: counted, maxFingers: maxCounted,
             isSettled: inSequence && pendingSince == nil
-                && (settledEarly || now >= countChangedAt.adding(seconds: fingerCountSettleWindow)),
+                && (settledEarly || now >= countChangedAt.adding(seconds: settleWindow)),
             countChangedAt: countChangedAt, sequenceStart: sequenceStart, liftedAt: liftedAt, isLifted: !inSequence,
             location: location, tapLocation: tapAt == .first ? landedLocation : location,
             translation: acc.translation - anchor.translation,
@@ -441,7 +446,7 @@ final class TouchTracker {
     /// first one has just landed): `settleEarly` may commit it.
     func isSettlingUp(at now: Timestamp) -> Bool {
         inSequence && !settledEarly && counted >= settled
-            && (pendingSince != nil || now < countChangedAt.adding(seconds: fingerCountSettleWindow))
+            && (pendingSince != nil || now < countChangedAt.adding(seconds: settleWindow))
     }
 
     /// Commits the count now, before its settle window has run out: the engine calls
@@ -454,7 +459,7 @@ final class TouchTracker {
     }
 
     private func settleIfDue(_ now: Timestamp) {
-        guard let p = pendingSince, now >= p.adding(seconds: fingerCountSettleWindow) else { return }
+        guard let p = pendingSince, now >= p.adding(seconds: settleWindow) else { return }
         applyPending()
     }
 

@@ -7,7 +7,6 @@ let velocityWindow = 0.050 // s
 /// velocity then counts from one frame interval before the motion resumed, not from
 /// the start of the rest. Touch devices report at 60–250 Hz while fingers move.
 let maxMotionFrameGapMicroseconds: Int64 = 25_000
-let maxMotionFrameGap = Double(maxMotionFrameGapMicroseconds) / 1_000_000 // s
 
 /// The last 16 frames' accumulated translation, scale and rotation, in a fixed ring
 /// (no allocation), and where a velocity should be measured from.
@@ -29,6 +28,15 @@ struct VelocityHistory {
     /// starts there and moves a step or two, instead of walking back through the
     /// whole window.
     private var last = -1
+    /// `velocityWindow` and `maxMotionFrameGapMicroseconds`, as the engine's timing
+    /// scales them (`EngineTiming`).
+    private let windowSeconds: Double
+    private let restGapMicroseconds: Int64
+
+    init(timing: EngineTiming = EngineTiming()) {
+        windowSeconds = timing.velocitySpan
+        restGapMicroseconds = timing.restGapMicroseconds
+    }
 
     @inline(__always)
     mutating func record(_ time: Timestamp, _ value: TouchTracker.Accumulated) {
@@ -47,8 +55,8 @@ struct VelocityHistory {
     }
 
     /// The values velocities at `now` are measured from, and the microseconds since: the
-    /// newest sample at least `velocityWindow` old (else the oldest kept). After a rest
-    /// (a gap longer than `maxMotionFrameGap` before the next sample) the interval counts
+    /// newest sample at least the window old (else the oldest kept). After a rest
+    /// (a gap longer than the rest gap before the next sample) the interval counts
     /// from one frame interval before the motion resumed. Microseconds, so that the
     /// rate is one division (`1_000_000 / µs`), not two (seconds, then their inverse).
     ///
@@ -58,7 +66,7 @@ struct VelocityHistory {
     @inline(__always)
     mutating func base(at now: Timestamp) -> (TouchTracker.Accumulated, Double)? {
         guard count > 0 else { return nil }
-        let cutoff = now.adding(seconds: -velocityWindow)
+        let cutoff = now.adding(seconds: -windowSeconds)
         let newest = total &- 1, oldest = total &- count
         // j: the newest sample at or before `cutoff`, else the oldest. Samples are in
         // time order, so those at or before it are all up to some j0, and the two
@@ -72,12 +80,12 @@ struct VelocityHistory {
         let nextTime = times[(j &+ 1) & Self.mask]
         // In whole microseconds: the same test as in seconds (the gap is a whole number
         // of them), without a division.
-        guard nextTime.microseconds &- oldTime.microseconds > maxMotionFrameGapMicroseconds else {
+        guard nextTime.microseconds &- oldTime.microseconds > restGapMicroseconds else {
             return (old, Double(now.microseconds &- oldTime.microseconds))
         }
         let k = total &- j  // how many samples back, the newest being 1
         let interval = k > 2 ? times[newest & Self.mask].seconds(since: nextTime) / Double(k - 2) : 0.01
-        let resumed = nextTime.adding(seconds: -min(interval, maxMotionFrameGap))
+        let resumed = nextTime.adding(seconds: -min(interval, Double(restGapMicroseconds) / 1_000_000))
         return (old, Double(now.microseconds &- resumed.microseconds))
     }
 }
