@@ -7,6 +7,9 @@ import TouchModel
 /// written (the user chose it); the defaults and the engine's own windows are scaled;
 /// a speed floor is divided by the scale. With the scale 1 every figure is the
 /// constant itself (`x * 1 == x` exactly), so behaviour is unchanged to the bit.
+///
+/// Not scaled: a sequence's window (`after:`), which the config always sets (the
+/// gesture's `within:`, else `settings: sequence-window:`), so it is the user's.
 struct EngineTiming: Sendable {
     /// `timing-scale`; 1 changes nothing.
     let scale: Double
@@ -19,8 +22,6 @@ struct EngineTiming: Sendable {
     let velocitySpan: Double
     /// `maxMotionFrameGapMicroseconds` scaled: a longer gap between frames is a rest.
     let restGapMicroseconds: Int64
-    /// `defaultSequenceWindow` scaled, s (`after:` with no `within:` of its own).
-    let sequenceWindow: Double
 
     init(scale: Double = 1) {
         // The config refuses a scale that is not positive and finite; the engine is
@@ -31,7 +32,6 @@ struct EngineTiming: Sendable {
         motionGrace = motionDecisionGrace * s
         velocitySpan = velocityWindow * s
         restGapMicroseconds = Int64((Double(maxMotionFrameGapMicroseconds) * s).rounded())
-        sequenceWindow = defaultSequenceWindow * s
     }
 
     /// A gesture's time threshold, s: its own as written, else `default` times the scale.

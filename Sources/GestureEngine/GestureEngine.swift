@@ -59,7 +59,7 @@ public final class GestureEngine {
                                              timing: timing)
             members.append(Arena.Member(recognizer: traits.make(spec, context), specIndex: index,
                                         name: spec.name, kind: spec.kind, enabledAtStart: spec.enabled,
-                                        sequenceWindow: spec.sequenceWindow ?? timing.sequenceWindow, gate: gate))
+                                        sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow, gate: gate))
         }
         arena = Arena(members: members, specs: specs, explains: explains)
     }

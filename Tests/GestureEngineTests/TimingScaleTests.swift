@@ -88,18 +88,4 @@ import TouchModel
         plain.down(1); plain.wait(0.3); plain.lift()
         #expect(plain.explanations == ["hold-1: lifted after 0.30 s, needs 0.50 s"])
     }
-
-    /// `after:` with no `within:` of its own: 1 s becomes 2.5 s.
-    @Test func theSequenceWindowIsScaled() {
-        var second = Spec.tap(2, name: "then")
-        second.after = "first"
-        for (scale, recognized) in [(1.0, false), (2.5, true)] {
-            let hand = Hand(.touchpad, [Spec.tap(1, name: "first"), second], profile: Self.profile(scale))
-            hand.down(1); hand.wait(0.1); hand.lift()
-            hand.wait(1.8)
-            hand.down(2); hand.wait(0.1); hand.lift()
-            hand.wait(1)
-            #expect(hand.recognized == (recognized ? ["first", "then"] : ["first"]), "scale \(scale)")
-        }
-    }
 }
