@@ -126,7 +126,8 @@ import TouchModel
 
     /// The press the profile cannot save fails on its movement by less than the
     /// tremor's amplitude, and is recognized, once, as at normal speed when its hold
-    /// allows for the tremor (`max-movement: 6mm`, 1 mm more than a touchscreen's 5).
+    /// allows for the tremor (`max-movement: 6mm`, 1 mm more than a touchscreen's 5),
+    /// or when touches count once they have rested (`hold-to-accept: 200ms`).
     @Test func aShakyPressNeedsRoomForTheTremorWhereItLands() throws {
         let c = Self.cases.first { $0.spec.name == "hold-2" }!
         let (_, slowed, device) = try Self.load(c)
@@ -143,6 +144,11 @@ import TouchModel
         var roomy = c.spec
         roomy.thresholds.maxMovementMM = 6
         #expect(Self.fired(slowed, device, roomy, profile: Self.profile) == c.expected)
+        // Or the touches accepted once they rested (`hold-to-accept`): a touch then
+        // lands, for the hold, where the filter has it at rest.
+        var accepting = Self.profile
+        accepting.holdToAccept = 0.2
+        #expect(Self.fired(slowed, device, c.spec, profile: accepting) == c.expected)
     }
 
     /// The profile off on the slowed, shaking frames: how many of the gestures are lost
