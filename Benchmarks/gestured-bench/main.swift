@@ -37,6 +37,7 @@ struct Options {
     var followOnly = false
     /// `--throughput-only`: only the throughput table and its ratios to the C floor, then exit.
     var throughputOnly = false
+    var allocationsOnly = false
 
     init(_ args: [String]) {
         var i = 0
@@ -64,13 +65,14 @@ struct Options {
             case "--shapes-only": shapesOnly = true
             case "--follow-only": followOnly = true
             case "--throughput-only": throughputOnly = true
+            case "--allocations-only": allocationsOnly = true
             case "--profile":
                 let v = value().split(separator: ":")
                 guard v.count == 2, let stage = Stage.allCases.first(where: { "\($0)" == v[0] }), let n = Int(v[1]), (0...2).contains(n)
                 else { fail("--profile STAGE:STREAM, STAGE one of \(Stage.allCases.map { "\($0)" }), STREAM 0…2") }
                 profile = (stage, n)
             case "-h", "--help":
-                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM] [--stream-only | --responsiveness-only | --shapes-only | --throughput-only | --follow-only]")
+                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM] [--stream-only | --responsiveness-only | --shapes-only | --throughput-only | --follow-only | --allocations-only]")
                 exit(0)
             default: fail("unknown argument \(args[i])")
             }
@@ -211,6 +213,23 @@ if options.throughputOnly {
     exit(0)
 }
 
+/// Heap allocations per frame once warm, decoder, engine (with the tremor filter too)
+/// and mapper, over every stream but the protocol-B one (the first holds its files).
+func reportAllocations() {
+    say("== allocations per frame, steady state (malloc/calloc/realloc/aligned calls, counted in-process)")
+    for stream in streams where stream.name != streams[1].name {
+        let a = AllocationCount.measure(stream.workloads, config: config)
+        say("-- \(stream.name): \(a.frames) frames, \(a.gestureEvents) gesture events over \(AllocationCount.countedPasses) warm passes")
+        say("   decoder \(a.perFrame(a.decoder).fixed(4))  engine \(a.perFrame(a.engine).fixed(4))  mapper \(a.perFrame(a.mapper).fixed(4))  engine with the tremor filter \(a.perFrame(a.engineTremor).fixed(4))   (totals \(a.decoder), \(a.engine), \(a.mapper), \(a.engineTremor))")
+    }
+}
+if options.allocationsOnly {
+    reportAllocations()
+    unlink(benchConfigPath)
+    rmdir(tmp)
+    exit(0)
+}
+
 // MARK: The event stream's cost.
 say("")
 say("== the event stream (subscribe): the daemon's time per frame in-process (its loop, the fake device, libevdev, decoder, engine, 20 gestures, no commands), subscribers at 60 frames/s: shared readers (the ring: gestured events, gestured ui) and line subscribers (the socket)")
@@ -315,12 +334,7 @@ ShapeAccuracy.report(root: options.root)
 
 // MARK: Allocations.
 say("")
-say("== allocations per frame, steady state (malloc/calloc/realloc/aligned calls, counted in-process)")
-for stream in streams where stream.name != streams[1].name {
-    let a = AllocationCount.measure(stream.workloads, config: config)
-    say("-- \(stream.name): \(a.frames) frames, \(a.gestureEvents) gesture events over \(AllocationCount.countedPasses) warm passes")
-    say("   decoder \(a.perFrame(a.decoder).fixed(4))  engine \(a.perFrame(a.engine).fixed(4))  mapper \(a.perFrame(a.mapper).fixed(4))  engine with the tremor filter \(a.perFrame(a.engineTremor).fixed(4))   (totals \(a.decoder), \(a.engine), \(a.mapper), \(a.engineTremor))")
-}
+reportAllocations()
 
 // MARK: Latency.
 say("")
