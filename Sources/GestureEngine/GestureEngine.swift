@@ -19,10 +19,9 @@ public final class GestureEngine {
     private let arena: Arena
     /// `hold-to-accept`: the touches the engine sees are those that rested; nil when off.
     private let acceptance: TouchAcceptance?
-    /// The profile's tremor filter (nil: off), and the frame it smooths into: a frame
-    /// is copied once into this buffer kept for the engine's life, not allocated.
-    @exclusivity(unchecked) private var smoother: ContactSmoother?
-    @exclusivity(unchecked) private var smoothed = TouchFrame(time: Timestamp(microseconds: 0))
+    /// The profile's tremor filter (nil: off); it smooths a copy of each frame into a
+    /// buffer it keeps for the engine's life, not allocated per frame.
+    private let smoother: ContactSmoother?
     /// After a resync, a stale frame, a click, `cancelAll` with fingers down, or an
     /// engine made while fingers were down (`ignoringTouchesDown`): ignore the touches
     /// until every finger has lifted, so nothing fires from a partial sequence.
@@ -121,12 +120,10 @@ public final class GestureEngine {
     /// a frame is 512 bytes, and passing one by value copied it at every call.
     public func process(_ frame: UnsafePointer<TouchFrame>, into events: inout [GestureEvent]) {
         fireDeadlines(through: frame.pointee.time, into: &events)
-        if smoother != nil {
+        if let smoother {
             // The tremor filter: the positions smoothed before anything reads them
             // (`hold-to-accept` too: a shaking finger at rest is at rest).
-            smoothed = frame.pointee
-            smoother!.smooth(&smoothed)
-            withUnsafePointer(to: &smoothed) { accept($0, into: &events) }
+            smoother.smoothing(frame) { accept($0, into: &events) }
         } else {
             accept(frame, into: &events)
         }

@@ -62,22 +62,35 @@ struct OneEuroFilter {
 /// tracking id, and a contact that has just landed (an id not seen in the previous
 /// frame) starts a filter afresh at its landing point. Every frame must pass through
 /// `smooth`, those without contacts too, for "the previous frame" to be the one before. Fixed storage for
-/// `ContactList.capacity` contacts: nothing is allocated per frame.
-struct ContactSmoother {
-    private var filters: InlineArray<10, OneEuroFilter>
+/// `ContactList.capacity` contacts: nothing is allocated per frame. A class, so the
+/// engine holds it by reference: with the filter off, the engine's one test for it is
+/// a pointer's, where an optional of its ~1 KB of state cost a copy on every frame.
+final class ContactSmoother {
+    @exclusivity(unchecked) private var filters: InlineArray<10, OneEuroFilter>
     /// The tracking id each filter follows (-1: free), and the frame that last used it.
-    private var ids = InlineArray<10, Int32>(repeating: -1)
-    private var used = InlineArray<10, UInt32>(repeating: .max)
-    private var frameNumber: UInt32 = 0
+    @exclusivity(unchecked) private var ids = InlineArray<10, Int32>(repeating: -1)
+    @exclusivity(unchecked) private var used = InlineArray<10, UInt32>(repeating: .max)
+    @exclusivity(unchecked) private var frameNumber: UInt32 = 0
+    /// The frame as recognition sees it: the device's, copied in and smoothed.
+    @exclusivity(unchecked) private var smoothed = TouchFrame(time: Timestamp(microseconds: 0))
 
     init(_ settings: TremorFilterSettings) {
         filters = InlineArray(repeating: OneEuroFilter(settings))
     }
 
+    /// `body` with `frame` smoothed: a copy the smoother keeps, so the caller's frame
+    /// is left as the device reported it.
+    @inline(__always)
+    func smoothing(_ frame: UnsafePointer<TouchFrame>, _ body: (UnsafePointer<TouchFrame>) -> Void) {
+        smoothed = frame.pointee
+        smooth(&smoothed)
+        withUnsafePointer(to: &smoothed) { body($0) }
+    }
+
     /// Smooths the positions (mm) of `frame`'s contacts in place; their `normalized`
     /// positions (edge zones, regions: read where a touch lands, which the filter does
     /// not move) stay as the device reported them.
-    mutating func smooth(_ frame: inout TouchFrame) {
+    func smooth(_ frame: inout TouchFrame) {
         frameNumber &+= 1
         let n = min(frame.contacts.count, 10)
         // Two passes: contacts that were down already keep their filters, then the

@@ -75,7 +75,7 @@ import TouchModel
     /// A finger that lands starts its filter over at its landing point: no pull from
     /// where the last finger lifted, even with the same tracking id.
     @Test func aLandingFingerStartsOver() {
-        var smoother = ContactSmoother(TremorFilterSettings())
+        let smoother = ContactSmoother(TremorFilterSettings())
         func frame(_ t: Int64, _ contacts: [(Int32, Point)]) -> TouchFrame {
             TouchFrame(time: Timestamp(microseconds: t), contacts: ContactList(contacts.map { Contact(id: $0.0, position: $0.1) }))
         }
