@@ -10,16 +10,20 @@ import TouchModel
 ///
 /// Not scaled: a sequence's window (`after:`), which the config always sets (the
 /// gesture's `within:`, else `settings: sequence-window:`), so it is the user's.
+///
+/// The spans the tracker reads on every frame are kept in whole microseconds: an
+/// integer add, where the constant in seconds folded to one at compile time.
 struct EngineTiming: Sendable {
     /// `timing-scale`; 1 changes nothing.
     let scale: Double
     /// `fingerCountSettleWindow` scaled, s: the finger count's settle window, and the
-    /// wait a tip-tap gives its resting finger after the tap lifts.
+    /// wait a tip-tap gives its resting finger after the tap lifts; and in µs.
     let settleWindow: Double
-    /// `motionDecisionGrace` scaled, s.
-    let motionGrace: Double
-    /// `velocityWindow` scaled, s: the history a velocity is measured over.
-    let velocitySpan: Double
+    let settleMicroseconds: Int64
+    /// `motionDecisionGrace` scaled, µs.
+    let motionGraceMicroseconds: Int64
+    /// `velocityWindow` scaled, µs: the history a velocity is measured over.
+    let velocitySpanMicroseconds: Int64
     /// `maxMotionFrameGapMicroseconds` scaled: a longer gap between frames is a rest.
     let restGapMicroseconds: Int64
 
@@ -29,10 +33,14 @@ struct EngineTiming: Sendable {
         let s = scale.isFinite && scale > 0 ? scale : 1
         self.scale = s
         settleWindow = fingerCountSettleWindow * s
-        motionGrace = motionDecisionGrace * s
-        velocitySpan = velocityWindow * s
+        settleMicroseconds = Self.microseconds(fingerCountSettleWindow * s)
+        motionGraceMicroseconds = Self.microseconds(motionDecisionGrace * s)
+        velocitySpanMicroseconds = Self.microseconds(velocityWindow * s)
         restGapMicroseconds = Int64((Double(maxMotionFrameGapMicroseconds) * s).rounded())
     }
+
+    /// Seconds in whole microseconds, rounded as `Timestamp.adding(seconds:)` rounds.
+    private static func microseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1_000_000).rounded()) }
 
     /// A gesture's time threshold, s: its own as written, else `default` times the scale.
     func time(_ own: Double?, default seconds: Double) -> ScaledLimit {

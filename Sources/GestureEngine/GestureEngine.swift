@@ -120,18 +120,9 @@ public final class GestureEngine {
     /// a frame is 512 bytes, and passing one by value copied it at every call.
     public func process(_ frame: UnsafePointer<TouchFrame>, into events: inout [GestureEvent]) {
         fireDeadlines(through: frame.pointee.time, into: &events)
-        if let smoother {
-            // The tremor filter: the positions smoothed before anything reads them
-            // (`hold-to-accept` too: a shaking finger at rest is at rest).
-            smoother.smoothing(frame) { accept($0, into: &events) }
-        } else {
-            accept(frame, into: &events)
-        }
-    }
-
-    /// `hold-to-accept`, when on: the frame without the touches that have not rested.
-    @inline(__always)
-    private func accept(_ frame: UnsafePointer<TouchFrame>, into events: inout [GestureEvent]) {
+        // The tremor filter, when on: the positions smoothed before anything reads them
+        // (`hold-to-accept` too: a shaking finger at rest is at rest).
+        let frame = smoother?.smoothed(frame) ?? frame
         if let acceptance {
             take(acceptance.filter(frame, refusingNew: poisoned), into: &events)
         } else {

@@ -26,10 +26,10 @@ struct MotionClassifier {
     private var startB = Point.zero
     private var firstMotion: Timestamp?
     private var translationOnly = false
-    /// `motionDecisionGrace`, as the engine's timing scales it.
-    private let grace: Double
+    /// `motionDecisionGrace`, as the engine's timing scales it, µs.
+    private let graceMicroseconds: Int64
 
-    init(timing: EngineTiming = EngineTiming()) { grace = timing.motionGrace }
+    init(timing: EngineTiming = EngineTiming()) { graceMicroseconds = timing.motionGraceMicroseconds }
 
     /// Starts over with the outermost pair of the current contacts (ids and positions).
     mutating func restart(pairA: (id: Int32, position: Point)?, pairB: (id: Int32, position: Point)?,
@@ -60,7 +60,7 @@ struct MotionClassifier {
         guard movedA || movedB else { return }
         let since = firstMotion ?? time
         firstMotion = since
-        guard (movedA && movedB) || time.seconds(since: since) >= grace else { return }
+        guard (movedA && movedB) || time.microseconds &- since.microseconds >= graceMicroseconds else { return }
         let together = ((ma + mb) / 2).length
         let apart = ((ma - mb) / 2).length
         decision = together > apart ? .translation : .deformation
@@ -69,6 +69,6 @@ struct MotionClassifier {
     /// When the grace period runs out with no new frame.
     var deadline: Timestamp? {
         guard decision == .undecided, let firstMotion else { return nil }
-        return firstMotion.adding(seconds: grace)
+        return firstMotion.adding(microseconds: graceMicroseconds)
     }
 }

@@ -26,8 +26,17 @@ struct OneEuroFilter {
     private(set) var position = Point.zero
     private var velocity = Point.zero
     private var time = Timestamp(microseconds: 0)
+    /// 2π times the cutoffs, where α needs them (`alpha`).
+    private let twoPiMinCutoff: Double
+    private let twoPiBeta: Double
+    private let twoPiDerivativeCutoff: Double
 
-    init(_ settings: TremorFilterSettings) { self.settings = settings }
+    init(_ settings: TremorFilterSettings) {
+        self.settings = settings
+        twoPiMinCutoff = 2 * Double.pi * settings.minCutoff
+        twoPiBeta = 2 * Double.pi * settings.beta
+        twoPiDerivativeCutoff = 2 * Double.pi * settings.derivativeCutoff
+    }
 
     /// Starts over at `p` (the finger has just landed): no history, no lag.
     mutating func reset(to p: Point, at t: Timestamp) {
@@ -39,22 +48,21 @@ struct OneEuroFilter {
     /// The filtered position for the raw `p` at `t`. A sample no later than the last
     /// one (a repeated timestamp) changes nothing: T_e would be 0.
     mutating func filter(_ p: Point, at t: Timestamp) -> Point {
-        let te = t.seconds(since: time)
-        guard te > 0 else { return position }
+        let us = t.microseconds &- time.microseconds
+        guard us > 0 else { return position }
         time = t
-        let raw = (p - position) / te
-        velocity = velocity + (raw - velocity) * Self.alpha(te, cutoff: settings.derivativeCutoff)
-        let cutoff = settings.minCutoff + settings.beta * velocity.length
-        position = position + (p - position) * Self.alpha(te, cutoff: cutoff)
+        let te = Double(us) * 1e-6
+        let raw = (p - position) * (1 / te)
+        velocity = velocity + (raw - velocity) * Self.alpha(te * twoPiDerivativeCutoff)
+        position = position + (p - position) * Self.alpha(te * (twoPiMinCutoff + twoPiBeta * velocity.length))
         return position
     }
 
-    /// α for a sampling period `te`, s, and a cutoff frequency, Hz (the paper's eq. 3).
+    /// α = 1 / (1 + τ / T_e) with τ = 1 / (2π f_c) (the paper's eq. 3), written as
+    /// `w / (1 + w)` with `w = 2π f_c T_e`: one division, where the paper's form takes
+    /// three, for every contact of every frame.
     @inline(__always)
-    static func alpha(_ te: Double, cutoff: Double) -> Double {
-        let tau = 1 / (2 * Double.pi * cutoff)
-        return 1 / (1 + tau / te)
-    }
+    static func alpha(_ w: Double) -> Double { w / (1 + w) }
 }
 
 /// A 1€ filter per contact, for the engine's tremor filter: each contact of a frame
@@ -71,20 +79,27 @@ final class ContactSmoother {
     @exclusivity(unchecked) private var ids = InlineArray<10, Int32>(repeating: -1)
     @exclusivity(unchecked) private var used = InlineArray<10, UInt32>(repeating: .max)
     @exclusivity(unchecked) private var frameNumber: UInt32 = 0
-    /// The frame as recognition sees it: the device's, copied in and smoothed.
-    @exclusivity(unchecked) private var smoothed = TouchFrame(time: Timestamp(microseconds: 0))
+    /// The frame as recognition sees it: the device's, copied in and smoothed; allocated
+    /// once, so the engine reads it in place as it reads the decoder's.
+    private let smoothed: UnsafeMutablePointer<TouchFrame>
 
     init(_ settings: TremorFilterSettings) {
         filters = InlineArray(repeating: OneEuroFilter(settings))
+        smoothed = .allocate(capacity: 1)
+        smoothed.initialize(to: TouchFrame(time: Timestamp(microseconds: 0)))
     }
 
-    /// `body` with `frame` smoothed: a copy the smoother keeps, so the caller's frame
-    /// is left as the device reported it.
-    @inline(__always)
-    func smoothing(_ frame: UnsafePointer<TouchFrame>, _ body: (UnsafePointer<TouchFrame>) -> Void) {
-        smoothed = frame.pointee
-        smooth(&smoothed)
-        withUnsafePointer(to: &smoothed) { body($0) }
+    deinit {
+        smoothed.deinitialize(count: 1)
+        smoothed.deallocate()
+    }
+
+    /// `frame` smoothed: a copy the smoother keeps until the next call, so the
+    /// caller's frame is left as the device reported it.
+    func smoothed(_ frame: UnsafePointer<TouchFrame>) -> UnsafePointer<TouchFrame> {
+        smoothed.pointee = frame.pointee
+        smooth(&smoothed.pointee)
+        return UnsafePointer(smoothed)
     }
 
     /// Smooths the positions (mm) of `frame`'s contacts in place; their `normalized`

@@ -142,8 +142,8 @@ final class TouchTracker {
     @exclusivity(unchecked) private var classifier: MotionClassifier
 
     @exclusivity(unchecked) private var history: VelocityHistory
-    /// `fingerCountSettleWindow`, as the engine's timing scales it (`EngineTiming`), s.
-    private let settleWindow: Double
+    /// `fingerCountSettleWindow`, as the engine's timing scales it (`EngineTiming`), µs.
+    private let settleMicroseconds: Int64
 
     /// Whether a gesture bound on the device rests a finger (`KindTraits.restsAFinger`):
     /// only then is the finger down longest followed (`first`), a cost every frame.
@@ -154,7 +154,7 @@ final class TouchTracker {
         self.followsRestingFinger = followsRestingFinger
         classifier = MotionClassifier(timing: timing)
         history = VelocityHistory(timing: timing)
-        settleWindow = timing.settleWindow
+        settleMicroseconds = timing.settleMicroseconds
     }
 
     // MARK: Frames
@@ -252,7 +252,7 @@ final class TouchTracker {
         guard inSequence else { return nil }
         // Settling ends (a pending count applies, or a new count becomes committable);
         // the classifier's grace period runs out. The engine drops the stale ones.
-        let settle = (pendingSince ?? countChangedAt).adding(seconds: settleWindow)
+        let settle = (pendingSince ?? countChangedAt).adding(microseconds: settleMicroseconds)
         var d: Timestamp? = settle > time && !(settledEarly && pendingSince == nil) ? settle : nil
         if let c = classifier.deadline, c > time, d == nil || c < d! { d = c }
         return d
@@ -274,7 +274,7 @@ final class TouchTracker {
         return TouchSnapshot(
             time: now, fingers: inSequence ? settled : peak, currentFingers: counted, maxFingers: maxCounted,
             isSettled: inSequence && pendingSince == nil
-                && (settledEarly || now >= countChangedAt.adding(seconds: settleWindow)),
+                && (settledEarly || now >= countChangedAt.adding(microseconds: settleMicroseconds)),
             countChangedAt: countChangedAt, sequenceStart: sequenceStart, liftedAt: liftedAt, isLifted: !inSequence,
             location: location, tapLocation: tapAt == .first ? landedLocation : location,
             translation: acc.translation - anchor.translation,
@@ -446,7 +446,7 @@ final class TouchTracker {
     /// first one has just landed): `settleEarly` may commit it.
     func isSettlingUp(at now: Timestamp) -> Bool {
         inSequence && !settledEarly && counted >= settled
-            && (pendingSince != nil || now < countChangedAt.adding(seconds: settleWindow))
+            && (pendingSince != nil || now < countChangedAt.adding(microseconds: settleMicroseconds))
     }
 
     /// Commits the count now, before its settle window has run out: the engine calls
@@ -459,7 +459,7 @@ final class TouchTracker {
     }
 
     private func settleIfDue(_ now: Timestamp) {
-        guard let p = pendingSince, now >= p.adding(seconds: settleWindow) else { return }
+        guard let p = pendingSince, now >= p.adding(microseconds: settleMicroseconds) else { return }
         applyPending()
     }
 

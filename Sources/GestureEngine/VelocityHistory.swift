@@ -30,11 +30,11 @@ struct VelocityHistory {
     private var last = -1
     /// `velocityWindow` and `maxMotionFrameGapMicroseconds`, as the engine's timing
     /// scales them (`EngineTiming`).
-    private let windowSeconds: Double
+    private let windowMicroseconds: Int64
     private let restGapMicroseconds: Int64
 
     init(timing: EngineTiming = EngineTiming()) {
-        windowSeconds = timing.velocitySpan
+        windowMicroseconds = timing.velocitySpanMicroseconds
         restGapMicroseconds = timing.restGapMicroseconds
     }
 
@@ -66,7 +66,7 @@ struct VelocityHistory {
     @inline(__always)
     mutating func base(at now: Timestamp) -> (TouchTracker.Accumulated, Double)? {
         guard count > 0 else { return nil }
-        let cutoff = now.adding(seconds: -windowSeconds)
+        let cutoff = now.adding(microseconds: -windowMicroseconds)
         let newest = total &- 1, oldest = total &- count
         // j: the newest sample at or before `cutoff`, else the oldest. Samples are in
         // time order, so those at or before it are all up to some j0, and the two
