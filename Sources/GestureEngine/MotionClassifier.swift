@@ -26,10 +26,6 @@ struct MotionClassifier {
     private var startB = Point.zero
     private var firstMotion: Timestamp?
     private var translationOnly = false
-    /// `motionDecisionGrace`, as the engine's timing scales it, µs.
-    private let graceMicroseconds: Int64
-
-    init(timing: EngineTiming = EngineTiming()) { graceMicroseconds = timing.motionGraceMicroseconds }
 
     /// Starts over with the outermost pair of the current contacts (ids and positions).
     mutating func restart(pairA: (id: Int32, position: Point)?, pairB: (id: Int32, position: Point)?,
@@ -47,7 +43,8 @@ struct MotionClassifier {
 
     /// Feeds the pair's current positions (nil when a member lifted: the caller
     /// restarts with a new pair), or the single finger's travel.
-    mutating func update(time: Timestamp, a: Point?, b: Point?, singleTravelMM: Double) {
+    /// `graceMicroseconds`: `motionDecisionGrace`, as the engine's timing scales it.
+    mutating func update(time: Timestamp, a: Point?, b: Point?, singleTravelMM: Double, graceMicroseconds: Int64) {
         guard decision == .undecided else { return }
         if translationOnly {
             if singleTravelMM >= motionDecisionDistanceMM { decision = .translation }
@@ -67,7 +64,7 @@ struct MotionClassifier {
     }
 
     /// When the grace period runs out with no new frame.
-    var deadline: Timestamp? {
+    func deadline(graceMicroseconds: Int64) -> Timestamp? {
         guard decision == .undecided, let firstMotion else { return nil }
         return firstMotion.adding(microseconds: graceMicroseconds)
     }

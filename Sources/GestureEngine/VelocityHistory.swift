@@ -28,16 +28,6 @@ struct VelocityHistory {
     /// starts there and moves a step or two, instead of walking back through the
     /// whole window.
     private var last = -1
-    /// `velocityWindow` and `maxMotionFrameGapMicroseconds`, as the engine's timing
-    /// scales them (`EngineTiming`).
-    private let windowMicroseconds: Int64
-    private let restGapMicroseconds: Int64
-
-    init(timing: EngineTiming = EngineTiming()) {
-        windowMicroseconds = timing.velocitySpanMicroseconds
-        restGapMicroseconds = timing.restGapMicroseconds
-    }
-
     @inline(__always)
     mutating func record(_ time: Timestamp, _ value: TouchTracker.Accumulated) {
         let slot = total & Self.mask
@@ -64,9 +54,11 @@ struct VelocityHistory {
     /// the whole InlineArray for every element read through a borrowed `self`; through
     /// `inout self` it reads in place (gestured-bench, callgrind).
     @inline(__always)
-    mutating func base(at now: Timestamp) -> (TouchTracker.Accumulated, Double)? {
+    /// `timing`: the window and the rest gap, as the engine's timing scales them (the
+    /// tracker's; kept out of this struct, whose layout the per-frame search is tuned to).
+    mutating func base(at now: Timestamp, _ timing: EngineTiming) -> (TouchTracker.Accumulated, Double)? {
         guard count > 0 else { return nil }
-        let cutoff = now.adding(microseconds: -windowMicroseconds)
+        let cutoff = now.adding(microseconds: -timing.velocitySpanMicroseconds)
         let newest = total &- 1, oldest = total &- count
         // j: the newest sample at or before `cutoff`, else the oldest. Samples are in
         // time order, so those at or before it are all up to some j0, and the two
@@ -80,12 +72,12 @@ struct VelocityHistory {
         let nextTime = times[(j &+ 1) & Self.mask]
         // In whole microseconds: the same test as in seconds (the gap is a whole number
         // of them), without a division.
-        guard nextTime.microseconds &- oldTime.microseconds > restGapMicroseconds else {
+        guard nextTime.microseconds &- oldTime.microseconds > timing.restGapMicroseconds else {
             return (old, Double(now.microseconds &- oldTime.microseconds))
         }
         let k = total &- j  // how many samples back, the newest being 1
         let interval = k > 2 ? times[newest & Self.mask].seconds(since: nextTime) / Double(k - 2) : 0.01
-        let resumed = nextTime.adding(seconds: -min(interval, Double(restGapMicroseconds) / 1_000_000))
+        let resumed = nextTime.adding(seconds: -min(interval, Double(timing.restGapMicroseconds) / 1_000_000))
         return (old, Double(now.microseconds &- resumed.microseconds))
     }
 }
