@@ -11,11 +11,15 @@ struct AllocationCount {
     var decoder: UInt64 = 0
     var decoderEngine: UInt64 = 0
     var decoderEngineMapper: UInt64 = 0
+    /// Decoder + engine with the tremor filter on (`benchAccessibilityProfile`).
+    var decoderEngineTremor: UInt64 = 0
 
     func perFrame(_ n: UInt64) -> Double { Double(n) / Double(max(frames, 1)) }
     /// Allocations of the engine alone: decoder + engine less decoder.
     var engine: UInt64 { decoderEngine &- decoder }
     var mapper: UInt64 { decoderEngineMapper &- decoderEngine }
+    /// Allocations of the engine with the tremor filter: decoder + engine (filter on) less decoder.
+    var engineTremor: UInt64 { decoderEngineTremor &- decoder }
 
     static let warmPasses = 3
     static let countedPasses = 20
@@ -36,9 +40,9 @@ struct AllocationCount {
             }
             if pass >= warmPasses { out.decoder += mallocs() - before }
         }
-        // Decoder + engine, then with the mapper.
-        for withMapper in [false, true] {
-            var lanes = workloads.map { Lane(workload: $0, config: config) }
+        // Decoder + engine, then with the mapper, then with the tremor filter on.
+        for (withMapper, profile) in [(false, AccessibilityProfile()), (true, AccessibilityProfile()), (false, benchAccessibilityProfile)] {
+            var lanes = workloads.map { Lane(workload: $0, config: config, profile: profile) }
             var r = Run()
             var counted: UInt64 = 0
             for pass in 0..<(warmPasses + countedPasses) {
@@ -47,7 +51,7 @@ struct AllocationCount {
                 for w in lanes.indices { lanes[w].replay(pass: pass, mapper: withMapper, into: &r) }
                 if pass >= warmPasses { counted += mallocs() - before }
             }
-            if withMapper { out.decoderEngineMapper = counted } else {
+            if !profile.isOff { out.decoderEngineTremor = counted } else if withMapper { out.decoderEngineMapper = counted } else {
                 out.decoderEngine = counted
                 out.frames = r.frames
                 out.gestureEvents = r.gestureEvents

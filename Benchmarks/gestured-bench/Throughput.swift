@@ -48,7 +48,18 @@ enum Stage: String, CaseIterable {
     case pipeline = "decoder + engine"
     /// The same plus ActionMapper building each command's invocation (none is run).
     case pipelineMapper = "decoder + engine + mapper"
+    /// Decoder + engine with issue 36's accessibility profile (`timing-scale: 2.5`,
+    /// `tremor-filter: true`): the 1€ filter on every contact of every frame.
+    case pipelineTremor = "decoder + engine, tremor filter on"
 }
+
+/// The profile `.pipelineTremor` runs with (issue 36's example).
+let benchAccessibilityProfile: AccessibilityProfile = {
+    var p = AccessibilityProfile()
+    p.timingScale = 2.5
+    p.tremorFilter = TremorFilterSettings()
+    return p
+}()
 
 struct Throughput {
     let config: Config
@@ -60,6 +71,7 @@ struct Throughput {
         case .decoder: return decoderOnly(stream)
         case .pipeline: return pipeline(stream, mapper: false)
         case .pipelineMapper: return pipeline(stream, mapper: true)
+        case .pipelineTremor: return pipeline(stream, mapper: false, profile: benchAccessibilityProfile)
         }
     }
 
@@ -98,8 +110,8 @@ struct Throughput {
         return r
     }
 
-    func pipeline(_ stream: EventStream, mapper withMapper: Bool) -> Run {
-        var lanes = stream.workloads.map { Lane(workload: $0, config: config) }
+    func pipeline(_ stream: EventStream, mapper withMapper: Bool, profile: AccessibilityProfile = AccessibilityProfile()) -> Run {
+        var lanes = stream.workloads.map { Lane(workload: $0, config: config, profile: profile) }
         var r = Run()
         let start = nowNS()
         for pass in 0..<stream.passes {
@@ -118,10 +130,10 @@ extension Throughput {
     /// then a pass of the other in turn, each timed on its own: both sample the
     /// machine's speed at the same moments, where a run of each (a second or so apart)
     /// can land on a faster or slower stretch of a shared machine. Returns their time
-    /// per event over the whole stream.
-    func interleaved(_ stream: EventStream) -> (floor: Double, pipeline: Double) {
+    /// per event over the whole stream. `profile`: the engine's accessibility profile.
+    func interleaved(_ stream: EventStream, profile: AccessibilityProfile = AccessibilityProfile()) -> (floor: Double, pipeline: Double) {
         let floors = Floors(stream)
-        var lanes = stream.workloads.map { Lane(workload: $0, config: config) }
+        var lanes = stream.workloads.map { Lane(workload: $0, config: config, profile: profile) }
         var floorRun = Run(), ours = Run()
         var floorNS: Int64 = 0, oursNS: Int64 = 0
         for pass in 0..<stream.passes {
@@ -184,12 +196,12 @@ struct Lane {
     var events: [GestureEvent] = []
     var invocations: [Invocation] = []
 
-    init(workload: Workload, config: Config) {
+    init(workload: Workload, config: Config, profile: AccessibilityProfile = AccessibilityProfile()) {
         self.workload = workload
         decoder = workload.makeDecoder()
         // As the daemon runs it without --explain or watch: no decision log.
         engine = GestureEngine(device: decoder.capabilities.deviceInfo(name: workload.device.name), specs: config.specs,
-                               explains: false)
+                               explains: false, profile: profile)
         mapper = ActionMapper(config: config)
     }
 

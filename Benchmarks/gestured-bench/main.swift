@@ -37,6 +37,7 @@ struct Options {
     var followOnly = false
     /// `--throughput-only`: only the throughput table and its ratios to the C floor, then exit.
     var throughputOnly = false
+    var allocationsOnly = false
 
     init(_ args: [String]) {
         var i = 0
@@ -64,13 +65,14 @@ struct Options {
             case "--shapes-only": shapesOnly = true
             case "--follow-only": followOnly = true
             case "--throughput-only": throughputOnly = true
+            case "--allocations-only": allocationsOnly = true
             case "--profile":
                 let v = value().split(separator: ":")
                 guard v.count == 2, let stage = Stage.allCases.first(where: { "\($0)" == v[0] }), let n = Int(v[1]), (0...2).contains(n)
                 else { fail("--profile STAGE:STREAM, STAGE one of \(Stage.allCases.map { "\($0)" }), STREAM 0…2") }
                 profile = (stage, n)
             case "-h", "--help":
-                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM] [--stream-only | --responsiveness-only | --shapes-only | --throughput-only | --follow-only]")
+                say("usage: gestured-bench [--root DIR] [--runs N] [--events N] [--latency-runs N] [--startup-runs N] [--idle-seconds S] [--profile STAGE:STREAM] [--stream-only | --responsiveness-only | --shapes-only | --throughput-only | --follow-only | --allocations-only]")
                 exit(0)
             default: fail("unknown argument \(args[i])")
             }
@@ -170,8 +172,8 @@ let streams = [
 /// declared-code check on the protocol-B headline only.
 func stages(_ stream: EventStream) -> [Stage] {
     switch stream.name {
-    case streams[0].name: return Stage.allCases.filter { $0 != .cFloorUnchecked }
-    case streams[1].name: return [.cFloor, .cFloorUnchecked, .decoder, .pipeline]
+    case streams[0].name: return Stage.allCases.filter { $0 != .cFloorUnchecked && $0 != .pipelineTremor }
+    case streams[1].name: return [.cFloor, .cFloorUnchecked, .decoder, .pipeline, .pipelineTremor]
     default: return [.cFloor, .decoder, .pipeline]
     }
 }
@@ -190,18 +192,39 @@ if options.throughputOnly {
     // The headline ratio alone (protocol B, decoder + engine over the C floor), each
     // run paired with the floor's run just before it, as in the full table; then the
     // same with the two interleaved pass by pass (`Throughput.interleaved`).
-    var ratios: [Double] = [], interleaved: [Double] = []
+    // Then the same with issue 36's accessibility profile (the tremor filter on).
+    var ratios: [Double] = [], interleaved: [Double] = [], tremor: [Double] = []
     for _ in 0..<options.runs {
         let floor = throughput.run(.cFloor, streams[1]), ours = throughput.run(.pipeline, streams[1])
         ratios.append(ours.nsPerEvent / floor.nsPerEvent)
         let i = throughput.interleaved(streams[1])
         interleaved.append(i.pipeline / i.floor)
+        let t = throughput.interleaved(streams[1], profile: benchAccessibilityProfile)
+        tremor.append(t.pipeline / t.floor)
         if getenv("BENCH_VERBOSE") != nil {
             say("   C floor \(floor.nsPerEvent.fixed(2)) ns/event, pipeline \(ours.nsPerEvent.fixed(2)); interleaved \(i.floor.fixed(2)), \(i.pipeline.fixed(2))")
         }
     }
     say("pipeline_b_vs_c over \(options.runs) runs: \(ratios.map { $0.fixed(2) }.joined(separator: " ")), median \(median(ratios).fixed(2))")
     say("interleaved pass by pass: \(interleaved.map { $0.fixed(2) }.joined(separator: " ")), median \(median(interleaved).fixed(2))")
+    say("tremor filter on (timing-scale 2.5, tremor-filter: true), interleaved: \(tremor.map { $0.fixed(2) }.joined(separator: " ")), median \(median(tremor).fixed(2))")
+    unlink(benchConfigPath)
+    rmdir(tmp)
+    exit(0)
+}
+
+/// Heap allocations per frame once warm, decoder, engine (with the tremor filter too)
+/// and mapper, over every stream but the protocol-B one (the first holds its files).
+func reportAllocations() {
+    say("== allocations per frame, steady state (malloc/calloc/realloc/aligned calls, counted in-process)")
+    for stream in streams where stream.name != streams[1].name {
+        let a = AllocationCount.measure(stream.workloads, config: config)
+        say("-- \(stream.name): \(a.frames) frames, \(a.gestureEvents) gesture events over \(AllocationCount.countedPasses) warm passes")
+        say("   decoder \(a.perFrame(a.decoder).fixed(4))  engine \(a.perFrame(a.engine).fixed(4))  mapper \(a.perFrame(a.mapper).fixed(4))  engine with the tremor filter \(a.perFrame(a.engineTremor).fixed(4))   (totals \(a.decoder), \(a.engine), \(a.mapper), \(a.engineTremor))")
+    }
+}
+if options.allocationsOnly {
+    reportAllocations()
     unlink(benchConfigPath)
     rmdir(tmp)
     exit(0)
@@ -311,12 +334,7 @@ ShapeAccuracy.report(root: options.root)
 
 // MARK: Allocations.
 say("")
-say("== allocations per frame, steady state (malloc/calloc/realloc/aligned calls, counted in-process)")
-for stream in streams where stream.name != streams[1].name {
-    let a = AllocationCount.measure(stream.workloads, config: config)
-    say("-- \(stream.name): \(a.frames) frames, \(a.gestureEvents) gesture events over \(AllocationCount.countedPasses) warm passes")
-    say("   decoder \(a.perFrame(a.decoder).fixed(4))  engine \(a.perFrame(a.engine).fixed(4))  mapper \(a.perFrame(a.mapper).fixed(4))   (totals \(a.decoder), \(a.engine), \(a.mapper))")
-}
+reportAllocations()
 
 // MARK: Latency.
 say("")
@@ -423,8 +441,10 @@ let pipelineB = protocolBFigures.eventsPerSecond[.pipeline]!, pipelineBvsC = pro
 // The same ratio against the floor that skips the declared-code check, as it was when
 // issue 15 set its budget: paired per round like the others.
 let pipelineBvsUnchecked = pairedRatio(results[streams[1].name]!, .pipeline, over: .cFloorUnchecked)
+// Issue 36: the same headline with the accessibility profile on (the tremor filter).
+let pipelineBvsCTremor = protocolBFigures.vsC[.pipelineTremor]!
 say("budgets: protocol B pipeline ≥ 10 M events/s (issue 15): \(verdict(pipelineB >= 10e6)); protocol B pipeline ≤ 4× C: \(verdict(pipelineBvsC <= 4)) (interleaved: \(verdict(pipelineBvsCInterleaved <= 4))); pipeline ≥ 5 M events/s (issue 7; SPEC §9 asks 10 M): \(verdict(headline.eventsPerSecond[.pipeline]! >= 5e6)); decoder within 2× of C: \(verdict(headline.vsC[.decoder]! <= 2)); RSS < 10 MB: \(verdict(rss < 10)); 0 wakeups/s: \(verdict(wakeups == 0)); latency p50 < 2 ms: \(verdict(median(latencies) < 2)); start-up < 50 ms: \(verdict(median(startups) < 50)); key latency p50 < 50 µs: \(verdict(median(keyLatencies) < 50)); stream, 1 subscriber ≤ 1.25× none (issue 20): 70 Hz drag \(verdict(stream1vs0 <= 1.25)), 1 kHz \(verdict(stream1kHz1vs0 <= 1.25)); no subscriber, 0 allocations/frame: \(verdict(streamAllocations == 0)); follow p50 < 1 ms: \(verdict(median(followLatency.microseconds) < 1000)), 0 allocations a frame: \(verdict(followLatency.allocations == 0))")
-say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_interleaved=\(pipelineBvsCInterleaved.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1)) stream_1_vs_0=\(stream1vs0.fixed(3)) stream_16_vs_0=\(streamDrag.ratios[StreamCost.setups[2]]!.fixed(3)) stream_stalled_vs_0=\(streamDrag.ratios[StreamCost.setups[3]]!.fixed(3)) stream_lines_1_vs_0=\(streamDrag.ratios[StreamCost.setups[4]]!.fixed(3)) stream_lines_16_vs_0=\(streamDrag.ratios[StreamCost.setups[5]]!.fixed(3)) stream_1khz_1_vs_0=\(stream1kHz1vs0.fixed(3)) stream_1khz_16_vs_0=\(streamKilohertz.ratios[StreamCost.setups[2]]!.fixed(3)) stream_allocs_per_frame_0=\(streamAllocations.fixed(4)) desktop_latency_p50_us=\(median(desktopLatencies).fixed(1)) follow_latency_p50_us=\(median(followLatency.microseconds).fixed(1)) follow_allocs_per_frame=\((Double(followLatency.allocations) / Double(max(followLatency.frames, 1))).fixed(4))\(swaymsgLatencies.isEmpty ? "" : " swaymsg_request_p50_ms=\(median(swaymsgLatencies).fixed(3))")")
+say("bench: pipeline_events_per_s=\(Int(headline.eventsPerSecond[.pipeline]!)) pipeline_b_events_per_s=\(Int(pipelineB)) pipeline_b_vs_c=\(pipelineBvsC.fixed(2)) pipeline_b_vs_c_interleaved=\(pipelineBvsCInterleaved.fixed(2)) pipeline_b_vs_c_unchecked=\(pipelineBvsUnchecked.fixed(2)) pipeline_b_vs_c_tremor=\(pipelineBvsCTremor.fixed(2)) decoder_vs_c=\(headline.vsC[.decoder]!.fixed(2)) pipeline_vs_c=\(headline.vsC[.pipeline]!.fixed(2)) rss_mb=\(rss.fixed(1)) idle_wakeups_per_s=\(wakeups.fixed(1)) latency_p50_ms=\(median(latencies).fixed(3)) latency_p99_ms=\(percentile(latencies, 99).fixed(3)) startup_ms=\(median(startups).fixed(1)) key_latency_p50_us=\(median(keyLatencies).fixed(1)) key_latency_p99_us=\(percentile(keyLatencies, 99).fixed(1)) passthrough_latency_p50_us=\(median(passthroughLatencies).fixed(1)) stream_1_vs_0=\(stream1vs0.fixed(3)) stream_16_vs_0=\(streamDrag.ratios[StreamCost.setups[2]]!.fixed(3)) stream_stalled_vs_0=\(streamDrag.ratios[StreamCost.setups[3]]!.fixed(3)) stream_lines_1_vs_0=\(streamDrag.ratios[StreamCost.setups[4]]!.fixed(3)) stream_lines_16_vs_0=\(streamDrag.ratios[StreamCost.setups[5]]!.fixed(3)) stream_1khz_1_vs_0=\(stream1kHz1vs0.fixed(3)) stream_1khz_16_vs_0=\(streamKilohertz.ratios[StreamCost.setups[2]]!.fixed(3)) stream_allocs_per_frame_0=\(streamAllocations.fixed(4)) desktop_latency_p50_us=\(median(desktopLatencies).fixed(1)) follow_latency_p50_us=\(median(followLatency.microseconds).fixed(1)) follow_allocs_per_frame=\((Double(followLatency.allocations) / Double(max(followLatency.frames, 1))).fixed(4))\(swaymsgLatencies.isEmpty ? "" : " swaymsg_request_p50_ms=\(median(swaymsgLatencies).fixed(3))")")
 
 for file in ["config-20.yaml", "daemon.log", "replay-rss.txt"] { unlink(tmp + "/" + file) }
 rmdir(tmp + "/no-input")

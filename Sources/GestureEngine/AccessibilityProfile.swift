@@ -31,16 +31,23 @@ public struct AccessibilityProfile: Sendable, Equatable {
 }
 
 /// The 1€ filter's parameters (Casiez, Roussel, Vogel, "1€ Filter: A Simple
-/// Speed-based Low-pass Filter for Noisy Input in Interactive Systems", CHI 2012).
+/// Speed-based Low-pass Filter for Noisy Input in Interactive Systems", CHI 2012;
+/// `OneEuroFilter`).
+///
+/// The defaults were chosen by measurement (docs/ACCESSIBILITY.md, "The tremor
+/// filter"): a finger held still with a 5 Hz, 1 mm tremor keeps 0.24 mm of it, a
+/// 200 mm/s stroke lags 20 ms; over the bundled recordings slowed 2.5× with that
+/// tremor at five phases, they lose the fewest gestures of the 20 settings tried
+/// (min-cutoff 0.5–1.5 Hz, beta 0.01–0.1, d-cutoff 0.7–2 Hz).
 public struct TremorFilterSettings: Sendable, Equatable {
     /// Cutoff frequency at rest, Hz: lower smooths more while the fingers are still.
     public var minCutoff: Double = 1.0
     /// How fast the cutoff rises with speed, per mm/s: higher lags less on fast strokes.
-    public var beta: Double = 0.007
+    public var beta: Double = 0.02
     /// Cutoff for the speed estimate itself, Hz.
     public var derivativeCutoff: Double = 1.0
 
-    public init(minCutoff: Double = 1.0, beta: Double = 0.007, derivativeCutoff: Double = 1.0) {
+    public init(minCutoff: Double = 1.0, beta: Double = 0.02, derivativeCutoff: Double = 1.0) {
         self.minCutoff = minCutoff
         self.beta = beta
         self.derivativeCutoff = derivativeCutoff

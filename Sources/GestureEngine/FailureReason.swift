@@ -11,8 +11,10 @@ public enum FailureReason: Sendable, Equatable {
     case movedTooFar(mm: Double, limitMM: Double)
     /// Fingers lifted before the gesture travelled far enough, mm.
     case tooShort(mm: Double, needsMM: Double)
-    /// Swipe: fast enough? mm/s.
-    case tooSlow(mmPerS: Double, needsMMPerS: Double)
+    /// Swipe: fast enough? mm/s. `scale`, here and in the other cases with a time or
+    /// speed threshold: the accessibility profile's `timing-scale` that threshold was
+    /// scaled by (1: the gesture's own, or no profile), which the text reports.
+    case tooSlow(mmPerS: Double, needsMMPerS: Double, scale: Double = 1)
     /// Swipe, pan, edge pan: moved in a direction the gesture does not accept.
     case wrongDirection(moved: Direction)
     /// Swipe, pan with axis lock: too far off the axis, degrees.
@@ -20,11 +22,11 @@ public enum FailureReason: Sendable, Equatable {
     /// Pinch, rotate: went the way the gesture does not accept.
     case wrongSense(moved: Sense)
     /// Tap: a finger stayed down too long, s.
-    case heldTooLong(seconds: Double, maxSeconds: Double)
+    case heldTooLong(seconds: Double, maxSeconds: Double, scale: Double = 1)
     /// Multi-tap: the next tap did not come in time, s.
-    case nextTapTooLate(maxSeconds: Double)
+    case nextTapTooLate(maxSeconds: Double, scale: Double = 1)
     /// Hold: lifted before the minimum press duration, s.
-    case liftedTooSoon(seconds: Double, needsSeconds: Double)
+    case liftedTooSoon(seconds: Double, needsSeconds: Double, scale: Double = 1)
     /// Hold with taps before it, or multi-tap: fewer taps than needed.
     case taps(have: Int, need: Int)
     /// Pinch: lifted before the scale changed enough.
@@ -43,14 +45,14 @@ public enum FailureReason: Sendable, Equatable {
     /// radius (a stroke running straight into a curl goes round no one place).
     case centreMoved(mm: Double, radiusMM: Double)
     /// Tip-tap: the resting finger was down this long before the others landed, s.
-    case restedTooShort(seconds: Double, needsSeconds: Double)
+    case restedTooShort(seconds: Double, needsSeconds: Double, scale: Double = 1)
     /// Tip-tap: the resting finger moved this far, mm.
     case restMoved(mm: Double, limitMM: Double)
     /// Tip-tap: the resting finger lifted with the others or before them (a plain tap).
     case restLifted
     /// Tip-tap: more fingers landed beside the resting one this long after the tap
     /// lifted, before it was taken (it waits `waitSeconds` for the resting finger), s.
-    case tappedAgain(seconds: Double, waitSeconds: Double)
+    case tappedAgain(seconds: Double, waitSeconds: Double, scale: Double = 1)
     /// Tip-tap: the others landed on this side, which it does not accept.
     case wrongSide(tapped: Side)
     /// Tip-tap: no finger tapped or swiped beside the resting one.
@@ -107,17 +109,19 @@ public enum FailureReason: Sendable, Equatable {
             return "\(have) finger\(have == 1 ? "" : "s"), needs \(n)"
         case let .movedTooFar(mm, limit): return "moved \(mm.formatted1) mm, allows \(limit.formatted1) mm"
         case let .tooShort(mm, needs): return "moved \(mm.formatted1) mm, needs \(needs.formatted1) mm"
-        case let .tooSlow(v, needs): return "moved at \(v.formatted1) mm/s, needs \(needs.formatted1) mm/s"
+        case let .tooSlow(v, needs, scale):
+            return "moved at \(v.formatted1) mm/s, needs \(needs.formatted1) mm/s" + Self.scaled(scale, divided: true)
         case let .wrongDirection(moved): return "moved \(moved.rawValue), which it does not accept"
         case let .wrongSense(moved):
             return "\(moved == .in || moved == .out ? "pinched" : "turned") \(moved.rawValue), which it does not accept"
         case let .offAxis(deg, max): return "moved \(deg.formatted1)° off its axis, allows \(max.formatted1)°"
-        case let .heldTooLong(s, max):
+        case let .heldTooLong(s, max, scale):
             // Failed at the deadline (still down) or at a late lift.
-            return s < max + 0.005 ? "still down after \(max.formatted2) s, too long for a tap"
-                : "held \(s.formatted2) s, a tap allows \(max.formatted2) s"
-        case let .nextTapTooLate(max): return "the next tap did not come within \(max.formatted2) s"
-        case let .liftedTooSoon(s, needs): return "lifted after \(s.formatted2) s, needs \(needs.formatted2) s"
+            return (s < max + 0.005 ? "still down after \(max.formatted2) s, too long for a tap"
+                : "held \(s.formatted2) s, a tap allows \(max.formatted2) s") + Self.scaled(scale)
+        case let .nextTapTooLate(max, scale): return "the next tap did not come within \(max.formatted2) s" + Self.scaled(scale)
+        case let .liftedTooSoon(s, needs, scale):
+            return "lifted after \(s.formatted2) s, needs \(needs.formatted2) s" + Self.scaled(scale)
         case let .taps(have, need): return "\(have) tap\(have == 1 ? "" : "s"), needs \(need)"
         case let .tooLittleScale(scale, needs): return "scaled \(scale.formatted2)x, needs \(needs.formatted2)x"
         case let .tooLittleRotation(deg, needs): return "turned \(deg.formatted1)°, needs \(needs.formatted1)°"
@@ -127,12 +131,14 @@ public enum FailureReason: Sendable, Equatable {
             return "the fingers turned \(fingers.formatted1)° as their path went \(path.formatted1)° round: a rotation, not the hand going round"
         case let .centreMoved(mm, radius):
             return "the path's centre moved \(mm.formatted1) mm, over half its radius of \(radius.formatted1) mm: not round"
-        case let .restedTooShort(s, needs):
+        case let .restedTooShort(s, needs, scale):
             return "the first finger rested \((s * 1000).fixed(0)) ms before the others landed, needs \((needs * 1000).fixed(0)) ms"
+                + Self.scaled(scale)
         case let .restMoved(mm, limit): return "the resting finger moved \(mm.formatted1) mm, allows \(limit.formatted1) mm"
         case .restLifted: return "the resting finger lifted with the others, or before them (a plain tap of them all)"
-        case let .tappedAgain(s, wait):
+        case let .tappedAgain(s, wait, scale):
             return "fingers landed again \((s * 1000).fixed(0)) ms after the tap, before it counted (it waits \((wait * 1000).fixed(0)) ms): one tip-tap per rest"
+                + Self.scaled(scale)
         case let .wrongSide(side): return "tapped to the \(side.rawValue), which it does not accept"
         case .noTipTap: return "no finger tapped beside the resting one"
         case .fingersNotTracked: return "this pad reports a box around the fingers, not each finger"
@@ -163,6 +169,26 @@ public enum FailureReason: Sendable, Equatable {
         case .clicked: return "the pad was clicked; a click is not a gesture"
         case .cancelledByCaller: return "cancelled (device gone or config reloaded)"
         }
+    }
+}
+
+extension FailureReason {
+    /// The mark on a threshold the accessibility profile's `timing-scale` changed:
+    /// " (scaled 2.5× by timing-scale)", or for a speed floor " (divided by
+    /// timing-scale 2.5)"; nothing when it did not (`scale` 1).
+    static func scaled(_ scale: Double, divided: Bool = false) -> String {
+        guard scale != 1 else { return "" }
+        let factor = scale == scale.rounded() ? scale.fixed(0) : scale.fixed(2).trimmingZeros
+        return divided ? " (divided by timing-scale \(factor))" : " (scaled \(factor)× by timing-scale)"
+    }
+}
+
+private extension String {
+    /// "2.50" → "2.5".
+    var trimmingZeros: String {
+        var s = self
+        while s.hasSuffix("0") { s.removeLast() }
+        return s
     }
 }
 

@@ -19,6 +19,9 @@ public final class GestureEngine {
     private let arena: Arena
     /// `hold-to-accept`: the touches the engine sees are those that rested; nil when off.
     private let acceptance: TouchAcceptance?
+    /// The profile's tremor filter (nil: off); it smooths a copy of each frame into a
+    /// buffer it keeps for the engine's life, not allocated per frame.
+    private let smoother: ContactSmoother?
     /// After a resync, a stale frame, a click, `cancelAll` with fingers down, or an
     /// engine made while fingers were down (`ignoringTouchesDown`): ignore the touches
     /// until every finger has lifted, so nothing fires from a partial sequence.
@@ -39,15 +42,20 @@ public final class GestureEngine {
         self.profile = profile
         acceptance = profile.holdToAccept > 0 ? TouchAcceptance(duration: profile.holdToAccept, device: device) : nil
         let here = specs.indices.filter { specs[$0].devices.admits(device) }
-        tracker = TouchTracker(device: device, followsRestingFinger: here.contains { specs[$0].kind.traits.restsAFinger })
+        // Every time threshold scaled once, here: the frames cost what they did.
+        let timing = EngineTiming(scale: profile.timingScale)
+        tracker = TouchTracker(device: device, followsRestingFinger: here.contains { specs[$0].kind.traits.restsAFinger },
+                               timing: timing)
         tracker.tapAt = profile.tapAt
+        smoother = profile.tremorFilter.map(ContactSmoother.init)
         var members: [Arena.Member] = []
         for index in here {
             let spec = specs[index], traits = spec.kind.traits
             let edges = traits.startsAtEdge ? (spec.thresholds.edgeZoneMM ?? defaultEdgeZoneMM, spec.edges, device) : nil
             let gate = MotionGate(traits.gate, fingers: fingerRange(of: spec, atLeast: traits.gate.fewestFingers),
                                   decides: Self.competesWithTranslation(index, here, specs), edges: edges)
-            let context = KindTraits.Context(device: device, soonerDistanceMM: Self.soonerSwipeDistance(index, here, specs, device))
+            let context = KindTraits.Context(device: device, soonerDistanceMM: Self.soonerSwipeDistance(index, here, specs, device),
+                                             timing: timing)
             members.append(Arena.Member(recognizer: traits.make(spec, context), specIndex: index,
                                         name: spec.name, kind: spec.kind, enabledAtStart: spec.enabled,
                                         sequenceWindow: spec.sequenceWindow ?? defaultSequenceWindow, gate: gate))
@@ -112,6 +120,9 @@ public final class GestureEngine {
     /// a frame is 512 bytes, and passing one by value copied it at every call.
     public func process(_ frame: UnsafePointer<TouchFrame>, into events: inout [GestureEvent]) {
         fireDeadlines(through: frame.pointee.time, into: &events)
+        // The tremor filter, when on: the positions smoothed before anything reads them
+        // (`hold-to-accept` too: a shaking finger at rest is at rest).
+        let frame = smoother?.smoothed(frame) ?? frame
         if let acceptance {
             take(acceptance.filter(frame, refusingNew: poisoned), into: &events)
         } else {

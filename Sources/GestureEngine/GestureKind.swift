@@ -39,13 +39,13 @@ public enum GestureKind: String, Sendable, CaseIterable {
                               reports: [.location],
                               detect: { f in [GestureSpec(name: "tap-\(f)", kind: .tap, fingers: f...f, requiresFailureOf: ["double-tap-\(f)"]),
                                               GestureSpec(name: "double-tap-\(f)", kind: .tap, fingers: f...f, taps: 2)] },
-                              make: { spec, _ in TapRecognizer(spec: spec) })
+                              make: { spec, c in TapRecognizer(spec: spec, timing: c.timing) })
         case .hold:
             return KindTraits(discrete: false, fingers: 1...1, keepsTime: true,
                               parameters: [.taps, .maxMovement, .maxDuration, .maxInterval, .minDuration],
                               reports: [.duration, .location],
                               detect: { f in [GestureSpec(name: "hold-\(f)", kind: .hold, fingers: f...f)] },
-                              make: { spec, c in HoldRecognizer(spec: spec, device: c.device) })
+                              make: { spec, c in HoldRecognizer(spec: spec, device: c.device, timing: c.timing) })
         case .pan:
             return KindTraits(discrete: false, fingers: 1...5, takesRange: true, motion: .translation,
                               gate: .settled(needs: .translation), movesPointer: true, directions: .compass,
@@ -58,7 +58,7 @@ public enum GestureKind: String, Sendable, CaseIterable {
                               parameters: [.minDistance, .minVelocity, .maxAngle],
                               reports: [.translation, .velocity],
                               detect: { f in [GestureSpec(name: "swipe-\(f)", kind: .swipe, fingers: f...f, directions: Set(Direction.allCases))] },
-                              make: { spec, c in SwipeRecognizer(spec: spec, sooner: c.soonerDistanceMM) })
+                              make: { spec, c in SwipeRecognizer(spec: spec, sooner: c.soonerDistanceMM, timing: c.timing) })
         case .pinch:
             return KindTraits(discrete: false, fingers: 2...2, minFingers: 2, motion: .deformation,
                               gate: .settled(needs: .deformation), directions: .pinch, commandAtLift: true,
@@ -96,12 +96,12 @@ public enum GestureKind: String, Sendable, CaseIterable {
             return KindTraits(discrete: true, fingers: 1...1, restsAFinger: true, keepsTime: true,
                               parameters: [.side, .maxMovement, .maxDuration, .minDuration],
                               reports: [.side, .location],
-                              make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
+                              make: { spec, c in TipTapRecognizer(spec: spec, device: c.device, timing: c.timing) })
         case .tipSwipe:
             return KindTraits(discrete: true, fingers: 1...1, directions: .compass, restsAFinger: true, keepsTime: true,
                               parameters: [.side, .maxMovement, .minDuration, .minDistance, .maxAngle],
                               reports: [.side, .location, .translation],
-                              make: { spec, c in TipTapRecognizer(spec: spec, device: c.device) })
+                              make: { spec, c in TipTapRecognizer(spec: spec, device: c.device, timing: c.timing) })
         case .shape:
             // Decided at the lift: no motion to arbitrate while the stroke is drawn (it
             // holds up no pinch); a swipe for its fingers waits for it (`Arena`).
@@ -156,6 +156,8 @@ public struct KindTraits: Sendable {
         /// other gesture bound for its fingers needs more to be told apart
         /// (`GestureEngine.soonerSwipeDistance`); nil: its own.
         public var soonerDistanceMM: Double? = nil
+        /// The engine's times, scaled by the accessibility profile (`EngineTiming`).
+        var timing = EngineTiming()
     }
     /// What the arena checks of a gesture that has not begun before it asks the
     /// recognizer (`MotionGate`): the fingers are the spec's (at least `minFingers`).

@@ -43,7 +43,8 @@ struct MotionClassifier {
 
     /// Feeds the pair's current positions (nil when a member lifted: the caller
     /// restarts with a new pair), or the single finger's travel.
-    mutating func update(time: Timestamp, a: Point?, b: Point?, singleTravelMM: Double) {
+    /// `graceMicroseconds`: `motionDecisionGrace`, as the engine's timing scales it.
+    mutating func update(time: Timestamp, a: Point?, b: Point?, singleTravelMM: Double, graceMicroseconds: Int64) {
         guard decision == .undecided else { return }
         if translationOnly {
             if singleTravelMM >= motionDecisionDistanceMM { decision = .translation }
@@ -56,15 +57,15 @@ struct MotionClassifier {
         guard movedA || movedB else { return }
         let since = firstMotion ?? time
         firstMotion = since
-        guard (movedA && movedB) || time.seconds(since: since) >= motionDecisionGrace else { return }
+        guard (movedA && movedB) || time.microseconds &- since.microseconds >= graceMicroseconds else { return }
         let together = ((ma + mb) / 2).length
         let apart = ((ma - mb) / 2).length
         decision = together > apart ? .translation : .deformation
     }
 
     /// When the grace period runs out with no new frame.
-    var deadline: Timestamp? {
+    func deadline(graceMicroseconds: Int64) -> Timestamp? {
         guard decision == .undecided, let firstMotion else { return nil }
-        return firstMotion.adding(seconds: motionDecisionGrace)
+        return firstMotion.adding(microseconds: graceMicroseconds)
     }
 }

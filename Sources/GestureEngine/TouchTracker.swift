@@ -142,14 +142,17 @@ final class TouchTracker {
     @exclusivity(unchecked) private var classifier = MotionClassifier()
 
     @exclusivity(unchecked) private var history = VelocityHistory()
+    /// The engine's times, as its timing scale makes them (`EngineTiming`).
+    private let timing: EngineTiming
 
     /// Whether a gesture bound on the device rests a finger (`KindTraits.restsAFinger`):
     /// only then is the finger down longest followed (`first`), a cost every frame.
     let followsRestingFinger: Bool
 
-    init(device: DeviceInfo, followsRestingFinger: Bool = true) {
+    init(device: DeviceInfo, followsRestingFinger: Bool = true, timing: EngineTiming = EngineTiming()) {
         self.device = device
         self.followsRestingFinger = followsRestingFinger
+        self.timing = timing
     }
 
     // MARK: Frames
@@ -247,15 +250,15 @@ final class TouchTracker {
         guard inSequence else { return nil }
         // Settling ends (a pending count applies, or a new count becomes committable);
         // the classifier's grace period runs out. The engine drops the stale ones.
-        let settle = (pendingSince ?? countChangedAt).adding(seconds: fingerCountSettleWindow)
+        let settle = (pendingSince ?? countChangedAt).adding(microseconds: timing.settleMicroseconds)
         var d: Timestamp? = settle > time && !(settledEarly && pendingSince == nil) ? settle : nil
-        if let c = classifier.deadline, c > time, d == nil || c < d! { d = c }
+        if let c = classifier.deadline(graceMicroseconds: timing.motionGraceMicroseconds), c > time, d == nil || c < d! { d = c }
         return d
     }
 
     func snapshot(at now: Timestamp) -> TouchSnapshot {
         var velocity = Point.zero, scaleVelocity = 0.0, rotationVelocity = 0.0
-        if let (old, us) = history.base(at: now), us > 0 {
+        if let (old, us) = history.base(at: now, timing), us > 0 {
             // One division for the three rates (each a frame's slowest instruction).
             let perSecond = 1_000_000 / us
             velocity = (acc.translation - old.translation) * perSecond
@@ -269,7 +272,7 @@ final class TouchTracker {
         return TouchSnapshot(
             time: now, fingers: inSequence ? settled : peak, currentFingers: counted, maxFingers: maxCounted,
             isSettled: inSequence && pendingSince == nil
-                && (settledEarly || now >= countChangedAt.adding(seconds: fingerCountSettleWindow)),
+                && (settledEarly || now >= countChangedAt.adding(microseconds: timing.settleMicroseconds)),
             countChangedAt: countChangedAt, sequenceStart: sequenceStart, liftedAt: liftedAt, isLifted: !inSequence,
             location: location, tapLocation: tapAt == .first ? landedLocation : location,
             translation: acc.translation - anchor.translation,
@@ -441,7 +444,7 @@ final class TouchTracker {
     /// first one has just landed): `settleEarly` may commit it.
     func isSettlingUp(at now: Timestamp) -> Bool {
         inSequence && !settledEarly && counted >= settled
-            && (pendingSince != nil || now < countChangedAt.adding(seconds: fingerCountSettleWindow))
+            && (pendingSince != nil || now < countChangedAt.adding(microseconds: timing.settleMicroseconds))
     }
 
     /// Commits the count now, before its settle window has run out: the engine calls
@@ -454,7 +457,7 @@ final class TouchTracker {
     }
 
     private func settleIfDue(_ now: Timestamp) {
-        guard let p = pendingSince, now >= p.adding(seconds: fingerCountSettleWindow) else { return }
+        guard let p = pendingSince, now >= p.adding(microseconds: timing.settleMicroseconds) else { return }
         applyPending()
     }
 
@@ -550,6 +553,7 @@ final class TouchTracker {
             pa = trackedFinger(ra, hint: &classifierHintA)
             pb = trackedFinger(rb, hint: &classifierHintB)
         }
-        classifier.update(time: now, a: pa, b: pb, singleTravelMM: (acc.translation - anchor.translation).length)
+        classifier.update(time: now, a: pa, b: pb, singleTravelMM: (acc.translation - anchor.translation).length,
+                          graceMicroseconds: timing.motionGraceMicroseconds)
     }
 }

@@ -7,7 +7,6 @@ let velocityWindow = 0.050 // s
 /// velocity then counts from one frame interval before the motion resumed, not from
 /// the start of the rest. Touch devices report at 60–250 Hz while fingers move.
 let maxMotionFrameGapMicroseconds: Int64 = 25_000
-let maxMotionFrameGap = Double(maxMotionFrameGapMicroseconds) / 1_000_000 // s
 
 /// The last 16 frames' accumulated translation, scale and rotation, in a fixed ring
 /// (no allocation), and where a velocity should be measured from.
@@ -29,7 +28,6 @@ struct VelocityHistory {
     /// starts there and moves a step or two, instead of walking back through the
     /// whole window.
     private var last = -1
-
     @inline(__always)
     mutating func record(_ time: Timestamp, _ value: TouchTracker.Accumulated) {
         let slot = total & Self.mask
@@ -47,8 +45,8 @@ struct VelocityHistory {
     }
 
     /// The values velocities at `now` are measured from, and the microseconds since: the
-    /// newest sample at least `velocityWindow` old (else the oldest kept). After a rest
-    /// (a gap longer than `maxMotionFrameGap` before the next sample) the interval counts
+    /// newest sample at least the window old (else the oldest kept). After a rest
+    /// (a gap longer than the rest gap before the next sample) the interval counts
     /// from one frame interval before the motion resumed. Microseconds, so that the
     /// rate is one division (`1_000_000 / µs`), not two (seconds, then their inverse).
     ///
@@ -56,9 +54,11 @@ struct VelocityHistory {
     /// the whole InlineArray for every element read through a borrowed `self`; through
     /// `inout self` it reads in place (gestured-bench, callgrind).
     @inline(__always)
-    mutating func base(at now: Timestamp) -> (TouchTracker.Accumulated, Double)? {
+    /// `timing`: the window and the rest gap, as the engine's timing scales them (the
+    /// tracker's; kept out of this struct, whose layout the per-frame search is tuned to).
+    mutating func base(at now: Timestamp, _ timing: EngineTiming) -> (TouchTracker.Accumulated, Double)? {
         guard count > 0 else { return nil }
-        let cutoff = now.adding(seconds: -velocityWindow)
+        let cutoff = now.adding(microseconds: -timing.velocitySpanMicroseconds)
         let newest = total &- 1, oldest = total &- count
         // j: the newest sample at or before `cutoff`, else the oldest. Samples are in
         // time order, so those at or before it are all up to some j0, and the two
@@ -72,12 +72,12 @@ struct VelocityHistory {
         let nextTime = times[(j &+ 1) & Self.mask]
         // In whole microseconds: the same test as in seconds (the gap is a whole number
         // of them), without a division.
-        guard nextTime.microseconds &- oldTime.microseconds > maxMotionFrameGapMicroseconds else {
+        guard nextTime.microseconds &- oldTime.microseconds > timing.restGapMicroseconds else {
             return (old, Double(now.microseconds &- oldTime.microseconds))
         }
         let k = total &- j  // how many samples back, the newest being 1
         let interval = k > 2 ? times[newest & Self.mask].seconds(since: nextTime) / Double(k - 2) : 0.01
-        let resumed = nextTime.adding(seconds: -min(interval, maxMotionFrameGap))
+        let resumed = nextTime.adding(seconds: -min(interval, Double(timing.restGapMicroseconds) / 1_000_000))
         return (old, Double(now.microseconds &- resumed.microseconds))
     }
 }

@@ -24,6 +24,12 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return Timestamp(microseconds: microseconds &+ Int64(us < 0 ? us - 0.5 : us + 0.5))
     }
 
+    /// `microseconds` later (earlier if negative): where a span is kept in whole
+    /// microseconds, one integer add.
+    @inlinable public func adding(microseconds us: Int64) -> Timestamp {
+        Timestamp(microseconds: microseconds &+ us)
+    }
+
     @inlinable public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
 
     public var description: String {

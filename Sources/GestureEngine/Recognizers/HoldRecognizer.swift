@@ -34,23 +34,27 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
 
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
-    private let minDuration: Double
+    /// The gesture's own, or the default scaled by the profile's `timing-scale`.
+    private let minDuration: ScaledLimit
     private let allowableMovement: Double
-    private let tapMaxDuration: Double
-    private let tapMaxInterval: Double
+    private let tapMaxDuration: ScaledLimit
+    private let tapMaxInterval: ScaledLimit
+    /// The finger count's settle window, as the engine's timing scales it, s.
+    private let settleWindow: Double
     private let tapMaxMovement: Double
     @exclusivity(unchecked) private var phase = Phase.pressing(after: nil)
     /// How long the press has been held while possible, s (`progress`).
     @exclusivity(unchecked) private var held = 0.0
 
-    public init(spec: GestureSpec, device: DeviceInfo) {
+    init(spec: GestureSpec, device: DeviceInfo, timing: EngineTiming = EngineTiming()) {
         self.spec = spec
         tapsBefore = max(0, spec.taps - 1)
         fingers = fingerRange(of: spec)
-        minDuration = spec.thresholds.minDuration ?? defaultHoldMinDuration
+        minDuration = timing.time(spec.thresholds.minDuration, default: defaultHoldMinDuration)
         allowableMovement = spec.thresholds.maxMovementMM ?? defaultHoldAllowableMovementMM[device.kind] ?? 3
-        tapMaxDuration = spec.thresholds.maxTapDuration ?? defaultTapMaxDuration
-        tapMaxInterval = spec.thresholds.maxTapInterval ?? defaultTapMaxInterval
+        tapMaxDuration = timing.time(spec.thresholds.maxTapDuration, default: defaultTapMaxDuration)
+        tapMaxInterval = timing.time(spec.thresholds.maxTapInterval, default: defaultTapMaxInterval)
+        settleWindow = timing.settleWindow
         tapMaxMovement = defaultTapMaxMovementMM
         super.init()
         reset()
@@ -78,18 +82,18 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
         switch input {
         case .touches, .timer:
             if t.isLifted {
-                deadline = lastLift.map { justPast(tapMaxInterval, from: $0) }
+                deadline = lastLift.map { justPast(tapMaxInterval.value, from: $0) }
                 return .undecided
             }
-            if t.time.seconds(since: t.sequenceStart) > tapMaxDuration || t.travel > tapMaxMovement {
+            if t.time.seconds(since: t.sequenceStart) > tapMaxDuration.value || t.travel > tapMaxMovement {
                 return .fail(.taps(have: done, need: tapsBefore))
             }
-            deadline = justPast(tapMaxDuration, from: t.sequenceStart)
+            deadline = justPast(tapMaxDuration.value, from: t.sequenceStart)
             return .undecided
         case .lifted:
             let n = done + 1
             phase = n >= tapsBefore ? .pressing(after: t.liftedAt) : .tapping(done: n, lastLift: t.liftedAt)
-            deadline = justPast(tapMaxInterval, from: t.liftedAt)
+            deadline = justPast(tapMaxInterval.value, from: t.liftedAt)
             return .undecided
         }
     }
@@ -97,9 +101,9 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
     /// The press itself: still, with the right fingers, for the minimum duration.
     private func pressStep(_ t: TouchSnapshot, _ input: RecognizerInput, after: Timestamp?) -> Evaluation {
         if let after {
-            if tooLate(t, after: after) { return .fail(.nextTapTooLate(maxSeconds: tapMaxInterval)) }
+            if tooLate(t, after: after) { return .fail(.nextTapTooLate(maxSeconds: tapMaxInterval.value, scale: tapMaxInterval.scale)) }
             if t.isLifted {
-                deadline = justPast(tapMaxInterval, from: after)
+                deadline = justPast(tapMaxInterval.value, from: after)
                 return .undecided // between the last tap and the press
             }
         }
@@ -107,13 +111,14 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
         switch input {
         case .lifted:
             guard fingers.contains(t.fingers) else { return .fail(.fingers(have: t.fingers, need: fingers)) }
-            return .fail(.liftedTooSoon(seconds: t.liftedAt.seconds(since: t.countChangedAt), needsSeconds: minDuration))
+            return .fail(.liftedTooSoon(seconds: t.liftedAt.seconds(since: t.countChangedAt), needsSeconds: minDuration.value,
+                                        scale: minDuration.scale))
         case .touches, .timer:
             guard fingers.contains(t.currentFingers) else { return .undecided }
-            let due = t.countChangedAt.adding(seconds: minDuration)
+            let due = t.countChangedAt.adding(seconds: minDuration.value)
             held = t.time.seconds(since: t.countChangedAt)
             guard t.isSettled, t.time >= due else {
-                deadline = max(due, t.countChangedAt.adding(seconds: fingerCountSettleWindow))
+                deadline = max(due, t.countChangedAt.adding(seconds: settleWindow))
                 return .undecided
             }
             phase = .holding(since: t.countChangedAt)
@@ -124,7 +129,7 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
     /// The next touch did not come within the tap interval of `lift`.
     private func tooLate(_ t: TouchSnapshot, after lift: Timestamp) -> Bool {
         let start = t.isLifted || t.sequenceStart <= lift ? t.time : t.sequenceStart
-        return start.seconds(since: lift) > tapMaxInterval
+        return start.seconds(since: lift) > tapMaxInterval.value
     }
 
     public override func annotate(_ event: inout GestureEvent, _ t: TouchSnapshot) {
@@ -132,7 +137,7 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
     }
 
     /// The press's time of the minimum duration (0 while the taps before it are counted).
-    public override var progress: Double? { fraction(held, of: minDuration) }
+    public override var progress: Double? { fraction(held, of: minDuration.value) }
 
     public override func reset() {
         held = 0

@@ -31,7 +31,8 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
     private let minDistance: Double
     /// The distance it may act at first (`soonerSwipeMinDistanceMM`, or `minDistance`).
     private let actsAt: Double
-    private let minVelocity: Double
+    /// The gesture's own, or the default divided by the profile's `timing-scale`.
+    private let minVelocity: ScaledLimit
     private let maxAngle: Double
     private let directions: Set<Direction>
     @exclusivity(unchecked) private var matched: Direction?
@@ -39,11 +40,11 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
     /// threshold a swipe waits for; its speed is judged once, when it gets there).
     @exclusivity(unchecked) private var travelled = 0.0
 
-    public init(spec: GestureSpec, sooner: Double? = nil) {
+    init(spec: GestureSpec, sooner: Double? = nil, timing: EngineTiming = EngineTiming()) {
         self.spec = spec
         minDistance = spec.thresholds.minDistanceMM ?? defaultSwipeMinDistanceMM
         actsAt = spec.thresholds.minDistanceMM == nil ? min(sooner ?? minDistance, minDistance) : minDistance
-        minVelocity = spec.thresholds.minVelocityMMPerS ?? defaultSwipeMinVelocityMMPerS
+        minVelocity = timing.speed(spec.thresholds.minVelocityMMPerS, default: defaultSwipeMinVelocityMMPerS)
         directions = spec.directions
         let diagonals = spec.directions.isEmpty || spec.directions.contains { $0.isDiagonal }
         maxAngle = spec.thresholds.maxAngleDeg
@@ -76,7 +77,9 @@ public final class SwipeRecognizer: RecognizerBase, GestureRecognizer {
             return .fail(accepted ? .offAxis(degrees: off, maxDegrees: maxAngle) : .wrongDirection(moved: moved))
         }
         let speed = early ? max(t.velocity.length, meanSpeed(t)) : t.velocity.length
-        guard speed >= minVelocity else { return early ? .undecided : .fail(.tooSlow(mmPerS: speed, needsMMPerS: minVelocity)) }
+        guard speed >= minVelocity.value else {
+            return early ? .undecided : .fail(.tooSlow(mmPerS: speed, needsMMPerS: minVelocity.value, scale: minVelocity.scale))
+        }
         matched = direction
         return .recognize
     }

@@ -30,27 +30,28 @@ public final class TapRecognizer: RecognizerBase, GestureRecognizer {
     public let spec: GestureSpec
     private let fingers: ClosedRange<Int>
     private let maxMovement: Double
-    private let maxDuration: Double
-    private let maxInterval: Double
+    /// The gesture's own, or the default scaled by the profile's `timing-scale`.
+    private let maxDuration: ScaledLimit
+    private let maxInterval: ScaledLimit
     /// The deadline follows the phase: set when the phase changes, read by the arena
     /// after every evaluation.
     @exclusivity(unchecked) private var phase = Phase.idle {
         didSet {
             switch phase {
             case .idle: deadline = nil
-            case let .down(_, since): deadline = justPast(maxDuration, from: since)
-            case let .between(_, liftedAt): deadline = justPast(maxInterval, from: liftedAt)
+            case let .down(_, since): deadline = justPast(maxDuration.value, from: since)
+            case let .between(_, liftedAt): deadline = justPast(maxInterval.value, from: liftedAt)
             }
         }
     }
 
-    public init(spec: GestureSpec) {
+    init(spec: GestureSpec, timing: EngineTiming = EngineTiming()) {
         self.spec = spec
         tapsNeeded = max(1, spec.taps)
         fingers = fingerRange(of: spec)
         maxMovement = spec.thresholds.maxMovementMM ?? defaultTapMaxMovementMM
-        maxDuration = spec.thresholds.maxTapDuration ?? defaultTapMaxDuration
-        maxInterval = spec.thresholds.maxTapInterval ?? defaultTapMaxInterval
+        maxDuration = timing.time(spec.thresholds.maxTapDuration, default: defaultTapMaxDuration)
+        maxInterval = timing.time(spec.thresholds.maxTapInterval, default: defaultTapMaxInterval)
     }
 
     private let tapsNeeded: Int
@@ -73,13 +74,14 @@ public final class TapRecognizer: RecognizerBase, GestureRecognizer {
             }
             return .recognize
         case let (.between(done, liftedAt), .touches):
-            guard t.sequenceStart.seconds(since: liftedAt) <= maxInterval else {
-                return .fail(.nextTapTooLate(maxSeconds: maxInterval))
+            guard t.sequenceStart.seconds(since: liftedAt) <= maxInterval.value else {
+                return .fail(.nextTapTooLate(maxSeconds: maxInterval.value, scale: maxInterval.scale))
             }
             phase = .down(tapsDone: done, since: t.sequenceStart)
             return checkDown(t, fingers, since: t.sequenceStart)
         case let (.between(_, liftedAt), .timer), let (.between(_, liftedAt), .lifted):
-            return t.time.seconds(since: liftedAt) > maxInterval ? .fail(.nextTapTooLate(maxSeconds: maxInterval)) : .undecided
+            return t.time.seconds(since: liftedAt) > maxInterval.value
+                ? .fail(.nextTapTooLate(maxSeconds: maxInterval.value, scale: maxInterval.scale)) : .undecided
         }
     }
 
@@ -87,7 +89,7 @@ public final class TapRecognizer: RecognizerBase, GestureRecognizer {
     private func checkDown(_ t: TouchSnapshot, _ fingers: ClosedRange<Int>, since: Timestamp) -> Evaluation {
         let end = t.isLifted ? t.liftedAt : t.time
         let held = end.seconds(since: since)
-        if held > maxDuration { return .fail(.heldTooLong(seconds: held, maxSeconds: maxDuration)) }
+        if held > maxDuration.value { return .fail(.heldTooLong(seconds: held, maxSeconds: maxDuration.value, scale: maxDuration.scale)) }
         if t.travel > maxMovement { return .fail(.movedTooFar(mm: t.travel, limitMM: maxMovement)) }
         if t.maxFingers > fingers.upperBound { return .fail(.fingers(have: t.maxFingers, need: fingers)) }
         return .undecided

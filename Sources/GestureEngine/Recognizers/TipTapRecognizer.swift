@@ -46,9 +46,13 @@ public final class TipTapRecognizer: RecognizerBase, GestureRecognizer {
     private let fingers: ClosedRange<Int>
     private let swipes: Bool
     private let boundingBox: Bool
-    private let minRest: Double
+    /// The gesture's own, or the default scaled by the profile's `timing-scale`.
+    private let minRest: ScaledLimit
     private let maxMovement: Double
-    private let maxDuration: Double
+    private let maxDuration: ScaledLimit
+    /// How long the resting finger must stay after the tap lifts: the settle window,
+    /// as the engine's timing scales it, s.
+    private let settleWindow: ScaledLimit
     private let minDistance: Double
     private let maxAngle: Double
     private let sides: (left: Bool, right: Bool)
@@ -63,20 +67,21 @@ public final class TipTapRecognizer: RecognizerBase, GestureRecognizer {
         didSet {
             switch phase {
             case .idle, .resting: deadline = nil
-            case let .tapping(since, _, _): deadline = swipes ? nil : justPast(maxDuration, from: since)
-            case let .lifted(at, _): deadline = justPast(fingerCountSettleWindow, from: at)
+            case let .tapping(since, _, _): deadline = swipes ? nil : justPast(maxDuration.value, from: since)
+            case let .lifted(at, _): deadline = justPast(settleWindow.value, from: at)
             }
         }
     }
 
-    public init(spec: GestureSpec, device: DeviceInfo) {
+    init(spec: GestureSpec, device: DeviceInfo, timing: EngineTiming = EngineTiming()) {
         self.spec = spec
         fingers = fingerRange(of: spec)
         swipes = spec.kind == .tipSwipe
         boundingBox = device.isSemiMT
-        minRest = spec.thresholds.minDuration ?? defaultTipTapMinRest
+        minRest = timing.time(spec.thresholds.minDuration, default: defaultTipTapMinRest)
+        settleWindow = ScaledLimit(value: timing.settleWindow, scale: timing.scale)
         maxMovement = spec.thresholds.maxMovementMM ?? defaultTapMaxMovementMM
-        maxDuration = spec.thresholds.maxTapDuration ?? defaultTapMaxDuration
+        maxDuration = timing.time(spec.thresholds.maxTapDuration, default: defaultTapMaxDuration)
         minDistance = spec.thresholds.minDistanceMM ?? defaultSwipeMinDistanceMM
         let diagonals = spec.directions.isEmpty || spec.directions.contains { $0.isDiagonal }
         maxAngle = spec.thresholds.maxAngleDeg ?? (diagonals ? defaultSwipeMaxAngleWithDiagonalsDeg : defaultSwipeMaxAngleDeg)
@@ -104,7 +109,9 @@ public final class TipTapRecognizer: RecognizerBase, GestureRecognizer {
         case .idle, .resting:
             guard others > 0 else { return .undecided }
             let rested = t.time.seconds(since: t.sequenceStart)
-            if rested < minRest { return .fail(.restedTooShort(seconds: rested, needsSeconds: minRest)) }
+            if rested < minRest.value {
+                return .fail(.restedTooShort(seconds: rested, needsSeconds: minRest.value, scale: minRest.scale))
+            }
             side = t.otherFingers.x < t.firstFinger.x ? .left : .right
             guard side == .left ? sides.left : sides.right else { return .fail(.wrongSide(tapped: side)) }
             tapAt = t.otherFingers
@@ -125,8 +132,11 @@ public final class TipTapRecognizer: RecognizerBase, GestureRecognizer {
             if others == most { moved = t.otherFingers - anchor }
             return checkTapping(t, since: since, most: most)
         case let .lifted(at, _):
-            if others > 0 { return .fail(.tappedAgain(seconds: t.time.seconds(since: at), waitSeconds: fingerCountSettleWindow)) }
-            return t.time.seconds(since: at) >= fingerCountSettleWindow ? .recognize : .undecided
+            if others > 0 {
+                return .fail(.tappedAgain(seconds: t.time.seconds(since: at), waitSeconds: settleWindow.value,
+                                          scale: settleWindow.scale))
+            }
+            return t.time.seconds(since: at) >= settleWindow.value ? .recognize : .undecided
         }
     }
 
@@ -138,7 +148,7 @@ public final class TipTapRecognizer: RecognizerBase, GestureRecognizer {
         tapTravel = max(tapTravel, distance)
         if !swipes {
             let held = t.time.seconds(since: since)
-            if held > maxDuration { return .fail(.heldTooLong(seconds: held, maxSeconds: maxDuration)) }
+            if held > maxDuration.value { return .fail(.heldTooLong(seconds: held, maxSeconds: maxDuration.value, scale: maxDuration.scale)) }
             if tapTravel > maxMovement { return .fail(.movedTooFar(mm: tapTravel, limitMM: maxMovement)) }
             return .undecided
         }
