@@ -53,9 +53,11 @@ struct ConfigParser {
         }
         crossCheck()
         guard !log.hasErrors else { return nil }
-        // After the whole file: `settings:` may come after `gestures:`.
+        // After the whole file: `settings:` may come after `gestures:`. A gesture's own
+        // `within:` is taken as written; the settings' window, for every gesture, is
+        // scaled by the accessibility profile's `timing-scale` as the engine's defaults are.
         for i in drafts.indices where drafts[i].spec.after != nil {
-            drafts[i].spec.sequenceWindow = drafts[i].within ?? settings.sequenceWindow
+            drafts[i].spec.sequenceWindow = drafts[i].within ?? settings.sequenceWindow * settings.accessibility.timingScale
         }
         for i in drafts.indices where drafts[i].spec.kind.traits.parameters.contains(.shape) { drafts[i].spec.shapeTemplates = userShapes }
         var config = Config(file: log.file, settings: settings, grab: grab, specs: drafts.map(\.spec), bindings: drafts.map(\.binding))

@@ -150,7 +150,7 @@ enum AccessibilityKey: String, CaseIterable {
                          summary: "Every time threshold a gesture does not set itself is this many times longer: tap duration, double-tap interval, hold, the settle window, the sooner rules; velocity floors are this many times lower.")
         case .tremorFilter:
             return .init(key: rawValue, type: "`true`, `false`, or `{min-cutoff: Hz, beta: number, d-cutoff: Hz}`", appliesTo: "", defaultValue: "`false`",
-                         summary: "Smooths each finger's position before recognition with the 1€ filter (Casiez, Roussel and Vogel, CHI 2012): a shaking finger held still stays still, a fast stroke keeps its speed.")
+                         summary: "Smooths each finger's position before recognition with the 1€ filter (Casiez, Roussel and Vogel, CHI 2012): a shaking finger held still stays still, a fast stroke keeps its speed. A tap's or hold's movement limit, where the gesture sets none, is then 1 mm more: the tremor where a finger lands.")
         case .holdToAccept:
             return .init(key: rawValue, type: "duration, at most 5s", appliesTo: "", defaultValue: "`0ms`",
                          summary: "A touch counts only once it has rested this long; before that it is no finger to any gesture.")

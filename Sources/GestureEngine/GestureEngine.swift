@@ -43,7 +43,7 @@ public final class GestureEngine {
         acceptance = profile.holdToAccept > 0 ? TouchAcceptance(duration: profile.holdToAccept, device: device) : nil
         let here = specs.indices.filter { specs[$0].devices.admits(device) }
         // Every time threshold scaled once, here: the frames cost what they did.
-        let timing = EngineTiming(scale: profile.timingScale)
+        let timing = EngineTiming(scale: profile.timingScale, tremorFilter: profile.tremorFilter != nil)
         tracker = TouchTracker(device: device, followsRestingFinger: here.contains { specs[$0].kind.traits.restsAFinger },
                                timing: timing)
         tracker.tapAt = profile.tapAt
@@ -54,7 +54,7 @@ public final class GestureEngine {
             let edges = traits.startsAtEdge ? (spec.thresholds.edgeZoneMM ?? defaultEdgeZoneMM, spec.edges, device) : nil
             let gate = MotionGate(traits.gate, fingers: fingerRange(of: spec, atLeast: traits.gate.fewestFingers),
                                   decides: Self.competesWithTranslation(index, here, specs), edges: edges)
-            let context = KindTraits.Context(device: device, soonerDistanceMM: Self.soonerSwipeDistance(index, here, specs, device),
+            let context = KindTraits.Context(device: device, soonerDistanceMM: Self.soonerSwipeDistance(index, here, specs, device, timing),
                                              timing: timing)
             members.append(Arena.Member(recognizer: traits.make(spec, context), specIndex: index,
                                         name: spec.name, kind: spec.kind, enabledAtStart: spec.enabled,
@@ -84,7 +84,8 @@ public final class GestureEngine {
     /// pan, a pinch, rotation or transform that waits while a swipe could win, a
     /// circle, a scrub, a tip-swipe — needs the swipe's full distance to tell it
     /// apart, and then nil: the swipe's own.
-    static func soonerSwipeDistance(_ i: Int, _ here: [Int], _ specs: [GestureSpec], _ device: DeviceInfo) -> Double? {
+    static func soonerSwipeDistance(_ i: Int, _ here: [Int], _ specs: [GestureSpec], _ device: DeviceInfo,
+                                    _ timing: EngineTiming = EngineTiming()) -> Double? {
         let spec = specs[i]
         guard spec.kind == .swipe, spec.thresholds.minDistanceMM == nil else { return nil }
         let floor = soonerSwipeMinDistanceMM
@@ -98,9 +99,9 @@ public final class GestureEngine {
             case .swipe:
                 if let d = other.thresholds.minDistanceMM, d > floor { return nil }
             case .tap, .tipTap:
-                if (other.thresholds.maxMovementMM ?? defaultTapMaxMovementMM) > floor { return nil }
+                if timing.movement(other.thresholds.maxMovementMM, default: defaultTapMaxMovementMM) > floor { return nil }
             case .hold:
-                if (other.thresholds.maxMovementMM ?? defaultHoldAllowableMovementMM[device.kind] ?? 5) > floor { return nil }
+                if timing.movement(other.thresholds.maxMovementMM, default: defaultHoldAllowableMovementMM[device.kind] ?? 5) > floor { return nil }
             case .pan, .pinch, .rotate, .edgePan, .transform, .scrub, .circle, .tipSwipe, .shape:
                 return nil
             }

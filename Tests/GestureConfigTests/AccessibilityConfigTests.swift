@@ -53,4 +53,21 @@ import Testing
         #expect(check("settings:\n  accessibility:\n    tremor-filter: {beta: -1}\ngestures: []\n").first?.hasPrefix("config.yaml:3:27: error: 'beta' must be from 0 to 10") == true)
         #expect(check("settings:\n  accessibility:\n    timing-scal: 2\ngestures: []\n").first?.contains("timing-scale") == true)
     }
+
+    /// A sequence's window is scaled as the engine's defaults are, unless the gesture
+    /// sets its own `within:`.
+    @Test func theTimingScaleStretchesTheSequenceWindowAGestureDoesNotSet() throws {
+        let config = try #require(parse("""
+            settings:
+              sequence-window: 800ms
+              accessibility:
+                timing-scale: 2.5
+            gestures:
+              - {name: first, gesture: hold, fingers: 3, command: echo}
+              - {name: then, gesture: swipe, fingers: 3, direction: up, after: first, command: echo}
+              - {name: own, gesture: swipe, fingers: 3, direction: down, after: first, within: 1s, command: echo}
+            """))
+        #expect(config.specs[1].sequenceWindow == 2)
+        #expect(config.specs[2].sequenceWindow == 1)
+    }
 }

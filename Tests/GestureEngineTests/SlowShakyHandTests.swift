@@ -109,29 +109,26 @@ import TouchModel
         return (try Recordings.framesOf(r), try SlowShakyHand().frames(of: r), decoder.capabilities.deviceInfo(name: r.device.name))
     }
 
-    /// The one gesture the profile does not bring back at this tremor's phase: the
-    /// Atmel's two-finger press drifts 4.2 mm of the 5 mm a hold allows on its own, and
-    /// where each finger lands the tremor has displaced it by up to its 1 mm amplitude,
-    /// which no filter that cannot see the future removes from the landing point its
-    /// movement counts from (`aShakyPressNeedsRoomForTheTremorWhereItLands`).
-    static let beyondTheProfile: Set<String> = ["hold-2"]
-
     @Test(arguments: cases)
     func slowShakyGesturesAreRecognizedWithTheProfileAsAtNormalSpeed(_ c: Case) throws {
         let (frames, slowed, device) = try Self.load(c)
         #expect(Self.fired(frames, device, c.spec) == c.expected, "normal speed, profile off")
-        guard !Self.beyondTheProfile.contains(c.spec.name) else { return }
         #expect(Self.fired(slowed, device, c.spec, profile: Self.profile) == c.expected, "slowed 2.5×, tremor, profile on")
     }
 
-    /// The press the profile cannot save fails on its movement by less than the
-    /// tremor's amplitude, and is recognized, once, as at normal speed when its hold
-    /// allows for the tremor (`max-movement: 6mm`, 1 mm more than a touchscreen's 5),
-    /// or when touches count once they have rested (`hold-to-accept: 200ms`).
-    @Test func aShakyPressNeedsRoomForTheTremorWhereItLands() throws {
+    /// The Atmel's two-finger press drifts 4.2 mm of the 5 mm a hold allows on its own;
+    /// where each finger lands the tremor has displaced it by up to its 1 mm amplitude,
+    /// which the filter, starting from that point, cannot know. With the filter on, the
+    /// movement limits a gesture does not set itself allow for it
+    /// (`tremorLandingAllowanceMM`); without that room the press fails on its movement
+    /// by less than the tremor's amplitude. A limit the gesture sets is its own.
+    @Test func aShakyPressHasRoomForTheTremorWhereItLands() throws {
         let c = Self.cases.first { $0.spec.name == "hold-2" }!
         let (_, slowed, device) = try Self.load(c)
-        let engine = GestureEngine(device: device, specs: [c.spec], profile: Self.profile)
+        #expect(Self.fired(slowed, device, c.spec, profile: Self.profile) == c.expected)
+        var tight = c.spec
+        tight.thresholds.maxMovementMM = 5
+        let engine = GestureEngine(device: device, specs: [tight], profile: Self.profile)
         var events: [GestureEvent] = []
         for f in slowed { engine.process(f, into: &events) }
         engine.timerFired(at: Timestamp(microseconds: .max), into: &events)
@@ -140,15 +137,31 @@ import TouchModel
             Issue.record("\(engine.explanations)")
             return
         }
-        #expect(mm > limit && mm < limit + 1, "\(engine.explanations)")
-        var roomy = c.spec
-        roomy.thresholds.maxMovementMM = 6
-        #expect(Self.fired(slowed, device, roomy, profile: Self.profile) == c.expected)
-        // Or the touches accepted once they rested (`hold-to-accept`): a touch then
-        // lands, for the hold, where the filter has it at rest.
-        var accepting = Self.profile
-        accepting.holdToAccept = 0.2
-        #expect(Self.fired(slowed, device, c.spec, profile: accepting) == c.expected)
+        #expect(limit == 5 && mm > limit && mm < limit + 1, "\(engine.explanations)")
+    }
+
+    /// The tremor's phase where the fingers land decides most of what is lost: five
+    /// phases, every case, the profile on and off. docs/ACCESSIBILITY.md quotes these
+    /// counts; the test keeps them honest.
+    @Test func acrossTremorPhasesTheProfileKeepsWhatTheSlowShakyHandLoses() throws {
+        var lostOff = 0, lostOn = 0, runs = 0
+        for phase in [0.0, 0.7, 1.5, 3.0, 4.5] {
+            var hand = SlowShakyHand()
+            hand.phase = phase
+            for c in Self.cases {
+                let r = try Recordings.load(c.recording, description: c.description)
+                let decoder = try TouchDecoder(description: r.device)
+                let device = decoder.capabilities.deviceInfo(name: r.device.name)
+                let slowed = try hand.frames(of: r)
+                runs += 1
+                if Self.fired(slowed, device, c.spec) != c.expected { lostOff += 1 }
+                if Self.fired(slowed, device, c.spec, profile: Self.profile) != c.expected { lostOn += 1 }
+            }
+        }
+        print("slow shaky hand, \(runs) runs: profile off lost \(lostOff), profile on lost \(lostOn)")
+        #expect(runs == 100)
+        #expect(lostOn == 0, "profile on lost \(lostOn) of \(runs)")
+        #expect(lostOff >= 20, "profile off lost \(lostOff) of \(runs)")
     }
 
     /// The profile off on the slowed, shaking frames: how many of the gestures are lost

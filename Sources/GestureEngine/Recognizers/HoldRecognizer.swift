@@ -51,7 +51,7 @@ public final class HoldRecognizer: RecognizerBase, GestureRecognizer {
         tapsBefore = max(0, spec.taps - 1)
         fingers = fingerRange(of: spec)
         minDuration = timing.time(spec.thresholds.minDuration, default: defaultHoldMinDuration)
-        allowableMovement = spec.thresholds.maxMovementMM ?? defaultHoldAllowableMovementMM[device.kind] ?? 3
+        allowableMovement = timing.movement(spec.thresholds.maxMovementMM, default: defaultHoldAllowableMovementMM[device.kind] ?? 3)
         tapMaxDuration = timing.time(spec.thresholds.maxTapDuration, default: defaultTapMaxDuration)
         tapMaxInterval = timing.time(spec.thresholds.maxTapInterval, default: defaultTapMaxInterval)
         settleWindow = timing.settleWindow

@@ -49,7 +49,7 @@ public final class TapRecognizer: RecognizerBase, GestureRecognizer {
         self.spec = spec
         tapsNeeded = max(1, spec.taps)
         fingers = fingerRange(of: spec)
-        maxMovement = spec.thresholds.maxMovementMM ?? defaultTapMaxMovementMM
+        maxMovement = timing.movement(spec.thresholds.maxMovementMM, default: defaultTapMaxMovementMM)
         maxDuration = timing.time(spec.thresholds.maxTapDuration, default: defaultTapMaxDuration)
         maxInterval = timing.time(spec.thresholds.maxTapInterval, default: defaultTapMaxInterval)
     }

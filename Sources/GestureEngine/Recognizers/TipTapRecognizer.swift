@@ -80,7 +80,7 @@ public final class TipTapRecognizer: RecognizerBase, GestureRecognizer {
         boundingBox = device.isSemiMT
         minRest = timing.time(spec.thresholds.minDuration, default: defaultTipTapMinRest)
         settleWindow = ScaledLimit(value: timing.settleWindow, scale: timing.scale)
-        maxMovement = spec.thresholds.maxMovementMM ?? defaultTapMaxMovementMM
+        maxMovement = timing.movement(spec.thresholds.maxMovementMM, default: defaultTapMaxMovementMM)
         maxDuration = timing.time(spec.thresholds.maxTapDuration, default: defaultTapMaxDuration)
         minDistance = spec.thresholds.minDistanceMM ?? defaultSwipeMinDistanceMM
         let diagonals = spec.directions.isEmpty || spec.directions.contains { $0.isDiagonal }
