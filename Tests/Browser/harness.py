@@ -648,3 +648,33 @@ class FakePadPageTest(DaemonPageTest):
         super().setUp()
         self.wait(lambda b: self.elements('svg.device'), 'the fake touchpad drawn')
         self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
+
+
+class LocalModePageTest(PageTest):
+    """The page on a `gestured ui` that finds no daemon: a private runtime directory and
+    home, none of the desktop's variables, so the ui runs its own daemon in dry run
+    (local mode). A subclass gives the config's text (`config_text`), written to
+    `cls.config` in `cls.dir`."""
+    server_name = 'ui-local'
+
+    @classmethod
+    def config_text(cls):
+        raise NotImplementedError
+
+    @classmethod
+    def start_server(cls):
+        cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
+        for sub in ('run', 'home'):
+            os.makedirs(os.path.join(cls.dir, sub), mode=0o700)
+        cls.config = os.path.join(cls.dir, 'config.yaml')
+        with open(cls.config, 'w') as f:
+            f.write(cls.config_text())
+        env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(cls.dir, 'run'), HOME=os.path.join(cls.dir, 'home'))
+        for k in ('WAYLAND_DISPLAY', 'DISPLAY', 'SWAYSOCK', 'I3SOCK', 'HYPRLAND_INSTANCE_SIGNATURE', 'XDG_CONFIG_HOME'):
+            env.pop(k, None)
+        return UiServer('--config', cls.config, env=env, name=cls.server_name, logs=cls.logs)
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.dir, ignore_errors=True)

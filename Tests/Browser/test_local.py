@@ -5,27 +5,13 @@ import os
 import shutil
 import tempfile
 
-from harness import SWIPES_CONFIG, PageTest, UiServer, check_messages, per_browser
+from harness import SWIPES_CONFIG, LocalModePageTest, PageTest, UiServer, check_messages, per_browser
 
 
-class LocalBrokenConfigTests(PageTest):
+class LocalBrokenConfigTests(LocalModePageTest):
     @classmethod
-    def start_server(cls):
-        cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
-        for sub in ('run', 'home'):
-            os.makedirs(os.path.join(cls.dir, sub), mode=0o700)
-        cls.config = os.path.join(cls.dir, 'config.yaml')
-        with open(cls.config, 'w') as f:
-            f.write('gestures:\n  - name: x\n    gesture: swipee\n')
-        env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(cls.dir, 'run'), HOME=os.path.join(cls.dir, 'home'))
-        for k in ('WAYLAND_DISPLAY', 'DISPLAY', 'SWAYSOCK', 'I3SOCK', 'HYPRLAND_INSTANCE_SIGNATURE', 'XDG_CONFIG_HOME'):
-            env.pop(k, None)
-        return UiServer('--config', cls.config, env=env, name='ui-local', logs=cls.logs)
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        shutil.rmtree(cls.dir, ignore_errors=True)
+    def config_text(cls):
+        return 'gestures:\n  - name: x\n    gesture: swipee\n'
 
     def test_the_page_says_why_there_is_no_engine_and_a_good_save_makes_it_live(self):
         def why(b):

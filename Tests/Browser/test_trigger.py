@@ -6,7 +6,7 @@ import os
 import shutil
 import tempfile
 
-from harness import By, Daemon, DaemonPageTest, Keys, PageTest, UiServer, per_browser, wait_until
+from harness import By, Daemon, DaemonPageTest, Keys, LocalModePageTest, per_browser, wait_until
 
 
 def trigger_config(out):
@@ -89,27 +89,14 @@ class RunOnADaemonTests(RunButtonMixin, DaemonPageTest):
         self.assertNotIn('step', self.read_out())
 
 
-class RunInLocalModeTests(RunButtonMixin, PageTest):
+class RunInLocalModeTests(RunButtonMixin, LocalModePageTest):
     """No daemon: the ui's own, in dry run, says what would run; nothing runs."""
+    server_name = 'ui-trigger-local'
 
     @classmethod
-    def start_server(cls):
-        cls.dir = tempfile.mkdtemp(prefix='gestured-browser-')
-        for sub in ('run', 'home'):
-            os.makedirs(os.path.join(cls.dir, sub), mode=0o700)
+    def config_text(cls):
         cls.out = os.path.join(cls.dir, 'out')
-        cls.config = os.path.join(cls.dir, 'config.yaml')
-        with open(cls.config, 'w') as f:
-            f.write(trigger_config(cls.out))
-        env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(cls.dir, 'run'), HOME=os.path.join(cls.dir, 'home'))
-        for k in ('WAYLAND_DISPLAY', 'DISPLAY', 'SWAYSOCK', 'I3SOCK', 'HYPRLAND_INSTANCE_SIGNATURE', 'XDG_CONFIG_HOME'):
-            env.pop(k, None)
-        return UiServer('--config', cls.config, env=env, name='ui-trigger-local', logs=cls.logs)
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        shutil.rmtree(cls.dir, ignore_errors=True)
+        return trigger_config(cls.out)
 
     def test_run_says_what_would_run_and_runs_nothing(self):
         self.assert_accessible('note-up')
