@@ -159,35 +159,6 @@ struct ConfigParser {
         }
     }
 
-    /// A plain number within `range` (`2.5`; `2.5x` too, for a scale).
-    private mutating func number(_ v: YAMLNode, _ what: String, in range: ClosedRange<Double>) -> Double? {
-        guard let s = v.scalar else {
-            log.error(v.mark, "'\(what)' takes a number like \(format(range.upperBound / 2)), found \(v.shape)")
-            return nil
-        }
-        let digits = s.hasSuffix("x") ? String(s.dropLast()) : s
-        guard let x = Double(digits), x.isFinite else {
-            log.error(v.mark, "'\(what)' takes a number like \(format(range.upperBound / 2)), found '\(s)'")
-            return nil
-        }
-        guard range.contains(x) else {
-            log.error(v.mark, "'\(what)' must be from \(format(range.lowerBound)) to \(format(range.upperBound)), found '\(s)'")
-            return nil
-        }
-        return x
-    }
-
-    /// A duration from 0 (off) to `AccessibilityKey.maxWindow`.
-    private mutating func window(_ v: YAMLNode, _ what: String) -> Double? {
-        if v.scalar == "0" { return 0 }
-        guard let t = quantity(v, .duration, what) else { return nil }
-        guard t >= 0, t <= AccessibilityKey.maxWindow else {
-            log.error(v.mark, "'\(what)' must be from 0ms to \(format(AccessibilityKey.maxWindow))s, found '\(v.scalar ?? "")'")
-            return nil
-        }
-        return t
-    }
-
     // MARK: grab
 
     private mutating func parseGrab(_ node: YAMLNode) {
