@@ -50,7 +50,9 @@ public struct ActionMapper {
         return nil
     }
 
-    private mutating func act(_ event: GestureEvent, device: DeviceInfo?, into out: inout [Invocation]) {
+    /// `map` without `ignore-repeats`: for a run asked for on purpose (`DaemonCore.trigger`),
+    /// which is no repeat of a gesture and makes none of the next one.
+    mutating func act(_ event: GestureEvent, device: DeviceInfo?, into out: inout [Invocation]) {
         let binding = bindings[event.index]
         if case .desktop(.follow)? = binding.actions[.began] { return follow(binding, event, device, into: &out) }
         let key = AnchorKey(index: event.index, device: device?.name ?? "")

@@ -116,7 +116,7 @@ extension DaemonCore {
         for phase in spec.kind.isDiscrete ? [GesturePhase.recognized] : [.began, .ended] {
             let event = Self.manualEvent(spec, index: index, phase: phase, at: time)
             let first = invocations.count
-            mapper.map(event, device: nil, into: &invocations)
+            mapper.act(event, device: nil, into: &invocations)
             for i in first..<invocations.count where invocations[i].action.sink == .commands {
                 invocations[i].environment = Self.manualEnvironment(event, origin: origin)
             }

@@ -51,6 +51,24 @@ import TouchModel
         #expect(core.recent.entries.last?.gesture == "note" && core.recent.entries.last?.device == "shortcut trigger")
     }
 
+    /// `ignore-repeats` drops a gesture recognized again too soon, not a run asked for
+    /// on purpose: two triggers in a row both run, and a trigger does not make the
+    /// gesture that follows it a repeat.
+    @Test func ignoreRepeatsLeavesTriggersAlone() throws {
+        let (parsed, diagnostics) = ConfigLoader.parse("settings:\n  accessibility:\n    ignore-repeats: 1s\n" + Self.text, file: "test.yaml")
+        let core = DaemonCore(config: try #require(parsed, "\(diagnostics)").forDesktop("sway"))
+        #expect(core.trigger("note", origin: .manual, at: Self.now).ok)
+        let again = core.trigger("note", origin: .manual, at: Self.now.adding(seconds: 0.1))
+        #expect(again.ok, "\(again.reason)")
+        #expect(Self.ran(core) == ["command: echo note", "command: echo note"])
+        var out: [Invocation] = []
+        let gesture = GestureEvent(name: "note", index: 0, kind: .swipe, phase: .recognized, time: Self.now.adding(seconds: 0.2),
+                                   fingers: 3, direction: .up)
+        var mapper = core.mapper  // its repeat state as the triggers left it
+        #expect(mapper.map(gesture, device: nil, into: &out) == nil, "the gesture after a trigger is no repeat")
+        #expect(out.map(\.command) == ["echo note"])
+    }
+
     @Test func keysAndDesktopActionsGoToTheirSinks() throws {
         let core = try Self.core()
         core.trigger("copy", origin: .manual, at: Self.now)
