@@ -45,8 +45,10 @@ final class GNOMEShortcuts {
     }
 
     /// The config's shortcuts, sent to the extension (an empty list lets go of them all).
+    /// A binding for another desktop (`desktop:`, `Config.offDesktop`) runs nothing here,
+    /// so its keys are left to GNOME.
     func update(_ config: Config) {
-        shortcuts = config.bindings.compactMap { b in b.shortcut.map { (b.name, $0) } }
+        shortcuts = config.bindings.compactMap { b in config.offDesktop.contains(b.name) ? nil : b.shortcut.map { (b.name, $0) } }
         send()
     }
 

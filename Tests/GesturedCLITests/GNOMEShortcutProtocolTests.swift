@@ -148,6 +148,16 @@ import Testing
         // A reload with no shortcut lets go of them all.
         sink.prepareShortcuts(config: try #require(ConfigLoader.parse("gestures:\n  - {name: c, gesture: swipe, command: z}\n", file: "c.yaml").0))
         #expect(spin { shell.lists.last == [] }, "\(shell.lists)")
+
+        // A binding for another desktop (`desktop: KDE`) keeps its shortcut off GNOME:
+        // grabbed, its keys would be taken from GNOME for a binding that runs nothing here.
+        let mixed = try #require(ConfigLoader.parse("""
+            gestures:
+              - {name: k, gesture: swipe, fingers: 3, direction: up, desktop: KDE, command: z, shortcut: <Super><Alt>k}
+              - {name: g, gesture: swipe, fingers: 3, direction: down, command: z, shortcut: <Super><Alt>g}
+            """, file: "c.yaml").0).forDesktop("GNOME")
+        sink.prepareShortcuts(config: mixed)
+        #expect(spin { shell.lists.last == ["g=<Super><Alt>g"] }, "\(shell.lists)")
         _ = busDaemon
     }
 }
