@@ -20,9 +20,8 @@ public struct ActionMapper {
     public let bindings: [Binding]
     /// Anchors of stepped gestures in flight, in whole steps from where the gesture
     /// began, by (binding index, device name).
-    private var anchors: [AnchorKey: Int] = [:]
+    private var anchors: [BindingOnDevice: Int] = [:]
 
-    private struct AnchorKey: Hashable { var index: Int; var device: String }
     /// `settings: accessibility: ignore-repeats:`.
     private var repeats: RepeatFilter
 
@@ -55,7 +54,7 @@ public struct ActionMapper {
     mutating func act(_ event: GestureEvent, device: DeviceInfo?, into out: inout [Invocation]) {
         let binding = bindings[event.index]
         if case .desktop(.follow)? = binding.actions[.began] { return follow(binding, event, device, into: &out) }
-        let key = AnchorKey(index: event.index, device: device?.name ?? "")
+        let key = BindingOnDevice(index: event.index, device: device?.name ?? "")
         switch event.phase {
         case .recognized:
             emit(binding, .recognized, event, device, step: nil, into: &out)

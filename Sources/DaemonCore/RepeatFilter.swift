@@ -18,9 +18,7 @@ public struct RepeatFilter {
     private var lastActed: [Timestamp?]
     /// Continuous gestures whose beginning was dropped, by binding index and device:
     /// their updates and end are dropped too.
-    private var dropped: Set<Key> = []
-
-    private struct Key: Hashable { var index: Int; var device: String }
+    private var dropped: Set<BindingOnDevice> = []
 
     /// A repeat that was dropped, and why, for the log and the event stream.
     public struct Ignored: Equatable, Sendable {
@@ -47,7 +45,7 @@ public struct RepeatFilter {
     /// dropped silently).
     public mutating func admits(_ event: GestureEvent, device: String, ignored: inout Ignored?) -> Bool {
         guard window > 0, lastActed.indices.contains(event.index) else { return true }
-        let key = Key(index: event.index, device: device)
+        let key = BindingOnDevice(index: event.index, device: device)
         switch event.phase {
         case .recognized, .began:
             if let last = lastActed[event.index], event.time.seconds(since: last) < window {
@@ -64,4 +62,12 @@ public struct RepeatFilter {
         lastActed[event.index] = event.time
         return true
     }
+}
+
+/// A binding (by index) on one device (by name; "" for none): the key of what the
+/// action layer keeps per gesture in progress, as a continuous gesture's events come
+/// per device (`ActionMapper`'s step anchors, `RepeatFilter`'s dropped beginnings).
+struct BindingOnDevice: Hashable {
+    var index: Int
+    var device: String
 }
