@@ -31,10 +31,16 @@ import TouchModel
 ///   go back to the pre-roll point in at least 5 frames at 100 mm/s, then lift (KWin
 ///   and Hyprland decide by the position at the lift, and ignore libinput's cancel).
 ///
-/// The device never sleeps and never reads a clock: every call says when it is
-/// (`at`, CLOCK_MONOTONIC now: the kernel stamps each frame when it is written, and
-/// libinput measures the intervals between those stamps), and frames that must wait
-/// are due at `deadline`, for the daemon's timer to call `timerFired(at:)`.
+/// The device never sleeps: every call says when it is (`at`, CLOCK_MONOTONIC now), and
+/// frames that must wait are due at `deadline`, for the daemon's timer to call
+/// `timerFired(at:)`. The kernel stamps each frame inside its write(2), and libinput
+/// measures the intervals between those stamps; a busy machine can stall the daemon
+/// between reading the clock and writing, or inside the write, so that two frames
+/// meant 8 ms apart are stamped 0.1 ms apart and libinput throws the second away as a
+/// jump. So the pad reads the clock once more after each write: the stamp lies
+/// between `at` and that reading, and every limit is kept for the worst stamps
+/// inside those bounds (the shortest interval for a frame's motion, the longest for
+/// what libinput remembers of it).
 /// Each frame is one write(2) from a buffer made once: no allocation per frame.
 public final class VirtualTouchpad {
     /// Its name in `list-devices`, /proc/bus/input/devices, udev's rule and the compositor's config.
@@ -150,10 +156,14 @@ public final class VirtualTouchpad {
     /// from the pre-roll point (`move`'s 0 mm).
     private var offset: Int32 = 0
     private var target: Int32 = 0
-    /// The last frame's time, and its motion as libinput's jump filter measured it
-    /// (mm per 12 ms: `jumps.last_delta_mm`).
+    /// The last frame's stamp lies between these: the `at` it was written at, and the
+    /// clock read when its write(2) returned.
     private var lastWrite = Timestamp(microseconds: 0)
+    private var lastWriteReturned = Timestamp(microseconds: 0)
+    /// The least libinput's jump filter can have measured of the touches' motion so far
+    /// (mm per 12 ms: `jumps.last_delta_mm`), whatever the stamps were.
     private var lastMotionMM = 0.0
+    private let clock: () -> Timestamp
     /// A spring-back's largest frame, in units.
     private var springBackStep: Int32 = 1
     /// The last move: when, where to, and the gesture's speed it made (mm/s).
@@ -162,9 +172,12 @@ public final class VirtualTouchpad {
     private var gestureMMPerSecond = 0.0
 
     /// Opens `path` (the real /dev/uinput, or a test's fake), declares a touchpad and
-    /// creates it. `open` is `open(2)` unless a test substitutes it.
+    /// creates it. `open` is `open(2)` unless a test substitutes it; `clock`, read after
+    /// each write, is CLOCK_MONOTONIC unless a test moves it by hand.
     public init(path: String = VirtualTouchpad.path,
-                open: (String) -> Int32 = { Glibc.open($0, O_WRONLY | O_NONBLOCK | O_CLOEXEC) }) throws(Failure) {
+                open: (String) -> Int32 = { Glibc.open($0, O_WRONLY | O_NONBLOCK | O_CLOEXEC) },
+                clock: @escaping () -> Timestamp = { Timestamp(microseconds: monotonicNanoseconds() / 1000) }) throws(Failure) {
+        self.clock = clock
         do throws(Errno) {
             file = try OwnedFileDescriptor { open(path) }
         } catch {
@@ -275,12 +288,16 @@ public final class VirtualTouchpad {
             // The pre-roll goes on to its end: fingers that lifted unmoved would be a tap.
             state = .prerolling(step: step, ending: ending)
         case (.prerolling(let step, let ending), .timer):
+            guard now.microseconds - lastWriteReturned.microseconds >= Self.minimumFrameIntervalUS else {
+                deadline = Timestamp(microseconds: lastWriteReturned.microseconds + Self.minimumFrameIntervalUS)
+                return
+            }
             let units = Self.prerollStep(step, fingers: fingers)
             offset += units
             writeMotion(units, at: now)
             if step + 1 < Self.prerollFrames {
                 state = .prerolling(step: step + 1, ending: ending)
-                deadline = Timestamp(microseconds: now.microseconds + Self.frameIntervalUS)
+                deadline = Timestamp(microseconds: lastWriteReturned.microseconds + Self.frameIntervalUS)
             } else {
                 if let ending { startEnding(ending) } else { state = .following }
                 advance(at: now)
@@ -307,7 +324,7 @@ public final class VirtualTouchpad {
         gestureMMPerSecond = 0
         writeDown(at: now)
         state = .prerolling(step: 0, ending: nil)
-        deadline = Timestamp(microseconds: now.microseconds + Self.frameIntervalUS)
+        deadline = Timestamp(microseconds: lastWriteReturned.microseconds + Self.frameIntervalUS)
     }
 
     private func aim(at to: Int32, _ now: Timestamp) {
@@ -327,13 +344,13 @@ public final class VirtualTouchpad {
     private var goal: Int32 { state == .ending(.cancel) ? 0 : target }
 
     /// One frame toward the goal, as far as libinput takes in one, unless the last was
-    /// under 6 ms ago; the next is due 8 ms on while the goal is not reached. At the
-    /// goal an ending gesture lifts.
+    /// under 6 ms ago (counted from when its write returned); the next is due 8 ms on
+    /// while the goal is not reached. At the goal an ending gesture lifts.
     private func advance(at now: Timestamp) {
-        let elapsed = now.microseconds - lastWrite.microseconds
+        let elapsed = now.microseconds - lastWriteReturned.microseconds
         if offset != goal {
             guard elapsed >= Self.minimumFrameIntervalUS else {
-                deadline = Timestamp(microseconds: lastWrite.microseconds + Self.minimumFrameIntervalUS)
+                deadline = Timestamp(microseconds: lastWriteReturned.microseconds + Self.minimumFrameIntervalUS)
                 return
             }
             let limit = stepLimit(elapsed: elapsed)
@@ -342,7 +359,7 @@ public final class VirtualTouchpad {
             writeMotion(step, at: now)
         }
         if offset != goal {
-            deadline = Timestamp(microseconds: now.microseconds + Self.frameIntervalUS)
+            deadline = Timestamp(microseconds: lastWriteReturned.microseconds + Self.frameIntervalUS)
             return
         }
         deadline = nil
@@ -352,9 +369,9 @@ public final class VirtualTouchpad {
         }
     }
 
-    /// The largest frame, in units, `elapsed` µs after the last: what libinput's jump
-    /// filter keeps, at the catch-up's pace (or the gesture's, when faster), or the
-    /// spring-back's.
+    /// The largest frame, in units, at least `elapsed` µs after the last's stamp: what
+    /// libinput's jump filter keeps, at the catch-up's pace (or the gesture's, when
+    /// faster), or the spring-back's.
     private func stepLimit(elapsed: Int64) -> Int32 {
         let checked = min(elapsed, Self.jumpCheckedUS)
         let jump = min(Self.maximumMotionMM, lastMotionMM + Self.maximumRiseMM) * Double(checked) / Double(Self.jumpReferenceUS)
@@ -404,9 +421,10 @@ public final class VirtualTouchpad {
     }
 
     /// Every finger `step` units further along the axis (to `offset`), and the
-    /// single-touch axis with slot 0; libinput's measure of the motion is kept.
+    /// single-touch axis with slot 0; the least libinput can have measured of the
+    /// motion is kept.
     private func writeMotion(_ step: Int32, at now: Timestamp) {
-        let elapsed = now.microseconds - lastWrite.microseconds
+        let previous = lastWrite, previousReturned = lastWriteReturned
         let code = axis == .horizontal ? Code.mtPositionX : Code.mtPositionY
         for f in 0..<fingers {
             add(Code.evAbs, Code.mtSlot, Int32(f))
@@ -414,10 +432,13 @@ public final class VirtualTouchpad {
         }
         add(Code.evAbs, axis == .horizontal ? Code.absX : Code.absY, axis == .horizontal ? x(0) : y(0))
         flush(at: now)
-        // Frames further apart than 30 ms are not measured (nor is a frame at the same instant).
-        if elapsed > 0 && elapsed <= Self.jumpCheckedUS {
-            lastMotionMM = Double(abs(step)) / Self.unitsPerMM * Double(Self.jumpReferenceUS) / Double(elapsed)
-        }
+        // The interval libinput measured lies between these. It measures none over 30 ms
+        // (nor one of 0), and then keeps what it had.
+        let shortest = now.microseconds - previousReturned.microseconds
+        let longest = lastWriteReturned.microseconds - previous.microseconds
+        guard shortest <= Self.jumpCheckedUS else { return }
+        let least = Double(abs(step)) / Self.unitsPerMM * Double(Self.jumpReferenceUS) / Double(min(longest, Self.jumpCheckedUS))
+        lastMotionMM = shortest > 0 && longest <= Self.jumpCheckedUS ? least : min(lastMotionMM, least)
     }
 
     /// Every finger lifts in one frame (libinput ends the swipe, not cancelled).
@@ -441,6 +462,7 @@ public final class VirtualTouchpad {
         add(Code.evSyn, Code.synReport, 0)
         defer { count = 0 }
         lastWrite = now
+        lastWriteReturned = now
         guard failure == nil else { return }
         do throws(SystemCallError) {
             try Uinput.write(file.descriptor, UnsafeBufferPointer(rebasing: buffer[0..<count]))
@@ -448,5 +470,6 @@ public final class VirtualTouchpad {
         } catch {
             failure = Failure("write \(Self.path)", error.errno)
         }
+        lastWriteReturned = max(now, clock())
     }
 }

@@ -126,6 +126,15 @@ libinput_off() {
   wait "$last_libinput" 2>/dev/null
 }
 
+# libinput_complaints FILE: what libinput debug-events said it threw away or took for
+# something else ("kernel bug: Touch jump detected and discarded", …); nothing when it
+# took the device as sent. Its "client bug: event processing lagging behind" is left
+# out: that is the reader itself on a machine too busy to run it on time, and nothing
+# of the device's is dropped for it.
+libinput_complaints() {
+  grep -Ei 'jump|bug|discard' "$1" | grep -v 'client bug: event processing lagging behind'
+}
+
 # play_cued TIMELINE KIND CUE [N]: timelines/TIMELINE.timeline played in the background
 # ($player_pid), the daemon's Nth (default 1st) `using`/`added` of a KIND device (a
 # touchpad, a touchscreen) waited for, CUE given, and the player waited for.

@@ -22,7 +22,7 @@ libinput_on "gestured virtual touchpad" "$log/libinput"
 play_cued follow-4-finger-drag touchscreen go
 libinput_off 1
 
-grep -Ei 'jump|bug|discard' "$log/libinput" && fail "libinput logged the above"
+libinput_complaints "$log/libinput" && fail "libinput logged the above"
 others=$(grep -Eo '(POINTER|GESTURE_PINCH|GESTURE_HOLD|TOUCH)_[A-Z_]+' "$log/libinput" | sort | uniq -c | tr '\n' ' ')
 [ -z "$others" ] || fail "libinput made more than a swipe of it: $others"
 read -r n fingers ended updates sum < <(awk '

@@ -58,7 +58,7 @@ grep '^follow ' "$log/player" | sed 's/^/e2e:   /'
 libinput_off 0.5
 
 # libinput's own words for anything it threw away or took for something else.
-grep -Ei 'jump|bug|discard' "$log/libinput" && fail "libinput logged the above"
+libinput_complaints "$log/libinput" && fail "libinput logged the above"
 others=$(grep -Eo '(POINTER|GESTURE_PINCH|GESTURE_HOLD|TOUCH)_[A-Z_]+' "$log/libinput" | sort | uniq -c | tr '\n' ' ')
 [ -z "$others" ] || fail "libinput made more than swipes of it: $others"
 
