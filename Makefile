@@ -11,6 +11,8 @@
 #   make install   release binary, unit, config, man pages (copies only after make release),
 #                  and the GNOME Shell extension (make install-gnome-extension alone: just that)
 #   make bench     the performance budget (docs/PERFORMANCE.md); ends with one summary line
+#   make link-order  Sources/gestured/hot.order again, from the release binary run under callgrind
+#                  (what start-up and recognition run, laid out together: docs/PERFORMANCE.md)
 #   make fuzz      mutation fuzzing, 20 000 seeded cases (Tests/Fuzz), then 20 000 hostile requests to
 #                  gestured ui; each part ends with one summary line
 #   make fuzz-import  the same for `gestured import`'s cases alone (FUZZ_SEED, FUZZ_CASES)
@@ -67,7 +69,7 @@ APT_FLAGS ?=
 # Selenium, and Firefox ESR over its own Marionette socket (Debian 12 has no geckodriver).
 test: DEB_PACKAGES += chromium chromium-driver python3-selenium firefox-esr
 
-.PHONY: all build release run test test-deps deps install install-gnome-extension uninstall clean check-unit bench fuzz fuzz-quick deb deb-lint deb-check
+.PHONY: all build release run test test-deps deps install install-gnome-extension uninstall clean check-unit bench link-order fuzz fuzz-quick deb deb-lint deb-check
 
 all: build
 
@@ -100,9 +102,18 @@ RELEASE_BIN := $(RELEASE_BUILD)/release/gestured
 release: $(RELEASE_BIN)
 $(RELEASE_BIN): $(SOURCES)
 	@$(MAKE) --no-print-directory deps
+	@# SwiftPM does not know the link reads hot.order: a binary older than it is linked again.
+	@[ ! -e $@ ] || [ Sources/gestured/hot.order -ot $@ ] || rm -f $@
 	$(SWIFT) build -c release --static-swift-stdlib --product gestured --scratch-path $(RELEASE_BUILD)
 	scripts/check-static-binary $@
 	@touch $@
+
+# The functions start-up and recognition run, first in the link (Package.swift): after
+# changes to them, so that the daemon's resident memory stays under budget (make bench).
+link-order: $(RELEASE_BIN)
+	scripts/generate-link-order.sh $(CURDIR)/$(RELEASE_BIN) > $(RELEASE_BUILD)/hot.order
+	mv $(RELEASE_BUILD)/hot.order Sources/gestured/hot.order
+	@echo "Sources/gestured/hot.order: $$(wc -l < Sources/gestured/hot.order) functions; make release again to lay them out"
 
 run: build
 	.build/debug/gestured run --config config/default.yaml
@@ -141,6 +152,7 @@ check-unit: build
 # directory; gestured-bench then measures it and the library types it is built from.
 BENCH_BUILD ?= .build/bench
 bench: deps
+	@[ ! -e $(BENCH_BUILD)/release/gestured ] || [ Sources/gestured/hot.order -ot $(BENCH_BUILD)/release/gestured ] || rm -f $(BENCH_BUILD)/release/gestured
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_BUILD)
 	$(BENCH_BUILD)/release/gestured-bench --root $(CURDIR)
 
