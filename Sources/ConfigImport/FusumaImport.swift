@@ -36,14 +36,19 @@ enum FusumaImport {
         let (documents, problem) = YAMLReader.readDocuments(bytes, fileKind: "fusuma's config.yml")
         if let problem { throw ImportError(file: file, line: problem.mark?.line, column: problem.mark?.column, problem.message) }
         for document in documents { try ImportFormat.refuseNUL(in: document, file: file) }
-        let root = documents.first
+        // fusuma's default document is the one without a context:; a file that begins
+        // with `---` and a context has none, and every document is an application's.
+        let root = documents.first.flatMap { Self.hasContext($0) ? nil : $0 }
         var out = ImportedConfig(format: .fusuma)
         out.notes = [
             "fusuma acts on libinput's touchpad gestures; so do these (device: touchpad).",
             "fusuma runs a swipe, pinch or rotation once the fingers moved far and fast enough;",
             "gestured once it recognizes it. Commands run through /bin/sh -c, as in fusuma.",
         ]
-        guard let root else { return out }
+        guard let root else {
+            for document in documents { contextDocument(document, tuning: Tuning(), into: &out) }
+            return out
+        }
         guard case .mapping(let pairs) = root.value else {
             throw ImportError(file: file, line: root.mark.line, column: root.mark.column, "fusuma's config.yml is a mapping (swipe:, pinch:…), not \(root.shape)")
         }
@@ -58,6 +63,11 @@ enum FusumaImport {
         section(pairs, apps: nil, tuning: tuning, into: &out)
         for document in documents.dropFirst() { contextDocument(document, tuning: tuning, into: &out) }
         return out
+    }
+
+    static func hasContext(_ document: YAMLNode) -> Bool {
+        guard case .mapping(let pairs) = document.value else { return false }
+        return pairs.contains { $0.key.scalar == "context" }
     }
 
     /// A document after a `---`: appmatcher's `context: {application: NAME}` (or a list
@@ -203,7 +213,8 @@ enum FusumaImport {
             keys.append(("direction", direction))
         }
         keys.append(("device", "touchpad"))
-        if let apps { keys.append(("apps", "[" + apps.map(\.quoted).joined(separator: ", ") + "]")) }
+        // appmatcher compares names whole; gestured's apps: are globs, so `*`, `?`, `[` are escaped.
+        if let apps { keys.append(("apps", "[" + apps.map { LibinputGesturesImport.glob($0).quoted }.joined(separator: ", ") + "]")) }
         if kind == "hold" {
             let s = (threshold ?? 1) * holdThresholdS
             keys.append(("min-duration", "\(trimmed(max(s, 0.01)))s"))

@@ -1,6 +1,7 @@
 import Testing
 @testable import ConfigImport
 import GestureConfig
+import GestureEngine
 
 /// Files that are not what they claim: each is an error at its place, never a crash,
 /// a hang or a partial result.
@@ -40,6 +41,31 @@ import GestureConfig
         #expect((129...131).contains(e.line ?? 0) && e.message.contains("more than 64 YAML documents"), "\(e)")  // the 65th
         let crossing = "swipe: &s {3: {left: {command: a}}}\n---\ncontext: {application: b}\nswipe: *s\n"
         #expect(try #require(error(crossing, .fusuma)).message.contains("unknown alias '*s'"))
+    }
+
+    /// An application's name with a glob's characters in it names that application
+    /// alone, from fusuma's appmatcher (which compares names whole) as from touchégg:
+    /// `Gimp*` does not take `Gimp-2.10`'s gestures.
+    @Test func anApplicationNamedWithGlobCharactersMatchesThatNameAlone() throws {
+        let sources: [(ImportFormat, String)] = [
+            (.fusuma, "---\ncontext: {application: 'Gimp*'}\nswipe: {3: {left: {command: a}}}\n"
+                + "---\ncontext: {application: '[x]?'}\nswipe: {3: {right: {command: b}}}\n"),
+            (.touchegg, "<touchégg><application name=\"Gimp*, [x]?\"><gesture type=\"SWIPE\" fingers=\"3\" direction=\"LEFT\">"
+                + "<action type=\"RUN_COMMAND\"><command>a</command></action></gesture></application></touchégg>"),
+        ]
+        for (format, text) in sources {
+            let imported = try format.translate(Array(text.utf8), file: "f")
+            let (config, diagnostics) = ConfigLoader.parse(imported.yaml(source: "f"), file: "imported.yaml")
+            let config_ = try #require(config, "\(format): \(diagnostics)")
+            let filters = config_.specs.map(\.apps)
+            try #require(!filters.isEmpty, "\(format)")
+            for name in ["Gimp*", "[x]?"] {
+                #expect(filters.contains { $0.admits(name) == nil }, "\(format): no gesture for '\(name)' itself")
+            }
+            for other in ["Gimp-2.10", "gimp", "x1", "[x]"] {
+                #expect(filters.allSatisfy { $0.admits(other) != nil }, "\(format): '\(other)' took a gesture of another application's")
+            }
+        }
     }
 
     /// "Billion laughs": entities that expand to gigabytes. No DTD is read at all, so
