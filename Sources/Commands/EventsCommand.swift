@@ -147,6 +147,11 @@ enum EventsCommand {
             var text = "\(s("gesture")) \(s("phase")): \(what) \(s("outcome"))"
             if let status = v["status"]?.number { text += " \(status.fixed(0))" }
             if let pid = v["pid"]?.number { text += " (pid \(pid.fixed(0)))" }
+            switch v["by"]?.string {
+            case "manual"?: text += ", run by gestured trigger, not by the gesture"
+            case "shortcut"?: text += ", run by its shortcut, not by the gesture"
+            default: break
+            }
             return text
         case "reload":
             var text = v["ok"] == .bool(true) ? "reload: \(s("message"))" : "reload refused: \(s("message"))"

@@ -15,6 +15,9 @@ public struct Invocation: Sendable, Equatable {
     /// A follow's step (`{workspace: follow}`): where the fingers are, for the desktop's
     /// transition; nil for every other action.
     public var motion: FollowMotion?
+    /// Who asked for it when not a gesture: `gestured trigger` (.manual) or a desktop's
+    /// shortcut; nil for a gesture's own action. The event stream's `by` says it.
+    public var origin: TriggerOrigin?
 
     public init(gesture: String, trigger: String, action: Action, environment: [(name: String, value: String)]) {
         self.gesture = gesture
@@ -32,7 +35,7 @@ public struct Invocation: Sendable, Equatable {
     public var command: String { action.description }
 
     public static func == (a: Invocation, b: Invocation) -> Bool {
-        a.gesture == b.gesture && a.trigger == b.trigger && a.action == b.action && a.motion == b.motion
+        a.gesture == b.gesture && a.trigger == b.trigger && a.action == b.action && a.motion == b.motion && a.origin == b.origin
             && a.environment.elementsEqual(b.environment) { $0.name == $1.name && $0.value == $1.value }
     }
 

@@ -117,8 +117,9 @@ extension DaemonCore {
             let event = Self.manualEvent(spec, index: index, phase: phase, at: time)
             let first = invocations.count
             mapper.act(event, device: nil, into: &invocations)
-            for i in first..<invocations.count where invocations[i].action.sink == .commands {
-                invocations[i].environment = Self.manualEnvironment(event, origin: origin)
+            for i in first..<invocations.count {
+                invocations[i].origin = origin
+                if invocations[i].action.sink == .commands { invocations[i].environment = Self.manualEnvironment(event, origin: origin) }
             }
             done.append((event, invocations[first...]))
         }

@@ -245,9 +245,9 @@ package final class Daemon {
             let server = try ControlServer(path: path, loop: loop, log: { [unowned self] in self.logClientTriggered($0) }) { [unowned self] in self.answer($0) }
             control = server
             stream = makeStream(loop: loop, control: server)
-            runner?.onOutcome = { [unowned self] gesture, trigger, command, outcome in
+            runner?.onOutcome = { [unowned self] gesture, trigger, command, origin, outcome in
                 if outcome == .dropped { self.droppedWhileTriggering?.append(command) }
-                self.streamAction(gesture: gesture, trigger: trigger, action: .command(command), outcome: outcome)
+                self.streamAction(gesture: gesture, trigger: trigger, action: .command(command), origin: origin, outcome: outcome)
             }
         } catch {
             logger.error("\(error)")
@@ -456,7 +456,7 @@ package final class Daemon {
                 if let s = session(path), s.announced { streamDeviceEvent(.added, s) }
             case .ignored(let gesture, let phase, let action, let why):
                 logger.log(.info, why)
-                if let action { streamAction(gesture: gesture, trigger: ActionMapper.trigger(phase), action: action, outcome: .dropped) }
+                if let action { streamAction(gesture: gesture, trigger: ActionMapper.trigger(phase), action: action, origin: nil, outcome: .dropped) }
             case .log(let level, let message):
                 logger.log(level, message)
             }

@@ -39,12 +39,15 @@ public final class CommandRunner: InvocationSink {
         let gesture: String
         let trigger: String
         let command: String
+        let origin: TriggerOrigin?
         let started: Int64
         /// When the timeout strikes; after a SIGTERM, when the grace ends.
         var deadline: Int64
         var stage = Stage.running
 
-        init(pid: pid_t, pidfd: consuming OwnedFileDescriptor, gesture: String, trigger: String, command: String, started: Int64, deadline: Int64) {
+        init(pid: pid_t, pidfd: consuming OwnedFileDescriptor, gesture: String, trigger: String, command: String, origin: TriggerOrigin?,
+             started: Int64, deadline: Int64) {
+            self.origin = origin
             self.pid = pid
             self.pidfd = pidfd
             self.gesture = gesture
@@ -104,8 +107,8 @@ public final class CommandRunner: InvocationSink {
     public func update(settings: Settings) { self.settings = settings }
 
     /// Told what became of each command (the event stream): started, dropped, and how
-    /// it ended. Arguments: gesture, trigger (`command`, `begin`, …), command text.
-    public var onOutcome: ((String, String, String, ActionOutcome) -> Void)?
+    /// it ended. Arguments: gesture, trigger (`command`, `begin`, …), command text, who asked when not a gesture (`gestured trigger`, a shortcut).
+    public var onOutcome: ((String, String, String, TriggerOrigin?, ActionOutcome) -> Void)?
 
     public var runningCount: Int { children.count }
     /// Nothing running, waiting, or left to read.
@@ -138,10 +141,10 @@ public final class CommandRunner: InvocationSink {
         switch spawn(inv) {
         case .failure(let e):
             log(.error, "[\(inv.gesture)] cannot run its '\(inv.trigger)' command: \(e)")
-            onOutcome?(inv.gesture, inv.trigger, inv.command, .dropped)
+            onOutcome?(inv.gesture, inv.trigger, inv.command, inv.origin, .dropped)
             return nil
         case .success(let id):
-            if let c = children[id] { onOutcome?(inv.gesture, inv.trigger, inv.command, .started(pid: c.pid)) }
+            if let c = children[id] { onOutcome?(inv.gesture, inv.trigger, inv.command, inv.origin, .started(pid: c.pid)) }
             if let more = dropped.removeValue(forKey: inv.gesture), more > 0 {
                 log(.warning, "[\(inv.gesture)] \(more) more of its \(more == 1 ? "command was" : "commands were") dropped while it was busy")
             }
@@ -151,7 +154,7 @@ public final class CommandRunner: InvocationSink {
 
     /// Logs the first drop of a run of drops; counts the rest until the gesture runs again.
     private func drop(_ inv: Invocation, _ why: String) {
-        onOutcome?(inv.gesture, inv.trigger, inv.command, .dropped)
+        onOutcome?(inv.gesture, inv.trigger, inv.command, inv.origin, .dropped)
         if let n = dropped[inv.gesture] {
             dropped[inv.gesture] = n + 1
         } else {
@@ -208,7 +211,7 @@ public final class CommandRunner: InvocationSink {
         }
         limitOrphans()
         logExit(c, status: status)
-        onOutcome?(c.gesture, c.trigger, c.command, Self.outcome(c, status: status))
+        onOutcome?(c.gesture, c.trigger, c.command, c.origin, Self.outcome(c, status: status))
         armTimer()
         startNext(of: c.gesture)
     }
@@ -310,7 +313,7 @@ public final class CommandRunner: InvocationSink {
         nextID += 1
         let now = monotonicNanoseconds()
         let pid = spawned.pid
-        let child = Child(pid: pid, pidfd: spawned.pidfd, gesture: inv.gesture, trigger: inv.trigger, command: inv.command, started: now,
+        let child = Child(pid: pid, pidfd: spawned.pidfd, gesture: inv.gesture, trigger: inv.trigger, command: inv.command, origin: inv.origin, started: now,
                           deadline: now + Int64(settings.commandTimeout * 1e9))
         children[id] = child
         try? epoll.add(child.pidfd.descriptor, tag: Self.childTag | UInt64(id))

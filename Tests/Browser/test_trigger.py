@@ -17,6 +17,11 @@ gestures:
     fingers: 3
     direction: up
     command: echo "$GESTURE_NAME $GESTURE_TRIGGER" >> {out}
+  - name: note-left
+    gesture: swipe
+    fingers: 3
+    direction: left
+    command: echo "$GESTURE_NAME ${{GESTURE_TRIGGER:-gesture}}" >> {out}
   - name: volume
     gesture: pan
     fingers: 4
@@ -56,7 +61,7 @@ class RunOnADaemonTests(RunButtonMixin, DaemonPageTest):
     def start_daemon(cls):
         cls.out_dir = tempfile.mkdtemp(prefix='gestured-browser-')
         cls.out = os.path.join(cls.out_dir, 'out')
-        return Daemon(trigger_config(cls.out), logs=cls.logs)
+        return Daemon(trigger_config(cls.out), fake_pad=True, logs=cls.logs)
 
     @classmethod
     def tearDownClass(cls):
@@ -80,6 +85,26 @@ class RunOnADaemonTests(RunButtonMixin, DaemonPageTest):
         self.assertIn('command: echo "$GESTURE_NAME $GESTURE_TRIGGER"', said)
         self.assertIn('[note-up] run by gestured trigger, not by a gesture', self.daemon.log_text())
         self.screenshot('trigger-ran', showing='#cards article.card[data-gesture="note-up"]')
+
+    def test_a_run_is_its_own_timeline_entry_not_the_last_gestures(self):
+        """The swipe runs its command under its own entry; Run then runs it again, and
+        that run is an entry of its own, said to be run by hand: under the swipe's entry
+        it would read as the swipe's second run."""
+        self.wait(lambda b: self.text('#connection') == 'Connected', 'the event stream connected')
+        self.daemon.pad.three_fingers(dx_mm=-40)
+        wait_until(lambda: 'note-left gesture' in self.read_out(), "the swipe's command ran")
+        swipe = self.wait(lambda b: [e for e in self.elements('#timeline li.timeline-gesture') if 'note-left · recognized' in e.text],
+                          'the swipe in the timeline')[0]
+        self.wait(lambda b: 'exited with status 0' in swipe.text, "its command's exit under it")
+        self.run_button('note-left').click()
+        wait_until(lambda: 'note-left manual' in self.read_out(), 'the run by hand ran the command')
+        ran = self.wait(lambda b: [e for e in self.elements('#timeline > li.action') if 'exited with status 0' in e.text],
+                        'the run by hand as its own entry, with its exit')[0]
+        self.assertTrue(ran.text.startswith('note-left (run by hand): echo "$GESTURE_NAME ${GESTURE_TRIGGER:-gesture}"'), ran.text)
+        position = "return [...document.querySelectorAll('#timeline > li')].indexOf(arguments[0])"
+        self.assertLess(self.browser.execute_script(position, ran), self.browser.execute_script(position, swipe), 'newest first: the run above the swipe')
+        self.assertEqual(len(swipe.find_elements(By.CSS_SELECTOR, 'li.action')), 1, "the swipe's entry keeps its one run: " + swipe.text)
+        self.screenshot('trigger-timeline', showing='#timeline')
 
     def test_a_gesture_with_nothing_to_run_says_why(self):
         self.run_button('volume').click()

@@ -1,3 +1,4 @@
+import DaemonCore
 import DesktopSession
 import GestureConfig
 @testable import GestureEngine
@@ -124,6 +125,11 @@ import JSON
         #expect(action["outcome"] == .string("exited") && action["status"] == .number(0) && action["pid"] == .number(9))
         let dropped = try Self.line { $0.action(StreamLine.Action(gesture: "ws", phase: .recognized, action: .command("x"), outcome: .dropped)) }
         #expect(dropped["outcome"] == .string("dropped") && dropped["pid"] == .null)
+        #expect(action["by"] == .string("gesture") && dropped["by"] == .string("gesture"), "a gesture's own")
+        for origin in TriggerOrigin.allCases {
+            let run = try Self.line { $0.action(StreamLine.Action(gesture: "ws", phase: .recognized, action: .command("x"), outcome: .started(pid: 3), origin: origin)) }
+            #expect(run["by"] == .string(origin.rawValue))
+        }
 
         let diag = Diagnostic(.error, file: "/c.yaml", mark: SourceMark(line: 3, column: 5), "'fingers' must be a number")
         let reload = try Self.line { $0.reload(StreamLine.Reload(file: "/c.yaml", ok: false, gestures: 1, message: "error", diagnostics: [diag])) }

@@ -38,13 +38,13 @@ package extension Daemon {
     /// to the virtual device. Commands report through `CommandRunner.onOutcome`.
     package func streamSubmitted(_ inv: Invocation, dryRun: Bool) {
         guard streaming, dryRun || inv.action.sink != .commands else { return }
-        streamAction(gesture: inv.gesture, trigger: inv.trigger, action: inv.action, outcome: dryRun ? .dryRun : .sent)
+        streamAction(gesture: inv.gesture, trigger: inv.trigger, action: inv.action, origin: inv.origin, outcome: dryRun ? .dryRun : .sent)
     }
 
-    package func streamAction(gesture: String, trigger: String, action: GestureConfig.Action, outcome: StreamLine.Outcome) {
+    package func streamAction(gesture: String, trigger: String, action: GestureConfig.Action, origin: TriggerOrigin?, outcome: StreamLine.Outcome) {
         guard let stream, streaming else { return }
         let phase = GesturePhase.allCases.first { ActionMapper.trigger($0) == trigger } ?? .recognized
-        stream.broadcast { $0.action(StreamLine.Action(gesture: gesture, phase: phase, action: action, outcome: outcome)) }
+        stream.broadcast { $0.action(StreamLine.Action(gesture: gesture, phase: phase, action: action, outcome: outcome, origin: origin)) }
     }
 
     package func streamDeviceEvent(_ event: StreamLine.DeviceEvent, _ s: DeviceSession) {

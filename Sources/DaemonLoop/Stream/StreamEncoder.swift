@@ -203,6 +203,13 @@ package struct StreamEncoder {
         case .started(let pid), .exited(let pid, _), .killed(let pid, _), .timedOut(let pid): out.int(pid)
         case .dropped, .dryRun, .sent: out.null()
         }
+        // `gesture`, or `manual` / `shortcut`: run by `gestured trigger` or a desktop's shortcut.
+        out.key("by")
+        switch a.origin {
+        case nil: out.raw("\"gesture\"")
+        case .manual?: out.raw("\"manual\"")
+        case .shortcut?: out.raw("\"shortcut\"")
+        }
         out.end()
     }
 

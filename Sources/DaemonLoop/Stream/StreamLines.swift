@@ -70,6 +70,8 @@ package enum StreamLine {
         package var phase: GesturePhase
         package var action: GestureConfig.Action
         package var outcome: Outcome
+        /// Who asked for it when not the gesture (`gestured trigger`, a desktop's shortcut).
+        package var origin: TriggerOrigin? = nil
     }
 
     /// A config reload, taken or not, with everything `gestured check` would say.

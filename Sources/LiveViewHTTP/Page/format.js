@@ -75,6 +75,14 @@ export function gestureText(line) {
   return parts.join(' · ');
 }
 
+/// Who ran an action no gesture ran: ` (run by hand)` for `gestured trigger` and the
+/// Run button, ` (run by its shortcut)`; nothing for a gesture's.
+export function byText(line) {
+  if (line.by === 'manual') return ' (run by hand)';
+  if (line.by === 'shortcut') return ' (run by its shortcut)';
+  return '';
+}
+
 /// An action line: what ran and how it ended.
 export function actionText(line) {
   const what = line.command || line.keys || line.desktop || 'action';

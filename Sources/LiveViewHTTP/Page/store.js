@@ -263,8 +263,16 @@ function withTimelineEntry(state, entry) {
 }
 
 /// An action goes under the newest timeline entry of its gesture (a process's later
-/// line, with the same pid, in place of its earlier one), or on its own.
+/// line, with the same pid, in place of its earlier one), or on its own. One that no
+/// gesture ran (`by`: `manual`, the Run button or `gestured trigger`; `shortcut`) is
+/// an entry of its own, its process's later line in its place: under the gesture's last
+/// entry it would read as that gesture's.
 function actionArrived(state, line) {
+  if (line.by && line.by !== 'gesture') {
+    const j = line.pid ? state.timeline.findIndex((e) => e.type === 'action' && e.line.pid === line.pid && e.line.by === line.by) : -1;
+    if (j < 0) return withTimelineEntry(state, { type: 'action', line });
+    return { ...state, timeline: state.timeline.map((e, k) => (k === j ? { ...e, line } : e)) };
+  }
   const i = state.timeline.findIndex((e) => e.type === 'gesture' && e.line.gesture === line.gesture);
   if (i < 0) return withTimelineEntry(state, { type: 'action', line });
   const entry = state.timeline[i];

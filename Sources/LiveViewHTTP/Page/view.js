@@ -7,7 +7,7 @@ import { KeyedList, el } from './dom.js';
 import { cardGroup, cardLook, drawCard, makeCard, sameLook } from './card.js';
 import { ConfigEditor } from './config-editor.js';
 import { centroidOfTrails, centroidRun, drawContacts, drawDevice, drawnWidth, gestureMeasure } from './device-figure.js';
-import { STATES, actionText, checkSummary, gestureText, num, plural, valueRows } from './format.js';
+import { STATES, actionText, byText, checkSummary, gestureText, num, plural, valueRows } from './format.js';
 import { listensTo } from './store.js';
 import { GestureForms } from './gesture-form.js';
 import { addProposal, drawProposal } from './propose.js';
@@ -697,14 +697,25 @@ function drawTimelineEntry(entry) {
     case 'lost':
       return el('li', 'timeline-lost', `${line.lost} lines lost: the page read too slowly`);
     case 'action':
-      return el('li', `action outcome-${line.outcome}`, `${line.gesture}: ${actionText(line)}`);
+      return el('li', `action outcome-${line.outcome}`, standaloneActionText(line));
     default:
       throw new Error(`no timeline entry ${entry.type}`);
   }
 }
 
-/// A gesture entry's actions: a new one added, a process's later line in place of its earlier.
+/// An action with no gesture entry of its own: its binding, who ran it if not the gesture.
+function standaloneActionText(line) {
+  return `${line.gesture}${byText(line)}: ${actionText(line)}`;
+}
+
+/// A gesture entry's actions: a new one added, a process's later line in place of its
+/// earlier. An action entry (run by hand, or its gesture's entry gone): its later line.
 function redrawTimelineEntry(item, entry) {
+  if (entry.type === 'action') {
+    item.className = `action outcome-${entry.line.outcome}`;
+    item.textContent = standaloneActionText(entry.line);
+    return;
+  }
   drawActions(item.querySelector('.actions'), entry.actions.map((a) => [`action outcome-${a.outcome}`, actionText(a)]));
 }
 
