@@ -129,7 +129,17 @@ extension RealDesktops {
             for (turn, orientation, direction) in turns {
                 let turned = try session.run(command(turn))
                 #expect(turned.status == 0, "\(command(turn)): \(turned.output)")
-                #expect(rig.waitFor(orientation, from: "wayland output \(name)"), "\(turn) heard from wl_output")
+                var heard = rig.waitFor(orientation, from: "wayland output \(name)")
+                if !heard {
+                    // Once (a fresh-machine run: KWin 6.3.6, from left to inverted) the turn was
+                    // not heard in 20 s. Asked again: a desktop that had not applied it turns
+                    // now and says so; one already turned sends nothing new, so a turn that
+                    // gestured missed is still missed, and fails.
+                    let again = try session.run(command(turn))
+                    heard = rig.waitFor(orientation, from: "wayland output \(name)")
+                    print("TodaysDesktopsTests: \(session.version): \(turn) not heard in 20 s; asked again (\(again.status)): \(heard ? "heard" : "still not heard")")
+                }
+                #expect(heard, "\(turn) heard from wl_output (gestured has \(String(describing: rig.session.rotation)))")
                 #expect(rig.swipe() == .some(direction), "after \(session.version)'s \(turn)")
             }
         }
