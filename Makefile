@@ -100,10 +100,12 @@ RELEASE_BUILD := .build/static
 RELEASE_BIN := $(RELEASE_BUILD)/release/gestured
 # Only the shipped product: the test, bench and fuzz executables are not built here.
 release: $(RELEASE_BIN)
+# SwiftPM does not know gestured's link reads Sources/gestured/hot.order (Package.swift):
+# a binary older than it is removed, and so linked again. $(call relink-if-reordered,BINARY)
+relink-if-reordered = [ ! -e $(1) ] || [ Sources/gestured/hot.order -ot $(1) ] || rm -f $(1)
 $(RELEASE_BIN): $(SOURCES)
 	@$(MAKE) --no-print-directory deps
-	@# SwiftPM does not know the link reads hot.order: a binary older than it is linked again.
-	@[ ! -e $@ ] || [ Sources/gestured/hot.order -ot $@ ] || rm -f $@
+	@$(call relink-if-reordered,$@)
 	$(SWIFT) build -c release --static-swift-stdlib --product gestured --scratch-path $(RELEASE_BUILD)
 	scripts/check-static-binary $@
 	@touch $@
@@ -152,7 +154,7 @@ check-unit: build
 # directory; gestured-bench then measures it and the library types it is built from.
 BENCH_BUILD ?= .build/bench
 bench: deps
-	@[ ! -e $(BENCH_BUILD)/release/gestured ] || [ Sources/gestured/hot.order -ot $(BENCH_BUILD)/release/gestured ] || rm -f $(BENCH_BUILD)/release/gestured
+	@$(call relink-if-reordered,$(BENCH_BUILD)/release/gestured)
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_BUILD)
 	$(BENCH_BUILD)/release/gestured-bench --root $(CURDIR)
 
